@@ -1,0 +1,40 @@
+/**
+ * The merged model of one country: what `merge.ts` produces and `blob-writer.ts` serializes.
+ * Objects are in an array whose index is the object id used by the core; `parent` is an index.
+ * Houses are grouped by their parent object (`houseStart`/`houseCount` on the object) so the
+ * writer can emit them in one pass.
+ */
+import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, SourceInfo } from './model.js';
+
+export interface MergedObject extends Omit<AddressObject, 'parent' | 'key'> {
+  key: string;
+  /** index of the parent object in `objects`, -1 for a region */
+  parent: number;
+  /** global address code: `RU` + 25 digits (conventions.md), stable for the same data */
+  ga: string;
+}
+
+export interface MergedHouse extends Omit<HouseRecord, 'parent'> {
+  /** index of the parent object in `objects` */
+  parent: number;
+}
+
+export interface MergedApartment extends Omit<ApartmentRecord, 'house'> {
+  /** index of the house in the order `houses()` yields them */
+  house: number;
+}
+
+export interface MergedModel {
+  country: 'ru' | 'kz' | 'by' | 'ua';
+  /** newest date of the sources, YYYYMMDD */
+  sourceDate: string;
+  sources: SourceInfo[];
+  objects: MergedObject[];
+  /** every house, grouped by parent (all houses of one parent are consecutive) */
+  houses(): Iterable<MergedHouse>;
+  houseCount: number;
+  apartments: MergedApartment[];
+  metro: MetroStation[];
+  /** build summary lines, printed by the builder */
+  summary: Record<string, number | string>;
+}

@@ -1,0 +1,132 @@
+/**
+ * The normalized address model every reader streams into, and the merge step reads.
+ *
+ * One `ModelSink` per country. Readers never build the whole model themselves: they call
+ * `addObject`, `addHouse`, `addApartment`, `addMetro` record by record as they stream their source,
+ * so the memory a reader holds is bounded by the record it is parsing. Objects (regions down to streets)
+ * are few (≈1.5 M for all of Russia) and kept as plain objects; houses and apartments are the bulk
+ * (≈35 M) and go to a columnar store (see `house-store.ts`).
+ *
+ * Keys: every object has a `key` unique within its country, prefixed by the registry it came from
+ * (`fias:<guid>`, `osm:W123`, `kato:100000000`, `katottg:UA01…`, `hf:<guid>`). A record from a second
+ * registry that is the same place is joined in `merge.ts` (by FIAS GUID, by KLADR code, or by name under
+ * the same parent), so the final object carries the codes of all registries.
+ */
+
+/** Address levels, numbered as quality.level and quality.geo are in conventions.md. */
+export const Level = {
+  region: 1,
+  area: 2,
+  city: 3,
+  cityArea: 4,
+  settlement: 5,
+  planStructure: 6,
+  street: 7,
+  house: 8,
+} as const;
+export type LevelNumber = (typeof Level)[keyof typeof Level];
+export const LEVEL_NAMES = ['', 'region', 'area', 'city', 'cityArea', 'settlement', 'planStructure', 'street', 'house'] as const;
+
+export interface Codes {
+  fias?: string; // lower-case GUID
+  gar?: string; // GAR OBJECTID, decimal
+  kladr?: string; // 13 digits (region..settlement) or 17 (plan structure, street)
+  osm?: string; // R123 / W123 / N123
+  okato?: string;
+  oktmo?: string;
+  ifns?: string;
+}
+
+export interface AddressObject {
+  key: string;
+  level: LevelNumber;
+  /** key of the parent object (any higher level), or null for a region */
+  parent: string | null;
+  /** official name without type: `Адыгея`, `Ленина`, `Старых Большевиков` */
+  name: string;
+  /** type abbreviation as in conventions.md: `Респ`, `г`, `ул`, `пр-кт`, `обл` */
+  type: string;
+  codes: Codes;
+  postcode?: string; // 6 digits
+  timezone?: string; // `UTC+3`
+  lat?: number;
+  lon?: number;
+  /** population or another size weight, for ranking hints */
+  population?: number;
+  /** earlier names (GAR history): matching one gives quality.actuality = 1 */
+  historicalNames?: string[];
+  /** other names people use for the same object (OSM name:ru, popular city names) */
+  aliases?: string[];
+  /** registry this record came from (`gar`, `hflabs`, `osm`, `kato`, `katottg`, `geonames`) */
+  source: string;
+  /** for a region: ISO 3166-2 code */
+  iso?: string;
+}
+
+export interface HouseRecord {
+  /** key of the street (or the lowest object) the house belongs to */
+  parent: string;
+  /** house number as written in the registry: `5`, `5а`, `10/2` */
+  number: string;
+  /** корпус */
+  block?: string;
+  /** строение */
+  building?: string;
+  /** литера */
+  liter?: string;
+  /** сооружение */
+  construction?: string;
+  /** владение / домовладение: the house number is a possession */
+  possession?: boolean;
+  /** a land plot (GAR stead) rather than a building */
+  stead?: boolean;
+  codes: Codes;
+  postcode?: string;
+  lat?: number;
+  lon?: number;
+  cadnum?: string;
+  /** ApartmentBuilding param of GAR */
+  multiFlat?: boolean;
+  flatCount?: number;
+  source: string;
+}
+
+export interface ApartmentRecord {
+  /** GAR OBJECTID or FIAS GUID of the house, as `fias:<guid>` or `gar:<objectid>` */
+  house: string;
+  number: string;
+  /** `кв`, `оф`, `пом`, `ком` */
+  type: string;
+  codes: Codes;
+  cadnum?: string;
+  source: string;
+}
+
+export interface MetroStation {
+  name: string;
+  line: string;
+  city: string;
+  lat: number;
+  lon: number;
+}
+
+export interface SourceInfo {
+  name: string;
+  /** date of the source data, YYYYMMDD */
+  date: string;
+  licence: string;
+}
+
+/** What readers write into; implemented by `merge.ts`. */
+export interface ModelSink {
+  readonly country: 'ru' | 'kz' | 'by' | 'ua';
+  addObject(object: AddressObject): void;
+  addHouse(house: HouseRecord): void;
+  addApartment(apartment: ApartmentRecord): void;
+  addMetro(station: MetroStation): void;
+  /** postcode of a place by name (Russian Post, GeoNames), used to fill objects without one */
+  addPostcode(entry: { postcode: string; region?: string; area?: string; city?: string; lat?: number; lon?: number }): void;
+  addSource(info: SourceInfo): void;
+  /** a record the reader could not place, counted in the build summary */
+  reject(source: string, reason: string): void;
+}
