@@ -51,6 +51,8 @@ export interface AddressObject {
   timezone?: string; // `UTC+3`
   lat?: number;
   lon?: number;
+  /** level the coordinates are precise to (quality.geo); set by the merge, the object's own level when absent */
+  geoLevel?: LevelNumber;
   /** population or another size weight, for ranking hints */
   population?: number;
   /** earlier names (GAR history): matching one gives quality.actuality = 1 */
@@ -61,6 +63,14 @@ export interface AddressObject {
   source: string;
   /** for a region: ISO 3166-2 code */
   iso?: string;
+  /**
+   * For registries without shared ids (OSM, GeoNames): the region named here (any spelling: `Чувашия
+   * Республика`, `Респ Чувашская`) is the parent when `parent` is null; with neither, the merge picks the
+   * region of the nearest known city by `lat`/`lon`.
+   */
+  regionName?: string;
+  /** the merge joins this object into an existing one with the same name under the same parent/region */
+  joinByName?: boolean;
 }
 
 export interface HouseRecord {

@@ -1,0 +1,85 @@
+/**
+ * Runs every reader over the shared data directory (`DATA_DIR`) and merges one model per country.
+ * Which file feeds which country, and the city each OSM extract covers, is declared here; readers know
+ * formats, not deployments. The lead's `build.ts` writes the blobs from what this returns.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ModelBuilder } from './merge.js';
+import type { MergedModel } from './merged.js';
+import { readGar } from './sources/gar.js';
+import { readHflabs } from './sources/hflabs.js';
+import { readMetro } from './sources/metro.js';
+import { readOsmXml, readOverpassGeojson, type OsmCity } from './sources/osm.js';
+import { readPost } from './sources/post.js';
+
+type Country = 'ru' | 'kz' | 'by' | 'ua';
+
+/** OSM extracts: file → its country and city (none: the file's points carry `addr:city` and place nodes) */
+const OSM_FILES: Array<{ file: string; country: Country; city?: OsmCity; date: string }> = [
+  { file: 'osm/ru-moscow-aeroport.osm', country: 'ru', city: { name: 'Москва', regionName: 'Москва' }, date: '20120101' },
+  { file: 'osm/ru-spb-peterhof.osm', country: 'ru', city: { name: 'Санкт-Петербург', regionName: 'Санкт-Петербург' }, date: '20110101' },
+  { file: 'osm/ru-spb-vasilyevsky.osm', country: 'ru', city: { name: 'Санкт-Петербург', regionName: 'Санкт-Петербург' }, date: '20240101' },
+  { file: 'osm/ru-vladivostok-russky.osm', country: 'ru', city: { name: 'Владивосток', regionName: 'Приморский' }, date: '20180101' },
+  { file: 'osm/ru-tatarstan-lenina-osmand.osm', country: 'ru', date: '20200101' },
+  { file: 'osm/ru-places-komsomolskaya-osmand.osm', country: 'ru', date: '20200101' },
+  { file: 'osm/by-minsk-center.osm', country: 'by', city: { name: 'Мінск', regionName: 'Мінск' }, date: '20240101' },
+  { file: 'osm/ua-kyiv-saksahanskoho-osmand.osm', country: 'ua', date: '20200101' },
+];
+
+const METRO_CITIES: Record<Country, string[]> = {
+  ru: ['Самара', 'Москва', 'Казань', 'Новосибирск', 'Санкт-Петербург', 'Екатеринбург', 'Нижний Новгород'],
+  kz: ['Алматы'],
+  by: ['Минск'],
+  ua: ['Харьков', 'Днепр (Днепропетровск)', 'Киев'],
+};
+
+export interface BuildOptions {
+  countries?: Country[];
+}
+
+export async function buildModels(dataDir: string, log: (line: string) => void, options: BuildOptions = {}): Promise<MergedModel[]> {
+  const countries = options.countries ?? (['ru', 'kz', 'by', 'ua'] as Country[]);
+  const models: MergedModel[] = [];
+  for (const country of countries) {
+    const started = Date.now();
+    const builder = new ModelBuilder(country, { log });
+    await readCountry(country, dataDir, builder, log);
+    log(`${country}: sources read in ${Date.now() - started} ms, merging`);
+    const model = builder.finish();
+    log(`${country}: ${model.objects.length} objects, ${model.houseCount} houses in ${Date.now() - started} ms`);
+    models.push(model);
+  }
+  return models;
+}
+
+async function readCountry(country: Country, dataDir: string, builder: ModelBuilder, log: (line: string) => void): Promise<void> {
+  const path = (relative: string) => {
+    const full = join(dataDir, relative);
+    if (!existsSync(full)) throw new Error(`source file missing: ${full} (DATA_DIR=${dataDir})`);
+    return full;
+  };
+  const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    const started = Date.now();
+    const result = await run();
+    log(`${country}: ${name}: ${JSON.stringify(result)} in ${Date.now() - started} ms`);
+    return result;
+  };
+  if (country === 'ru') {
+    await step('gar', () => readGar(path('ru/gar/gar_xml.zip'), builder, { log }));
+    await step('hflabs', () => readHflabs({ region: path('ru/hflabs/region.csv'), city: path('ru/hflabs/city.csv') }, builder));
+    const ekaterinburg = path('osm/ru-ekaterinburg');
+    const files = readdirSync(ekaterinburg)
+      .filter((f) => f.endsWith('.geojson'))
+      .sort()
+      .map((f) => join(ekaterinburg, f));
+    await step('osm Екатеринбург', () =>
+      readOverpassGeojson(files, builder, { city: { name: 'Екатеринбург', regionName: 'Свердловская' }, date: '20200517', log }),
+    );
+    await step('post', () => readPost(path('ru/post/pindx.csv'), builder));
+  }
+  for (const osm of OSM_FILES.filter((f) => f.country === country)) {
+    await step(`osm ${osm.file}`, () => readOsmXml(path(osm.file), builder, { city: osm.city, date: osm.date, log }));
+  }
+  await step('metro', () => readMetro(path('ru/metro/hh-metro.json'), builder, { cities: METRO_CITIES[country], date: '20210101' }));
+}

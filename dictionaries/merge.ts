@@ -1,0 +1,756 @@
+/**
+ * The merge step: one `ModelBuilder` per country collects what the readers stream in and `finish()` turns
+ * it into a `MergedModel`.
+ *
+ * While reading: objects are kept by key; a second record with the same key, or with the FIAS GUID of an
+ * object already held, is folded into it at once (codes, coordinates, postcode filled in; a different
+ * name becomes an alias), and its key becomes an alias of the first. Houses go straight to the columnar
+ * `HouseStore` with their parent key interned to an int; apartments, metro and post offices to arrays.
+ *
+ * `finish()` in order:
+ *  1. parents by region name (`regionName`: Post/OSM spellings) or by the nearest known city's region;
+ *  2. name joins (`joinByName`), lowest level first: a place joins the same-named place of its region
+ *     (or the region itself: Москва, Київ), a street the same-named street of the same parent;
+ *  3. the tree: objects whose parent never arrived are rejected with their descendants; the rest are
+ *     numbered depth-first, children in a stable order (level, name, key), which also gives the `ga` codes;
+ *  4. houses sorted by parent (counting sort), then one pass over them bottom-up for postcodes (the most
+ *     common one of an object's houses) and coordinates (the mean of its houses);
+ *  5. top-down: postcode from Russian Post by (region, area, city) names, else the parent's; timezone and
+ *     popular names (`data/aliases.tsv`).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { HouseStore } from './house-store.js';
+import type { MergedApartment, MergedHouse, MergedModel, MergedObject } from './merged.js';
+import {
+  LEVEL_NAMES,
+  Level,
+  type AddressObject,
+  type ApartmentRecord,
+  type HouseRecord,
+  type LevelNumber,
+  type MetroStation,
+  type ModelSink,
+  type SourceInfo,
+} from './model.js';
+import { distanceKm, nameKey, regionKeys } from './normalize.js';
+
+type Country = ModelSink['country'];
+
+/** digits of each `ga` slot, by level: region 3, area 3, city 3, settlement 3, city district 4, plan structure 4, street 5 */
+const GA_SLOTS: Record<number, { offset: number; width: number }> = {
+  [Level.region]: { offset: 0, width: 3 },
+  [Level.area]: { offset: 3, width: 3 },
+  [Level.city]: { offset: 6, width: 3 },
+  [Level.settlement]: { offset: 9, width: 3 },
+  [Level.cityArea]: { offset: 12, width: 4 },
+  [Level.planStructure]: { offset: 16, width: 4 },
+  [Level.street]: { offset: 20, width: 5 },
+};
+const GA_DIGITS = 25;
+/** a place farther than this from every known city is not placed in a region by coordinates */
+const NEAREST_CITY_MAX_KM = 120;
+const ALIASES_FILE = fileURLToPath(new URL('./data/aliases.tsv', import.meta.url));
+
+interface PostOffice {
+  postcode: string;
+  region?: string;
+  area?: string;
+  city?: string;
+  lat?: number;
+  lon?: number;
+}
+
+export interface ModelBuilderOptions {
+  aliasesFile?: string;
+  log?: (line: string) => void;
+}
+
+export class ModelBuilder implements ModelSink {
+  private readonly objects = new Map<string, AddressObject>();
+  /** key of a folded-in record → key of the object it was folded into */
+  private readonly keyAlias = new Map<string, string>();
+  private readonly byFias = new Map<string, string>();
+  private readonly houseParentIds = new Map<string, number>();
+  private readonly houseParentKeys: string[] = [];
+  private readonly houseStore = new HouseStore();
+  /** GAR house id (`gar:<id>` / `fias:<guid>`) → house row, filled only for apartments' sake */
+  private readonly apartmentsIn: ApartmentRecord[] = [];
+  private readonly metro: MetroStation[] = [];
+  private readonly postOffices: PostOffice[] = [];
+  private readonly sources: SourceInfo[] = [];
+  private readonly rejects = new Map<string, number>();
+  private readonly objectsPerSource = new Map<string, number>();
+  private readonly log: (line: string) => void;
+
+  constructor(
+    readonly country: Country,
+    private readonly options: ModelBuilderOptions = {},
+  ) {
+    this.log = options.log ?? (() => {});
+  }
+
+  // ---- ModelSink ----
+
+  addObject(object: AddressObject): void {
+    if (!object.name || !object.key) {
+      this.reject(object.source, 'object without name or key');
+      return;
+    }
+    this.count(this.objectsPerSource, object.source);
+    const key = this.canonical(object.key);
+    const existing = this.objects.get(key) ?? (object.codes.fias ? this.objects.get(this.byFias.get(object.codes.fias) ?? '') : undefined);
+    if (existing) {
+      if (existing.key !== object.key) this.keyAlias.set(object.key, existing.key);
+      foldInto(existing, object);
+      if (existing.codes.fias && !this.byFias.has(existing.codes.fias)) this.byFias.set(existing.codes.fias, existing.key);
+      return;
+    }
+    const copy: AddressObject = { ...object, codes: { ...object.codes } };
+    this.objects.set(copy.key, copy);
+    if (copy.codes.fias) this.byFias.set(copy.codes.fias, copy.key);
+  }
+
+  addHouse(house: HouseRecord): void {
+    if (!house.number && !house.block && !house.building && !house.construction) {
+      this.reject(house.source, 'house without a number');
+      return;
+    }
+    let id = this.houseParentIds.get(house.parent);
+    if (id === undefined) {
+      id = this.houseParentKeys.length;
+      this.houseParentKeys.push(house.parent);
+      this.houseParentIds.set(house.parent, id);
+    }
+    this.houseStore.add(house, id);
+  }
+
+  addApartment(apartment: ApartmentRecord): void {
+    this.apartmentsIn.push(apartment);
+  }
+
+  addMetro(station: MetroStation): void {
+    this.metro.push(station);
+  }
+
+  addPostcode(entry: PostOffice): void {
+    this.postOffices.push(entry);
+  }
+
+  addSource(info: SourceInfo): void {
+    this.sources.push(info);
+  }
+
+  reject(source: string, reason: string): void {
+    this.count(this.rejects, `${source}: ${reason}`);
+  }
+
+  get houseCount(): number {
+    return this.houseStore.count;
+  }
+
+  // ---- finish ----
+
+  finish(): MergedModel {
+    const started = Date.now();
+    this.locateParents();
+    this.joinByName();
+    const { ordered, indexOf } = this.buildTree();
+    const objects = ordered.map((o) => toMerged(o, o.parent === null ? -1 : (indexOf.get(o.parent) ?? -1)));
+    this.assignGa(objects);
+
+    const resolveHouseParent = (parentId: number): number => {
+      const index = indexOf.get(this.canonical(this.houseParentKeys[parentId]));
+      return index ?? -1;
+    };
+    const store = this.houseStore;
+    const { rows, parents } = store.order(resolveHouseParent, objects.length);
+    const droppedHouses = store.count - rows.length;
+    if (droppedHouses > 0) this.rejects.set('houses: parent object missing', droppedHouses);
+
+    const housesWithCoordinates = this.aggregateHouses(objects, rows, parents);
+    this.fillTopDown(objects);
+    this.applyPopularNames(objects);
+
+    const apartments = this.mergeApartments(rows);
+    const sourceDate = this.sources.reduce((newest, s) => (s.date > newest ? s.date : newest), '');
+    const summary = this.summarize(objects, rows, housesWithCoordinates, apartments.length);
+    summary['finish ms'] = Date.now() - started;
+    const houseCount = rows.length;
+    return {
+      country: this.country,
+      sourceDate,
+      sources: this.sources,
+      objects,
+      houseCount,
+      *houses(): Iterable<MergedHouse> {
+        for (let i = 0; i < rows.length; i++) yield store.get(rows[i], parents[rows[i]]);
+      },
+      apartments,
+      metro: this.metro,
+      summary,
+    };
+  }
+
+  /** step 1: objects without a parent below region level get one by region name or by coordinates */
+  private locateParents(): void {
+    const regions = [...this.objects.values()].filter((o) => o.level === Level.region);
+    const exact = new Map<string, string>();
+    const stems = new Map<string, string | null>();
+    for (const region of regions) {
+      const names = [region.name, ...(region.aliases ?? [])];
+      for (const name of names) {
+        const keys = regionKeys(name);
+        for (const key of keys.exact) if (!exact.has(key)) exact.set(key, region.key);
+        // a stem two regions share (Алтай/Алтайский) names neither
+        for (const key of keys.stems) stems.set(key, stems.has(key) && stems.get(key) !== region.key ? null : region.key);
+      }
+    }
+    this.regionExact = exact;
+    this.regionStems = stems;
+    const places = this.knownPlaces();
+    for (const object of this.objects.values()) {
+      if (object.level === Level.region || object.parent !== null) continue;
+      if (object.regionName) {
+        const region = this.findRegion(object.regionName);
+        if (region) {
+          object.parent = region;
+          continue;
+        }
+      }
+      if (object.lat !== undefined && object.lon !== undefined) {
+        const near = nearest(places, object.lat, object.lon);
+        if (near && near.km <= NEAREST_CITY_MAX_KM) {
+          object.parent = near.region;
+          continue;
+        }
+      }
+      // left without a parent: a name join may still find it (a place named like a unique place), else rejected
+    }
+  }
+
+  private regionExact = new Map<string, string>();
+  private regionStems = new Map<string, string | null>();
+
+  /** the region key for any spelling of a region name */
+  findRegion(name: string): string | undefined {
+    const keys = regionKeys(name);
+    for (const key of keys.exact) {
+      const region = this.regionExact.get(key);
+      if (region) return region;
+    }
+    for (const key of keys.stems) {
+      const region = this.regionStems.get(key);
+      if (region) return region;
+    }
+    return undefined;
+  }
+
+  /** cities with coordinates whose region is known (registry objects only), for the nearest-city rule */
+  private knownPlaces(): Array<{ lat: number; lon: number; region: string }> {
+    const places: Array<{ lat: number; lon: number; region: string }> = [];
+    for (const object of this.objects.values()) {
+      if (object.joinByName || object.lat === undefined || object.lon === undefined) continue;
+      if (object.level !== Level.city && object.level !== Level.settlement && object.level !== Level.region) continue;
+      const region = this.regionOf(object.key);
+      if (region) places.push({ lat: object.lat, lon: object.lon, region });
+    }
+    return places;
+  }
+
+  /** the region key above `key`, or undefined when the chain breaks */
+  private regionOf(key: string): string | undefined {
+    let current = this.objects.get(this.canonical(key));
+    for (let depth = 0; current && depth < 16; depth++) {
+      if (current.level === Level.region) return current.key;
+      if (current.parent === null) return undefined;
+      current = this.objects.get(this.canonical(current.parent));
+    }
+    return undefined;
+  }
+
+  /** step 2: name joins, lowest level first */
+  private joinByName(): void {
+    const pending = [...this.objects.values()].filter((o) => o.joinByName);
+    if (pending.length === 0) return;
+    pending.sort((a, b) => a.level - b.level);
+    const pendingKeys = new Set(pending.map((o) => o.key));
+    // places by region and name; children by parent, level, name
+    const places = new Map<string, AddressObject[]>();
+    const children = new Map<string, AddressObject[]>();
+    const addPlace = (object: AddressObject, region: string | undefined) => {
+      const key = `${region ?? ''}|${nameKey(object.name)}`;
+      const list = places.get(key) ?? [];
+      list.push(object);
+      places.set(key, list);
+      const anywhere = `*|${nameKey(object.name)}`;
+      const all = places.get(anywhere) ?? [];
+      all.push(object);
+      places.set(anywhere, all);
+    };
+    const addChild = (object: AddressObject) => {
+      if (object.parent === null) return;
+      const key = `${this.canonical(object.parent)}|${object.level}|${nameKey(object.name)}`;
+      const list = children.get(key) ?? [];
+      list.push(object);
+      children.set(key, list);
+    };
+    for (const object of this.objects.values()) {
+      if (pendingKeys.has(object.key)) continue;
+      if (isPlaceLevel(object.level)) addPlace(object, object.level === Level.region ? object.key : this.regionOf(object.key));
+      else addChild(object);
+    }
+    let joined = 0;
+    for (const object of pending) {
+      let target: AddressObject | undefined;
+      if (isPlaceLevel(object.level)) {
+        const region = object.parent === null ? undefined : this.regionOf(object.parent);
+        const candidates = places.get(`${region ?? '*'}|${nameKey(object.name)}`) ?? [];
+        // outside any region only a unique name is trusted
+        const usable = region === undefined ? uniquePlace(candidates) : candidates;
+        target = bestPlace(usable, object);
+      } else if (object.parent !== null) {
+        const candidates = children.get(`${this.canonical(object.parent)}|${object.level}|${nameKey(object.name)}`) ?? [];
+        target = candidates.find((c) => c.type === object.type || c.type === '' || object.type === '');
+      }
+      if (target && target.key !== object.key) {
+        this.objects.delete(object.key);
+        this.keyAlias.set(object.key, target.key);
+        foldInto(target, object);
+        joined++;
+      } else if (isPlaceLevel(object.level)) {
+        addPlace(object, object.parent === null ? undefined : this.regionOf(object.parent));
+      } else {
+        addChild(object);
+      }
+    }
+    this.joinedByName = joined;
+  }
+
+  private joinedByName = 0;
+
+  /** step 3: parents as indexes, rejected orphans, depth-first order with children sorted */
+  private buildTree(): { ordered: AddressObject[]; indexOf: Map<string, number> } {
+    const childrenOf = new Map<string, AddressObject[]>();
+    const roots: AddressObject[] = [];
+    for (const object of this.objects.values()) {
+      if (object.parent === null) {
+        if (object.level === Level.region) roots.push(object);
+        else this.reject(object.source, `${LEVEL_NAMES[object.level]} without a region`);
+        continue;
+      }
+      const parentKey = this.canonical(object.parent);
+      object.parent = parentKey;
+      if (!this.objects.has(parentKey)) {
+        this.reject(object.source, 'parent missing');
+        continue;
+      }
+      if (parentKey === object.key) {
+        this.reject(object.source, 'object is its own parent');
+        continue;
+      }
+      const list = childrenOf.get(parentKey) ?? [];
+      list.push(object);
+      childrenOf.set(parentKey, list);
+    }
+    const ordered: AddressObject[] = [];
+    const indexOf = new Map<string, number>();
+    const byOrder = (a: AddressObject, b: AddressObject) =>
+      a.level - b.level || compareText(nameKey(a.name), nameKey(b.name)) || compareText(a.type, b.type) || compareText(a.key, b.key);
+    roots.sort((a, b) => compareText(regionNumber(a) ?? '', regionNumber(b) ?? '') || byOrder(a, b));
+    const stack = [...roots].reverse();
+    while (stack.length > 0) {
+      const object = stack.pop()!;
+      if (indexOf.has(object.key)) continue; // a cycle: visited already
+      indexOf.set(object.key, ordered.length);
+      ordered.push(object);
+      const kids = childrenOf.get(object.key);
+      if (kids) {
+        kids.sort(byOrder);
+        for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+      }
+    }
+    for (const object of this.objects.values()) {
+      if (!indexOf.has(object.key) && object.parent !== null && this.objects.has(object.parent)) {
+        this.reject(object.source, 'ancestor rejected');
+      }
+    }
+    return { ordered, indexOf };
+  }
+
+  /** `ga` codes: region number from its KLADR/KATO/KATOTTG code where there is one, else its rank; children by rank */
+  private assignGa(objects: MergedObject[]): void {
+    const prefix = this.country.toUpperCase();
+    const digits: string[] = new Array(objects.length);
+    const nextChild = new Map<string, number>();
+    const usedRegions = new Set<number>();
+    let overflow = 0;
+    // parents come before their children (depth-first order), so one pass suffices
+    let regionRank = 0;
+    objects.forEach((object, index) => {
+      const slot = GA_SLOTS[object.level];
+      let base = object.parent >= 0 ? digits[object.parent] : '0'.repeat(GA_DIGITS);
+      let number: number;
+      if (object.level === Level.region) {
+        const fromCode = Number(regionNumber(object) ?? NaN);
+        number = Number.isFinite(fromCode) && fromCode > 0 && !usedRegions.has(fromCode) ? fromCode : 900 + ++regionRank;
+        usedRegions.add(number);
+        base = '0'.repeat(GA_DIGITS);
+      } else {
+        const counterKey = `${object.parent}|${object.level}`;
+        number = (nextChild.get(counterKey) ?? 0) + 1;
+        nextChild.set(counterKey, number);
+      }
+      const limit = 10 ** slot.width - 1;
+      if (number > limit) {
+        overflow++;
+        number = limit;
+      }
+      const code = String(number).padStart(slot.width, '0');
+      digits[index] = base.slice(0, slot.offset) + code + base.slice(slot.offset + slot.width);
+      object.ga = prefix + digits[index];
+    });
+    if (overflow > 0) this.rejects.set('ga: more children than the slot holds (code shared)', overflow);
+  }
+
+  /** step 4: per object the most common postcode and mean coordinates of its houses, rolled up the tree */
+  private aggregateHouses(objects: MergedObject[], rows: Uint32Array, parents: Int32Array): number {
+    const store = this.houseStore;
+    const tallies: Array<Map<string, number> | undefined> = new Array(objects.length);
+    const latSum = new Float64Array(objects.length);
+    const lonSum = new Float64Array(objects.length);
+    const points = new Uint32Array(objects.length);
+    let withCoordinates = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      const parent = parents[row];
+      const postcode = store.postcodeOf(row);
+      if (postcode) {
+        const tally = (tallies[parent] ??= new Map());
+        tally.set(postcode, (tally.get(postcode) ?? 0) + 1);
+      }
+      const lat = store.latOf(row);
+      if (!Number.isNaN(lat)) {
+        latSum[parent] += lat;
+        lonSum[parent] += store.lonOf(row);
+        points[parent]++;
+        withCoordinates++;
+      }
+    }
+    // children have larger indexes than their parents: walk backwards to roll up
+    for (let index = objects.length - 1; index >= 0; index--) {
+      const object = objects[index];
+      const tally = tallies[index];
+      if (tally && !object.postcode) object.postcode = mostCommon(tally);
+      if (object.lat === undefined && points[index] > 0) {
+        object.lat = round6(latSum[index] / points[index]);
+        object.lon = round6(lonSum[index] / points[index]);
+        object.geoLevel = object.level;
+      }
+      const parent = object.parent;
+      if (parent < 0) continue;
+      if (tally && objects[parent].level !== Level.region) {
+        const parentTally = (tallies[parent] ??= new Map());
+        for (const [postcode, n] of tally) parentTally.set(postcode, (parentTally.get(postcode) ?? 0) + n);
+      }
+      latSum[parent] += latSum[index];
+      lonSum[parent] += lonSum[index];
+      points[parent] += points[index];
+      tallies[index] = undefined;
+    }
+    return withCoordinates;
+  }
+
+  /** step 5: region coordinates from its largest city, Post postcodes by name, inheritance of timezone/postcode */
+  private fillTopDown(objects: MergedObject[]): void {
+    // region/area coordinates: the most populous city (the capital in practice) beats the mean of houses
+    const largest = new Map<number, MergedObject>();
+    for (const object of objects) {
+      if (object.level !== Level.city || object.lat === undefined) continue;
+      for (let p = object.parent; p >= 0; p = objects[p].parent) {
+        const ancestor = objects[p];
+        if (ancestor.level !== Level.region && ancestor.level !== Level.area) continue;
+        const best = largest.get(p);
+        if (!best || (object.population ?? 0) > (best.population ?? 0)) largest.set(p, object);
+      }
+    }
+    for (const [index, city] of largest) {
+      const object = objects[index];
+      if (object.geoLevel !== undefined && object.geoLevel !== object.level) continue;
+      if (object.lat !== undefined && object.geoLevel === undefined) continue; // own coordinates from a registry
+      object.lat = city.lat;
+      object.lon = city.lon;
+      object.geoLevel = Level.city;
+    }
+    const post = this.postIndex();
+    let fromPost = 0;
+    objects.forEach((object) => {
+      const parent = object.parent >= 0 ? objects[object.parent] : undefined;
+      if (!object.postcode) {
+        const postcode = this.postcodeFromPost(post, object, objects);
+        if (postcode) {
+          object.postcode = postcode;
+          fromPost++;
+        } else if (parent?.postcode) {
+          object.postcode = parent.postcode;
+        }
+      }
+      if (!object.timezone && parent?.timezone) object.timezone = parent.timezone;
+      if (object.lat !== undefined && object.geoLevel === undefined) object.geoLevel = object.level;
+    });
+    this.postcodesFromPost = fromPost;
+  }
+
+  private postcodesFromPost = 0;
+
+  /** Post offices by region key → place name key → lowest postcode; area kept for disambiguation */
+  private postIndex(): Map<string, Map<string, Array<{ area: string; postcode: string }>>> {
+    const index = new Map<string, Map<string, Array<{ area: string; postcode: string }>>>();
+    let unmatched = 0;
+    for (const office of this.postOffices) {
+      const region = office.region ? this.findRegion(office.region) : undefined;
+      if (!region) {
+        unmatched++;
+        continue;
+      }
+      const place = nameKey(office.city || office.area || office.region || '');
+      let byPlace = index.get(region);
+      if (!byPlace) index.set(region, (byPlace = new Map()));
+      const list = byPlace.get(place) ?? [];
+      list.push({ area: nameKey(office.area ?? ''), postcode: office.postcode });
+      byPlace.set(place, list);
+    }
+    if (unmatched > 0) this.rejects.set('post: region not matched', unmatched);
+    return index;
+  }
+
+  private postcodeFromPost(
+    index: Map<string, Map<string, Array<{ area: string; postcode: string }>>>,
+    object: MergedObject,
+    objects: MergedObject[],
+  ): string | undefined {
+    if (object.level > Level.settlement || object.level === Level.cityArea) return undefined;
+    let regionIndex = object.parent;
+    let region: MergedObject = object;
+    let area = '';
+    for (let p = object.parent; p >= 0; p = objects[p].parent) {
+      if (objects[p].level === Level.area) area = nameKey(objects[p].name);
+      region = objects[p];
+      regionIndex = p;
+    }
+    void regionIndex;
+    const byPlace = index.get(region.key);
+    if (!byPlace) return undefined;
+    const entries = byPlace.get(nameKey(object.name));
+    if (!entries || entries.length === 0) return undefined;
+    const inArea = area ? entries.filter((e) => e.area === '' || e.area.includes(area) || area.includes(e.area)) : entries;
+    const pool = inArea.length > 0 ? inArea : entries;
+    return pool.map((e) => e.postcode).sort()[0];
+  }
+
+  /** popular names from `data/aliases.tsv` */
+  private applyPopularNames(objects: MergedObject[]): void {
+    const file = this.options.aliasesFile ?? ALIASES_FILE;
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const byLevelName = new Map<string, MergedObject[]>();
+    for (const object of objects) {
+      const key = `${object.level}|${nameKey(object.name)}`;
+      const list = byLevelName.get(key) ?? [];
+      list.push(object);
+      byLevelName.set(key, list);
+    }
+    const regionOfIndex = (object: MergedObject): MergedObject => {
+      let current = object;
+      while (current.parent >= 0) current = objects[current.parent];
+      return current;
+    };
+    let applied = 0;
+    lines.forEach((line, lineIndex) => {
+      if (line === '' || line.startsWith('#')) return;
+      const [country, levelName, name, regionName, aliases] = line.split('\t');
+      if (aliases === undefined) throw new Error(`${file}:${lineIndex + 1}: expected 5 tab-separated cells`);
+      if (country !== this.country) return;
+      const level = LEVEL_NAMES.indexOf(levelName as (typeof LEVEL_NAMES)[number]);
+      if (level < 1) throw new Error(`${file}:${lineIndex + 1}: unknown level ${levelName}`);
+      let candidates: MergedObject[];
+      if (level === Level.region) {
+        const regionKey = this.findRegion(name);
+        candidates = regionKey === undefined ? [] : objects.filter((o) => o.key === regionKey);
+      } else {
+        candidates = byLevelName.get(`${level}|${nameKey(name)}`) ?? [];
+        if (regionName) {
+          const regionKey = this.findRegion(regionName);
+          candidates = candidates.filter((c) => regionOfIndex(c).key === regionKey);
+        }
+      }
+      if (candidates.length === 0) return;
+      const target = candidates.reduce((a, b) => ((b.population ?? 0) > (a.population ?? 0) ? b : a));
+      const list = (target.aliases ??= []);
+      for (const alias of aliases.split('|')) {
+        if (alias && !list.includes(alias) && nameKey(alias) !== nameKey(target.name)) list.push(alias);
+      }
+      applied++;
+    });
+    this.popularNamesApplied = applied;
+  }
+
+  private popularNamesApplied = 0;
+
+  /** apartments reference their house by `gar:<id>` or `fias:<guid>`; map to the yielded house order */
+  private mergeApartments(rows: Uint32Array): MergedApartment[] {
+    if (this.apartmentsIn.length === 0) return [];
+    const wanted = new Set(this.apartmentsIn.map((a) => a.house));
+    const position = new Map<string, number>();
+    for (let i = 0; i < rows.length; i++) {
+      const gar = this.houseStore.garOf(rows[i]);
+      if (gar && wanted.has(`gar:${gar}`)) position.set(`gar:${gar}`, i);
+      const fias = this.houseStore.fiasOf(rows[i]);
+      if (fias && wanted.has(`fias:${fias}`)) position.set(`fias:${fias}`, i);
+    }
+    const merged: MergedApartment[] = [];
+    for (const apartment of this.apartmentsIn) {
+      const house = position.get(apartment.house);
+      if (house === undefined) {
+        this.reject(apartment.source, 'apartment: house missing');
+        continue;
+      }
+      const { house: _house, ...rest } = apartment;
+      merged.push({ ...rest, house });
+    }
+    merged.sort((a, b) => a.house - b.house);
+    return merged;
+  }
+
+  private summarize(objects: MergedObject[], rows: Uint32Array, withCoordinates: number, apartments: number): Record<string, number | string> {
+    const summary: Record<string, number | string> = { country: this.country, objects: objects.length };
+    for (let level = 1; level < LEVEL_NAMES.length - 1; level++) {
+      summary[`objects ${LEVEL_NAMES[level]}`] = objects.filter((o) => o.level === level).length;
+    }
+    for (const [source, n] of [...this.objectsPerSource].sort()) summary[`records from ${source}`] = n;
+    summary['objects joined by name'] = this.joinedByName;
+    summary['objects with postcode'] = objects.filter((o) => o.postcode).length;
+    summary['objects with coordinates'] = objects.filter((o) => o.lat !== undefined).length;
+    summary['objects postcode from post'] = this.postcodesFromPost;
+    summary['popular names applied'] = this.popularNamesApplied;
+    summary.houses = rows.length;
+    let housePostcodes = 0;
+    for (let i = 0; i < rows.length; i++) if (this.houseStore.postcodeOf(rows[i])) housePostcodes++;
+    summary['houses with postcode'] = housePostcodes;
+    summary['houses with coordinates'] = withCoordinates;
+    summary['house string pool'] = this.houseStore.pool.size;
+    summary.apartments = apartments;
+    summary.metro = this.metro.length;
+    summary['post offices'] = this.postOffices.length;
+    for (const [reason, n] of [...this.rejects].sort()) summary[`rejected ${reason}`] = n;
+    return summary;
+  }
+
+  private canonical(key: string): string {
+    let current = key;
+    for (let depth = 0; depth < 32; depth++) {
+      const next = this.keyAlias.get(current);
+      if (next === undefined) return current;
+      current = next;
+    }
+    return current;
+  }
+
+  private count(map: Map<string, number>, key: string): void {
+    map.set(key, (map.get(key) ?? 0) + 1);
+  }
+}
+
+/** fill what `target` lacks from `other`; a different name of the same object becomes an alias */
+function foldInto(target: AddressObject, other: AddressObject): void {
+  for (const [code, value] of Object.entries(other.codes) as Array<[keyof AddressObject['codes'], string | undefined]>) {
+    if (value && !target.codes[code]) target.codes[code] = value;
+  }
+  if (target.parent === null && other.parent !== null && target.level !== Level.region) target.parent = other.parent;
+  if (target.lat === undefined && other.lat !== undefined) {
+    target.lat = other.lat;
+    target.lon = other.lon;
+  }
+  target.postcode ||= other.postcode;
+  target.timezone ||= other.timezone;
+  target.iso ||= other.iso;
+  if (other.population !== undefined && (target.population ?? 0) < other.population) target.population = other.population;
+  if (!target.type && other.type) target.type = other.type;
+  const aliases = new Set([...(target.aliases ?? []), ...(other.aliases ?? [])]);
+  if (nameKey(other.name) !== nameKey(target.name)) aliases.add(other.name);
+  aliases.delete(target.name);
+  if (aliases.size > 0) target.aliases = [...aliases];
+  if (other.historicalNames) target.historicalNames = [...new Set([...(target.historicalNames ?? []), ...other.historicalNames])];
+  // a registry record wins over a name-joined one: it keeps the official name and parent
+  if (target.joinByName && !other.joinByName) {
+    target.joinByName = false;
+    if (nameKey(target.name) !== nameKey(other.name)) target.aliases = [...new Set([...(target.aliases ?? []), target.name])];
+    target.name = other.name;
+    target.type = other.type || target.type;
+    target.level = other.level;
+    if (other.parent !== null) target.parent = other.parent;
+    target.source = other.source;
+  }
+}
+
+function toMerged(object: AddressObject, parent: number): MergedObject {
+  const { parent: _parent, regionName: _regionName, joinByName: _join, ...rest } = object;
+  return { ...rest, parent, ga: '' };
+}
+
+function isPlaceLevel(level: LevelNumber): boolean {
+  return level === Level.region || level === Level.city || level === Level.settlement;
+}
+
+function uniquePlace(candidates: AddressObject[]): AddressObject[] {
+  const regions = candidates.filter((c) => c.level === Level.region);
+  if (regions.length === 1) return regions;
+  return candidates.length === 1 ? candidates : [];
+}
+
+/** the same level first, then a region (a federal city), then the most populous */
+function bestPlace(candidates: AddressObject[], object: AddressObject): AddressObject | undefined {
+  if (candidates.length === 0) return undefined;
+  const score = (c: AddressObject) =>
+    (c.level === object.level ? 4 : 0) + (c.level === Level.region ? 2 : 0) + (c.level === Level.city ? 1 : 0);
+  return [...candidates].sort((a, b) => score(b) - score(a) || (b.population ?? 0) - (a.population ?? 0))[0];
+}
+
+/** a region's own number: KLADR/KATO first two digits, KATOTTG `UA<2 digits>` */
+function regionNumber(object: { codes: AddressObject['codes']; key: string }): string | undefined {
+  if (object.codes.kladr) return object.codes.kladr.slice(0, 2).padStart(3, '0');
+  const katottg = /^katottg:UA(\d\d)/.exec(object.key);
+  if (katottg) return katottg[1].padStart(3, '0');
+  const kato = /^kato:(\d\d)/.exec(object.key);
+  if (kato) return kato[1].padStart(3, '0');
+  return undefined;
+}
+
+function nearest(places: Array<{ lat: number; lon: number; region: string }>, lat: number, lon: number) {
+  let best: { km: number; region: string } | undefined;
+  for (const place of places) {
+    if (Math.abs(place.lat - lat) > 3) continue;
+    const km = distanceKm(lat, lon, place.lat, place.lon);
+    if (!best || km < best.km) best = { km, region: place.region };
+  }
+  return best;
+}
+
+function mostCommon(tally: Map<string, number>): string {
+  let best = '';
+  let bestCount = 0;
+  for (const [value, n] of tally) {
+    if (n > bestCount || (n === bestCount && value < best)) {
+      best = value;
+      bestCount = n;
+    }
+  }
+  return best;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function round6(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}
