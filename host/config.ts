@@ -1,0 +1,183 @@
+/**
+ * The service configuration: `config/address-service.yaml` (or `--config <file>` / `ADDRESS_SERVICE_CONFIG`),
+ * validated with ajv at start; a bad file throws a message naming the key. Defaults fill what is absent.
+ * `PORT` env and `--port` override the port of `gateway.Listen`, `WORKERS` env the worker count.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { Ajv } from 'ajv';
+import { formatErrors } from './schemas/validator.js';
+
+export interface Config {
+  gateway: {
+    Listen: string;
+    ReadTimeout: number;
+    WriteTimeout: number;
+    Workers: number;
+    ShutdownTimeout: number;
+  };
+  license: {
+    Key: string;
+    ProlongationServer: string;
+    PublicKey: string;
+    RenewBeforeDays: number;
+    StateFile: string;
+  };
+  auth: {
+    Enabled: boolean;
+    Keys: string[];
+    Users: { login: string; pwd: string }[];
+  };
+  dictionaries: {
+    Dir: string;
+  };
+  log: {
+    Level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  };
+}
+
+export const DEFAULT_CONFIG_PATH = 'config/address-service.yaml';
+
+const LISTEN = '^(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]*):\\d{1,5}$';
+
+export const CONFIG_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    gateway: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        Listen: { type: 'string', pattern: LISTEN, 'x-message': 'ожидается host:port, например 0.0.0.0:8080', default: '0.0.0.0:8080' },
+        ReadTimeout: { type: 'integer', minimum: 1, default: 60000 },
+        WriteTimeout: { type: 'integer', minimum: 1, default: 60000 },
+        Workers: { type: 'integer', minimum: 0, maximum: 1024, default: 0 },
+        ShutdownTimeout: { type: 'integer', minimum: 0, default: 10000 },
+      },
+    },
+    license: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        Key: { type: 'string', default: '' },
+        ProlongationServer: { type: 'string', pattern: '^(|https?://\\S+)$', 'x-message': 'ожидается URL http(s)://…', default: '' },
+        PublicKey: { type: 'string', default: '' },
+        RenewBeforeDays: { type: 'number', minimum: 0, default: 7 },
+        StateFile: { type: 'string', default: '' },
+      },
+    },
+    auth: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        Enabled: { type: 'boolean', default: false },
+        Keys: { type: 'array', items: { type: 'string', minLength: 1 }, default: [] },
+        Users: {
+          type: 'array',
+          default: [],
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { login: { type: 'string', minLength: 1 }, pwd: { type: 'string' } },
+            required: ['login', 'pwd'],
+          },
+        },
+      },
+    },
+    dictionaries: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: { Dir: { type: 'string', minLength: 1, default: 'build/dictionaries' } },
+    },
+    log: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: { Level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' } },
+    },
+  },
+} as const;
+
+const configAjv = new Ajv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true, verbose: true });
+configAjv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
+const validateConfig = configAjv.compile(CONFIG_SCHEMA);
+
+export class ConfigError extends Error {}
+
+export interface ConfigOverrides {
+  port?: number;
+  workers?: number;
+}
+
+/** Validates a parsed document, fills defaults, applies overrides. `source` names the file in messages. */
+export function configFromObject(document: unknown, source = 'конфигурация', overrides: ConfigOverrides = {}): Config {
+  const data = document === null || document === undefined ? {} : structuredClone(document);
+  if (!validateConfig(data)) {
+    throw new ConfigError(`${source}: ${formatErrors(validateConfig.errors ?? [])}`);
+  }
+  const config = data as unknown as Config;
+  if (config.auth.Enabled && config.auth.Keys.length === 0 && config.auth.Users.length === 0) {
+    throw new ConfigError(`${source}: auth.Keys: при auth.Enabled нужен хотя бы один ключ или пользователь.`);
+  }
+  if (config.license.Key && !config.license.PublicKey) {
+    throw new ConfigError(`${source}: license.PublicKey: нужен открытый ключ для проверки license.Key.`);
+  }
+  if (overrides.port !== undefined) config.gateway.Listen = withPort(config.gateway.Listen, overrides.port);
+  if (overrides.workers !== undefined) config.gateway.Workers = overrides.workers;
+  return config;
+}
+
+export function withPort(listen: string, port: number): string {
+  const colon = listen.lastIndexOf(':');
+  return `${listen.slice(0, colon)}:${port}`;
+}
+
+export function parseListen(listen: string): { host: string; port: number } {
+  const colon = listen.lastIndexOf(':');
+  const host = listen.slice(0, colon).replace(/^\[|\]$/g, '') || '0.0.0.0';
+  return { host, port: Number(listen.slice(colon + 1)) };
+}
+
+function parsePort(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`${name}: ожидается порт 0–65535, получено «${value}».`);
+  return port;
+}
+
+function argValue(argv: string[], name: string): string | undefined {
+  const index = argv.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
+  if (index < 0) return undefined;
+  const arg = argv[index];
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[index + 1];
+}
+
+/** Reads the file (absent file: all defaults), then PORT / --port and WORKERS overrides. */
+export function loadConfig(options: { path?: string; argv?: string[]; env?: NodeJS.ProcessEnv } = {}): Config {
+  const argv = options.argv ?? process.argv.slice(2);
+  const env = options.env ?? process.env;
+  const path = resolve(options.path ?? argValue(argv, '--config') ?? env.ADDRESS_SERVICE_CONFIG ?? DEFAULT_CONFIG_PATH);
+  let document: unknown = {};
+  if (existsSync(path)) {
+    try {
+      document = parseYaml(readFileSync(path, 'utf8'));
+    } catch (err) {
+      throw new ConfigError(`${path}: не удалось разобрать YAML: ${(err as Error).message}`);
+    }
+  } else if (options.path || argValue(argv, '--config') || env.ADDRESS_SERVICE_CONFIG) {
+    throw new ConfigError(`${path}: файл конфигурации не найден.`);
+  }
+  const port = parsePort(argValue(argv, '--port'), '--port') ?? parsePort(env.PORT, 'PORT');
+  const workersText = env.WORKERS;
+  let workers: number | undefined;
+  if (workersText !== undefined && workersText !== '') {
+    workers = Number(workersText);
+    if (!Number.isInteger(workers) || workers < 0) throw new ConfigError(`WORKERS: ожидается целое число ≥ 0, получено «${workersText}».`);
+  }
+  return configFromObject(document, path, { port, workers });
+}

@@ -1,0 +1,46 @@
+/**
+ * API keys (config `auth.Keys`) in `Authorization`: raw, `Token <key>` or `Bearer <key>`. With auth off
+ * every request passes. `key-or-login` routes (the legacy methods that list `login`/`pwd`) also accept a
+ * configured user. No credentials: 401 code 16 `Ключ API обязателен`; wrong ones: `Ошибка авторизации`.
+ */
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Config } from '../config.js';
+import { UnauthenticatedError } from '../errors.js';
+import type { RouteDefinition } from '../routes/route.js';
+
+export const KEY_REQUIRED = 'Ключ API обязателен';
+export const AUTH_FAILED = 'Ошибка авторизации';
+
+const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+
+/** Constant-time membership: compares digests so key lengths do not leak. */
+function contains(secrets: Buffer[], candidate: string): boolean {
+  const probe = digest(candidate);
+  let found = false;
+  for (const secret of secrets) found = timingSafeEqual(secret, probe) || found;
+  return found;
+}
+
+export function keyFromHeader(header: string | undefined): string {
+  const value = (header ?? '').trim();
+  const match = /^(?:Token|Bearer)\s+(.+)$/i.exec(value);
+  return (match ? match[1] : value).trim();
+}
+
+export function authMiddleware(config: Config, policy: RouteDefinition['auth']) {
+  const keys = config.auth.Keys.map(digest);
+  const users = config.auth.Users.map((user) => digest(`${user.login}\u0000${user.pwd}`));
+  return async function authenticate(ctx: Context, next: Next): Promise<void> {
+    if (config.auth.Enabled && policy !== 'open') {
+      const key = keyFromHeader(ctx.get('authorization'));
+      const login = typeof ctx.query.login === 'string' ? ctx.query.login : '';
+      const pwd = typeof ctx.query.pwd === 'string' ? ctx.query.pwd : '';
+      const byLogin = policy === 'key-or-login' && login !== '';
+      if (!key && !byLogin) throw new UnauthenticatedError(KEY_REQUIRED);
+      const ok = (key !== '' && contains(keys, key)) || (byLogin && contains(users, `${login}\u0000${pwd}`));
+      if (!ok) throw new UnauthenticatedError(AUTH_FAILED);
+    }
+    await next();
+  };
+}

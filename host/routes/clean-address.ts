@@ -1,0 +1,23 @@
+/** POST /clean/address: one standardized AddressRecord for a free-text address. */
+import { cleanAddressRequest } from '../schemas/clean-address.js';
+import { requireDictionary } from './country.js';
+import { engineOf, type RouteDefinition } from './route.js';
+import { standardizeAddress } from './standardize.js';
+
+export const cleanAddressRoute: RouteDefinition = {
+  method: 'POST',
+  base: 'api',
+  path: '/clean/address',
+  operationId: 'cleanAddress',
+  summary: 'Standardize a free-text address',
+  auth: 'key',
+  licensed: true,
+  request: cleanAddressRequest,
+  response: { $ref: 'AddressRecord' },
+  handle(ctx, services) {
+    const body = cleanAddressRequest.parse(ctx.request.body);
+    const engine = engineOf(ctx);
+    const { country, dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
+    ctx.body = standardizeAddress(engine, country, dictionary, body.query).record;
+  },
+};

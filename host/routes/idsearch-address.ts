@@ -1,0 +1,34 @@
+/** POST /idsearch/address: the record of an object, house or apartment by its registry id. */
+import { NotFoundError } from '../errors.js';
+import { buildAddressRecord } from '../records/address-record.js';
+import { resolutionOfFound } from '../records/resolution.js';
+import { idsearchAddressRequest, normalizeIdKind } from '../schemas/idsearch-address.js';
+import { requireDictionary } from './country.js';
+import { candidateKinds, findById } from './id-kind.js';
+import { engineOf, type RouteDefinition } from './route.js';
+
+export const idsearchAddressRoute: RouteDefinition = {
+  method: 'POST',
+  base: 'api',
+  path: '/idsearch/address',
+  operationId: 'idsearchAddress',
+  summary: 'The address of an object, house or apartment by its FIAS, GAR, KLADR, OSM or GA id',
+  auth: 'key',
+  licensed: true,
+  request: idsearchAddressRequest,
+  response: { $ref: 'AddressRecord' },
+  errorStatuses: [404],
+  handle(ctx, services) {
+    const body = idsearchAddressRequest.parse(normalizeIdKind(ctx.request.body));
+    const engine = engineOf(ctx);
+    const { dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
+    const id = body.query.trim();
+    const kind = body.type ?? 'UNKNOWN';
+    if (kind === 'UNKNOWN' && candidateKinds(id).length === 0) {
+      throw new NotFoundError(`идентификатор «${id}» не похож ни на один реестр: ожидается GUID ФИАС, код КЛАДР, OBJECTID ГАР, OSM (R/W/N и число) или код GA.`);
+    }
+    const found = findById(dictionary, kind, id);
+    if (!found) throw new NotFoundError(`объект с идентификатором ${kind === 'UNKNOWN' ? '' : `${kind} `}«${id}» не найден.`);
+    ctx.body = buildAddressRecord(resolutionOfFound(dictionary, found), dictionary, { method: 'idsearch', original: body.query });
+  },
+};

@@ -1,0 +1,47 @@
+/**
+ * What a route module exports: the handler and what the app and the OpenAPI document need to know about
+ * it (method, path, base, auth policy, license check, request and response schemas).
+ */
+import type { Context } from 'koa';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Engine } from '../engine/types.js';
+import type { LicenseManager } from '../license.js';
+import type { RequestSchema } from '../schemas/validator.js';
+
+export interface AppServices {
+  /** the engine new requests use; SIGHUP swaps it, requests in flight keep the one they started with */
+  engine: Engine;
+  config: Config;
+  license: LicenseManager;
+  logger: Logger;
+}
+
+/**
+ * `api`: under /api/v1 and /v1. `legacy`: under /legacy.
+ * `open`: no credentials; `key`: API key when auth is on; `key-or-login`: API key or legacy login/pwd.
+ */
+export interface RouteDefinition {
+  method: 'GET' | 'POST' | 'PUT';
+  base: 'api' | 'legacy';
+  path: string;
+  /** more paths serving the same handler (`searchAddressDetailVariant` for `searchAddressDetailDHL`) */
+  aliases?: string[];
+  operationId: string;
+  summary: string;
+  auth: 'open' | 'key' | 'key-or-login';
+  /** a data method: refused with 403 code 7 when the license is invalid or expired */
+  licensed: boolean;
+  /** body of POST/PUT, query string of GET */
+  request?: RequestSchema<unknown>;
+  /** JSON schema of the 200 response */
+  response: Record<string, unknown>;
+  /** error statuses the route answers besides 400 and 500, for the OpenAPI document */
+  errorStatuses?: number[];
+  handle(ctx: Context, services: AppServices): void | Promise<void>;
+}
+
+/** The engine this request started with. */
+export function engineOf(ctx: Context): Engine {
+  return ctx.state.engine as Engine;
+}

@@ -1,0 +1,260 @@
+/**
+ * Listens. `tsx host/server.ts [--config file] [--port n]`: the primary process forks one worker per CPU
+ * core (`gateway.Workers`, `WORKERS` env; 1 → no cluster), replaces a worker that dies, forwards SIGHUP
+ * (dictionary reload) and SIGTERM/SIGINT (graceful shutdown) to the workers, and runs license renewal,
+ * relaying an installed key to every worker. `--license-server` runs the license server instead.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { createApp, swapEngine, type AddressApp } from './app.js';
+import { loadConfig, parseListen, type Config } from './config.js';
+import type { Engine } from './engine/types.js';
+import { LicenseManager } from './license.js';
+import { envelope, JSON_TYPE } from './middleware/errors.js';
+import { AppError, GrpcCode } from './errors.js';
+
+type EngineFactory = (options: { dir: string }) => Promise<Engine>;
+
+/** `host/engine/index.ts` (the lead's) exports `createEngine({dir})`. */
+export async function loadEngineFactory(): Promise<EngineFactory> {
+  const modulePath = './engine/index.js';
+  const module = (await import(modulePath)) as { createEngine?: EngineFactory };
+  if (typeof module.createEngine !== 'function') throw new Error('host/engine/index.ts does not export createEngine({dir})');
+  return module.createEngine;
+}
+
+function licenseManager(config: Config, logger: Logger): LicenseManager {
+  return new LicenseManager({
+    key: config.license.Key,
+    publicKey: config.license.PublicKey,
+    prolongationServer: config.license.ProlongationServer,
+    renewBeforeDays: config.license.RenewBeforeDays,
+    stateFile: config.license.StateFile,
+    logger,
+  });
+}
+
+function logLicense(license: LicenseManager, logger: Logger): void {
+  const state = license.state();
+  if (state.status === 'community') logger.info('no license key configured: open community installation');
+  else if (state.status === 'valid') logger.info({ customer: state.customer, expires: state.expires, countries: state.countries }, 'license valid');
+  else logger.warn({ status: state.status, message: state.message }, 'license not valid: data methods answer 403');
+}
+
+export interface RunningServer {
+  server: Server;
+  app: AddressApp;
+  url: string;
+  /** stops accepting, lets requests in flight finish (up to ShutdownTimeout), then resolves */
+  close(): Promise<void>;
+  /** loads the dictionaries again and swaps the engine without dropping a request */
+  reload(): Promise<void>;
+}
+
+/**
+ * Applies ReadTimeout (whole request received) and WriteTimeout (whole response written after the request
+ * arrived): a response not finished in time gets 504 code 4 if nothing was sent yet, else the socket is cut.
+ */
+function withTimeouts(server: Server, config: Config, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
+  const { ReadTimeout, WriteTimeout } = config.gateway;
+  server.requestTimeout = ReadTimeout;
+  server.headersTimeout = Math.min(ReadTimeout, 60_000);
+  server.keepAliveTimeout = 5_000;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const timer = setTimeout(() => {
+      if (res.writableFinished) return;
+      if (!res.headersSent) {
+        res.statusCode = 504;
+        res.setHeader('Content-Type', JSON_TYPE);
+        res.setHeader('Connection', 'close');
+        res.end(JSON.stringify(envelope(new AppError(GrpcCode.DEADLINE_EXCEEDED, `ответ не готов за WriteTimeout ${WriteTimeout} мс`))));
+      } else {
+        res.destroy();
+      }
+    }, WriteTimeout);
+    timer.unref();
+    res.on('close', () => clearTimeout(timer));
+    handle(req, res);
+  });
+}
+
+/** One process serving HTTP: engine, app, node server, reload and graceful close. */
+export async function startServer(options: {
+  config: Config;
+  logger: Logger;
+  createEngine: EngineFactory;
+  license?: LicenseManager;
+  /** tests listen on 127.0.0.1:0 */
+  listen?: { host: string; port: number };
+}): Promise<RunningServer> {
+  const { config, logger } = options;
+  const dir = resolve(config.dictionaries.Dir);
+  const engine = await options.createEngine({ dir });
+  logger.info({ dir, countries: engine.countries() }, 'dictionaries loaded');
+  const license = options.license ?? licenseManager(config, logger);
+  const app = createApp({ engine, config, logger, license });
+  const callback = app.callback();
+  const server = createServer();
+  withTimeouts(server, config, (req, res) => {
+    if (closing) res.setHeader('Connection', 'close');
+    void callback(req, res);
+  });
+  let closing = false;
+  const { host, port } = options.listen ?? parseListen(config.gateway.Listen);
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolveListen();
+    });
+  });
+  const address = server.address();
+  const url = typeof address === 'object' && address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : '';
+  logger.info({ url, pid: process.pid }, 'listening');
+
+  let reloading: Promise<void> | null = null;
+  return {
+    server,
+    app,
+    url,
+    close() {
+      closing = true;
+      return new Promise<void>((resolveClose) => {
+        const force = setTimeout(() => server.closeAllConnections(), config.gateway.ShutdownTimeout);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolveClose();
+        });
+        server.closeIdleConnections();
+      });
+    },
+    reload() {
+      reloading ??= (async () => {
+        try {
+          const next = await options.createEngine({ dir });
+          swapEngine(app, next);
+          logger.info({ dir, countries: next.countries() }, 'dictionaries reloaded');
+        } catch (err) {
+          logger.error({ err }, 'dictionary reload failed: the loaded dictionaries stay in service');
+        } finally {
+          reloading = null;
+        }
+      })();
+      return reloading;
+    },
+  };
+}
+
+type ClusterMessage = { type: 'license'; key: string };
+
+function workerCount(config: Config): number {
+  return config.gateway.Workers > 0 ? config.gateway.Workers : availableParallelism();
+}
+
+async function runWorker(config: Config, logger: Logger, inCluster: boolean): Promise<void> {
+  const license = licenseManager(config, logger);
+  if (inCluster) {
+    // a key installed by PUT in this worker goes to the primary, which hands it to every worker
+    license.onInstall((key) => process.send?.({ type: 'license', key } satisfies ClusterMessage));
+    process.on('message', (message: ClusterMessage) => {
+      if (message?.type === 'license' && message.key !== license.currentKey) {
+        try {
+          license.install(message.key, { notify: false });
+        } catch (err) {
+          logger.warn({ err: (err as Error).message }, 'license key from the primary refused');
+        }
+      }
+    });
+  } else {
+    logLicense(license, logger);
+    license.startRenewal();
+  }
+  const running = await startServer({ config, logger, createEngine: await loadEngineFactory(), license });
+  process.on('SIGHUP', () => void running.reload());
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining requests in flight');
+    license.stopRenewal();
+    void running.close().then(() => {
+      logger.info('stopped');
+      process.exit(0);
+    });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  if (inCluster) process.on('disconnect', () => stop('disconnect'));
+}
+
+function runPrimary(config: Config, logger: Logger, count: number): void {
+  const license = licenseManager(config, logger);
+  logLicense(license, logger);
+  let stopping = false;
+  const broadcast = (message: ClusterMessage) => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.send(message);
+  };
+  license.onInstall((key) => broadcast({ type: 'license', key }));
+  license.startRenewal();
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    worker.on('message', (message: ClusterMessage) => {
+      if (message?.type === 'license' && message.key !== license.currentKey) {
+        try {
+          license.install(message.key);
+        } catch (err) {
+          logger.warn({ err: (err as Error).message }, 'license key from a worker refused');
+        }
+      }
+    });
+    return worker;
+  };
+  for (let i = 0; i < count; i++) fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    logger.error({ pid: worker.process.pid, code, signal }, 'worker died: starting a new one');
+    setTimeout(fork, 500).unref();
+  });
+  process.on('SIGHUP', () => {
+    logger.info('SIGHUP: reloading dictionaries in every worker');
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+  });
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    license.stopRenewal();
+    logger.info({ signal }, 'shutting down the workers');
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    const force = setTimeout(() => process.exit(1), config.gateway.ShutdownTimeout + 5_000);
+    force.unref();
+    cluster.on('exit', () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+export async function main(argv = process.argv.slice(2)): Promise<void> {
+  if (argv.includes('--license-server')) {
+    const { main: licenseServerMain } = await import('./license-server.js');
+    await licenseServerMain(argv.filter((arg) => arg !== '--license-server'));
+    return;
+  }
+  const config = loadConfig({ argv });
+  const logger = pino({ level: config.log.Level, base: { pid: process.pid } });
+  const count = workerCount(config);
+  if (cluster.isPrimary && count > 1) runPrimary(config, logger, count);
+  else await runWorker(config, logger, !cluster.isPrimary);
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('host/server.ts')) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}
