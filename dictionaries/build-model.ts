@@ -12,6 +12,9 @@ import { readHflabs } from './sources/hflabs.js';
 import { readMetro } from './sources/metro.js';
 import { readOsmXml, readOverpassGeojson, type OsmCity } from './sources/osm.js';
 import { readPost } from './sources/post.js';
+import { readKato } from './sources/kz.js';
+import { readKatottg } from './sources/ua.js';
+import { readGeonamesPostal } from './sources/geonames.js';
 
 type Country = 'ru' | 'kz' | 'by' | 'ua';
 
@@ -77,6 +80,16 @@ async function readCountry(country: Country, dataDir: string, builder: ModelBuil
       readOverpassGeojson(files, builder, { city: { name: 'Екатеринбург', regionName: 'Свердловская' }, date: '20200517', log }),
     );
     await step('post', () => readPost(path('ru/post/pindx.csv'), builder));
+  }
+  if (country === 'kz') await step('kato', () => readKato(path('kz/kato.csv'), builder));
+  if (country === 'ua') {
+    await step('katottg', () => readKatottg(path('ua/katottg-2025-05-16.csv'), builder));
+    await step('geonames', () => readGeonamesPostal(path('ua/geonames-postal-UA.txt'), builder));
+  }
+  if (country === 'by') {
+    await step('geonames', () =>
+      readGeonamesPostal(path('by/geonames-postal-BY.txt'), builder, { createObjects: true, capital: { name: 'Минск', admin1: 'Minsk', aliases: ['Мінск', 'Minsk'] } }),
+    );
   }
   for (const osm of OSM_FILES.filter((f) => f.country === country)) {
     await step(`osm ${osm.file}`, () => readOsmXml(path(osm.file), builder, { city: osm.city, date: osm.date, log }));

@@ -52,6 +52,10 @@ const GA_DIGITS = 25;
 const NEAREST_CITY_MAX_KM = 120;
 const ALIASES_FILE = fileURLToPath(new URL('./data/aliases.tsv', import.meta.url));
 
+type PostEntry = { area: string; postcode: string; lat?: number; lon?: number };
+/** region key → place name key → offices */
+type PostIndex = Map<string, Map<string, PostEntry[]>>;
+
 interface PostOffice {
   postcode: string;
   region?: string;
@@ -143,6 +147,17 @@ export class ModelBuilder implements ModelSink {
 
   reject(source: string, reason: string): void {
     this.count(this.rejects, `${source}: ${reason}`);
+  }
+
+  /** a few rejected objects per reason, for the build log */
+  readonly rejectSamples = new Map<string, string[]>();
+
+  private rejectObject(object: AddressObject, reason: string): void {
+    this.reject(object.source, reason);
+    const key = `${object.source}: ${reason}`;
+    const samples = this.rejectSamples.get(key) ?? [];
+    if (samples.length < 8) samples.push(`${LEVEL_NAMES[object.level]} ${object.type} ${object.name} (${object.key})`);
+    this.rejectSamples.set(key, samples);
   }
 
   get houseCount(): number {
@@ -279,14 +294,14 @@ export class ModelBuilder implements ModelSink {
     const places = new Map<string, AddressObject[]>();
     const children = new Map<string, AddressObject[]>();
     const addPlace = (object: AddressObject, region: string | undefined) => {
-      const key = `${region ?? ''}|${nameKey(object.name)}`;
-      const list = places.get(key) ?? [];
-      list.push(object);
-      places.set(key, list);
-      const anywhere = `*|${nameKey(object.name)}`;
-      const all = places.get(anywhere) ?? [];
-      all.push(object);
-      places.set(anywhere, all);
+      const names = new Set([nameKey(object.name), ...(object.aliases ?? []).map(nameKey)]);
+      for (const name of names) {
+        for (const key of [`${region ?? ''}|${name}`, `*|${name}`]) {
+          const list = places.get(key) ?? [];
+          list.push(object);
+          places.set(key, list);
+        }
+      }
     };
     const addChild = (object: AddressObject) => {
       if (object.parent === null) return;
@@ -336,17 +351,17 @@ export class ModelBuilder implements ModelSink {
     for (const object of this.objects.values()) {
       if (object.parent === null) {
         if (object.level === Level.region) roots.push(object);
-        else this.reject(object.source, `${LEVEL_NAMES[object.level]} without a region`);
+        else this.rejectObject(object, `${LEVEL_NAMES[object.level]} without a region`);
         continue;
       }
       const parentKey = this.canonical(object.parent);
       object.parent = parentKey;
       if (!this.objects.has(parentKey)) {
-        this.reject(object.source, 'parent missing');
+        this.rejectObject(object, 'parent missing');
         continue;
       }
       if (parentKey === object.key) {
-        this.reject(object.source, 'object is its own parent');
+        this.rejectObject(object, 'object is its own parent');
         continue;
       }
       const list = childrenOf.get(parentKey) ?? [];
@@ -372,7 +387,7 @@ export class ModelBuilder implements ModelSink {
     }
     for (const object of this.objects.values()) {
       if (!indexOf.has(object.key) && object.parent !== null && this.objects.has(object.parent)) {
-        this.reject(object.source, 'ancestor rejected');
+        this.rejectObject(object, 'ancestor rejected');
       }
     }
     return { ordered, indexOf };
@@ -484,28 +499,41 @@ export class ModelBuilder implements ModelSink {
     }
     const post = this.postIndex();
     let fromPost = 0;
+    let coordinatesFromPost = 0;
     objects.forEach((object) => {
       const parent = object.parent >= 0 ? objects[object.parent] : undefined;
+      const entries = !object.postcode || object.lat === undefined ? this.postEntries(post, object, objects) : undefined;
       if (!object.postcode) {
-        const postcode = this.postcodeFromPost(post, object, objects);
-        if (postcode) {
-          object.postcode = postcode;
+        if (entries) {
+          object.postcode = entries.map((e) => e.postcode).sort()[0];
           fromPost++;
         } else if (parent?.postcode) {
           object.postcode = parent.postcode;
+        }
+      }
+      if (object.lat === undefined && entries) {
+        const located = entries.filter((e) => e.lat !== undefined);
+        if (located.length > 0) {
+          object.lat = round6(located.reduce((s, e) => s + e.lat!, 0) / located.length);
+          object.lon = round6(located.reduce((s, e) => s + e.lon!, 0) / located.length);
+          object.geoLevel = object.level;
+          coordinatesFromPost++;
         }
       }
       if (!object.timezone && parent?.timezone) object.timezone = parent.timezone;
       if (object.lat !== undefined && object.geoLevel === undefined) object.geoLevel = object.level;
     });
     this.postcodesFromPost = fromPost;
+    this.coordinatesFromPost = coordinatesFromPost;
   }
+
+  private coordinatesFromPost = 0;
 
   private postcodesFromPost = 0;
 
   /** Post offices by region key → place name key → lowest postcode; area kept for disambiguation */
-  private postIndex(): Map<string, Map<string, Array<{ area: string; postcode: string }>>> {
-    const index = new Map<string, Map<string, Array<{ area: string; postcode: string }>>>();
+  private postIndex(): PostIndex {
+    const index: PostIndex = new Map();
     let unmatched = 0;
     for (const office of this.postOffices) {
       const region = office.region ? this.findRegion(office.region) : undefined;
@@ -517,18 +545,14 @@ export class ModelBuilder implements ModelSink {
       let byPlace = index.get(region);
       if (!byPlace) index.set(region, (byPlace = new Map()));
       const list = byPlace.get(place) ?? [];
-      list.push({ area: nameKey(office.area ?? ''), postcode: office.postcode });
+      list.push({ area: nameKey(office.area ?? ''), postcode: office.postcode, lat: office.lat, lon: office.lon });
       byPlace.set(place, list);
     }
     if (unmatched > 0) this.rejects.set('post: region not matched', unmatched);
     return index;
   }
 
-  private postcodeFromPost(
-    index: Map<string, Map<string, Array<{ area: string; postcode: string }>>>,
-    object: MergedObject,
-    objects: MergedObject[],
-  ): string | undefined {
+  private postEntries(index: PostIndex, object: MergedObject, objects: MergedObject[]): PostEntry[] | undefined {
     if (object.level > Level.settlement || object.level === Level.cityArea) return undefined;
     let regionIndex = object.parent;
     let region: MergedObject = object;
@@ -544,8 +568,7 @@ export class ModelBuilder implements ModelSink {
     const entries = byPlace.get(nameKey(object.name));
     if (!entries || entries.length === 0) return undefined;
     const inArea = area ? entries.filter((e) => e.area === '' || e.area.includes(area) || area.includes(e.area)) : entries;
-    const pool = inArea.length > 0 ? inArea : entries;
-    return pool.map((e) => e.postcode).sort()[0];
+    return inArea.length > 0 ? inArea : entries;
   }
 
   /** popular names from `data/aliases.tsv` */
@@ -631,6 +654,7 @@ export class ModelBuilder implements ModelSink {
     summary['objects with postcode'] = objects.filter((o) => o.postcode).length;
     summary['objects with coordinates'] = objects.filter((o) => o.lat !== undefined).length;
     summary['objects postcode from post'] = this.postcodesFromPost;
+    summary['objects coordinates from post/geonames'] = this.coordinatesFromPost;
     summary['popular names applied'] = this.popularNamesApplied;
     summary.houses = rows.length;
     let housePostcodes = 0;

@@ -22,9 +22,9 @@ export interface HflabsPaths {
 }
 
 /** stream CSV rows as objects keyed by header; errors name the file and the line */
-export async function* csvRows(path: string, options: { delimiter?: string; columns?: boolean } = {}): AsyncGenerator<{ row: Record<string, string>; line: number }> {
+export async function* csvRows(path: string, options: { delimiter?: string; columns?: boolean; quote?: boolean } = {}): AsyncGenerator<{ row: Record<string, string>; line: number }> {
   const parser = createReadStream(path).pipe(
-    parse({ columns: options.columns ?? true, delimiter: options.delimiter ?? ',', bom: true, relax_quotes: true, skip_empty_lines: true, trim: true }),
+    parse({ columns: options.columns ?? true, delimiter: options.delimiter ?? ',', quote: options.quote === false ? false : '"', bom: true, relax_quotes: true, skip_empty_lines: true, trim: true }),
   );
   let line = 1;
   try {

@@ -78,6 +78,7 @@ class OsmCollector {
     private readonly options: OsmOptions,
     private readonly types: TypeTable,
     private readonly source: string,
+    private readonly fileTag: string,
   ) {
     if (options.city) {
       this.fileCityKey = `osm:city:${nameKey(options.city.name)}`;
@@ -108,7 +109,8 @@ class OsmCollector {
     const level = PLACE_LEVELS[tags.get('place') ?? ''];
     const name = tags.get('name');
     if (level === undefined || !name || level === Level.cityArea) return;
-    const key = `osm:${osmId}`;
+    // negative ids (converted test files) are local to their file
+    const key = osmId.includes('-') ? `osm:${this.fileTag}:${osmId}` : `osm:${osmId}`;
     const aliases = aliasesOf(tags, name);
     const placeType = tags.get('place') === 'city' || tags.get('place') === 'town' ? (this.country === 'ua' || this.country === 'by' ? 'м' : 'г') : '';
     this.sink.addObject(
@@ -118,7 +120,7 @@ class OsmCollector {
         parent: null,
         name,
         type: this.country === 'by' && placeType === 'м' ? 'г' : placeType,
-        codes: { osm: osmId },
+        codes: osmId.includes('-') ? {} : { osm: osmId },
         lat,
         lon,
         aliases: aliases.length > 0 ? aliases : undefined,
@@ -140,10 +142,32 @@ class OsmCollector {
   }
 
   /** the place key for a city name, nearest to (lat, lon) among same-named places */
+  private readonly unresolvedCities: string[] = [];
+
   private cityKey(cityName: string | undefined, lat?: number, lon?: number): string | undefined {
     if (!cityName) return this.fileCityKey;
     const list = this.places.get(nameKey(cityName));
-    if (!list || list.length === 0) return undefined;
+    if (!list || list.length === 0) {
+      if (!this.finishing) return undefined;
+      // a city named by addresses only (suburbs in a city extract): a place found by name in the merge
+      const key = `osm:${this.fileTag}:city:${nameKey(cityName)}`;
+      this.sink.addObject(
+        clean({
+          key,
+          level: Level.settlement,
+          parent: null,
+          name: cityName,
+          type: '',
+          codes: {},
+          regionName: this.options.regionName ?? this.options.city?.regionName,
+          joinByName: true,
+          source: 'osm',
+        }),
+      );
+      this.remember(cityName, key);
+      this.unresolvedCities.push(cityName);
+      return key;
+    }
     if (list.length === 1 || lat === undefined || lon === undefined) return list[0].key;
     let best = list[0];
     let bestDistance = Infinity;
@@ -218,7 +242,7 @@ class OsmCollector {
       const house: HouseRecord = {
         parent: streetKey,
         ...parsed,
-        codes: { osm: osmId },
+        codes: osmId.includes('-') ? {} : { osm: osmId },
         source: 'osm',
       };
       if (letter && !house.liter) house.liter = letter.toLowerCase();
@@ -237,8 +261,18 @@ class OsmCollector {
   }
 
   /** resolve what waited for a place defined later in the file; the rest is rejected */
+  private finishing = false;
+
   finish(): void {
-    for (const emit of this.pending) if (!emit()) this.sink.reject(this.source, 'address or street in a city not in the file');
+    this.finishing = true;
+    let unresolved = 0;
+    for (const emit of this.pending) {
+      if (emit()) continue;
+      this.sink.reject(this.source, 'address or street in a city not in the file');
+      unresolved++;
+    }
+    if (this.unresolvedCities.length > 0) this.options.log?.(`osm: ${this.fileTag}: cities named only by addresses: ${this.unresolvedCities.slice(0, 8).join(', ')}`);
+    void unresolved;
     this.pending.length = 0;
   }
 }
@@ -283,7 +317,7 @@ export function parseHouseNumber(text: string): Pick<HouseRecord, 'number' | 'bl
 export async function readOsmXml(path: string, sink: ModelSink, options: OsmOptions = {}): Promise<OsmCounts> {
   const types = options.types ?? typeTable();
   sink.addSource({ name: `OpenStreetMap ${path.split('/').pop()}`, date: options.date ?? '', licence: 'ODbL 1.0' });
-  const collector = new OsmCollector(sink, options, types, 'osm');
+  const collector = new OsmCollector(sink, options, types, 'osm', fileTagOf(path));
   const nodes = new NodeCoordinates();
   let element: { kind: 'node' | 'way' | 'relation'; id: string; lat?: number; lon?: number; refs: number[]; tags: Map<string, string> } | null = null;
   await streamXml(createReadStream(path), path, {
@@ -309,7 +343,7 @@ export async function readOsmXml(path: string, sink: ModelSink, options: OsmOpti
       const e = element;
       element = null;
       if (e.tags.size === 0) return;
-      const osmId = { node: 'N', way: 'W', relation: 'R' }[e.kind] + e.id.replace(/^-/, '');
+      const osmId = { node: 'N', way: 'W', relation: 'R' }[e.kind] + e.id;
       let lat = e.lat;
       let lon = e.lon;
       if (e.kind === 'way') {
@@ -334,7 +368,7 @@ export async function readOverpassGeojson(paths: string[], sink: ModelSink, opti
   if (!options.city) throw new Error('readOverpassGeojson: options.city is required (the files carry no place)');
   const types = options.types ?? typeTable();
   sink.addSource({ name: `OpenStreetMap Overpass ${options.city.name}`, date: options.date ?? '', licence: 'ODbL 1.0' });
-  const collector = new OsmCollector(sink, options, types, 'osm');
+  const collector = new OsmCollector(sink, options, types, 'osm', fileTagOf(paths[0] ?? ''));
   const seen = new Set<string>();
   for (const path of paths) {
     let json: { type?: string; features?: Array<{ properties?: Record<string, string>; geometry?: { type: string; coordinates: unknown } }>; timestamp?: string };
@@ -362,6 +396,10 @@ export async function readOverpassGeojson(paths: string[], sink: ModelSink, opti
   collector.finish();
   options.log?.(`osm: ${options.city.name}: ${paths.length} GeoJSON files, ${collector.counts.streets} streets, ${collector.counts.houses} houses`);
   return collector.counts;
+}
+
+function fileTagOf(path: string): string {
+  return (path.split('/').pop() ?? path).replace(/\.[^.]+$/, '');
 }
 
 /** node id → coordinates, append-only typed arrays, binary search */

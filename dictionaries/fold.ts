@@ -1,0 +1,91 @@
+/**
+ * The builder's twin of assembly/text.ts and assembly/tokenize.ts: folds and splits names exactly as
+ * the core folds and splits queries, so a word in the vocabulary is spelled as the core will look it up.
+ * A test (test/unit/dictionaries/fold.test.ts) runs both over the same strings.
+ */
+
+const FOLD: Record<string, string> = {
+  ё: 'е', є: 'е', і: 'и', ї: 'и', ґ: 'г', ў: 'у', ә: 'а', ғ: 'г', қ: 'к', ң: 'н', ө: 'о', ұ: 'у', ү: 'у', һ: 'х',
+  '–': '-', '—': '-', '−': '-', '\\': '/', '№': 'н',
+};
+
+export function foldChar(ch: string): string {
+  const c = ch.toLowerCase();
+  if (FOLD[c]) return FOLD[c];
+  if (/[0-9a-zа-я]/.test(c)) return c;
+  if (',;/-.'.includes(c)) return c;
+  return ' ';
+}
+
+export function foldText(text: string): string {
+  let out = '';
+  for (const ch of text) out += ch.length === 1 ? foldChar(ch) : ' ';
+  return joinAbbreviations(out);
+}
+
+const LETTER = /[a-zа-я]/;
+
+/** пр-кт → пркт: a hyphen between two letter runs of at most 3 letters is dropped (tokenize.ts). */
+export function joinAbbreviations(s: string): string {
+  let i = 1;
+  while (i < s.length - 1) {
+    if (s[i] === '-' && LETTER.test(s[i - 1]) && LETTER.test(s[i + 1])) {
+      let a = i - 1;
+      while (a > 0 && LETTER.test(s[a - 1])) a--;
+      let b = i + 1;
+      while (b < s.length && LETTER.test(s[b])) b++;
+      if (i - a <= 3 && b - i - 1 <= 3) {
+        s = s.slice(0, i) + s.slice(i + 1);
+        continue;
+      }
+    }
+    i++;
+  }
+  return s;
+}
+
+const ORDINAL_SUFFIXES = new Set(['й', 'я', 'ой', 'ий', 'ая', 'го', 'е', 'ый', 'ое', 'ья', 'ого', 'ей']);
+
+/**
+ * Words of a name as the core tokenizes them: runs of letters and runs of digits; an ordinal suffix after
+ * a number (7-й, 22-го) is dropped, the number stays.
+ */
+export function nameWords(text: string): string[] {
+  const folded = foldText(text);
+  const words: string[] = [];
+  const re = /[0-9]+|[a-zа-я]+/g;
+  let m: RegExpExecArray | null;
+  let prevDigitEnd = -2;
+  while ((m = re.exec(folded))) {
+    const w = m[0];
+    const between = folded.slice(prevDigitEnd, m.index);
+    if (prevDigitEnd >= 0 && (between === '' || between === '-') && ORDINAL_SUFFIXES.has(w)) {
+      prevDigitEnd = -2;
+      continue;
+    }
+    words.push(w);
+    prevDigitEnd = /[0-9]/.test(w) ? m.index + w.length : -2;
+  }
+  return words;
+}
+
+/** Key of a house as the core builds it from the parsed parts: 10, 10а, 10/2, 10к2, 10с12. */
+export function houseKey(number: string, block?: string, building?: string, liter?: string): { key: string; base: number } {
+  const clean = (s: string | undefined) =>
+    (s ?? '')
+      .toLowerCase()
+      .replace(/ё/g, 'е')
+      .replace(/корпус|корп\.?/g, 'к')
+      .replace(/строение|стр\.?/g, 'с')
+      .replace(/литера|литер|лит\.?/g, '')
+      .replace(/[\s.\-"«»]/g, '')
+      .replace(/^(д|дом)(?=\d)/, '');
+  let key = clean(number);
+  if (liter && !/[а-яa-z]$/.test(key)) key += clean(liter);
+  const combined = /^(\d+[а-яa-z]?(?:\/\d+[а-яa-z]?)?)[кс]\d/.exec(key);
+  let base = combined ? combined[1].length : key.length;
+  if (block) key += 'к' + clean(block);
+  if (building) key += 'с' + clean(building);
+  if (!combined && !block && !building) base = key.length;
+  return { key, base };
+}
