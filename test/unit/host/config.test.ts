@@ -1,0 +1,54 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, configFromObject, loadConfig, parseListen } from '../../../host/config.js';
+
+describe('loadConfig()', () => {
+  it('reads the shipped config/address-service.yaml with its defaults', () => {
+    const config = loadConfig({ path: 'config/address-service.yaml', argv: [], env: {} });
+    expect(config.gateway).toMatchObject({ Listen: '0.0.0.0:8080', ReadTimeout: 60000, WriteTimeout: 60000 });
+    expect(config.auth.Enabled).toBe(false);
+    expect(config.dictionaries.Dir).toBe('build/dictionaries');
+    expect(config.license.Key).toBe('');
+  });
+
+  it('fills every default for an empty document', () => {
+    const config = configFromObject(null);
+    expect(config.gateway.Listen).toBe('0.0.0.0:8080');
+    expect(config.gateway.ReadTimeout).toBe(60000);
+    expect(config.auth).toEqual({ Enabled: false, Keys: [], Users: [] });
+  });
+
+  it('lets --port win over PORT and PORT over the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const path = join(dir, 'a.yaml');
+    writeFileSync(path, 'gateway:\n  Listen: "127.0.0.1:9000"\n');
+    expect(loadConfig({ path, argv: [], env: {} }).gateway.Listen).toBe('127.0.0.1:9000');
+    expect(loadConfig({ path, argv: [], env: { PORT: '9100' } }).gateway.Listen).toBe('127.0.0.1:9100');
+    expect(loadConfig({ path, argv: ['--port', '9200'], env: { PORT: '9100' } }).gateway.Listen).toBe('127.0.0.1:9200');
+    expect(loadConfig({ path, argv: [], env: { WORKERS: '3' } }).gateway.Workers).toBe(3);
+  });
+
+  it('throws a message naming the bad key', () => {
+    expect(() => configFromObject({ gateway: { ReadTimeout: 'soon' } })).toThrow(/gateway\.ReadTimeout: ожидается целое число/);
+    expect(() => configFromObject({ gateway: { Listen: 'localhost' } })).toThrow(/gateway\.Listen: ожидается host:port/);
+    expect(() => configFromObject({ auth: { Enabled: 'yes' } })).toThrow(/auth\.Enabled: ожидается логическое значение/);
+    expect(() => configFromObject({ gatway: {} })).toThrow(/gatway: неизвестное поле/);
+    expect(() => configFromObject({ auth: { Users: [{ login: 'a' }] } })).toThrow(/auth\.Users\[0\]\.pwd/);
+    expect(() => configFromObject({ auth: { Enabled: true } })).toThrow(ConfigError);
+    expect(() => configFromObject({ license: { Key: 'a.b' } })).toThrow(/license\.PublicKey/);
+  });
+
+  it('refuses a bad PORT', () => {
+    expect(() => loadConfig({ path: 'config/address-service.yaml', argv: [], env: { PORT: 'http' } })).toThrow(/PORT/);
+  });
+});
+
+describe('parseListen(listen)', () => {
+  it('splits host and port, IPv6 in brackets', () => {
+    expect(parseListen('0.0.0.0:8080')).toEqual({ host: '0.0.0.0', port: 8080 });
+    expect(parseListen('[::1]:81')).toEqual({ host: '::1', port: 81 });
+    expect(parseListen(':82')).toEqual({ host: '0.0.0.0', port: 82 });
+  });
+});

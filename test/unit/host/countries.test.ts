@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { parseCountryCode } from '../../../host/countries.js';
+
+describe('parseCountryCode(value)', () => {
+  it('accepts alpha-2, alpha-3 and numeric codes in any case', () => {
+    for (const value of ['RU', 'ru', 'Rus', '643', 643]) expect(parseCountryCode(value)?.country).toBe('ru');
+    expect(parseCountryCode('kaz')?.country).toBe('kz');
+    expect(parseCountryCode('112')?.country).toBe('by');
+    expect(parseCountryCode('UA')?.country).toBe('ua');
+  });
+
+  it('keeps another well-formed code without a slot and refuses garbage', () => {
+    expect(parseCountryCode('DE')).toEqual({ country: null, code: 'DE' });
+    expect(parseCountryCode('Russia')).toBeNull();
+    expect(parseCountryCode({})).toBeNull();
+  });
+});
