@@ -1,0 +1,208 @@
+/**
+ * The only exports of the core (see docs/DESIGN.md, "WASM ABI"). Every function takes and returns i32/f64.
+ *
+ * Life cycle: the host calls `setup()`, then `reserve(bytes)` per dictionary section, writes the bytes
+ * there and calls `attach(kind, ptr, count)`; after that `standardize`, `suggest`, `parseHouse` and
+ * `nearest` read the query from `inputPtr()` (UTF-16, `len` code units) and write fixed records to
+ * `resultPtr()`. No call allocates: all scratch memory is carved in `setup()`.
+ *
+ * standardize → RESULT (i32):
+ *   [0] status (0 matched, 1 nothing matched)  [1] object id  [2] house id  [3] unique  [4] actuality
+ *   [5] undefined  [6] level  [7] house quality  [8] postcode start  [9] postcode length  [10] score
+ *   [11 + 2p, 12 + 2p] start, length of house part p (PART_COUNT parts; −1 when absent)
+ *   [R_LEFT] leftover span count, then (start, length) pairs; spans index the input string
+ * suggest → RESULT: [0] count, then per item (object id, house id, score)
+ * parseHouse → RESULT: as standardize, with only [8], [9] and the parts filled
+ */
+import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, INPUT_CAPACITY, setI32, i32At } from './memory';
+import { attachSection } from './blob';
+import { normalize, latinLetters, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_TRANSLIT } from './text';
+import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
+import { setupHouse, parseHouseParts, partFirst, partLast, PART_COUNT, postcodeToken, houseKeyLen } from './house';
+import { setupTrie } from './trie';
+import { setupNames, resetCandidates, classifyNames, collectObjects } from './classify/names';
+import {
+  solve, bestObject, bestHouse, bestHouseExact, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore,
+} from './solve/chain';
+import { obj, O_LEVEL } from './blob';
+import { suggestInto } from './solve/suggest';
+import { setupGrid, nearestInto, nearestMetroInto, buildGrid, attachMetro } from './grid';
+
+const R_STATUS: i32 = 0;
+const R_PARTS: i32 = 11;
+const R_LEFT: i32 = 11 + 19 * 2;
+const MAX_LEFT: i32 = 32;
+
+export function setup(): void {
+  setupArenas();
+  setupTokens();
+  setupHouse();
+  setupTrie();
+  setupNames();
+  setupGrid();
+}
+
+export function reserve(bytes: i32): i32 {
+  return <i32>reserveBytes(<usize>bytes);
+}
+
+const SECTION_METRO: i32 = 11;
+
+export function attach(kind: i32, ptr: i32, count: i32): i32 {
+  if (kind == SECTION_METRO) {
+    attachMetro(<usize>ptr, count);
+    return 0;
+  }
+  return attachSection(kind, <usize>ptr, count);
+}
+
+/** Builds the spatial grid once every section is attached; returns the number of points. */
+export function index(): i32 {
+  return buildGrid();
+}
+
+export function inputPtr(): i32 {
+  return <i32>INPUT;
+}
+export function inputCapacity(): i32 {
+  return INPUT_CAPACITY;
+}
+export function resultPtr(): i32 {
+  return <i32>RESULT;
+}
+
+/** No-op across the boundary: the cost of a call alone (bench/boundary). */
+export function ping(x: i32): i32 {
+  return x + 1;
+}
+
+// @ts-ignore: decorator
+@inline function srcStart(t: i32): i32 {
+  return i32At(SRC, tok(t, F_START));
+}
+// @ts-ignore: decorator
+@inline function srcEnd(t: i32): i32 {
+  return i32At(SRC, tok(t, F_START) + tok(t, F_LEN) - 1) + 1;
+}
+
+function writeParts(): void {
+  for (let p = 0; p < PART_COUNT; p++) {
+    const first = partFirst(p);
+    if (first < 0) {
+      setI32(RESULT, R_PARTS + 2 * p, -1);
+      setI32(RESULT, R_PARTS + 2 * p + 1, 0);
+    } else {
+      const s = srcStart(first);
+      setI32(RESULT, R_PARTS + 2 * p, s);
+      setI32(RESULT, R_PARTS + 2 * p + 1, srcEnd(partLast(p)) - s);
+    }
+  }
+  if (postcodeToken >= 0) {
+    setI32(RESULT, 8, srcStart(postcodeToken));
+    setI32(RESULT, 9, srcEnd(postcodeToken) - srcStart(postcodeToken));
+  } else {
+    setI32(RESULT, 8, -1);
+    setI32(RESULT, 9, 0);
+  }
+}
+
+/** Runs tokenize → house grammar → names → solver on the current NORM; returns the best chain score. */
+function analyse(normLen: i32, prefixToken: i32): i32 {
+  tokenize(normLen);
+  parseHouseParts();
+  resetCandidates();
+  classifyNames(prefixToken);
+  collectObjects();
+  return solve();
+}
+
+function writeStandardized(): void {
+  const matched = bestObject >= 0;
+  setI32(RESULT, R_STATUS, matched ? 0 : 1);
+  setI32(RESULT, 1, bestObject);
+  setI32(RESULT, 2, bestHouse);
+  let unique = 0;
+  if (matched && runnerScore >= bestScore - 5) unique = 2;
+  else if (matched && runnerScore >= bestScore - 30) unique = 1;
+  setI32(RESULT, 3, unique);
+  setI32(RESULT, 4, matched && bestHistorical ? 1 : 0);
+  let level = matched ? obj(bestObject, O_LEVEL) : 0;
+  if (bestHouse >= 0) level = 8;
+  setI32(RESULT, 6, level);
+  let houseQuality = 9;
+  if (houseKeyLen > 0) houseQuality = bestHouse < 0 ? 0 : (bestHouseExact ? 3 : 4);
+  setI32(RESULT, 7, houseQuality);
+  setI32(RESULT, 10, bestScore);
+  writeParts();
+  // leftovers: free tokens no chain member used, not type words
+  let count = 0;
+  let significant = false;
+  for (let t = 0; t < tokenCount && count < MAX_LEFT; t++) {
+    const role = tok(t, F_ROLE);
+    const bit: u64 = (<u64>1) << <u64>t;
+    if (matched && ((bestMask | bestTypeMask) & bit) != 0) continue;
+    if (role == ROLE_FREE) {
+      if (matched && tok(t, F_TYPE_A) >= 0) continue; // a type word with nothing to type
+      if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3) significant = true;
+      if (!matched && tok(t, F_KIND) == KIND_DIGIT) significant = true;
+    } else if (!(role == ROLE_NOISE && tok(t, F_KIND) == KIND_DIGIT)) continue;
+    setI32(RESULT, R_LEFT + 1 + 2 * count, srcStart(t));
+    setI32(RESULT, R_LEFT + 2 + 2 * count, srcEnd(t) - srcStart(t));
+    count++;
+  }
+  setI32(RESULT, R_LEFT, count);
+  setI32(RESULT, 5, !matched ? 2 : count == 0 ? 0 : significant ? 2 : 1);
+}
+
+/** Standardizes INPUT[0…len). Returns 0 when something matched, 1 when nothing did. */
+export function standardize(len: i32): i32 {
+  if (len < 0 || len > INPUT_CAPACITY) return -1;
+  let best = analyse(normalize(len, VARIANT_PLAIN), -1);
+  writeStandardized();
+  if (latinLetters(len) >= 3) {
+    for (let v = VARIANT_LAYOUT; v <= VARIANT_TRANSLIT; v++) {
+      const score = analyse(normalize(len, v), -1);
+      if (score > best) {
+        best = score;
+        writeStandardized();
+      }
+    }
+  }
+  return i32At(RESULT, R_STATUS);
+}
+
+/** Parses only the house part of INPUT[0…len) (any country). */
+export function parseHouse(len: i32): i32 {
+  if (len < 0 || len > INPUT_CAPACITY) return -1;
+  tokenize(normalize(len, VARIANT_PLAIN));
+  parseHouseParts();
+  writeParts();
+  return 0;
+}
+
+/**
+ * Hints for INPUT[0…len): `prefix` 1 when the last word is still being typed. Writes at most `max`
+ * items; returns their count.
+ */
+export function suggest(len: i32, max: i32, prefix: i32): i32 {
+  if (len < 0 || len > INPUT_CAPACITY) return -1;
+  const variants = latinLetters(len) >= 3 ? 3 : 1;
+  let best = -1000000;
+  setI32(RESULT, 0, 0);
+  for (let v = 0; v < variants; v++) {
+    tokenize(normalize(len, v));
+    const score = suggestInto(prefix != 0, max, best);
+    if (score > best) best = score;
+  }
+  return i32At(RESULT, 0);
+}
+
+/** Nearest object of a level (0 = any) within `radius` meters of a point; see grid.ts. */
+export function nearest(lat: f64, lon: f64, level: i32, radius: f64): i32 {
+  return nearestInto(lat, lon, level, radius);
+}
+
+/** Up to `max` metro stations within `radius` meters, nearest first; see grid.ts. */
+export function nearestMetro(lat: f64, lon: f64, max: i32, radius: f64): i32 {
+  return nearestMetroInto(lat, lon, max, radius);
+}

@@ -1,0 +1,260 @@
+/**
+ * Name classifier: every free token is looked up in the vocabulary trie (with typos; the last token of a
+ * hint query as a prefix) and each hit adds the token to the names that contain the word. A name becomes
+ * an object candidate when the tokens cover enough of it: all its significant words, or half its weight.
+ * The same lookup marks type words (`ул`, `г`, `пр-кт`, …) on the token.
+ *
+ * NAME_SLOTS: open-addressing table keyed by name id, NAME_SLOT_BYTES each:
+ *   @0 nameId  @4 matched (weight×100 less typo cost)  @8 matchedRaw  @12 wordsMask (name words hit)
+ *   @16 firstTok  @20 lastTok  @24 flags (1 = an alpha token hit)  @32 u64 token mask
+ * OBJ_SLOTS: the same keyed by object id, OBJ_SLOT_BYTES each:
+ *   @0 objectId  @4 score×100  @8 firstTok  @12 lastTok  @16 flags (NAME_HISTORICAL)  @20 typeToken
+ *   @24 typeBonus×100  @32 u64 token mask
+ * Both tables are reset through their used lists, so a call costs what it touched.
+ */
+import { reserve } from '../memory';
+import {
+  word, posting, name, nameWord, obj, NAME_HISTORICAL, O_TYPE, O_LEVEL, typeLevelMask, nameCount,
+} from '../blob';
+import { lookup, editBudget, HITS } from '../trie';
+import {
+  tok, setTok, tokenCount, F_START, F_LEN, F_KIND, F_ROLE, F_ORDINAL, F_SEGMENT, F_TYPE_A, F_TYPE_B,
+  KIND_ALPHA, KIND_DIGIT, ROLE_FREE,
+} from '../tokenize';
+
+const NAME_SLOT_CAP: i32 = 16384;
+const NAME_SLOT_BYTES: i32 = 40;
+const OBJ_SLOT_CAP: i32 = 16384;
+const OBJ_SLOT_BYTES: i32 = 40;
+const MAX_POSTINGS_PER_CALL: i32 = 200000;
+
+let NAME_SLOTS: usize = 0;
+let NAME_USED: usize = 0;
+export let nameUsed: i32 = 0;
+let OBJ_SLOTS: usize = 0;
+let OBJ_USED: usize = 0;
+export let objUsed: i32 = 0;
+let postingsSeen: i32 = 0;
+
+export function setupNames(): void {
+  if (NAME_SLOTS != 0) return;
+  NAME_SLOTS = reserve(<usize>NAME_SLOT_CAP * NAME_SLOT_BYTES);
+  NAME_USED = reserve(<usize>NAME_SLOT_CAP * 4);
+  OBJ_SLOTS = reserve(<usize>OBJ_SLOT_CAP * OBJ_SLOT_BYTES);
+  OBJ_USED = reserve(<usize>OBJ_SLOT_CAP * 4);
+  for (let i = 0; i < NAME_SLOT_CAP; i++) store<i32>(NAME_SLOTS + <usize>i * NAME_SLOT_BYTES, -1);
+  for (let i = 0; i < OBJ_SLOT_CAP; i++) store<i32>(OBJ_SLOTS + <usize>i * OBJ_SLOT_BYTES, -1);
+}
+
+export function resetCandidates(): void {
+  for (let k = 0; k < nameUsed; k++) {
+    store<i32>(NAME_SLOTS + <usize>load<i32>(NAME_USED + (<usize>k << 2)) * NAME_SLOT_BYTES, -1);
+  }
+  nameUsed = 0;
+  for (let k = 0; k < objUsed; k++) {
+    store<i32>(OBJ_SLOTS + <usize>load<i32>(OBJ_USED + (<usize>k << 2)) * OBJ_SLOT_BYTES, -1);
+  }
+  objUsed = 0;
+  postingsSeen = 0;
+}
+
+// @ts-ignore: decorator
+@inline function hash(v: i32): i32 {
+  return <i32>((<u32>v * 2654435761) >> 18);
+}
+
+/** Slot of a name id (created when absent), or −1 when the table is full. */
+function nameSlot(nameId: i32): usize {
+  let i = hash(nameId) & (NAME_SLOT_CAP - 1);
+  while (true) {
+    const p = NAME_SLOTS + <usize>i * NAME_SLOT_BYTES;
+    const id = load<i32>(p);
+    if (id == nameId) return p;
+    if (id < 0) {
+      if (nameUsed >= (NAME_SLOT_CAP * 3) / 4) return 0;
+      store<i32>(p, nameId);
+      store<i32>(p, 0, 4);
+      store<i32>(p, 0, 8);
+      store<i32>(p, 0, 12);
+      store<i32>(p, 1 << 20, 16);
+      store<i32>(p, -1, 20);
+      store<i32>(p, 0, 24);
+      store<u64>(p, 0, 32);
+      store<i32>(NAME_USED + (<usize>nameUsed << 2), i);
+      nameUsed++;
+      return p;
+    }
+    i = (i + 1) & (NAME_SLOT_CAP - 1);
+  }
+}
+
+/** Slot of an object id; `create` adds it. Returns 0 when absent (or the table is full). */
+export function objSlot(objectId: i32, create: bool): usize {
+  let i = hash(objectId) & (OBJ_SLOT_CAP - 1);
+  while (true) {
+    const p = OBJ_SLOTS + <usize>i * OBJ_SLOT_BYTES;
+    const id = load<i32>(p);
+    if (id == objectId) return p;
+    if (id < 0) {
+      if (!create || objUsed >= (OBJ_SLOT_CAP * 3) / 4) return 0;
+      store<i32>(p, objectId);
+      store<i32>(p, -1000000, 4);
+      store<i32>(p, 0, 8);
+      store<i32>(p, 0, 12);
+      store<i32>(p, 0, 16);
+      store<i32>(p, -1, 20);
+      store<i32>(p, 0, 24);
+      store<u64>(p, 0, 32);
+      store<i32>(OBJ_USED + (<usize>objUsed << 2), i);
+      objUsed++;
+      return p;
+    }
+    i = (i + 1) & (OBJ_SLOT_CAP - 1);
+  }
+}
+
+/** The k-th object candidate slot. */
+export function objAt(k: i32): usize {
+  return OBJ_SLOTS + <usize>load<i32>(OBJ_USED + (<usize>k << 2)) * OBJ_SLOT_BYTES;
+}
+
+/** Adds token t, matched to word w at `cost` edits, to every name holding w. */
+function addWordHit(t: i32, w: i32, cost: i32, prefix: bool): void {
+  const start = word(w, 0);
+  const count = word(w, 1);
+  const alpha = tok(t, F_KIND) == KIND_ALPHA;
+  const bit: u64 = (<u64>1) << <u64>t;
+  for (let k = 0; k < count; k++) {
+    if (postingsSeen >= MAX_POSTINGS_PER_CALL) return;
+    postingsSeen++;
+    const nameId = posting(start + k);
+    if (nameId < 0 || nameId >= nameCount) continue;
+    const p = nameSlot(nameId);
+    if (p == 0) return;
+    const mask = load<u64>(p, 32);
+    if ((mask & bit) != 0) continue;
+    // which word of the name: the first one with this id not hit yet
+    const ws = name(nameId, 1);
+    const wc = name(nameId, 2);
+    let wordsMask = load<i32>(p, 12);
+    let at = -1;
+    for (let j = 0; j < wc && j < 31; j++) {
+      if (nameWord(ws + j, 0) == w && (wordsMask & (1 << j)) == 0) { at = j; break; }
+    }
+    if (at < 0) continue;
+    const weight = nameWord(ws + at, 1);
+    // a typo costs a quarter of the word per edit; a prefix that is not the whole word costs a little
+    let gained = weight - (weight * cost) / 4;
+    if (prefix) gained -= weight / 20;
+    wordsMask |= 1 << at;
+    store<i32>(p, load<i32>(p, 4) + gained, 4);
+    store<i32>(p, load<i32>(p, 8) + weight, 8);
+    store<i32>(p, wordsMask, 12);
+    if (t < load<i32>(p, 16)) store<i32>(p, t, 16);
+    if (t > load<i32>(p, 20)) store<i32>(p, t, 20);
+    if (alpha) store<i32>(p, load<i32>(p, 24) | 1, 24);
+    store<u64>(p, mask | bit, 32);
+  }
+}
+
+/** Records a type word hit on token t. */
+function addTypeHit(t: i32, w: i32): void {
+  const a = word(w, 2);
+  const b = word(w, 3);
+  if (a < 0) return;
+  if (tok(t, F_TYPE_A) < 0) {
+    setTok(t, F_TYPE_A, a);
+    setTok(t, F_TYPE_B, b);
+  }
+}
+
+/**
+ * Looks up every free token (letters, ordinals and numbers inside names) and fills the name table.
+ * `prefixToken` is the token read as a prefix (hints), or −1.
+ */
+export function classifyNames(prefixToken: i32): void {
+  for (let t = 0; t < tokenCount && t < 64; t++) {
+    if (tok(t, F_ROLE) != ROLE_FREE) continue;
+    const kind = tok(t, F_KIND);
+    const len = tok(t, F_LEN);
+    const prefix = t == prefixToken;
+    let budget = kind == KIND_DIGIT ? 0 : editBudget(len);
+    if (prefix && len < 3) budget = 0;
+    const n = lookup(tok(t, F_START), len, budget, prefix);
+    for (let h = 0; h < n; h++) {
+      const w = load<i32>(HITS + (<usize>h << 3));
+      const cost = load<i32>(HITS + (<usize>h << 3), 4);
+      if (cost == 0 && !prefix) addTypeHit(t, w);
+      addWordHit(t, w, cost, prefix);
+    }
+  }
+}
+
+/** Turns name hits into object candidates: coverage check, score, best name per object. */
+export function collectObjects(): void {
+  for (let k = 0; k < nameUsed; k++) {
+    const p = NAME_SLOTS + <usize>load<i32>(NAME_USED + (<usize>k << 2)) * NAME_SLOT_BYTES;
+    const nameId = load<i32>(p);
+    if ((load<i32>(p, 24) & 1) == 0 && !ordinalOnly(p)) continue;
+    const total = name(nameId, 4);
+    const matchedRaw = load<i32>(p, 8);
+    const wordsMask = load<i32>(p, 12);
+    // every significant word (weight ≥ 1) hit, or half the weight
+    let significantMissed = false;
+    const ws = name(nameId, 1);
+    const wc = name(nameId, 2);
+    for (let j = 0; j < wc && j < 31; j++) {
+      if ((wordsMask & (1 << j)) == 0 && nameWord(ws + j, 1) >= 100) { significantMissed = true; break; }
+    }
+    if (significantMissed && matchedRaw * 2 < total) continue;
+    if (matchedRaw * 3 < total) continue;
+    const score = load<i32>(p, 4) - (total - matchedRaw) / 5;
+    const objectId = name(nameId, 0);
+    const o = objSlot(objectId, true);
+    if (o == 0) continue;
+    if (score > load<i32>(o, 4)) {
+      store<i32>(o, score, 4);
+      store<i32>(o, load<i32>(p, 16), 8);
+      store<i32>(o, load<i32>(p, 20), 12);
+      store<i32>(o, name(nameId, 3) & NAME_HISTORICAL, 16);
+      store<u64>(o, load<u64>(p, 32), 32);
+    }
+  }
+  for (let k = 0; k < objUsed; k++) scoreType(objAt(k));
+}
+
+/** A name hit only by an ordinal number (7-й мкр) counts when the number carried its suffix. */
+function ordinalOnly(p: usize): bool {
+  const t = load<i32>(p, 16);
+  return t >= 0 && t < tokenCount && tok(t, F_ORDINAL) != 0;
+}
+
+/** Type word next to the name: agreeing with the object's type or level adds, contradicting takes away. */
+function scoreType(o: usize): void {
+  const objectId = load<i32>(o);
+  const type = obj(objectId, O_TYPE);
+  const level = obj(objectId, O_LEVEL);
+  const first = load<i32>(o, 8);
+  const last = load<i32>(o, 12);
+  const mask = load<u64>(o, 32);
+  let bestBonus = 0;
+  let bestToken = -1;
+  for (let side = 0; side < 2; side++) {
+    const t = side == 0 ? first - 1 : last + 1;
+    if (t < 0 || t >= tokenCount) continue;
+    const near = side == 0 ? first : last;
+    if (tok(t, F_SEGMENT) != tok(near, F_SEGMENT)) continue;
+    if ((mask & ((<u64>1) << <u64>t)) != 0) continue;
+    const a = tok(t, F_TYPE_A);
+    if (a < 0) continue;
+    const b = tok(t, F_TYPE_B);
+    let bonus = -15;
+    if (a == type || b == type) bonus = 30;
+    else if (((typeLevelMask(a) | typeLevelMask(b)) & (1 << level)) != 0) bonus = 15;
+    if (bonus > bestBonus || (bestToken < 0 && bonus < 0 && bestBonus == 0)) {
+      if (bonus > 0 || bestBonus == 0) { bestBonus = bonus; bestToken = bonus > 0 ? t : -1; }
+    }
+  }
+  store<i32>(o, bestBonus, 24);
+  store<i32>(o, bestToken, 20);
+}

@@ -1,0 +1,307 @@
+/**
+ * House-part grammar: finds the postcode, the house number and every HouseDetails member in the token
+ * table, marks their tokens (role HOUSE / POSTCODE) so the name classifiers skip them, and records each
+ * member as a token range.
+ *
+ * Parts (index = HouseDetails order of conventions.md):
+ *   0 house 1 case 2 build 3 liter 4 lend 5 constr 6 stead 7 entr 8 floor 9 flat 10 office 11 room
+ *   12 kab 13 place 14 block 15 pav 16 sek 17 abon 18 munit
+ * PARTS: PART_COUNT × [firstToken, lastToken] (−1 when absent).
+ *
+ * What it reads:
+ *   д 10а, дом53, д.20-18 (flat 18), 11/-89 (flat 89), 10/2 (a fraction), 10к2, 10 к 2, 10 корп. 2,
+ *   10с12, стр. 2, лит А, двлд. 4 (a possession is the house), ЭТ 8 БЛОК Г ОФ 839, кв. 126, 3-122,
+ *   7-й / 22-й (ordinals: part of a name, never a house), 6 digits alone (a postcode), 11 digits (a phone).
+ */
+import { NORM, reserve, i32At, setI32, u16At, setU16 } from './memory';
+import {
+  tok, setTok, tokenCount, tokIs, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START,
+  KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
+} from './tokenize';
+
+export const PART_COUNT: i32 = 19;
+export const P_HOUSE: i32 = 0;
+export const P_CASE: i32 = 1;
+export const P_BUILD: i32 = 2;
+export const P_LITER: i32 = 3;
+export const P_LEND: i32 = 4;
+export const P_CONSTR: i32 = 5;
+export const P_STEAD: i32 = 6;
+export const P_ENTR: i32 = 7;
+export const P_FLOOR: i32 = 8;
+export const P_FLAT: i32 = 9;
+export const P_OFFICE: i32 = 10;
+export const P_ROOM: i32 = 11;
+export const P_KAB: i32 = 12;
+export const P_PLACE: i32 = 13;
+export const P_BLOCK: i32 = 14;
+export const P_PAV: i32 = 15;
+export const P_SEK: i32 = 16;
+export const P_ABON: i32 = 17;
+export const P_MUNIT: i32 = 18;
+
+export let PARTS: usize = 0;
+/** postcode token index, −1 when none */
+export let postcodeToken: i32 = -1;
+/** the house key: number, then к<case>, с<build>, as the dictionary writes them */
+export let HOUSE_KEY: usize = 0;
+export let houseKeyLen: i32 = 0;
+/** length of the bare number part of the key (before к/с) */
+export let houseBaseLen: i32 = 0;
+export const HOUSE_KEY_CAPACITY: i32 = 64;
+
+export function setupHouse(): void {
+  if (PARTS == 0) {
+    PARTS = reserve(<usize>(PART_COUNT * 2) << 2);
+    HOUSE_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
+  }
+}
+
+// @ts-ignore: decorator
+@inline export function partFirst(p: i32): i32 { return i32At(PARTS, p * 2); }
+// @ts-ignore: decorator
+@inline export function partLast(p: i32): i32 { return i32At(PARTS, p * 2 + 1); }
+// @ts-ignore: decorator
+@inline function setPart(p: i32, first: i32, last: i32): void {
+  setI32(PARTS, p * 2, first);
+  setI32(PARTS, p * 2 + 1, last);
+}
+
+/** Part a keyword token opens, or −1. Multi-token keywords (а/я, в/ч, кв-ра, п-д) are checked by the caller. */
+export function keywordPart(i: i32): i32 {
+  if (tok(i, F_KIND) != KIND_ALPHA) return -1;
+  const n = tok(i, F_LEN);
+  if (n > 12) return -1;
+  if (tokIs(i, 'д') || tokIs(i, 'дом') || tokIs(i, 'н') || tokIs(i, 'дд') || tokIs(i, 'вл') || tokIs(i, 'влд') ||
+      tokIs(i, 'владение') || tokIs(i, 'двлд') || tokIs(i, 'домовладение') || tokIs(i, 'домовл') || tokIs(i, 'номер')) return P_HOUSE;
+  if (tokIs(i, 'к') || tokIs(i, 'корп') || tokIs(i, 'корпус') || tokIs(i, 'кор') || tokIs(i, 'копр')) return P_CASE;
+  if (tokIs(i, 'с') || tokIs(i, 'стр') || tokIs(i, 'строение') || tokIs(i, 'стре') || tokIs(i, 'строен')) return P_BUILD;
+  if (tokIs(i, 'лит') || tokIs(i, 'литер') || tokIs(i, 'литера') || tokIs(i, 'л')) return P_LITER;
+  if (tokIs(i, 'соор') || tokIs(i, 'сооружение') || tokIs(i, 'сооруж')) return P_CONSTR;
+  if (tokIs(i, 'уч') || tokIs(i, 'участок') || tokIs(i, 'зу')) return P_STEAD;
+  if (tokIs(i, 'под') || tokIs(i, 'подъезд') || tokIs(i, 'подьезд') || tokIs(i, 'пд')) return P_ENTR;
+  if (tokIs(i, 'эт') || tokIs(i, 'этаж')) return P_FLOOR;
+  if (tokIs(i, 'кв') || tokIs(i, 'квартира') || tokIs(i, 'кварт') || tokIs(i, 'квар') || tokIs(i, 'квра')) return P_FLAT;
+  if (tokIs(i, 'оф') || tokIs(i, 'офис')) return P_OFFICE;
+  if (tokIs(i, 'ком') || tokIs(i, 'комн') || tokIs(i, 'комната')) return P_ROOM;
+  if (tokIs(i, 'каб') || tokIs(i, 'кабинет')) return P_KAB;
+  if (tokIs(i, 'пом') || tokIs(i, 'помещение') || tokIs(i, 'помещ')) return P_PLACE;
+  if (tokIs(i, 'блок') || tokIs(i, 'бл')) return P_BLOCK;
+  if (tokIs(i, 'пав') || tokIs(i, 'павильон')) return P_PAV;
+  if (tokIs(i, 'сек') || tokIs(i, 'секц') || tokIs(i, 'секция')) return P_SEK;
+  return -1;
+}
+
+/** Ordinal suffixes of numbered names: 7-й, 2-я, 22-го, 1-ое. */
+function isOrdinalSuffix(i: i32): bool {
+  return tokIs(i, 'й') || tokIs(i, 'я') || tokIs(i, 'ой') || tokIs(i, 'ий') || tokIs(i, 'ая') || tokIs(i, 'го') ||
+    tokIs(i, 'е') || tokIs(i, 'ый') || tokIs(i, 'ое') || tokIs(i, 'ья') || tokIs(i, 'ая') || tokIs(i, 'ого') || tokIs(i, 'ей');
+}
+
+/** Parts whose value may be a letter (block Г, liter А). */
+// @ts-ignore: decorator
+@inline function letterValued(p: i32): bool {
+  return p == P_LITER || p == P_BLOCK || p == P_SEK || p == P_ENTR || p == P_CASE || p == P_BUILD || p == P_PAV;
+}
+
+// @ts-ignore: decorator
+@inline function isDigitTok(i: i32): bool {
+  return i >= 0 && i < tokenCount && tok(i, F_KIND) == KIND_DIGIT;
+}
+
+// @ts-ignore: decorator
+@inline function glued(i: i32): bool {
+  return i < tokenCount && tok(i, F_SEP) == 0;
+}
+
+/** Abbreviation split by a slash or hyphen: а/я, в/ч, кв-ра, п-д. Returns the part and sets `pairLen`. */
+let pairLen: i32 = 1;
+function pairKeyword(i: i32): i32 {
+  pairLen = 1;
+  if (i + 1 >= tokenCount || tok(i + 1, F_KIND) != KIND_ALPHA) return keywordPart(i);
+  const sep = tok(i + 1, F_SEP);
+  if ((sep & SEP_SLASH) != 0) {
+    if (tokIs(i, 'а') && tokIs(i + 1, 'я')) { pairLen = 2; return P_ABON; }
+    if (tokIs(i, 'в') && tokIs(i + 1, 'ч')) { pairLen = 2; return P_MUNIT; }
+  }
+  if ((sep & SEP_HYPHEN) != 0) {
+    if (tokIs(i, 'кв') && tokIs(i + 1, 'ра')) { pairLen = 2; return P_FLAT; }
+    if (tokIs(i, 'п') && tokIs(i + 1, 'д')) { pairLen = 2; return P_ENTR; }
+    if (tokIs(i, 'стр') && tokIs(i + 1, 'е')) { pairLen = 2; return P_BUILD; }
+  }
+  return keywordPart(i);
+}
+
+/**
+ * Reads a numeric value at token i (digits, a glued or lone letter, a fraction) for part p.
+ * Returns the last token of the value, or −1 when there is none.
+ */
+function readValue(i: i32, p: i32): i32 {
+  if (i >= tokenCount) return -1;
+  if (tok(i, F_ROLE) != ROLE_FREE) return -1;
+  if (tok(i, F_KIND) == KIND_DIGIT) {
+    if (tok(i, F_LEN) > 6) return -1;
+    let last = i;
+    // a letter: 10а (glued), 12 А (alone, not a keyword that takes a number)
+    if (last + 1 < tokenCount && tok(last + 1, F_KIND) == KIND_ALPHA && tok(last + 1, F_LEN) == 1 &&
+        (tok(last + 1, F_SEP) & SEP_COMMA) == 0 && tok(last + 1, F_ROLE) == ROLE_FREE) {
+      const opensNumber = keywordPart(last + 1) >= 0 && isDigitTok(last + 2);
+      if (!opensNumber && !(last + 2 < tokenCount && tok(last + 2, F_KIND) == KIND_ALPHA && tok(last + 2, F_SEP) == 0)) last++;
+    }
+    // a fraction: 10/2 (not 11/-89, which carries a flat)
+    if (p == P_HOUSE && isDigitTok(last + 1) && tok(last + 1, F_SEP) == SEP_SLASH) {
+      last++;
+      if (last + 1 < tokenCount && tok(last + 1, F_KIND) == KIND_ALPHA && tok(last + 1, F_LEN) == 1 && glued(last + 1)) last++;
+    }
+    return last;
+  }
+  if (letterValued(p) && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_LEN) <= 2 && keywordPart(i) < 0) return i;
+  return -1;
+}
+
+function mark(first: i32, last: i32, role: i32): void {
+  for (let k = first; k <= last; k++) setTok(k, F_ROLE, role);
+}
+
+/** Marks ordinals, the postcode and phone numbers; they are never house numbers. */
+function classifyNumbers(): void {
+  postcodeToken = -1;
+  for (let i = 0; i < tokenCount; i++) {
+    if (tok(i, F_KIND) != KIND_DIGIT) continue;
+    const n = tok(i, F_LEN);
+    // 7-й, 7й, 22-го
+    if (i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA && (tok(i + 1, F_SEP) == 0 || tok(i + 1, F_SEP) == SEP_HYPHEN) &&
+        isOrdinalSuffix(i + 1)) {
+      setTok(i, F_ORDINAL, 1);
+      setTok(i + 1, F_ROLE, ROLE_NOISE);
+      continue;
+    }
+    const prevKeyword = i > 0 && keywordPart(i - 1) >= 0;
+    if (n == 6 && postcodeToken < 0 && !prevKeyword) {
+      postcodeToken = i;
+      setTok(i, F_ROLE, ROLE_POSTCODE);
+      continue;
+    }
+    if (n >= 7) setTok(i, F_ROLE, ROLE_NOISE);
+  }
+}
+
+/** True when a free number at i is followed, in its segment, by a word of a name (8 Марта, 10 лет Октября). */
+function startsName(i: i32): bool {
+  const next = i + 1;
+  if (next >= tokenCount) return false;
+  if (tok(next, F_SEGMENT) != tok(i, F_SEGMENT)) return false;
+  if (tok(next, F_KIND) != KIND_ALPHA) return false;
+  if (tok(next, F_SEP) == 0 && tok(next, F_LEN) == 1) return false; // 10а
+  if (pairKeyword(next) >= 0) return false;
+  if (tok(next, F_LEN) == 1) return false; // 12 А
+  // a number followed by words and then by another number is part of the name
+  for (let k = next + 1; k < tokenCount; k++) {
+    if (tok(k, F_KIND) == KIND_DIGIT && tok(k, F_ROLE) == ROLE_FREE && tok(k, F_ORDINAL) == 0) return true;
+  }
+  return false;
+}
+
+/** Runs the grammar over the token table; returns the first token of the house number or −1. */
+export function parseHouseParts(): i32 {
+  for (let p = 0; p < PART_COUNT; p++) setPart(p, -1, -1);
+  houseKeyLen = 0;
+  houseBaseLen = 0;
+  classifyNumbers();
+  let houseAt = -1;
+  // 1. a house keyword with its number: д 10а, дом53, двлд. 4
+  for (let i = 0; i + 1 < tokenCount && houseAt < 0; i++) {
+    if (tok(i, F_ROLE) != ROLE_FREE) continue;
+    if (keywordPart(i) == P_HOUSE && isDigitTok(i + 1) && tok(i + 1, F_ROLE) == ROLE_FREE && tok(i + 1, F_ORDINAL) == 0) {
+      // a lone «д» or «н» before a number could be an initial; it is a keyword when the number is not a name's
+      if (!startsName(i + 1)) houseAt = i + 1;
+      if (houseAt >= 0) setTok(i, F_ROLE, ROLE_HOUSE);
+    }
+  }
+  // 2. else the first free number that does not begin a name: Ленина 87, 26а
+  if (houseAt < 0) {
+    for (let i = 0; i < tokenCount; i++) {
+      if (tok(i, F_KIND) != KIND_DIGIT || tok(i, F_ROLE) != ROLE_FREE || tok(i, F_ORDINAL) != 0) continue;
+      if (i > 0 && pairKeyword(i - 1) >= 0 && pairKeyword(i - 1) != P_HOUSE) continue; // кв 5
+      if (i > 1 && (tok(i - 1, F_KIND) == KIND_ALPHA) && tok(i - 1, F_LEN) <= 2 && (tok(i, F_SEP) & SEP_SLASH) != 0) continue;
+      if (startsName(i)) continue;
+      houseAt = i;
+      break;
+    }
+  }
+  let last = -1;
+  if (houseAt >= 0) {
+    last = readValue(houseAt, P_HOUSE);
+    if (last >= 0) {
+      setPart(P_HOUSE, houseAt, last);
+      mark(houseAt, last, ROLE_HOUSE);
+      // 20-18 → flat 18; 11/-89 → flat 89
+      const next = last + 1;
+      if (isDigitTok(next) && tok(next, F_ROLE) == ROLE_FREE && (tok(next, F_SEP) & SEP_HYPHEN) != 0 && (tok(next, F_SEP) & SEP_COMMA) == 0) {
+        setPart(P_FLAT, next, next);
+        mark(next, next, ROLE_HOUSE);
+      }
+    } else houseAt = -1;
+  }
+  // 3. keyword + value pairs anywhere: к 2, стр. 2, ЭТ 8, БЛОК Г, ОФ 839, кв. 126, 10к2, 10с12
+  for (let i = 0; i < tokenCount; i++) {
+    if (tok(i, F_ROLE) != ROLE_FREE || tok(i, F_KIND) != KIND_ALPHA) continue;
+    const p = pairKeyword(i);
+    const width = pairLen;
+    if (p < 0) continue;
+    if (p == P_HOUSE) continue;
+    if (partFirst(p) >= 0) continue;
+    // a one-letter keyword (к, с, л) must stand right after the house part or before a number
+    const valueAt = i + width;
+    const end = readValue(valueAt, p);
+    if (end < 0) continue;
+    if (tok(i, F_LEN) == 1 && width == 1) {
+      const afterHouse = houseAt >= 0 && i > houseAt && i <= partLast(P_HOUSE) + 2;
+      if (!afterHouse || tok(valueAt, F_KIND) != KIND_DIGIT) continue;
+    }
+    setPart(p, valueAt, end);
+    mark(i, end, ROLE_HOUSE);
+    i = end;
+  }
+  // 4. a bare number right after the house: дом 26, 5 → flat 5
+  if (houseAt >= 0 && partFirst(P_FLAT) < 0) {
+    let next = partLast(P_HOUSE) + 1;
+    while (next < tokenCount && tok(next, F_ROLE) == ROLE_HOUSE) next++;
+    if (next == partLast(P_HOUSE) + 1 && isDigitTok(next) && tok(next, F_ROLE) == ROLE_FREE && tok(next, F_LEN) <= 4 &&
+        (tok(next, F_SEP) & (SEP_COMMA | SEP_HYPHEN)) != 0 && !startsName(next)) {
+      setPart(P_FLAT, next, next);
+      mark(next, next, ROLE_HOUSE);
+    }
+  }
+  buildHouseKey();
+  return houseAt;
+}
+
+function appendTokens(first: i32, last: i32): void {
+  for (let t = first; t <= last; t++) {
+    if (t > first && tok(t, F_SEP) == SEP_SLASH && houseKeyLen < HOUSE_KEY_CAPACITY) {
+      setU16(HOUSE_KEY, houseKeyLen++, 47);
+    }
+    const s = tok(t, F_START);
+    const n = tok(t, F_LEN);
+    for (let k = 0; k < n && houseKeyLen < HOUSE_KEY_CAPACITY; k++) setU16(HOUSE_KEY, houseKeyLen++, u16At(NORM, s + k));
+  }
+}
+
+/** Key of the parsed house as the dictionary spells it: 10, 10а, 10/2, 10к2, 10с12, 10к2с1. */
+function buildHouseKey(): void {
+  houseKeyLen = 0;
+  if (partFirst(P_HOUSE) < 0) return;
+  appendTokens(partFirst(P_HOUSE), partLast(P_HOUSE));
+  if (partFirst(P_LITER) >= 0 && tok(partFirst(P_LITER), F_KIND) == KIND_ALPHA) appendTokens(partFirst(P_LITER), partLast(P_LITER));
+  houseBaseLen = houseKeyLen;
+  if (partFirst(P_CASE) >= 0 && houseKeyLen < HOUSE_KEY_CAPACITY) {
+    setU16(HOUSE_KEY, houseKeyLen++, 0x43a);
+    appendTokens(partFirst(P_CASE), partLast(P_CASE));
+  }
+  if (partFirst(P_BUILD) >= 0 && houseKeyLen < HOUSE_KEY_CAPACITY) {
+    setU16(HOUSE_KEY, houseKeyLen++, 0x441);
+    appendTokens(partFirst(P_BUILD), partLast(P_BUILD));
+  }
+}
+

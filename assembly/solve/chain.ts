@@ -1,0 +1,173 @@
+/**
+ * Chain solver: every object candidate is tried as the deepest level of the answer. Its chain score adds
+ * the scores of its ancestors that are candidates on other tokens, the type words next to them, the
+ * house when the parsed house key exists under it, and the postcode when it agrees. The best chain wins;
+ * the runner-up that is not part of it decides quality.unique.
+ *
+ * Solvers, in order (one reason each):
+ *   AncestorSolver   region → … → street agreement is the strongest evidence of the right street
+ *   HouseSolver      a house that exists under the street separates streets of the same name
+ *   PostcodeSolver   a postcode in the input separates towns with the same street
+ *   WeightPenalty    last tie-breaker: the bigger place (population, houses) is the likelier one
+ */
+import {
+  obj, house, houseKeyChar, O_PARENT, O_LEVEL, O_HOUSE_START, O_HOUSE_COUNT, O_POSTCODE, O_WEIGHT, H_KEY, H_KEY_LEN,
+  H_BASE_LEN,
+} from '../blob';
+import { objSlot, objAt, objUsed } from '../classify/names';
+import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken } from '../house';
+import { u16At } from '../memory';
+import { tok, F_VALUE } from '../tokenize';
+
+export let bestObject: i32 = -1;
+export let bestHouse: i32 = -1;
+export let bestHouseExact: bool = false;
+export let bestScore: i32 = -1000000;
+export let bestMask: u64 = 0;
+export let bestHistorical: bool = false;
+export let runnerScore: i32 = -1000000;
+/** type tokens the best chain used (bit set) */
+export let bestTypeMask: u64 = 0;
+
+let chainMask: u64 = 0;
+let chainTypeMask: u64 = 0;
+let chainHistorical: bool = false;
+let chainHouse: i32 = -1;
+let chainHouseExact: bool = false;
+let chainWeight: i32 = 0;
+
+/** Looks for the parsed house key among the houses of object o; sets chainHouse. Returns the bonus. */
+export function matchHouse(o: i32): i32 {
+  chainHouse = -1;
+  chainHouseExact = false;
+  if (houseKeyLen == 0) return 0;
+  const start = obj(o, O_HOUSE_START);
+  const count = obj(o, O_HOUSE_COUNT);
+  let baseHit = -1;
+  for (let h = start; h < start + count; h++) {
+    const off = house(h, H_KEY);
+    const len = house(h, H_KEY_LEN);
+    if (len == houseKeyLen && keyEquals(off, houseKeyLen)) {
+      chainHouse = h;
+      chainHouseExact = true;
+      return 80;
+    }
+    if (baseHit < 0 && house(h, H_BASE_LEN) == houseBaseLen && keyEquals(off, houseBaseLen)) baseHit = h;
+  }
+  if (baseHit >= 0) {
+    chainHouse = baseHit;
+    return 50;
+  }
+  return 0;
+}
+
+function keyEquals(off: i32, len: i32): bool {
+  for (let k = 0; k < len; k++) if (houseKeyChar(off + k) != u16At(HOUSE_KEY, k)) return false;
+  return true;
+}
+
+/** Score of the chain ending at the candidate in slot p. */
+export function chainScore(p: usize): i32 {
+  const o = load<i32>(p);
+  let total = load<i32>(p, 4) + load<i32>(p, 24);
+  chainMask = load<u64>(p, 32);
+  chainTypeMask = 0;
+  const typeTok = load<i32>(p, 20);
+  if (typeTok >= 0) chainTypeMask |= (<u64>1) << <u64>typeTok;
+  chainHistorical = load<i32>(p, 16) != 0;
+  chainWeight = obj(o, O_WEIGHT);
+  const postcode = postcodeToken >= 0 ? tok(postcodeToken, F_VALUE) : -1;
+  let postcodeAgrees = postcode > 0 && obj(o, O_POSTCODE) == postcode;
+  let a = obj(o, O_PARENT);
+  while (a >= 0) {
+    const q = objSlot(a, false);
+    if (q != 0) {
+      const m = load<u64>(q, 32);
+      if ((m & chainMask) == 0 && load<i32>(q, 4) > 0) {
+        total += load<i32>(q, 4) + load<i32>(q, 24);
+        chainMask |= m;
+        const tt = load<i32>(q, 20);
+        if (tt >= 0) chainTypeMask |= (<u64>1) << <u64>tt;
+        if (load<i32>(q, 16) != 0) chainHistorical = true;
+      }
+    }
+    if (postcode > 0 && obj(a, O_POSTCODE) == postcode) postcodeAgrees = true;
+    const w = obj(a, O_WEIGHT);
+    if (w > chainWeight) chainWeight = w;
+    a = obj(a, O_PARENT);
+  }
+  total += matchHouse(o);
+  if (postcodeAgrees) total += 20;
+  return total;
+}
+
+/** Weight of the last chain scored (population of its biggest place). */
+export function lastChainWeight(): i32 {
+  return chainWeight;
+}
+export function lastChainMask(): u64 {
+  return chainMask;
+}
+export function lastChainTypeMask(): u64 {
+  return chainTypeMask;
+}
+export function lastChainHouse(): i32 {
+  return chainHouse;
+}
+export function lastChainHouseExact(): bool {
+  return chainHouseExact;
+}
+
+function isAncestor(a: i32, o: i32): bool {
+  let x = o;
+  while (x >= 0) {
+    if (x == a) return true;
+    x = obj(x, O_PARENT);
+  }
+  return false;
+}
+
+/** Picks the best chain among all candidates; returns its score (or −1000000 when none). */
+export function solve(): i32 {
+  bestObject = -1;
+  bestHouse = -1;
+  bestScore = -1000000;
+  runnerScore = -1000000;
+  bestMask = 0;
+  bestTypeMask = 0;
+  bestHistorical = false;
+  bestHouseExact = false;
+  let bestWeight = -1;
+  let bestLevel = 0;
+  for (let k = 0; k < objUsed; k++) {
+    const p = objAt(k);
+    if (load<i32>(p, 4) <= 0) continue;
+    const score = chainScore(p);
+    const o = load<i32>(p);
+    const level = chainHouse >= 0 ? 8 : obj(o, O_LEVEL);
+    const better = score > bestScore ||
+      (score == bestScore && (level > bestLevel || (level == bestLevel && chainWeight > bestWeight)));
+    if (better) {
+      bestObject = o;
+      bestScore = score;
+      bestMask = chainMask;
+      bestTypeMask = chainTypeMask;
+      bestHistorical = chainHistorical;
+      bestHouse = chainHouse;
+      bestHouseExact = chainHouseExact;
+      bestWeight = chainWeight;
+      bestLevel = level;
+    }
+  }
+  if (bestObject < 0) return bestScore;
+  // the runner-up: the best chain that neither contains the winner nor is contained by it
+  for (let k = 0; k < objUsed; k++) {
+    const p = objAt(k);
+    if (load<i32>(p, 4) <= 0) continue;
+    const o = load<i32>(p);
+    if (isAncestor(o, bestObject) || isAncestor(bestObject, o)) continue;
+    const score = chainScore(p);
+    if (score > runnerScore) runnerScore = score;
+  }
+  return bestScore;
+}

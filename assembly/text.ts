@@ -1,0 +1,207 @@
+/**
+ * Text folding: one pass from INPUT (the raw UTF-16 query) to NORM (folded text) with SRC mapping
+ * every folded char back to its input index.
+ *
+ * Folding is a per-char table: upper → lower case, ё → е, Ukrainian/Belarusian/Kazakh letters to their
+ * Russian look-alikes (і ї → и, є → е, ґ → г, ў → у, қ → к, …), every char that is neither a letter, a
+ * digit nor one of the separators the grammar uses (`, ; / - .`) becomes a space. Variants:
+ *  - PLAIN: the table alone; keeps length (NORM index = INPUT index).
+ *  - LAYOUT: Latin letters typed on a Russian keyboard in the Latin layout (`vjcrdf` → `москва`);
+ *    keeps length; `, . ; ' [ ] \`` inside a Latin word are keys of б ю ж э х ъ ё.
+ *  - TRANSLIT: Latin transliteration (`moskva ulitsa tverskaya`); shortens text (shch → щ), SRC keeps
+ *    the mapping so spans still point into INPUT.
+ */
+import { INPUT, NORM, SRC, setU16, u16At, setI32 } from './memory';
+
+export const VARIANT_PLAIN: i32 = 0;
+export const VARIANT_LAYOUT: i32 = 1;
+export const VARIANT_TRANSLIT: i32 = 2;
+
+export const CH_SPACE: i32 = 32;
+
+// @ts-ignore: decorator
+@inline export function isCyr(c: i32): bool {
+  return c >= 0x430 && c <= 0x44f;
+}
+// @ts-ignore: decorator
+@inline export function isLatin(c: i32): bool {
+  return c >= 97 && c <= 122;
+}
+// @ts-ignore: decorator
+@inline export function isDigit(c: i32): bool {
+  return c >= 48 && c <= 57;
+}
+// @ts-ignore: decorator
+@inline export function isLetter(c: i32): bool {
+  return isCyr(c) || isLatin(c);
+}
+
+/** Folds one char: lower case Cyrillic or Latin letter, digit, separator, or space. */
+export function foldChar(c: i32): i32 {
+  if (c >= 48 && c <= 57) return c;
+  if (c >= 97 && c <= 122) return c;
+  if (c >= 65 && c <= 90) return c + 32;
+  if (c >= 0x430 && c <= 0x44f) return c == 0x451 ? 0x435 : c;
+  if (c >= 0x410 && c <= 0x42f) return c + 32;
+  switch (c) {
+    case 0x401: case 0x451: return 0x435; // Ё ё → е
+    case 0x404: case 0x454: return 0x435; // Є є → е
+    case 0x406: case 0x456: case 0x407: case 0x457: return 0x438; // І і Ї ї → и
+    case 0x490: case 0x491: return 0x433; // Ґ ґ → г
+    case 0x40e: case 0x45e: return 0x443; // Ў ў → у
+    case 0x4d8: case 0x4d9: return 0x430; // Ә ә → а
+    case 0x492: case 0x493: return 0x433; // Ғ ғ → г
+    case 0x49a: case 0x49b: return 0x43a; // Қ қ → к
+    case 0x4a2: case 0x4a3: return 0x43d; // Ң ң → н
+    case 0x4e8: case 0x4e9: return 0x43e; // Ө ө → о
+    case 0x4b0: case 0x4b1: case 0x4ae: case 0x4af: return 0x443; // Ұ ұ Ү ү → у
+    case 0x4ba: case 0x4bb: return 0x445; // Һ һ → х
+    case 44: case 59: case 47: case 45: case 46: return c; // , ; / - .
+    case 0x2013: case 0x2014: case 0x2212: return 45; // dashes → -
+    case 0x5c: return 47; // \ → /
+    case 0x2116: return 0x43d; // № → н (read as «номер» by the house grammar)
+  }
+  return CH_SPACE;
+}
+
+/** Latin key → Cyrillic letter on the ЙЦУКЕН layout; 0 when the key has none. */
+export function layoutChar(c: i32): i32 {
+  switch (c) {
+    case 113: return 0x439; case 119: return 0x446; case 101: return 0x443; case 114: return 0x43a;
+    case 116: return 0x435; case 121: return 0x43d; case 117: return 0x433; case 105: return 0x448;
+    case 111: return 0x449; case 112: return 0x437; case 91: return 0x445; case 93: return 0x44a;
+    case 97: return 0x444; case 115: return 0x44b; case 100: return 0x432; case 102: return 0x430;
+    case 103: return 0x43f; case 104: return 0x440; case 106: return 0x43e; case 107: return 0x43b;
+    case 108: return 0x434; case 59: return 0x436; case 39: return 0x44d; case 122: return 0x44f;
+    case 120: return 0x447; case 99: return 0x441; case 118: return 0x43c; case 98: return 0x438;
+    case 110: return 0x442; case 109: return 0x44c; case 44: return 0x431; case 46: return 0x44e;
+    case 96: return 0x435;
+  }
+  return 0;
+}
+
+// @ts-ignore: decorator
+@inline function lowerAscii(c: i32): i32 {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+// @ts-ignore: decorator
+@inline function isLatinRaw(c: i32): bool {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+/** Number of Latin letters in the input: decides whether the LAYOUT and TRANSLIT variants are tried. */
+export function latinLetters(len: i32): i32 {
+  let n = 0;
+  for (let i = 0; i < len; i++) if (isLatinRaw(u16At(INPUT, i))) n++;
+  return n;
+}
+
+// @ts-ignore: decorator
+@inline function emit(out: i32, c: i32, src: i32): i32 {
+  setU16(NORM, out, c);
+  setI32(SRC, out, src);
+  return out + 1;
+}
+
+// @ts-ignore: decorator
+@inline function isVowelLatin(c: i32): bool {
+  return c == 97 || c == 101 || c == 105 || c == 111 || c == 117 || c == 121;
+}
+
+/** Transliterates the Latin letters at INPUT[i…]; returns how many input chars it consumed, writes chars. */
+function translitAt(i: i32, len: i32, out: i32): i32 {
+  const c0 = lowerAscii(u16At(INPUT, i));
+  const c1 = i + 1 < len ? lowerAscii(u16At(INPUT, i + 1)) : 0;
+  const c2 = i + 2 < len ? lowerAscii(u16At(INPUT, i + 2)) : 0;
+  const c3 = i + 3 < len ? lowerAscii(u16At(INPUT, i + 3)) : 0;
+  // four and three letter groups
+  if (c0 == 115 && c1 == 104 && c2 == 99 && c3 == 104) { tlOut = 0x449; return 4; } // shch щ
+  if (c0 == 115 && c1 == 99 && c2 == 104) { tlOut = 0x449; return 3; } // sch щ
+  // two letter groups
+  if (c1 == 104) {
+    if (c0 == 122) { tlOut = 0x436; return 2; } // zh ж
+    if (c0 == 107) { tlOut = 0x445; return 2; } // kh х
+    if (c0 == 99) { tlOut = 0x447; return 2; } // ch ч
+    if (c0 == 115) { tlOut = 0x448; return 2; } // sh ш
+  }
+  if ((c0 == 116 && c1 == 115) || (c0 == 116 && c1 == 122)) { tlOut = 0x446; return 2; } // ts tz ц
+  if (c0 == 121 || c0 == 106) {
+    if (c1 == 117) { tlOut = 0x44e; return 2; } // yu ю
+    if (c1 == 97) { tlOut = 0x44f; return 2; } // ya я
+    if (c1 == 111) { tlOut = 0x435; return 2; } // yo ё→е
+    if (c1 == 101) { tlOut = 0x435; return 2; } // ye е
+  }
+  if (c0 == 105 && c1 == 121 && !isVowelLatin(c2)) { tlOut = 0x438; tlOut2 = 0x439; return 2; } // iy ий
+  if (c0 == 121 && c1 == 121) { tlOut = 0x44b; tlOut2 = 0x439; return 2; } // yy ый
+  switch (c0) {
+    case 97: tlOut = 0x430; return 1;
+    case 98: tlOut = 0x431; return 1;
+    case 118: case 119: tlOut = 0x432; return 1;
+    case 103: tlOut = 0x433; return 1;
+    case 100: tlOut = 0x434; return 1;
+    case 101: tlOut = 0x435; return 1;
+    case 122: tlOut = 0x437; return 1;
+    case 105: tlOut = 0x438; return 1;
+    case 106: tlOut = 0x439; return 1;
+    case 107: case 113: tlOut = 0x43a; return 1;
+    case 108: tlOut = 0x43b; return 1;
+    case 109: tlOut = 0x43c; return 1;
+    case 110: tlOut = 0x43d; return 1;
+    case 111: tlOut = 0x43e; return 1;
+    case 112: tlOut = 0x43f; return 1;
+    case 114: tlOut = 0x440; return 1;
+    case 115: tlOut = 0x441; return 1;
+    case 116: tlOut = 0x442; return 1;
+    case 117: tlOut = 0x443; return 1;
+    case 102: tlOut = 0x444; return 1;
+    case 104: tlOut = 0x445; return 1;
+    case 99: tlOut = (c1 == 101 || c1 == 105) ? 0x446 : 0x43a; return 1;
+    case 120: tlOut = 0x43a; tlOut2 = 0x441; return 1;
+    case 121: {
+      // y after a vowel closes a syllable (maykop → майкоп), else ы
+      const prev = i > 0 ? lowerAscii(u16At(INPUT, i - 1)) : 0;
+      tlOut = isVowelLatin(prev) ? 0x439 : 0x44b;
+      return 1;
+    }
+  }
+  tlOut = CH_SPACE;
+  return 1;
+}
+let tlOut: i32 = 0;
+let tlOut2: i32 = 0;
+
+/** Writes the folded text of INPUT[0…len) for a variant into NORM/SRC; returns the folded length. */
+export function normalize(len: i32, variant: i32): i32 {
+  let out = 0;
+  let i = 0;
+  while (i < len) {
+    const raw = u16At(INPUT, i);
+    if (variant == VARIANT_LAYOUT) {
+      const lower = lowerAscii(raw);
+      let mapped = 0;
+      if (isLatinRaw(raw)) mapped = layoutChar(lower);
+      else if (raw == 44 || raw == 46 || raw == 59 || raw == 39 || raw == 91 || raw == 93 || raw == 96) {
+        // punctuation keys count as letters only inside a Latin word
+        const prev = i > 0 ? u16At(INPUT, i - 1) : 0;
+        const next = i + 1 < len ? u16At(INPUT, i + 1) : 0;
+        if (isLatinRaw(prev) && isLatinRaw(next)) mapped = layoutChar(raw);
+      }
+      out = emit(out, mapped != 0 ? foldChar(mapped) : foldChar(raw), i);
+      i++;
+    } else if (variant == VARIANT_TRANSLIT && isLatinRaw(raw)) {
+      tlOut2 = 0;
+      const used = translitAt(i, len, out);
+      out = emit(out, tlOut, i);
+      if (tlOut2 != 0) out = emit(out, tlOut2, i);
+      i += used;
+    } else if (variant == VARIANT_TRANSLIT && raw == 39) {
+      i++; // apostrophe of a soft sign: dropped
+    } else {
+      out = emit(out, foldChar(raw), i);
+      i++;
+    }
+  }
+  setI32(SRC, out, len);
+  return out;
+}

@@ -1,0 +1,162 @@
+/**
+ * Tokenizer: splits NORM into runs of letters (ALPHA) and runs of digits (DIGIT).
+ *
+ * Token table: MAX_TOKENS records of TOKEN_STRIDE i32 at TOKENS:
+ *   [start, len, kind, sep, segment, role, value, ordinal, typeA, typeB, used, spare]
+ * `start/len` index NORM. `sep` says what stood between the previous token and this one (bit set of
+ * SEP_*; 0 = glued, as in `10а` or `дом53`). `segment` counts comma/semicolon separated parts.
+ * `role` is filled by the classifiers: free, house part, postcode, type word, name word.
+ * `value` holds a DIGIT token's number (saturated) for cheap checks.
+ */
+import { NORM, SRC, reserve, i32At, setI32, u16At, setU16 } from './memory';
+import { isDigit, isLetter } from './text';
+
+export const MAX_TOKENS: i32 = 64;
+export const TOKEN_STRIDE: i32 = 12;
+
+export const KIND_ALPHA: i32 = 1;
+export const KIND_DIGIT: i32 = 2;
+
+export const SEP_SPACE: i32 = 1;
+export const SEP_COMMA: i32 = 2;
+export const SEP_HYPHEN: i32 = 4;
+export const SEP_SLASH: i32 = 8;
+export const SEP_DOT: i32 = 16;
+
+export const ROLE_FREE: i32 = 0;
+export const ROLE_HOUSE: i32 = 1;
+export const ROLE_POSTCODE: i32 = 2;
+export const ROLE_TYPE: i32 = 3;
+export const ROLE_NAME: i32 = 4;
+export const ROLE_NOISE: i32 = 5;
+
+export const F_START: i32 = 0;
+export const F_LEN: i32 = 1;
+export const F_KIND: i32 = 2;
+export const F_SEP: i32 = 3;
+export const F_SEGMENT: i32 = 4;
+export const F_ROLE: i32 = 5;
+export const F_VALUE: i32 = 6;
+export const F_ORDINAL: i32 = 7;
+export const F_TYPE_A: i32 = 8;
+export const F_TYPE_B: i32 = 9;
+export const F_USED: i32 = 10;
+
+export let TOKENS: usize = 0;
+export let tokenCount: i32 = 0;
+
+export function setupTokens(): void {
+  if (TOKENS == 0) TOKENS = reserve(<usize>(MAX_TOKENS * TOKEN_STRIDE) << 2);
+}
+
+// @ts-ignore: decorator
+@inline export function tok(i: i32, field: i32): i32 {
+  return i32At(TOKENS, i * TOKEN_STRIDE + field);
+}
+// @ts-ignore: decorator
+@inline export function setTok(i: i32, field: i32, value: i32): void {
+  setI32(TOKENS, i * TOKEN_STRIDE + field, value);
+}
+
+/** First char of token i. */
+// @ts-ignore: decorator
+@inline export function tokChar(i: i32, k: i32): i32 {
+  return u16At(NORM, tok(i, F_START) + k);
+}
+
+/**
+ * Joins short abbreviations written with a hyphen (пр-кт, б-р, р-н, ст-ца, кв-л, кв-ра): a `-` between
+ * two letter runs of at most 3 letters each is removed from NORM (SRC shifts with it), so the abbreviation
+ * is one token as the vocabulary spells it (пркт). Returns the new length.
+ */
+function joinAbbreviations(len: i32): i32 {
+  let i = 1;
+  while (i < len - 1) {
+    if (u16At(NORM, i) == 45 && isLetter(u16At(NORM, i - 1)) && isLetter(u16At(NORM, i + 1))) {
+      let a = i - 1;
+      while (a > 0 && isLetter(u16At(NORM, a - 1))) a--;
+      let b = i + 1;
+      while (b < len && isLetter(u16At(NORM, b))) b++;
+      if (i - a <= 3 && b - i - 1 <= 3) {
+        for (let k = i; k < len - 1; k++) {
+          setU16(NORM, k, u16At(NORM, k + 1));
+          setI32(SRC, k, i32At(SRC, k + 1));
+        }
+        setI32(SRC, len - 1, i32At(SRC, len));
+        len--;
+        continue;
+      }
+    }
+    i++;
+  }
+  return len;
+}
+
+/** Tokenizes NORM[0…len); returns the token count. */
+export function tokenize(len: i32): i32 {
+  len = joinAbbreviations(len);
+  let count = 0;
+  let sep = 0;
+  let segment = 0;
+  let i = 0;
+  while (i < len && count < MAX_TOKENS) {
+    const c = u16At(NORM, i);
+    if (isDigit(c) || isLetter(c)) {
+      const digit = isDigit(c);
+      let j = i + 1;
+      let value = 0;
+      while (j < len) {
+        const d = u16At(NORM, j);
+        if (digit ? !isDigit(d) : !isLetter(d)) break;
+        j++;
+      }
+      if (digit) {
+        for (let k = i; k < j; k++) {
+          value = value * 10 + (u16At(NORM, k) - 48);
+          if (value > 100000000) value = 100000000;
+        }
+      }
+      const base = count * TOKEN_STRIDE;
+      setI32(TOKENS, base + F_START, i);
+      setI32(TOKENS, base + F_LEN, j - i);
+      setI32(TOKENS, base + F_KIND, digit ? KIND_DIGIT : KIND_ALPHA);
+      setI32(TOKENS, base + F_SEP, count == 0 ? SEP_SPACE : sep);
+      setI32(TOKENS, base + F_SEGMENT, segment);
+      setI32(TOKENS, base + F_ROLE, ROLE_FREE);
+      setI32(TOKENS, base + F_VALUE, value);
+      setI32(TOKENS, base + F_ORDINAL, 0);
+      setI32(TOKENS, base + F_TYPE_A, -1);
+      setI32(TOKENS, base + F_TYPE_B, -1);
+      setI32(TOKENS, base + F_USED, 0);
+      count++;
+      sep = 0;
+      i = j;
+      continue;
+    }
+    if (c == 44 || c == 59) {
+      sep |= SEP_COMMA;
+      if (count > 0 && (tok(count - 1, F_SEGMENT) == segment)) segment++;
+    } else if (c == 45) sep |= SEP_HYPHEN;
+    else if (c == 47) sep |= SEP_SLASH;
+    else if (c == 46) sep |= SEP_DOT;
+    else sep |= SEP_SPACE;
+    i++;
+  }
+  tokenCount = count;
+  return count;
+}
+
+/** Length of token i. */
+// @ts-ignore: decorator
+@inline export function tokLen(i: i32): i32 {
+  return tok(i, F_LEN);
+}
+
+/** True when token i's text equals the ASCII-coded Cyrillic word `w` (given as a JS-side static string). */
+export function tokIs(i: i32, w: string): bool {
+  const n = w.length;
+  if (tok(i, F_LEN) != n) return false;
+  const s = tok(i, F_START);
+  for (let k = 0; k < n; k++) if (u16At(NORM, s + k) != <i32>w.charCodeAt(k)) return false;
+  return true;
+}

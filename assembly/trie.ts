@@ -1,0 +1,134 @@
+/**
+ * Fuzzy lookup of one token in the vocabulary trie.
+ *
+ * The trie (blob section `trie`) is a first-child/next-sibling tree over the folded words of every name
+ * and type word; a node that ends a word carries its word id. Lookup is a depth-first walk that keeps one
+ * row of the optimal-string-alignment (Damerau) distance matrix per depth (ROWS, MAX_DEPTH × (MAX_QUERY+1)),
+ * pruning a subtree as soon as the row minimum exceeds the edit budget: one edit for words of 5+ letters,
+ * two for 9+. In prefix mode (the last word of a hint query) a word matches when some prefix of it is
+ * within budget of the query; its cost is the best such prefix.
+ *
+ * Hits go to HITS as (wordId, cost) pairs; the caller owns them until the next lookup.
+ */
+import { reserve, setI32, u16At, NORM } from './memory';
+import { trieCount, trieNode } from './blob';
+
+export const MAX_QUERY: i32 = 40;
+export const MAX_DEPTH: i32 = 48;
+export const MAX_HITS: i32 = 2048;
+const STACK_CAPACITY: i32 = 8192;
+
+let ROWS: usize = 0;
+let PATH: usize = 0;
+let STACK: usize = 0;
+export let HITS: usize = 0;
+export let hitCount: i32 = 0;
+
+export function setupTrie(): void {
+  if (ROWS != 0) return;
+  ROWS = reserve(<usize>(MAX_DEPTH + 1) * <usize>(MAX_QUERY + 1) * 4);
+  PATH = reserve(<usize>(MAX_DEPTH + 1) * 4);
+  STACK = reserve(<usize>STACK_CAPACITY * 12);
+  HITS = reserve(<usize>MAX_HITS * 8);
+}
+
+/** Edit budget for a word of `len` letters. */
+export function editBudget(len: i32): i32 {
+  if (len >= 9) return 2;
+  if (len >= 5) return 1;
+  return 0;
+}
+
+// @ts-ignore: decorator
+@inline function row(depth: i32, j: i32): i32 {
+  return load<i32>(ROWS + (<usize>(depth * (MAX_QUERY + 1) + j) << 2));
+}
+// @ts-ignore: decorator
+@inline function setRow(depth: i32, j: i32, v: i32): void {
+  store<i32>(ROWS + (<usize>(depth * (MAX_QUERY + 1) + j) << 2), v);
+}
+
+// @ts-ignore: decorator
+@inline function push(sp: i32, node: i32, depth: i32, best: i32): void {
+  const p = STACK + (<usize>sp * 12);
+  store<i32>(p, node);
+  store<i32>(p, depth, 4);
+  store<i32>(p, best, 8);
+}
+
+// @ts-ignore: decorator
+@inline function addHit(wordId: i32, cost: i32): void {
+  if (hitCount >= MAX_HITS) return;
+  setI32(HITS, hitCount * 2, wordId);
+  setI32(HITS, hitCount * 2 + 1, cost);
+  hitCount++;
+}
+
+/**
+ * Looks up NORM[start … start+len) with at most `budget` edits; `prefix` lets the query be a prefix.
+ * Returns the number of hits written to HITS.
+ */
+export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
+  hitCount = 0;
+  if (trieCount == 0 || len <= 0) return 0;
+  const m = len > MAX_QUERY ? MAX_QUERY : len;
+  if (len > MAX_QUERY) budget = 0;
+  for (let j = 0; j <= m; j++) setRow(0, j, j);
+  const NONE = 1 << 20;
+  let sp = 0;
+  // children of the root (node 0)
+  let child = trieNode(0, 0);
+  while (child >= 0 && sp < STACK_CAPACITY) {
+    push(sp++, child, 1, NONE);
+    child = trieNode(child, 1);
+  }
+  while (sp > 0) {
+    sp--;
+    const p = STACK + (<usize>sp * 12);
+    const node = load<i32>(p);
+    const depth = load<i32>(p, 4);
+    let best = load<i32>(p, 8);
+    const c = trieNode(node, 2);
+    let rowMin = NONE;
+    if (depth <= m + budget && depth <= MAX_DEPTH) {
+      store<i32>(PATH + (<usize>depth << 2), c);
+      setRow(depth, 0, depth);
+      rowMin = depth;
+      for (let j = 1; j <= m; j++) {
+        const qc = u16At(NORM, start + j - 1);
+        let v = row(depth - 1, j - 1) + (qc == c ? 0 : 1);
+        const del = row(depth - 1, j) + 1;
+        const ins = row(depth, j - 1) + 1;
+        if (del < v) v = del;
+        if (ins < v) v = ins;
+        if (depth >= 2 && j >= 2 && qc == load<i32>(PATH + (<usize>(depth - 1) << 2)) && u16At(NORM, start + j - 2) == c) {
+          const t = row(depth - 2, j - 2) + 1;
+          if (t < v) v = t;
+        }
+        setRow(depth, j, v);
+        if (v < rowMin) rowMin = v;
+      }
+      const last = row(depth, m);
+      const wordId = trieNode(node, 3);
+      if (prefix) {
+        if (last < best) best = last;
+        if (best <= budget && wordId >= 0) addHit(wordId, best);
+      } else if (last <= budget && wordId >= 0) {
+        addHit(wordId, last);
+      }
+    } else if (prefix && best <= budget) {
+      // deep inside a matched prefix: every word below matches at cost `best`
+      const wordId = trieNode(node, 3);
+      if (wordId >= 0) addHit(wordId, best);
+    }
+    if (rowMin > budget && !(prefix && best <= budget)) continue;
+    if (hitCount >= MAX_HITS) break;
+    let ch = trieNode(node, 0);
+    while (ch >= 0 && sp < STACK_CAPACITY) {
+      push(sp++, ch, depth + 1, best);
+      ch = trieNode(ch, 1);
+    }
+  }
+  return hitCount;
+}
+

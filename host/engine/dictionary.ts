@@ -1,0 +1,277 @@
+/**
+ * Loads a dictionary blob: checks magic and format version, copies the core sections into a fresh core
+ * instance, and keeps the host columns (names, codes, house numbers) for record building.
+ * House columns stay typed arrays over the blob bytes: a house costs what the blob stores, no JS object.
+ */
+import { readFile } from 'node:fs/promises';
+import { unpack } from 'msgpackr';
+import type {
+  ApartmentInfo, CodesOut, Country, Dictionary, Found, HouseInfo, IdKind, ObjectInfo,
+} from './types.js';
+import { WasmCore } from './wasm-core.js';
+import { levelFullName } from '../records/type-placement.js';
+
+export const BLOB_MAGIC = 'ADDRDICT';
+export const FORMAT_VERSION = 1;
+
+export class BlobError extends Error {}
+
+type Columns = Record<string, unknown[]>;
+
+interface BlobFile {
+  magic: string;
+  format: number;
+  country: Country;
+  sourceDate: string;
+  buildId: string;
+  createdAt: string;
+  sources: { name: string; date: string; licence: string }[];
+  counts: Record<string, number>;
+  core: Record<string, Uint8Array>;
+  host: {
+    types: string[];
+    objects: Columns;
+    houses: Record<string, Uint8Array | string[]>;
+    apartments: Columns;
+    metro: Columns;
+  };
+}
+
+const copy = <T>(bytes: Uint8Array, Ctor: new (b: ArrayBuffer) => T): T =>
+  new Ctor(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Decodes blob bytes, refusing another magic or format version with a message that says what to do. */
+export function decodeBlob(bytes: Uint8Array, source = 'blob'): BlobFile {
+  let blob: BlobFile;
+  try {
+    blob = unpack(bytes) as BlobFile;
+  } catch (err) {
+    throw new BlobError(`${source}: not a dictionary blob (${(err as Error).message}); rebuild it with npm run dict:build`);
+  }
+  if (!blob || blob.magic !== BLOB_MAGIC) throw new BlobError(`${source}: not a dictionary blob (bad magic); rebuild it with npm run dict:build`);
+  if (blob.format !== FORMAT_VERSION) {
+    throw new BlobError(`${source}: dictionary format ${blob.format}, this service reads format ${FORMAT_VERSION}; rebuild it with npm run dict:build`);
+  }
+  return blob;
+}
+
+export class LoadedDictionary implements Dictionary {
+  readonly country: Country;
+  readonly sourceDate: string;
+  readonly buildId: string;
+  readonly objectCount: number;
+  readonly houseCount: number;
+  readonly apartmentCount: number;
+  readonly sources: BlobFile['sources'];
+  readonly counts: Record<string, number>;
+  readonly core: WasmCore;
+  readonly metro: { name: string[]; line: string[]; city: string[] };
+  private readonly o: Columns;
+  private readonly h: {
+    pool: string[]; number: Int32Array; block: Int32Array; building: Int32Array; liter: Int32Array; construction: Int32Array;
+    flags: Uint8Array; postcode: Int32Array; cadnum: Int32Array; flatCount: Int32Array; gar: Uint32Array;
+    osmType: Uint8Array; osmId: Float64Array; fias: Uint8Array;
+  };
+  private readonly houseCoords: Int32Array;
+  private readonly a: Columns;
+  private objectIndex: Map<string, number> | null = null;
+  private houseIndex: Map<string, number> | null = null;
+  private apartmentIndex: Map<string, number> | null = null;
+
+  private constructor(blob: BlobFile, core: WasmCore) {
+    this.country = blob.country;
+    this.sourceDate = blob.sourceDate;
+    this.buildId = blob.buildId;
+    this.sources = blob.sources;
+    this.counts = blob.counts;
+    this.core = core;
+    this.o = blob.host.objects;
+    this.objectCount = this.o.name.length;
+    const hh = blob.host.houses;
+    this.h = {
+      pool: hh.pool as string[],
+      number: copy(hh.number as Uint8Array, Int32Array),
+      block: copy(hh.block as Uint8Array, Int32Array),
+      building: copy(hh.building as Uint8Array, Int32Array),
+      liter: copy(hh.liter as Uint8Array, Int32Array),
+      construction: copy(hh.construction as Uint8Array, Int32Array),
+      flags: hh.flags as Uint8Array,
+      postcode: copy(hh.postcode as Uint8Array, Int32Array),
+      cadnum: copy(hh.cadnum as Uint8Array, Int32Array),
+      flatCount: copy(hh.flatCount as Uint8Array, Int32Array),
+      gar: copy(hh.gar as Uint8Array, Uint32Array),
+      osmType: hh.osmType as Uint8Array,
+      osmId: copy(hh.osmId as Uint8Array, Float64Array),
+      fias: hh.fias as Uint8Array,
+    };
+    this.houseCount = this.h.number.length;
+    this.houseCoords = copy(blob.core.houses, Int32Array);
+    this.a = blob.host.apartments;
+    this.apartmentCount = this.a.house.length;
+    this.metro = blob.host.metro as { name: string[]; line: string[]; city: string[] };
+  }
+
+  static async fromBytes(bytes: Uint8Array, wasm: BufferSource | WebAssembly.Module, source = 'blob'): Promise<LoadedDictionary> {
+    const blob = decodeBlob(bytes, source);
+    const core = await WasmCore.create(wasm);
+    for (const [name, section] of Object.entries(blob.core)) core.attach(name, section);
+    core.exports.index();
+    return new LoadedDictionary(blob, core);
+  }
+
+  static async fromFile(file: string, wasm: BufferSource | WebAssembly.Module): Promise<LoadedDictionary> {
+    return LoadedDictionary.fromBytes(await readFile(file), wasm, file);
+  }
+
+  private s(col: string, id: number): string {
+    const v = this.o[col][id];
+    return v === undefined || v === null ? '' : String(v);
+  }
+
+  object(id: number): ObjectInfo {
+    const name = this.s('name', id);
+    const type = this.s('type', id);
+    return {
+      id,
+      level: Number(this.o.level[id]),
+      parent: Number(this.o.parent[id]),
+      name,
+      type,
+      fullName: levelFullName(name, type),
+      codes: { fias: this.s('fias', id), ga: this.s('ga', id), osm: this.s('osm', id), gar: this.s('gar', id), kladr: this.s('kladr', id) },
+      okato: this.s('okato', id),
+      oktmo: this.s('oktmo', id),
+      ifns: this.s('ifns', id),
+      postcode: this.s('postcode', id),
+      timezone: this.s('timezone', id),
+      lat: Number(this.o.lat[id]) || 0,
+      lon: Number(this.o.lon[id]) || 0,
+    };
+  }
+
+  private houseFias(id: number): string {
+    const b = this.h.fias.subarray(id * 16, id * 16 + 16);
+    if (b.every((x) => x === 0)) return '';
+    const hex = Buffer.from(b).toString('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
+  private houseOsm(id: number): string {
+    const t = this.h.osmType[id];
+    return t ? `${'NWR'[t - 1]}${this.h.osmId[id]}` : '';
+  }
+
+  house(id: number): HouseInfo {
+    const h = this.h;
+    const lat = this.houseCoords[id * 6 + 3];
+    const lon = this.houseCoords[id * 6 + 4];
+    const has = lat !== 0x7fffffff;
+    const codes: CodesOut = { fias: this.houseFias(id), ga: '', osm: this.houseOsm(id), gar: h.gar[id] ? String(h.gar[id]) : '', kladr: '' };
+    return {
+      id,
+      parent: this.houseCoords[id * 6],
+      number: h.pool[h.number[id]],
+      block: h.pool[h.block[id]],
+      building: h.pool[h.building[id]],
+      liter: h.pool[h.liter[id]],
+      construction: h.pool[h.construction[id]],
+      possession: (h.flags[id] & 1) !== 0,
+      stead: (h.flags[id] & 2) !== 0,
+      multiFlat: (h.flags[id] & 4) !== 0,
+      codes,
+      postcode: h.postcode[id] ? String(h.postcode[id]).padStart(6, '0') : '',
+      lat: has ? lat / 1e6 : 0,
+      lon: has ? lon / 1e6 : 0,
+      cadnum: h.pool[h.cadnum[id]],
+      flatCount: h.flatCount[id],
+    };
+  }
+
+  apartment(id: number): ApartmentInfo {
+    const a = this.a;
+    return {
+      id,
+      house: Number(a.house[id]),
+      number: String(a.number[id] ?? ''),
+      type: String(a.type[id] ?? ''),
+      codes: { fias: String(a.fias[id] ?? ''), ga: '', osm: '', gar: String(a.gar[id] ?? ''), kladr: '' },
+      cadnum: String(a.cadnum[id] ?? ''),
+    };
+  }
+
+  chain(id: number): number[] {
+    const out: number[] = [];
+    for (let x = id; x >= 0 && out.length < 16; x = Number(this.o.parent[x])) out.unshift(x);
+    return out;
+  }
+
+  private buildIndexes(): void {
+    const objects = new Map<string, number>();
+    for (let i = 0; i < this.objectCount; i++) {
+      for (const col of ['fias', 'gar', 'kladr', 'osm', 'ga']) {
+        const v = this.s(col, i);
+        if (v && !objects.has(`${col}:${v}`)) objects.set(`${col}:${v}`, i);
+      }
+    }
+    const houses = new Map<string, number>();
+    for (let i = 0; i < this.houseCount; i++) {
+      const fias = this.houseFias(i);
+      if (fias) houses.set(`fias:${fias}`, i);
+      if (this.h.gar[i]) houses.set(`gar:${this.h.gar[i]}`, i);
+      const osm = this.houseOsm(i);
+      if (osm && !houses.has(`osm:${osm}`)) houses.set(`osm:${osm}`, i);
+    }
+    const apartments = new Map<string, number>();
+    for (let i = 0; i < this.apartmentCount; i++) {
+      if (this.a.fias[i]) apartments.set(`fias:${this.a.fias[i]}`, i);
+      if (this.a.gar[i]) apartments.set(`gar:${this.a.gar[i]}`, i);
+    }
+    this.objectIndex = objects;
+    this.houseIndex = houses;
+    this.apartmentIndex = apartments;
+  }
+
+  /** The registry an id's shape points to (type UNKNOWN). */
+  static detectKind(id: string): IdKind | null {
+    if (GUID.test(id)) return 'FIAS';
+    if (/^[NWR]\d+$/.test(id)) return 'OSM';
+    if (/^[A-Z]{2}\d{25}$/.test(id)) return 'GA';
+    if (/^\d{13}$|^\d{17}$|^\d{19}$/.test(id)) return 'KLADR';
+    if (/^\d+$/.test(id)) return 'GAR';
+    return null;
+  }
+
+  findById(kind: IdKind, raw: string): Found | null {
+    if (!this.objectIndex) this.buildIndexes();
+    let id = raw.trim();
+    let k: IdKind | null = kind === 'UNKNOWN' ? LoadedDictionary.detectKind(id.toUpperCase().startsWith('R') || /^[nwr]\d/.test(id) ? id.toUpperCase() : id) : kind;
+    if (!k) return null;
+    if (k === 'FIAS') id = id.toLowerCase();
+    if (k === 'OSM' || k === 'GA') id = id.toUpperCase();
+    const col = k === 'FIAS' ? 'fias' : k === 'GAR' ? 'gar' : k === 'KLADR' ? 'kladr' : k === 'OSM' ? 'osm' : 'ga';
+    const look = (key: string): Found | null => {
+      const a = this.apartmentIndex!.get(key);
+      if (a !== undefined) return { kind: 'apartment', id: a };
+      const h = this.houseIndex!.get(key);
+      if (h !== undefined) return { kind: 'house', id: h };
+      const o = this.objectIndex!.get(key);
+      if (o !== undefined) return { kind: 'object', id: o };
+      return null;
+    };
+    if (k === 'KLADR') {
+      const digits = id.replace(/\D/g, '');
+      const candidates = digits.length === 19 ? [digits.slice(0, 17)] : [digits];
+      for (const c of [...candidates]) {
+        if (c.length === 13 || c.length === 17) candidates.push(c.slice(0, -2) + '00');
+      }
+      for (const c of candidates) {
+        const f = look(`kladr:${c}`);
+        if (f) return f;
+      }
+      return null;
+    }
+    return look(`${col}:${id}`);
+  }
+}

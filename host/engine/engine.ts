@@ -1,0 +1,264 @@
+/**
+ * The engine: one core instance per loaded country dictionary, behind the `Engine` interface of types.ts.
+ * Turns the core's fixed records into Resolutions (object ids per level, house, parts, quality).
+ * The same class serves Node and the browser (web/): it needs only the wasm bytes and blob bytes.
+ */
+import type {
+  Country, Dictionary, Engine, Found, GeoLevel, HouseParts, LevelKey, MetroHit, Quality, Resolution, Scope,
+} from './types.js';
+import { HOUSE_PART_KEYS, LEVEL_KEYS } from './types.js';
+import { LoadedDictionary } from './dictionary.js';
+
+const R_PARTS = 11;
+const R_LEFT = 11 + 19 * 2;
+const LEVEL_BY_NUMBER: (LevelKey | null)[] = [null, 'region', 'area', 'city', 'cityArea', 'settlement', 'planStructure', 'street'];
+const GEO_LEVELS: Record<GeoLevel, number> = { region: 1, area: 2, city: 3, settlement: 5, planStructure: 6, street: 7, house: 8 };
+
+const ENTITIES: Record<string, string> = { amp: '&', quot: '"', lt: '<', gt: '>', apos: "'", nbsp: ' ', laquo: '«', raquo: '»' };
+
+/** Cleans what the core should not see: HTML entities (`&quot;`, `&#1052;`) become their characters. */
+export function cleanInput(text: string): string {
+  return text.replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (m, e: string) => {
+    if (e[0] === '#') {
+      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : ' ';
+    }
+    return ENTITIES[e.toLowerCase()] ?? m;
+  });
+}
+
+export function emptyParts(): HouseParts {
+  return Object.fromEntries(HOUSE_PART_KEYS.map((k) => [k, ''])) as HouseParts;
+}
+
+export function emptyLevels(): Record<LevelKey, number> {
+  return Object.fromEntries(LEVEL_KEYS.map((k) => [k, -1])) as Record<LevelKey, number>;
+}
+
+/** A part's text as written, folded to the form records use: `12 А` → `12а`, `Г` → `г`. */
+function partValue(text: string): string {
+  return text.toLowerCase().replace(/ё/g, 'е').replace(/[\s.,;]+/g, '').replace(/^-+|-+$/g, '');
+}
+
+export class AddressEngine implements Engine {
+  private readonly dicts = new Map<Country, LoadedDictionary>();
+  private readonly houseCore: LoadedDictionary['core'] | null;
+
+  constructor(dictionaries: LoadedDictionary[], houseCore?: LoadedDictionary['core']) {
+    for (const d of dictionaries) this.dicts.set(d.country, d);
+    this.houseCore = houseCore ?? dictionaries[0]?.core ?? null;
+  }
+
+  countries(): Country[] {
+    return [...this.dicts.keys()];
+  }
+
+  dictionary(country: Country): LoadedDictionary | null {
+    return this.dicts.get(country) ?? null;
+  }
+
+  private need(country: Country): LoadedDictionary {
+    const d = this.dicts.get(country);
+    if (!d) throw new Error(`no dictionary for ${country}`);
+    return d;
+  }
+
+  /** Reads the parts and the postcode the core wrote for `text`. */
+  private readParts(r: Int32Array, text: string): { parts: HouseParts; postcodeIn: string } {
+    const parts = emptyParts();
+    HOUSE_PART_KEYS.forEach((key, p) => {
+      const start = r[R_PARTS + 2 * p];
+      if (start >= 0) parts[key] = partValue(text.slice(start, start + r[R_PARTS + 2 * p + 1]));
+    });
+    const pcStart = r[8];
+    const postcodeIn = pcStart >= 0 ? text.slice(pcStart, pcStart + r[9]) : '';
+    return { parts, postcodeIn };
+  }
+
+  /** Object ids per level for the chain ending at `objectId`. */
+  levelsOf(dict: Dictionary, objectId: number): Record<LevelKey, number> {
+    const levels = emptyLevels();
+    if (objectId < 0) return levels;
+    for (const id of dict.chain(objectId)) {
+      const key = LEVEL_BY_NUMBER[dict.object(id).level];
+      if (key) levels[key] = id;
+    }
+    return levels;
+  }
+
+  /** quality.geo: the level of the most precise coordinates the resolution has. */
+  geoLevel(dict: Dictionary, objectId: number, houseId: number): number {
+    if (houseId >= 0 && dict.house(houseId).lat !== 0) return 8;
+    const chain = objectId >= 0 ? dict.chain(objectId) : [];
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const o = dict.object(chain[i]);
+      if (o.lat !== 0 || o.lon !== 0) return o.level;
+    }
+    return 0;
+  }
+
+  standardize(country: Country, query: string): Resolution {
+    const dict = this.need(country);
+    const text = cleanInput(query);
+    const core = dict.core;
+    const len = core.write(text);
+    core.exports.standardize(len);
+    const r = core.result();
+    const matched = r[0] === 0;
+    const objectId = matched ? r[1] : -1;
+    let houseId = matched ? r[2] : -1;
+    const { parts, postcodeIn } = this.readParts(r, text);
+    const left: string[] = [];
+    for (let i = 0; i < r[R_LEFT]; i++) {
+      const s = r[R_LEFT + 1 + 2 * i];
+      left.push(text.slice(s, s + r[R_LEFT + 2 + 2 * i]));
+    }
+    if (houseId >= 0 && r[7] === 3) {
+      // the registry spells the house it found
+      const h = dict.house(houseId);
+      parts.house = h.number.toLowerCase();
+      if (h.block) parts.case = h.block.toLowerCase();
+      if (h.building) parts.build = h.building.toLowerCase();
+    }
+    if (houseId < 0) houseId = -1;
+    const quality: Quality = {
+      unique: r[3], actuality: r[4], undefined: r[5], level: r[6], house: r[7],
+      geo: matched ? this.geoLevel(dict, objectId, houseId) : 0,
+    };
+    let apartment = -1;
+    if (houseId >= 0 && parts.flat) apartment = this.findApartment(dict, houseId, parts.flat);
+    return {
+      levels: this.levelsOf(dict, objectId),
+      house: houseId,
+      apartment,
+      parts,
+      postcodeIn,
+      quality,
+      undefinedParts: matched ? left.join(' ') : text.replace(/\s+/g, ' ').trim(),
+      matched,
+    };
+  }
+
+  private findApartment(dict: Dictionary, houseId: number, flat: string): number {
+    for (let i = 0; i < dict.apartmentCount; i++) {
+      const a = dict.apartment(i);
+      if (a.house === houseId && a.number.toLowerCase() === flat) return i;
+    }
+    return -1;
+  }
+
+  suggest(country: Country, query: string, count: number, scopes?: Scope[]): Resolution[] {
+    const dict = this.need(country);
+    const text = cleanInput(query);
+    const core = dict.core;
+    const len = core.write(text);
+    const prefix = /[\p{L}\p{N}]$/u.test(text) ? 1 : 0;
+    const want = scopes && scopes.length ? 100 : Math.max(count, 1);
+    const n = core.exports.suggest(len, want, prefix);
+    const r = core.result();
+    const items: { object: number; house: number }[] = [];
+    for (let i = 0; i < n; i++) items.push({ object: r[1 + 3 * i], house: r[2 + 3 * i] });
+    const out: Resolution[] = [];
+    for (const item of items) {
+      if (out.length >= count) break;
+      const res = this.resolutionOf(dict, { kind: item.house >= 0 ? 'house' : 'object', id: item.house >= 0 ? item.house : item.object });
+      if (scopes && scopes.length && !scopes.some((s) => this.inScope(dict, res, s))) continue;
+      out.push(res);
+    }
+    return out;
+  }
+
+  /** A Resolution for a found object, house or apartment (idsearch, geosearch, hints). */
+  resolutionOf(dict: Dictionary, found: Found): Resolution {
+    const parts = emptyParts();
+    let houseId = -1;
+    let objectId = -1;
+    let apartment = -1;
+    if (found.kind === 'apartment') {
+      apartment = found.id;
+      houseId = dict.apartment(found.id).house;
+    } else if (found.kind === 'house') houseId = found.id;
+    else objectId = found.id;
+    if (houseId >= 0) {
+      const h = dict.house(houseId);
+      objectId = h.parent;
+      parts.house = h.number.toLowerCase();
+      parts.case = h.block.toLowerCase();
+      parts.build = h.building.toLowerCase();
+      parts.liter = h.liter.toLowerCase();
+      parts.constr = h.construction.toLowerCase();
+      if (apartment >= 0) parts.flat = dict.apartment(apartment).number.toLowerCase();
+    }
+    const level = houseId >= 0 ? 8 : dict.object(objectId).level;
+    return {
+      levels: this.levelsOf(dict, objectId),
+      house: houseId,
+      apartment,
+      parts,
+      postcodeIn: '',
+      quality: { unique: 0, actuality: 0, undefined: 0, level, house: houseId >= 0 ? 3 : 9, geo: this.geoLevel(dict, objectId, houseId) },
+      undefinedParts: '',
+      matched: true,
+    };
+  }
+
+  private inScope(dict: Dictionary, res: Resolution, scope: Scope): boolean {
+    const ids = LEVEL_KEYS.map((k) => res.levels[k]).filter((x) => x >= 0);
+    const objects = ids.map((id) => dict.object(id));
+    const norm = (s: string) => s.toLowerCase().replace(/ё/g, 'е').trim();
+    for (const key of ['fias', 'ga', 'osm', 'gar', 'kladr'] as const) {
+      const want = scope[key];
+      if (want && !objects.some((o) => o.codes[key].toLowerCase() === want.toLowerCase())) return false;
+    }
+    if (scope.postcode) {
+      const pc = res.house >= 0 ? dict.house(res.house).postcode : '';
+      if (pc !== scope.postcode && !objects.some((o) => o.postcode === scope.postcode)) return false;
+    }
+    const byLevel = (key: LevelKey) => (res.levels[key] >= 0 ? norm(dict.object(res.levels[key]).name) : '');
+    if (scope.name && ![byLevel('city'), byLevel('settlement'), byLevel('region')].includes(norm(scope.name))) return false;
+    if (scope.regionName && byLevel('region') !== norm(scope.regionName)) return false;
+    if (scope.streetName && byLevel('street') !== norm(scope.streetName)) return false;
+    if (scope.coordinates) {
+      const { latitude, longitude, radius = 1000 } = scope.coordinates;
+      const h = res.house >= 0 ? dict.house(res.house) : null;
+      const deepest = ids.length ? dict.object(ids[ids.length - 1]) : null;
+      const lat = h?.lat || deepest?.lat || 0;
+      const lon = h?.lon || deepest?.lon || 0;
+      if (!lat && !lon) return false;
+      const dy = (lat - latitude) * 111195;
+      const dx = (lon - longitude) * 111195 * Math.cos((latitude * Math.PI) / 180);
+      if (Math.hypot(dx, dy) > radius) return false;
+    }
+    return true;
+  }
+
+  parseHouse(query: string): { parts: HouseParts; postcodeIn: string } {
+    const core = this.houseCore;
+    if (!core) return { parts: emptyParts(), postcodeIn: '' };
+    const text = cleanInput(query);
+    const len = core.write(text);
+    core.exports.parseHouse(len);
+    return this.readParts(core.result(), text);
+  }
+
+  nearest(country: Country, lat: number, lon: number, level: GeoLevel | undefined, radius: number): { found: Found; distance: number } | null {
+    const dict = this.need(country);
+    const core = dict.core;
+    if (!core.exports.nearest(lat, lon, level ? GEO_LEVELS[level] : 0, radius)) return null;
+    const r = core.result();
+    return { found: { kind: r[0] === 2 ? 'house' : 'object', id: r[1] }, distance: r[2] };
+  }
+
+  nearestMetro(country: Country, lat: number, lon: number, max: number, radius: number): MetroHit[] {
+    const dict = this.dicts.get(country);
+    if (!dict || (!lat && !lon)) return [];
+    const n = dict.core.exports.nearestMetro(lat, lon, max, radius);
+    const r = dict.core.result();
+    const out: MetroHit[] = [];
+    for (let i = 0; i < n; i++) {
+      const s = r[1 + 2 * i];
+      out.push({ name: dict.metro.name[s], line: dict.metro.line[s], city: dict.metro.city[s], distance: r[2 + 2 * i] });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The hand-written WASM adapter: a few dozen lines around WebAssembly.instantiate (docs/DESIGN.md,
+ * "WASM ABI"). One instance per loaded dictionary. Strings go in as UTF-16 code units written with
+ * charCodeAt into the input region; results come back as i32 records read from the result region.
+ * Typed-array views are rebuilt whenever memory has grown (`view.buffer !== memory.buffer`).
+ */
+
+export interface CoreExports {
+  memory: WebAssembly.Memory;
+  setup(): void;
+  reserve(bytes: number): number;
+  attach(kind: number, ptr: number, count: number): number;
+  index(): number;
+  inputPtr(): number;
+  inputCapacity(): number;
+  resultPtr(): number;
+  ping(x: number): number;
+  standardize(len: number): number;
+  parseHouse(len: number): number;
+  suggest(len: number, max: number, prefix: number): number;
+  nearest(lat: number, lon: number, level: number, radius: number): number;
+  nearestMetro(lat: number, lon: number, max: number, radius: number): number;
+}
+
+/** Section kinds of assembly/blob.ts and abi.ts, by blob `core` member name. */
+export const SECTION_KINDS: Record<string, number> = {
+  objects: 0, houses: 1, houseKeys: 2, trie: 3, words: 4, postings: 5, names: 6, nameWords: 7, types: 8, metro: 11,
+};
+/** Record width in bytes of each section, to pass record counts to `attach`. */
+export const SECTION_STRIDES: Record<string, number> = {
+  objects: 40, houses: 24, houseKeys: 2, trie: 16, words: 16, postings: 4, names: 20, nameWords: 8, types: 8, metro: 8,
+};
+
+export class CoreError extends Error {}
+
+export class WasmCore {
+  readonly exports: CoreExports;
+  private inputPtr: number;
+  private resultPtr: number;
+  private capacity: number;
+  private u16!: Uint16Array;
+  private i32!: Int32Array;
+  lastAbort = '';
+
+  private constructor(instance: WebAssembly.Instance, core: WasmCore | null) {
+    void core;
+    this.exports = instance.exports as unknown as CoreExports;
+    this.exports.setup();
+    this.inputPtr = this.exports.inputPtr();
+    this.resultPtr = this.exports.resultPtr();
+    this.capacity = this.exports.inputCapacity();
+    this.refresh();
+  }
+
+  static async create(wasm: BufferSource | WebAssembly.Module): Promise<WasmCore> {
+    let self: WasmCore | null = null;
+    const imports = {
+      env: {
+        abort(message: number, file: number, line: number, column: number) {
+          const text = `core abort at ${line}:${column}`;
+          if (self) self.lastAbort = text;
+          void message;
+          void file;
+          throw new CoreError(text);
+        },
+      },
+    };
+    const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm);
+    const instance = await WebAssembly.instantiate(module, imports);
+    self = new WasmCore(instance, null);
+    return self;
+  }
+
+  private refresh(): void {
+    const buffer = this.exports.memory.buffer;
+    if (!this.u16 || this.u16.buffer !== buffer) {
+      this.u16 = new Uint16Array(buffer);
+      this.i32 = new Int32Array(buffer);
+    }
+  }
+
+  /** Copies a section into core memory once and attaches it. */
+  attach(name: string, bytes: Uint8Array): void {
+    const kind = SECTION_KINDS[name];
+    if (kind === undefined) return;
+    const ptr = this.exports.reserve(Math.max(bytes.byteLength, 8));
+    new Uint8Array(this.exports.memory.buffer, ptr, bytes.byteLength).set(bytes);
+    this.refresh();
+    if (this.exports.attach(kind, ptr, bytes.byteLength / SECTION_STRIDES[name]) !== 0) {
+      throw new CoreError(`core refused section ${name}`);
+    }
+  }
+
+  /** Writes the query into the input region; returns its length in code units. */
+  write(text: string): number {
+    this.refresh();
+    const len = Math.min(text.length, this.capacity);
+    const base = this.inputPtr >>> 1;
+    for (let i = 0; i < len; i++) this.u16[base + i] = text.charCodeAt(i);
+    return len;
+  }
+
+  /** The result region as i32 (valid until the next call). */
+  result(): Int32Array {
+    this.refresh();
+    return this.i32.subarray(this.resultPtr >>> 2);
+  }
+
+  memoryBytes(): number {
+    return this.exports.memory.buffer.byteLength;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Builds what `npm start`, `npm test` and `npm run bench` need, when it is missing or older than its
+ * inputs: the wasm (release; with --debug also the debug build the tests run) and the default
+ * dictionaries from DATA_DIR (default ../shared/data). Fails loudly with the step that failed.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildDictionaries } from '../dictionaries/build.js';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const debug = process.argv.includes('--debug');
+
+function newest(dir: string, filter: (f: string) => boolean = () => true): number {
+  let t = 0;
+  if (!existsSync(dir)) return 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) t = Math.max(t, newest(p, filter));
+    else if (filter(entry.name)) t = Math.max(t, statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function mtime(file: string): number {
+  return existsSync(file) ? statSync(file).mtimeMs : 0;
+}
+
+function asc(target: 'debug' | 'release'): void {
+  const out = join(ROOT, 'build', 'wasm', target === 'debug' ? 'core.debug.wasm' : 'core.wasm');
+  const sources = Math.max(newest(join(ROOT, 'assembly')), mtime(join(ROOT, 'asconfig.json')));
+  if (mtime(out) > sources) return;
+  console.log(`building wasm (${target})`);
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'assemblyscript', 'bin', 'asc.js'), 'assembly/index.ts', '--target', target], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+}
+
+async function dictionaries(): Promise<void> {
+  const dataDir = resolve(ROOT, process.env.DATA_DIR ?? '../shared/data');
+  const outDir = join(ROOT, 'build', 'dictionaries');
+  if (!existsSync(dataDir)) throw new Error(`DATA_DIR ${dataDir} does not exist: point DATA_DIR at the registry extracts`);
+  const inputs = Math.max(newest(dataDir), newest(join(ROOT, 'dictionaries')));
+  const blobs = ['ru', 'kz', 'by', 'ua'].map((c) => mtime(join(outDir, `${c}.dict`)));
+  if (Math.min(...blobs) > inputs) return;
+  console.log(`building dictionaries from ${dataDir}`);
+  await buildDictionaries({ dataDir, outDir, log: (s) => console.log(`  ${s}`) });
+}
+
+try {
+  asc('release');
+  if (debug) asc('debug');
+  await dictionaries();
+} catch (err) {
+  console.error(`prepare failed: ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+}
