@@ -1,0 +1,82 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Level } from '../../../dictionaries/model.js';
+import { readGar } from '../../../dictionaries/sources/gar.js';
+import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from './sink.js';
+
+describe('readGar(zip, sink) on a fixture', () => {
+  it('emits current objects with their codes, parents and older names', async () => {
+    const sink = new CollectingSink();
+    const counts = await readGar(resolve(FIXTURES, 'gar_xml.zip'), sink, { asOf: '2024-06-01' });
+    expect(counts.objects).toBe(4); // 5 current, Сиротская has no parent
+    const street = sink.object('fias:33333333-3333-3333-3333-333333333333')!;
+    expect(street).toMatchObject({
+      level: Level.street,
+      parent: 'fias:22222222-2222-2222-2222-222222222222',
+      name: 'Краснооктябрьская',
+      type: 'ул',
+      postcode: '385006',
+      historicalNames: ['Коммунистическая'],
+      codes: { fias: '33333333-3333-3333-3333-333333333333', gar: '300', kladr: '01000001000012300' },
+    });
+    expect(sink.object('fias:44444444-4444-4444-4444-444444444444')).toMatchObject({ type: 'проезд', parent: 'fias:22222222-2222-2222-2222-222222222222' });
+    expect(sink.object('fias:22222222-2222-2222-2222-222222222222')).toMatchObject({ level: Level.city, type: 'г', codes: { okato: '79401000000' } });
+    expect(sink.object('fias:11111111-1111-1111-1111-111111111111')).toMatchObject({ level: Level.region, parent: null, codes: { kladr: '0100000000000' } });
+    // Сиротская has no hierarchy record: rejected, not emitted without a parent
+    expect(sink.object('fias:55555555-5555-5555-5555-555555555555')).toBeUndefined();
+    expect(sink.rejects).toContain('gar: object without an active hierarchy record');
+    expect(sink.sources[0].date).toBe('20240101');
+  });
+
+  it('emits current houses with корпус/строение, possession, valid params only', async () => {
+    const sink = new CollectingSink();
+    await readGar(resolve(FIXTURES, 'gar_xml.zip'), sink, { asOf: '2024-06-01' });
+    const byGar = (id: string) => sink.houses.find((h) => h.codes.gar === id);
+    expect(byGar('1000')).toMatchObject({
+      parent: 'fias:33333333-3333-3333-3333-333333333333',
+      number: '5',
+      block: '2',
+      building: '1',
+      postcode: '385007',
+      cadnum: '01:08:0507005:12',
+      codes: { fias: 'aaaaaaaa-0000-0000-0000-000000000001', oktmo: '79701000001' },
+    });
+    expect(byGar('1001')).toMatchObject({ number: '7а', possession: true });
+    expect(sink.houses.filter((h) => h.codes.gar === '1001')).toHaveLength(1);
+    // HOUSETYPE 7 строение without a house number
+    expect(byGar('1002')).toMatchObject({ number: '', building: '12', parent: 'fias:44444444-4444-4444-4444-444444444444' });
+    expect(byGar('1003')).toBeUndefined();
+    expect(sink.rejects).toContain('gar: house: parent missing');
+    expect(sink.houses.find((h) => h.stead)).toMatchObject({ number: '19', codes: { gar: '2000' } });
+    expect(sink.apartments).toEqual([
+      { house: 'gar:1000', number: '14', type: 'кв', codes: { fias: 'cccccccc-0000-0000-0000-000000000001', gar: '3000' }, source: 'gar' },
+    ]);
+  });
+
+  it('names the zip when it is truncated', async () => {
+    await expect(readGar(resolve(FIXTURES, 'gar_xml_truncated.zip'), new CollectingSink())).rejects.toThrow(/gar_xml_truncated\.zip/);
+  });
+
+  it('names the file and the record when an XML entry is cut', async () => {
+    await expect(readGar(resolve(FIXTURES, 'gar_xml_badxml.zip'), new CollectingSink())).rejects.toThrow(/AS_HOUSES_20240101_h\.XML.*(element|line)/);
+  });
+});
+
+describe.runIf(HAS_DATA)('readGar(zip, sink) on the real region 99 archive', () => {
+  it('reads 48 current objects under г Байконур and the known house', async () => {
+    const sink = new CollectingSink();
+    const counts = await readGar(resolve(DATA_DIR, 'ru/gar/gar_xml.zip'), sink);
+    expect(counts.objects).toBe(48);
+    const region = sink.objects.filter((o) => o.level === Level.region);
+    expect(region).toHaveLength(1);
+    expect(region[0]).toMatchObject({ name: 'Байконур', type: 'г', codes: { fias: '63ed1a35-4be6-4564-a1ec-0c51f7383314' } });
+    const street = sink.object('fias:8bbdbc9c-4435-4c82-8989-0b84d8480866')!;
+    expect(street).toMatchObject({ name: 'Гагарина', type: 'ул', parent: 'fias:63ed1a35-4be6-4564-a1ec-0c51f7383314' });
+    const house = sink.houses.find((h) => h.codes.fias === '4abf7720-fa42-482c-a2ec-cd564d9abc96');
+    expect(house).toMatchObject({ number: '5', parent: 'fias:8bbdbc9c-4435-4c82-8989-0b84d8480866', postcode: '468325' });
+    expect(counts.houses).toBeGreaterThan(500);
+    expect(counts.steads).toBeGreaterThan(40);
+    // every type is canonical: no GAR dotted short names left
+    expect(sink.objects.filter((o) => o.type.endsWith('.'))).toEqual([]);
+  });
+});
