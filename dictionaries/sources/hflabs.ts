@@ -24,16 +24,25 @@ export interface HflabsPaths {
 /** stream CSV rows as objects keyed by header; errors name the file and the line */
 export async function* csvRows(path: string, options: { delimiter?: string; columns?: boolean; quote?: boolean } = {}): AsyncGenerator<{ row: Record<string, string>; line: number }> {
   const parser = createReadStream(path).pipe(
-    parse({ columns: options.columns ?? true, delimiter: options.delimiter ?? ',', quote: options.quote === false ? false : '"', bom: true, relax_quotes: true, skip_empty_lines: true, trim: true }),
+    parse({
+      columns: options.columns ?? true,
+      delimiter: options.delimiter ?? ',',
+      quote: options.quote === false ? false : '"',
+      bom: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+    }),
   );
   let line = 1;
   try {
-    for await (const row of parser) {
-      line = parser.info.lines;
-      yield { row: row as Record<string, string>, line };
+    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+      line = info.lines;
+      yield { row: record, line };
     }
   } catch (error) {
-    throw new Error(`${path}: line ${parser.info?.lines ?? line}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`${path}: line ${line + 1}: ${(error as Error).message}`, { cause: error });
   }
 }
 

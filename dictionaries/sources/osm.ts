@@ -301,7 +301,7 @@ export function parseHouseNumber(text: string): Pick<HouseRecord, 'number' | 'bl
     rest = (rest.slice(0, match.index) + ' ' + rest.slice(match.index + match[0].length)).trim();
     return match[1];
   };
-  const liter = take(/\s*лит(?:ера|\.)?\s*([а-я])\b/);
+  const liter = take(/\s*лит(?:ера|\.)?\s*([а-я])(?=\s|$)/);
   // 3к2, 3 к2, 3 корп. 2, 3 корпус 2
   const block = take(/\s*(?:к|корп\.?|корпус)\s*(\d+[а-я]?)(?=\s|$|с)/);
   // 10с12, 10 стр 2, 10 строение 2
