@@ -402,9 +402,15 @@ export class ModelBuilder implements ModelSink {
     let overflow = 0;
     // parents come before their children (depth-first order), so one pass suffices
     let regionRank = 0;
+    const slotEnd = new Int32Array(objects.length);
+    const slotsInOrder = Object.values(GA_SLOTS).sort((a, b) => a.offset - b.offset);
     objects.forEach((object, index) => {
-      const slot = GA_SLOTS[object.level];
+      let slot = GA_SLOTS[object.level];
       let base = object.parent >= 0 ? digits[object.parent] : '0'.repeat(GA_DIGITS);
+      // a child at its parent's level or above (a village under a village) takes the next free slot
+      if (object.parent >= 0 && slot.offset < slotEnd[object.parent]) {
+        slot = slotsInOrder.find((s) => s.offset >= slotEnd[object.parent]) ?? slotsInOrder[slotsInOrder.length - 1];
+      }
       let number: number;
       if (object.level === Level.region) {
         const fromCode = Number(regionNumber(object) ?? NaN);
@@ -412,7 +418,7 @@ export class ModelBuilder implements ModelSink {
         usedRegions.add(number);
         base = '0'.repeat(GA_DIGITS);
       } else {
-        const counterKey = `${object.parent}|${object.level}`;
+        const counterKey = `${object.parent}|${slot.offset}`;
         number = (nextChild.get(counterKey) ?? 0) + 1;
         nextChild.set(counterKey, number);
       }
@@ -423,6 +429,7 @@ export class ModelBuilder implements ModelSink {
       }
       const code = String(number).padStart(slot.width, '0');
       digits[index] = base.slice(0, slot.offset) + code + base.slice(slot.offset + slot.width);
+      slotEnd[index] = slot.offset + slot.width;
       object.ga = prefix + digits[index];
     });
     if (overflow > 0) this.rejects.set('ga: more children than the slot holds (code shared)', overflow);

@@ -24,7 +24,7 @@ export function parseKatoName(raw: string, katoLevel: string, insideCityRegion: 
     if (/^г\.\s*/i.test(text)) return { name: strip(/^г\.\s*/i), type: 'г', level: Level.region };
     return { name: strip(/\s*область\s*/i), type: 'обл', level: Level.region };
   }
-  if (/\bс\.о\.?$|сельский округ$/i.test(text)) return { name: strip(/\s*(с\.о\.?|сельский округ)$/i), type: 'с.о.', level: null };
+  if (/(^|\s)с\.о\.?$|сельский округ$/i.test(text)) return { name: strip(/\s*(с\.о\.?|сельский округ)$/i), type: 'с.о.', level: null };
   if (/^г\.\s*/i.test(text)) return { name: strip(/^г\.\s*/i), type: 'г', level: Level.city };
   if (/Г\.А\.$/.test(text)) return { name: strip(/\s*Г\.А\.$/), type: 'г.а.', level: Level.area };
   if (/^район\s/i.test(text)) return { name: strip(/^район\s+/i), type: 'р-н', level: insideCityRegion ? Level.cityArea : Level.area };
@@ -33,6 +33,7 @@ export function parseKatoName(raw: string, katoLevel: string, insideCityRegion: 
   if (/^с\.\s*/i.test(text)) return { name: strip(/^с\.\s*/i), type: 'с', level: Level.settlement };
   if (/^(ст\.|разъезд|ж\.?д\.)/i.test(text)) return { name: text, type: '', level: Level.settlement };
   if (katoLevel === 'district') return { name: text, type: '', level: insideCityRegion ? Level.cityArea : Level.area };
+  // other sub-districts are rural okrugs written `а. Бирсуат`, `о.Малика Габдуллина`: not an address level
   if (katoLevel === 'sub_district') return { name: text, type: '', level: null };
   return { name: text, type: '', level: Level.settlement };
 }
