@@ -10,8 +10,11 @@ import { requireDictionary } from './country.js';
 import { findById } from './id-kind.js';
 import { engineOf, type RouteDefinition } from './route.js';
 
-/** How far from the centre a house may be: large enough for a city whose centre is a square or a park. */
-export const CENTER_RADIUS = 50_000;
+/**
+ * Rings searched for the house nearest the centre, smallest first: a near house is found cheaply, and a
+ * city whose centre is a square, a park or a river still gets one up to 50 km away.
+ */
+export const CENTER_RADII = [1_000, 5_000, 20_000, 50_000];
 
 export const idsearchCenterRoute: RouteDefinition = {
   method: 'POST',
@@ -39,8 +42,12 @@ export const idsearchCenterRoute: RouteDefinition = {
     const centre = [found.id, ...dictionary.chain(found.id).reverse()].map((objectId) => dictionary.object(objectId))
       .find((object) => object.lat !== 0 || object.lon !== 0);
     if (!centre) throw new NotFoundError(`у объекта «${id}» и его родителей нет координат центра.`);
-    const hit = engine.nearest(country, centre.lat, centre.lon, 'house', CENTER_RADIUS);
-    if (!hit) throw new NotFoundError(`в ${CENTER_RADIUS / 1000} км от центра объекта «${id}» нет домов.`);
+    let hit = null;
+    for (const radius of CENTER_RADII) {
+      hit = engine.nearest(country, centre.lat, centre.lon, 'house', radius);
+      if (hit) break;
+    }
+    if (!hit) throw new NotFoundError(`в ${CENTER_RADII[CENTER_RADII.length - 1] / 1000} км от центра объекта «${id}» нет домов.`);
     ctx.body = buildAddressRecord(resolutionOfFound(dictionary, hit.found), dictionary, { method: 'center', original: body.query });
   },
 };

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMPTY_LEVEL, schemaErrors, startTestServer, type TestServer } from './helpers.js';
+
+let api: TestServer;
+beforeAll(async () => {
+  api = await startTestServer();
+});
+afterAll(() => api?.close());
+
+describe('POST /api/v1/clean/address', () => {
+  it('standardizes a Baikonur house to its street, house and postcode', async () => {
+    const reply = await api.post('/api/v1/clean/address', { query: 'г Байконур, ул Гагарина, д. 5', countryCode: 'RU' });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(schemaErrors('AddressRecord', reply.body)).toBe('');
+    expect(reply.body.region.codes.fias).toBe('63ed1a35-4be6-4564-a1ec-0c51f7383314');
+    expect(reply.body.street.codes.fias).toBe('8bbdbc9c-4435-4c82-8989-0b84d8480866');
+    expect(reply.body.houseDetails.codes.fias).toBe('4abf7720-fa42-482c-a2ec-cd564d9abc96');
+    expect(reply.body.houseDetails.house).toBe('5');
+    expect(reply.body.postcode).toBe('468325');
+    expect(reply.body.original).toBe('г Байконур, ул Гагарина, д. 5');
+    expect(reply.body.addressFull).toBe(`${reply.body.address}, ${reply.body.houseDetails.fullName}`);
+    expect(reply.body.quality.level).toBe(8);
+    expect(reply.body.quality.house).toBe(3);
+    expect(reply.body.valid).toBe(true);
+    expect(reply.body.municipal).not.toBeNull();
+    expect(reply.body.city).toEqual(EMPTY_LEVEL);
+    expect(reply.body.country).toEqual({ name: 'Россия', alpha2: 'RU', alpha3: 'RUS', numeric: 643 });
+  });
+
+  it('is served under /v1 as well, with alpha-3 and numeric country codes in any case', async () => {
+    for (const countryCode of ['rus', '643', 'ru']) {
+      const reply = await api.post('/v1/clean/address', { query: 'г Байконур, ул Гагарина, д. 5', countryCode });
+      expect(reply.status, countryCode).toBe(200);
+      expect(reply.body.houseDetails.codes.fias).toBe('4abf7720-fa42-482c-a2ec-cd564d9abc96');
+    }
+  });
+
+  it('returns metro stations for a Moscow street address: at most 3, nearest first, within 5 km', async () => {
+    const reply = await api.post('/api/v1/clean/address', { query: 'Москва, Ленинградский проспект', countryCode: 'RU' });
+    expect(reply.status).toBe(200);
+    expect(schemaErrors('AddressRecord', reply.body)).toBe('');
+    const distances = reply.body.metro.map((m: { distance: number }) => m.distance);
+    expect(distances.length).toBeLessThanOrEqual(3);
+    expect([...distances].sort((a, b) => a - b)).toEqual(distances);
+    for (const d of distances) expect(Number.isInteger(d) && d <= 5000).toBe(true);
+  });
+
+  it('answers 200 with an empty, invalid record when nothing matches', async () => {
+    const reply = await api.post('/api/v1/clean/address', { query: '№№№ ### 0000000', countryCode: 'RU' });
+    expect(reply.status).toBe(200);
+    expect(schemaErrors('AddressRecord', reply.body)).toBe('');
+    expect(reply.body.valid).toBe(false);
+    expect(reply.body.address).toBe('');
+    expect(reply.body.quality.undefined).toBe(2);
+    expect(reply.body.coordinates).toEqual({ latitude: 0, longitude: 0 });
+  });
+
+  it('answers exactly the empty-query error for a missing query', async () => {
+    const reply = await api.post('/api/v1/clean/address', { countryCode: 'RU' });
+    expect(reply.status).toBe(400);
+    expect(reply.text).toBe('{"code":3,"message":"query: значение не может быть пустым.","details":[]}');
+    const blank = await api.post('/api/v1/clean/address', { query: '  ', countryCode: 'RU' });
+    expect(blank.body).toEqual({ code: 3, message: 'query: значение не может быть пустым.', details: [] });
+  });
+
+  it('refuses a wrong type, a query over 1000 characters and an unknown country code with 400 code 3', async () => {
+    const wrongType = await api.post('/api/v1/clean/address', { query: 12, countryCode: 'RU' });
+    expect(wrongType.body).toEqual({ code: 3, message: 'query: ожидается строка.', details: [] });
+    const long = await api.post('/api/v1/clean/address', { query: 'а'.repeat(1001), countryCode: 'RU' });
+    expect(long.status).toBe(400);
+    expect(long.body.message).toBe('query: длина должна быть не больше 1000 символов.');
+    const country = await api.post('/api/v1/clean/address', { query: 'Байконур', countryCode: 'Russia' });
+    expect(country.status).toBe(400);
+    expect(country.body.code).toBe(3);
+    expect(country.body.message).toMatch(/^countryCode: /);
+  });
+
+  it('refuses a country without an installed dictionary with 400 code 9 naming it', async () => {
+    const reply = await api.post('/api/v1/clean/address', { query: 'Berlin', countryCode: 'DE' });
+    expect(reply.status).toBe(400);
+    expect(reply.body.code).toBe(9);
+    expect(reply.body.message).toContain('DE');
+    const missing = (['KZ', 'BY', 'UA'] as const).filter((code) => !api.app.services.engine.countries().includes(code.toLowerCase() as never));
+    for (const code of missing) {
+      const slot = await api.post('/api/v1/clean/address', { query: 'Алматы', countryCode: code });
+      expect(slot.status).toBe(400);
+      expect(slot.body.code).toBe(9);
+      expect(slot.body.message).toContain(code);
+    }
+  });
+});

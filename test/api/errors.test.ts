@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaErrors, startTestServer, type TestServer } from './helpers.js';
+
+let api: TestServer;
+beforeAll(async () => {
+  api = await startTestServer();
+});
+afterAll(() => api?.close());
+
+function expectEnvelope(reply: { status: number; body: unknown; headers: Headers }, status: number, code: number): void {
+  expect(reply.status).toBe(status);
+  expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(schemaErrors('Error', reply.body)).toBe('');
+  expect((reply.body as { code: number }).code).toBe(code);
+}
+
+describe('routing errors', () => {
+  it('answers 404 code 5 for an unknown route', async () => {
+    expectEnvelope(await api.get('/api/v1/nothing'), 404, 5);
+    expectEnvelope(await api.post('/api/v2/clean/address', { query: 'x' }), 404, 5);
+    expectEnvelope(await api.get('/'), 404, 5);
+  });
+
+  it('answers 405 code 12 with Allow for a wrong method', async () => {
+    const reply = await api.get('/api/v1/clean/address');
+    expectEnvelope(reply, 405, 12);
+    expect(reply.headers.get('allow')).toBe('POST');
+    expectEnvelope(await api.request('DELETE', '/v1/suggest/address'), 405, 12);
+    expectEnvelope(await api.post('/legacy/selectAddress', {}), 405, 12);
+  });
+});
+
+describe('request limits', () => {
+  it('answers 400 code 3 to malformed JSON, a non-object body and a JSON null', async () => {
+    for (const raw of ['{"query":', '[1,2]', '"text"', 'null', '{"query": "a",}']) {
+      const reply = await api.request('POST', '/api/v1/clean/address', { raw });
+      expectEnvelope(reply, 400, 3);
+      expect(reply.body.message).toMatch(/^тело запроса: /);
+    }
+  });
+
+  it('treats an empty body as {} and asks for the query', async () => {
+    const reply = await api.request('POST', '/api/v1/clean/address', { raw: '' });
+    expect(reply.text).toBe('{"code":3,"message":"query: значение не может быть пустым.","details":[]}');
+  });
+
+  it('answers 400 code 3 to a body over 1 MB', async () => {
+    const raw = JSON.stringify({ query: 'а', padding: 'x'.repeat(1024 * 1024) });
+    const reply = await api.request('POST', '/api/v1/clean/address', { raw });
+    expectEnvelope(reply, 400, 3);
+    expect(reply.body.message).toBe('тело запроса: размер больше 1 МБ.');
+  });
+
+  it('answers 400 code 3 to a query string over 1000 characters', async () => {
+    const reply = await api.get(`/legacy/searchAddressDetail?addr=${'a'.repeat(1001)}`);
+    expectEnvelope(reply, 400, 3);
+    expect(reply.body.message).toBe('строка запроса: длина больше 1000 символов.');
+  });
+
+  it('accepts a body without a content type', async () => {
+    const reply = await api.request('POST', '/api/v1/clean/house', { raw: '{"query":"д 1"}', headers: { 'content-type': 'text/plain' } });
+    expect(reply.status).toBe(200);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Golden answers (test/golden/<endpoint>.jsonl): every input is sent to its endpoint and the whole answer
+ * (status and body) must equal `expected`. `UPDATE_GOLDEN=1` rewrites the expected answers of the lines
+ * that are not known gaps.
+ */
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers.js';
+
+const GOLDEN_DIR = 'test/golden';
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+
+const ENDPOINTS: Record<string, string> = {
+  'clean-address': '/api/v1/clean/address',
+  'clean-house': '/api/v1/clean/house',
+  'suggest-address': '/api/v1/suggest/address',
+  'geosearch-address': '/api/v1/geosearch/address',
+  'idsearch-address': '/api/v1/idsearch/address',
+  'idsearch-center': '/api/v1/idsearch/address/center',
+};
+
+interface GoldenLine {
+  input: Record<string, unknown>;
+  expected?: { status: number; body: unknown };
+  gap?: string;
+}
+
+let api: TestServer;
+beforeAll(async () => {
+  api = await startTestServer();
+});
+afterAll(() => api?.close());
+
+const files = readdirSync(GOLDEN_DIR).filter((name) => name.endsWith('.jsonl'));
+
+it('has an endpoint for every golden file', () => {
+  for (const file of files) expect(ENDPOINTS[file.replace(/\.jsonl$/, '')], file).toBeDefined();
+});
+
+for (const file of files) {
+  const endpoint = file.replace(/\.jsonl$/, '');
+  const path = ENDPOINTS[endpoint];
+  const lines: GoldenLine[] = readFileSync(`${GOLDEN_DIR}/${file}`, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+
+  describe(`${path} golden answers`, () => {
+    if (UPDATE) {
+      it(`regenerates ${file}`, async () => {
+        for (const line of lines) {
+          if (line.gap) continue;
+          const reply = await api.post(path, line.input);
+          line.expected = { status: reply.status, body: reply.body };
+        }
+        writeFileSync(`${GOLDEN_DIR}/${file}`, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+      });
+      return;
+    }
+    for (const line of lines) {
+      const title = JSON.stringify(line.input);
+      const check = async () => {
+        expect(line.expected, `no expected answer: run UPDATE_GOLDEN=1 npx vitest run test/api/golden.test.ts and review`).toBeDefined();
+        const reply = await api.post(path, line.input);
+        expect({ status: reply.status, body: reply.body }).toEqual(line.expected);
+      };
+      if (line.gap) it.fails(`${title} (known gap: ${line.gap})`, check);
+      else it(title, check);
+    }
+  });
+}

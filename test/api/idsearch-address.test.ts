@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaErrors, startTestServer, type TestServer } from './helpers.js';
+
+let api: TestServer;
+beforeAll(async () => {
+  api = await startTestServer();
+});
+afterAll(() => api?.close());
+
+const MOSCOW = '0c5b2444-70a0-4932-980c-b4dc0d3f02b5';
+
+describe('POST /api/v1/idsearch/address', () => {
+  it('answers a region-level record for the Moscow region FIAS id', async () => {
+    for (const type of ['FIAS', 'UNKNOWN', 'fias']) {
+      const reply = await api.post('/api/v1/idsearch/address', { query: MOSCOW, type, countryCode: 'RU' });
+      expect(reply.status, type).toBe(200);
+      expect(schemaErrors('AddressRecord', reply.body)).toBe('');
+      expect(reply.body.address).toBe('г Москва');
+      expect(reply.body.addressFull).toBe('г Москва');
+      expect(reply.body.postcode).toBe('101000');
+      expect(reply.body.quality).toEqual({ unique: 0, actuality: 0, undefined: 0, level: 1, house: 9, geo: 1 });
+      expect(reply.body.municipal).toBeNull();
+      expect(reply.body.original).toBe(MOSCOW);
+      expect(reply.body.metro).toEqual([]);
+    }
+  });
+
+  it('finds Moscow by its KLADR code, detected from 13 digits', async () => {
+    const reply = await api.post('/api/v1/idsearch/address', { query: '7700000000000', type: 'UNKNOWN', countryCode: 'RU' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.region.codes.fias).toBe(MOSCOW);
+  });
+
+  it('reaches a Baikonur house by FIAS with its street and house number', async () => {
+    const reply = await api.post('/api/v1/idsearch/address', { query: '4abf7720-fa42-482c-a2ec-cd564d9abc96', type: 'UNKNOWN', countryCode: 'RU' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.street.codes.fias).toBe('8bbdbc9c-4435-4c82-8989-0b84d8480866');
+    expect(reply.body.houseDetails.codes.fias).toBe('4abf7720-fa42-482c-a2ec-cd564d9abc96');
+    expect(reply.body.houseDetails.house).toBe('5');
+    expect(reply.body.quality.level).toBe(8);
+    expect(reply.body.quality.house).toBe(3);
+    expect(reply.body.houseDetails.apartmentCodes).toEqual({ fias: '', ga: '', osm: '', gar: '', kladr: '' });
+    expect(reply.body.houseDetails.additional).not.toBeNull();
+  });
+
+  it('finds an OSM house by its element id', async () => {
+    const reply = await api.post('/api/v1/idsearch/address', { query: 'W108439630', type: 'OSM', countryCode: 'RU' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.houseDetails.codes.osm).toBe('W108439630');
+  });
+
+  it('answers 404 code 5 for an unknown id and for an id of no registry shape', async () => {
+    const unknown = await api.post('/api/v1/idsearch/address', { query: 'ffffffff-ffff-4fff-8fff-ffffffffffff', type: 'FIAS', countryCode: 'RU' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe(5);
+    const shapeless = await api.post('/api/v1/idsearch/address', { query: 'улица Ленина', type: 'UNKNOWN', countryCode: 'RU' });
+    expect(shapeless.status).toBe(404);
+    expect(shapeless.body.code).toBe(5);
+  });
+
+  it('refuses an unknown type with 400 code 3', async () => {
+    const reply = await api.post('/api/v1/idsearch/address', { query: MOSCOW, type: 'OKATO', countryCode: 'RU' });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ code: 3, message: 'type: недопустимое значение, допустимые: UNKNOWN, GAR, FIAS, KLADR, OSM, GA.', details: [] });
+  });
+});

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { arraySchemaErrors, startTestServer, type TestServer } from './helpers.js';
+
+let api: TestServer;
+beforeAll(async () => {
+  api = await startTestServer();
+});
+afterAll(() => api?.close());
+
+const ADDR = encodeURIComponent('г Байконур, ул Гагарина, д. 5');
+
+describe('GET /legacy/searchAddressDetail', () => {
+  it('answers an array of one flat record with string values, c_json_kvant and numeric c_coordinate', async () => {
+    const reply = await api.get(`/legacy/searchAddressDetail?addr=${ADDR}&country=RU`);
+    expect(reply.status).toBe(200);
+    expect(arraySchemaErrors('LegacySearchAddressDetailRecord', reply.body)).toBe('');
+    expect(reply.body).toHaveLength(1);
+    const [record] = reply.body;
+    expect(record.c_address_original).toBe('г Байконур, ул Гагарина, д. 5');
+    expect(record.c_zipcode).toBe('468325');
+    expect(record.c_houseguid).toBe('4abf7720-fa42-482c-a2ec-cd564d9abc96');
+    expect(record.c_json_kvant).toEqual({ house: '5' });
+    expect(record.c_house_str).toBe('дом 5');
+    expect(record.c_status_error).toMatch(/^\d{3}03\d$/);
+    expect(record.c_aolevel).toBe('8');
+    expect(typeof record.c_coordinate.c_lat).toBe('number');
+  });
+
+  it('refuses a missing addr with 400 code 3 naming it', async () => {
+    const reply = await api.get('/legacy/searchAddressDetail?country=RU');
+    expect(reply.body).toEqual({ code: 3, message: 'addr: значение не может быть пустым.', details: [] });
+  });
+});
+
+describe('GET /legacy/searchAddressDetailDHL and its alias searchAddressDetailVariant', () => {
+  it('adds the FIAS codes of the levels', async () => {
+    for (const path of ['/legacy/searchAddressDetailDHL', '/legacy/searchAddressDetailVariant']) {
+      const reply = await api.get(`${path}?addr=${ADDR}`);
+      expect(reply.status, path).toBe(200);
+      expect(arraySchemaErrors('LegacySearchAddressDetailVariantRecord', reply.body)).toBe('');
+      expect(reply.body[0].c_street_fias).toBe('8bbdbc9c-4435-4c82-8989-0b84d8480866');
+      expect(reply.body[0].c_region_fias).toBe('63ed1a35-4be6-4564-a1ec-0c51f7383314');
+    }
+  });
+});
+
+describe('GET /legacy/checkAddress', () => {
+  it('answers the short record with c_kvant', async () => {
+    const reply = await api.get(`/legacy/checkAddress?addr=${ADDR}`);
+    expect(reply.status).toBe(200);
+    expect(arraySchemaErrors('LegacyCheckAddressRecord', reply.body)).toBe('');
+    expect(reply.body[0].c_kvant).toBe('дом 5');
+    expect(reply.body[0].c_index_out).toBe('468325');
+    expect(reply.body[0].c_addr_in).toBe('г Байконур, ул Гагарина, д. 5');
+  });
+});
+
+describe('GET /legacy/selectAddress', () => {
+  it('answers [] below 3 letters', async () => {
+    const reply = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('ба')}&country=RU`);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual([]);
+  });
+
+  it('answers mixed-case hint records, at most countreturnrec', async () => {
+    const reply = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('Байконур ул')}&country=RU&countreturnrec=2`);
+    expect(reply.status).toBe(200);
+    expect(arraySchemaErrors('LegacySelectAddressRecord', reply.body)).toBe('');
+    expect(reply.body).toHaveLength(2);
+    expect(reply.body[0]).toHaveProperty('c_RegionName');
+  });
+
+  it('refuses a non-numeric countreturnrec and a repeated parameter', async () => {
+    const count = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('Байконур')}&countreturnrec=many`);
+    expect(count.body).toEqual({ code: 3, message: 'countreturnrec: ожидается целое число.', details: [] });
+    const repeated = await api.get(`/legacy/selectAddress?letters=a&letters=b`);
+    expect(repeated.status).toBe(400);
+    expect(repeated.body.message).toBe('letters: ожидается строка.');
+  });
+});

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaErrors, startTestServer, type TestServer } from './helpers.js';
+
+let api: TestServer;
+beforeAll(async () => {
+  api = await startTestServer();
+});
+afterAll(() => api?.close());
+
+const OMITTED = ['original', 'postcodeIn', 'valid', 'quality', 'undefinedParts', 'metro'];
+
+describe('POST /api/v1/suggest/address', () => {
+  it('answers an empty list below 3 letters', async () => {
+    for (const query of ['мо', 'г 1', '12345']) {
+      const reply = await api.post('/api/v1/suggest/address', { query, countryCode: 'RU' });
+      expect(reply.status, query).toBe(200);
+      expect(reply.body).toEqual({ suggestions: [] });
+    }
+  });
+
+  it('suggests Baikonur streets, items without the omitted members', async () => {
+    const reply = await api.post('/api/v1/suggest/address', { query: 'Байконур Гагар', countryCode: 'RU' });
+    expect(reply.status).toBe(200);
+    expect(schemaErrors('SuggestResponse', reply.body)).toBe('');
+    expect(reply.body.suggestions.length).toBeGreaterThan(0);
+    expect(reply.body.suggestions.length).toBeLessThanOrEqual(10);
+    const first = reply.body.suggestions[0];
+    for (const key of OMITTED) expect(first).not.toHaveProperty(key);
+    expect(reply.body.suggestions.some((item: { street: { name: string } }) => item.street.name === 'Гагарина')).toBe(true);
+  });
+
+  it('returns exactly count items when enough matches exist, and caps count at 20', async () => {
+    const three = await api.post('/api/v1/suggest/address', { query: 'Байконур ул', countryCode: 'RU', count: 3 });
+    expect(three.body.suggestions).toHaveLength(3);
+    const many = await api.post('/api/v1/suggest/address', { query: 'Байконур ул', countryCode: 'RU', count: 500 });
+    expect(many.status).toBe(200);
+    expect(many.body.suggestions.length).toBeLessThanOrEqual(20);
+    const zero = await api.post('/api/v1/suggest/address', { query: 'Байконур ул', countryCode: 'RU', count: 0 });
+    expect(zero.body.suggestions.length).toBeLessThanOrEqual(10);
+  });
+
+  it('ignores empty scope members and refuses a malformed scope', async () => {
+    const ok = await api.post('/api/v1/suggest/address', { query: 'Байконур Гагар', countryCode: 'RU', scopes: [{ fias: '', name: '' }] });
+    expect(ok.status).toBe(200);
+    const bad = await api.post('/api/v1/suggest/address', { query: 'Байконур', countryCode: 'RU', scopes: [{ coordinates: { latitude: 'x', longitude: 1 } }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ code: 3, message: 'scopes[0].coordinates.latitude: ожидается число.', details: [] });
+  });
+
+  it('refuses a negative count and a missing query', async () => {
+    const negative = await api.post('/api/v1/suggest/address', { query: 'Байконур', count: -1 });
+    expect(negative.body).toEqual({ code: 3, message: 'count: значение должно быть не меньше 0.', details: [] });
+    const missing = await api.post('/api/v1/suggest/address', { countryCode: 'RU' });
+    expect(missing.text).toBe('{"code":3,"message":"query: значение не может быть пустым.","details":[]}');
+  });
+});
