@@ -14,11 +14,11 @@
  * suggest → RESULT: [0] count, then per item (object id, house id, score)
  * parseHouse → RESULT: as standardize, with only [8], [9] and the parts filled
  */
-import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, INPUT_CAPACITY, setI32, i32At } from './memory';
+import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_CAPACITY, setI32, i32At, u16At } from './memory';
 import { attachSection } from './blob';
-import { normalize, latinLetters, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_TRANSLIT } from './text';
+import { normalize, latinLetters, VARIANT_PLAIN, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
-import { setupHouse, parseHouseParts, partFirst, partLast, PART_COUNT, postcodeToken, houseKeyLen } from './house';
+import { setupHouse, parseHouseParts, partFirst, partLast, PART_COUNT, postcodeToken, houseKeyLen, houseAmbiguous, setNameFirstNumber } from './house';
 import { setupTrie } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects } from './classify/names';
 import {
@@ -32,7 +32,9 @@ const R_STATUS: i32 = 0;
 const R_PARTS: i32 = 11;
 const R_LEFT: i32 = 11 + 19 * 2;
 const MAX_LEFT: i32 = 32;
-
+/** folded text of the parts: R_TEXT_COUNT chars follow, parts index it as (start, length) */
+const R_TEXT: i32 = R_LEFT + 1 + MAX_LEFT * 2;
+const R_TEXT_CAPACITY: i32 = 1024;
 export function setup(): void {
   setupArenas();
   setupTokens();
@@ -85,16 +87,24 @@ export function ping(x: i32): i32 {
   return i32At(SRC, tok(t, F_START) + tok(t, F_LEN) - 1) + 1;
 }
 
+/**
+ * Writes each part as its folded text (so a part typed in the wrong layout reads right), into the text
+ * area of RESULT; parts index that area.
+ */
 function writeParts(): void {
+  let text = 0;
   for (let p = 0; p < PART_COUNT; p++) {
     const first = partFirst(p);
     if (first < 0) {
       setI32(RESULT, R_PARTS + 2 * p, -1);
       setI32(RESULT, R_PARTS + 2 * p + 1, 0);
     } else {
-      const s = srcStart(first);
-      setI32(RESULT, R_PARTS + 2 * p, s);
-      setI32(RESULT, R_PARTS + 2 * p + 1, srcEnd(partLast(p)) - s);
+      const from = tok(first, F_START);
+      const to = tok(partLast(p), F_START) + tok(partLast(p), F_LEN);
+      const start = text;
+      for (let k = from; k < to && text < R_TEXT_CAPACITY; k++) setI32(RESULT, R_TEXT + text++, u16At(NORM, k));
+      setI32(RESULT, R_PARTS + 2 * p, start);
+      setI32(RESULT, R_PARTS + 2 * p + 1, text - start);
     }
   }
   if (postcodeToken >= 0) {
@@ -154,19 +164,33 @@ function writeStandardized(): void {
   setI32(RESULT, 5, !matched ? 2 : count == 0 ? 0 : significant ? 2 : 1);
 }
 
+/** Runs one variant, and again reading its first bare number as a name when that is ambiguous. */
+function standardizeVariant(len: i32, variant: i32, best: i32): i32 {
+  const normLen = normalize(len, variant);
+  let score = analyse(normLen, -1);
+  if (score > best) {
+    best = score;
+    writeStandardized();
+  }
+  if (houseAmbiguous) {
+    setNameFirstNumber(true);
+    score = analyse(normLen, -1);
+    setNameFirstNumber(false);
+    if (score > best) {
+      best = score;
+      writeStandardized();
+    }
+  }
+  return best;
+}
+
 /** Standardizes INPUT[0…len). Returns 0 when something matched, 1 when nothing did. */
 export function standardize(len: i32): i32 {
   if (len < 0 || len > INPUT_CAPACITY) return -1;
-  let best = analyse(normalize(len, VARIANT_PLAIN), -1);
-  writeStandardized();
+  let best = -2000000;
+  best = standardizeVariant(len, VARIANT_PLAIN, best);
   if (latinLetters(len) >= 3) {
-    for (let v = VARIANT_LAYOUT; v <= VARIANT_TRANSLIT; v++) {
-      const score = analyse(normalize(len, v), -1);
-      if (score > best) {
-        best = score;
-        writeStandardized();
-      }
-    }
+    for (let v = VARIANT_PLAIN + 1; v < VARIANT_COUNT; v++) best = standardizeVariant(len, v, best);
   }
   return i32At(RESULT, R_STATUS);
 }
@@ -186,7 +210,7 @@ export function parseHouse(len: i32): i32 {
  */
 export function suggest(len: i32, max: i32, prefix: i32): i32 {
   if (len < 0 || len > INPUT_CAPACITY) return -1;
-  const variants = latinLetters(len) >= 3 ? 3 : 1;
+  const variants = latinLetters(len) >= 3 ? VARIANT_COUNT : 1;
   let best = -1000000;
   setI32(RESULT, 0, 0);
   for (let v = 0; v < variants; v++) {

@@ -49,11 +49,16 @@ export let houseKeyLen: i32 = 0;
 /** length of the bare number part of the key (before к/с) */
 export let houseBaseLen: i32 = 0;
 export const HOUSE_KEY_CAPACITY: i32 = 64;
+/** the fraction read as a corpus (73/1 → 73к1), as OSM often means it; length 0 when no fraction */
+export let HOUSE_ALT_KEY: usize = 0;
+export let houseAltKeyLen: i32 = 0;
+export let houseAltBaseLen: i32 = 0;
 
 export function setupHouse(): void {
   if (PARTS == 0) {
     PARTS = reserve(<usize>(PART_COUNT * 2) << 2);
     HOUSE_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
+    HOUSE_ALT_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
   }
 }
 
@@ -95,7 +100,7 @@ export function keywordPart(i: i32): i32 {
 /** Ordinal suffixes of numbered names: 7-й, 2-я, 22-го, 1-ое. */
 function isOrdinalSuffix(i: i32): bool {
   return tokIs(i, 'й') || tokIs(i, 'я') || tokIs(i, 'ой') || tokIs(i, 'ий') || tokIs(i, 'ая') || tokIs(i, 'го') ||
-    tokIs(i, 'е') || tokIs(i, 'ый') || tokIs(i, 'ое') || tokIs(i, 'ья') || tokIs(i, 'ая') || tokIs(i, 'ого') || tokIs(i, 'ей');
+    tokIs(i, 'е') || tokIs(i, 'ый') || tokIs(i, 'ое') || tokIs(i, 'ья') || tokIs(i, 'ая') || tokIs(i, 'ого') || tokIs(i, 'ей') || tokIs(i, 'ы');
 }
 
 /** Parts whose value may be a letter (block Г, liter А). */
@@ -142,11 +147,16 @@ function readValue(i: i32, p: i32): i32 {
   if (tok(i, F_KIND) == KIND_DIGIT) {
     if (tok(i, F_LEN) > 6) return -1;
     let last = i;
-    // a letter: 10а (glued), 12 А (alone, not a keyword that takes a number)
-    if (last + 1 < tokenCount && tok(last + 1, F_KIND) == KIND_ALPHA && tok(last + 1, F_LEN) == 1 &&
-        (tok(last + 1, F_SEP) & SEP_COMMA) == 0 && tok(last + 1, F_ROLE) == ROLE_FREE) {
-      const opensNumber = keywordPart(last + 1) >= 0 && isDigitTok(last + 2);
-      if (!opensNumber && !(last + 2 < tokenCount && tok(last + 2, F_KIND) == KIND_ALPHA && tok(last + 2, F_SEP) == 0)) last++;
+    // a letter: 10а (glued), 12 А (alone), but not «д34 г Екатеринбург» (the type of the next name)
+    const nx = last + 1;
+    if (nx < tokenCount && tok(nx, F_KIND) == KIND_ALPHA && tok(nx, F_LEN) == 1 &&
+        (tok(nx, F_SEP) & SEP_COMMA) == 0 && tok(nx, F_ROLE) == ROLE_FREE) {
+      const opensNumber = keywordPart(nx) >= 0 && isDigitTok(nx + 1);
+      const after = nx + 1;
+      const wordFollows = after < tokenCount && tok(after, F_KIND) == KIND_ALPHA &&
+        tok(after, F_SEGMENT) == tok(nx, F_SEGMENT) && pairKeyword(after) < 0;
+      const glue = tok(nx, F_SEP) == 0;
+      if (!opensNumber && (glue ? !(wordFollows && tok(after, F_SEP) == 0) : !wordFollows)) last++;
     }
     // a fraction: 10/2 (not 11/-89, which carries a flat)
     if (p == P_HOUSE && isDigitTok(last + 1) && tok(last + 1, F_SEP) == SEP_SLASH) {
@@ -163,6 +173,22 @@ function mark(first: i32, last: i32, role: i32): void {
   for (let k = first; k <= last; k++) setTok(k, F_ROLE, role);
 }
 
+/** Words numbered places carry (мкр 6, 5 квартал, линия 3): their number is a name, not a house. */
+function isNumberedPlace(i: i32): bool {
+  if (i < 0 || i >= tokenCount || tok(i, F_KIND) != KIND_ALPHA) return false;
+  return tokIs(i, 'мкр') || tokIs(i, 'мкрн') || tokIs(i, 'микрорайон') || tokIs(i, 'мк') || tokIs(i, 'квл') ||
+    tokIs(i, 'квартал') || tokIs(i, 'линия') || tokIs(i, 'лин') || tokIs(i, 'микр') || tokIs(i, 'мкрн');
+}
+
+/** True when the place word at p already has its number before it (7-й мкр. 7а: 7а is the house). */
+function numberedBefore(p: i32): bool {
+  for (let k = p - 1; k >= 0 && k >= p - 3; k--) {
+    if (tok(k, F_SEGMENT) != tok(p, F_SEGMENT)) return false;
+    if (tok(k, F_KIND) == KIND_DIGIT) return true;
+  }
+  return false;
+}
+
 /** Marks ordinals, the postcode and phone numbers; they are never house numbers. */
 function classifyNumbers(): void {
   postcodeToken = -1;
@@ -174,6 +200,14 @@ function classifyNumbers(): void {
         isOrdinalSuffix(i + 1)) {
       setTok(i, F_ORDINAL, 1);
       setTok(i + 1, F_ROLE, ROLE_NOISE);
+      continue;
+    }
+    // мкр. 6а, 5-й мкр
+    if ((i > 0 && isNumberedPlace(i - 1) && tok(i - 1, F_SEGMENT) == tok(i, F_SEGMENT) && !numberedBefore(i - 1)) ||
+        (i + 1 < tokenCount && isNumberedPlace(i + 1) && tok(i + 1, F_SEGMENT) == tok(i, F_SEGMENT)) ||
+        (i + 2 < tokenCount && tok(i + 1, F_LEN) == 1 && tok(i + 1, F_SEP) == 0 && isNumberedPlace(i + 2) &&
+         tok(i + 2, F_SEGMENT) == tok(i, F_SEGMENT))) {
+      setTok(i, F_ORDINAL, 1);
       continue;
     }
     const prevKeyword = i > 0 && keywordPart(i - 1) >= 0;
@@ -202,8 +236,21 @@ function startsName(i: i32): bool {
   return false;
 }
 
+/**
+ * When set, the first number the grammar would take as a house without a keyword is read as part of a
+ * name instead (`байконур, 6а, 25`: microdistrict 6а, house 25). The solver tries both readings.
+ */
+export let nameFirstNumber = false;
+/** Set by the grammar: the house was taken without a keyword and another free number follows. */
+export let houseAmbiguous = false;
+
+export function setNameFirstNumber(on: bool): void {
+  nameFirstNumber = on;
+}
+
 /** Runs the grammar over the token table; returns the first token of the house number or −1. */
 export function parseHouseParts(): i32 {
+  houseAmbiguous = false;
   for (let p = 0; p < PART_COUNT; p++) setPart(p, -1, -1);
   houseKeyLen = 0;
   houseBaseLen = 0;
@@ -225,7 +272,17 @@ export function parseHouseParts(): i32 {
       if (i > 0 && pairKeyword(i - 1) >= 0 && pairKeyword(i - 1) != P_HOUSE) continue; // кв 5
       if (i > 1 && (tok(i - 1, F_KIND) == KIND_ALPHA) && tok(i - 1, F_LEN) <= 2 && (tok(i, F_SEP) & SEP_SLASH) != 0) continue;
       if (startsName(i)) continue;
+      if (nameFirstNumber) {
+        nameFirstNumber = false;
+        setTok(i, F_ORDINAL, 1);
+        continue;
+      }
       houseAt = i;
+      for (let k = i + 1; k < tokenCount; k++) {
+        if (tok(k, F_KIND) == KIND_DIGIT && tok(k, F_ROLE) == ROLE_FREE && tok(k, F_ORDINAL) == 0 && (tok(k, F_SEP) & SEP_COMMA) != 0) {
+          houseAmbiguous = true;
+        }
+      }
       break;
     }
   }
@@ -261,6 +318,14 @@ export function parseHouseParts(): i32 {
     }
     setPart(p, valueAt, end);
     mark(i, end, ROLE_HOUSE);
+    // 48 к.1-34 → flat 34
+    if ((p == P_CASE || p == P_BUILD) && partFirst(P_FLAT) < 0 && isDigitTok(end + 1) && tok(end + 1, F_ROLE) == ROLE_FREE &&
+        (tok(end + 1, F_SEP) & SEP_HYPHEN) != 0 && (tok(end + 1, F_SEP) & SEP_COMMA) == 0) {
+      setPart(P_FLAT, end + 1, end + 1);
+      mark(end + 1, end + 1, ROLE_HOUSE);
+      i = end + 1;
+      continue;
+    }
     i = end;
   }
   // 4. a bare number right after the house: дом 26, 5 → flat 5
@@ -302,6 +367,18 @@ function buildHouseKey(): void {
   if (partFirst(P_BUILD) >= 0 && houseKeyLen < HOUSE_KEY_CAPACITY) {
     setU16(HOUSE_KEY, houseKeyLen++, 0x441);
     appendTokens(partFirst(P_BUILD), partLast(P_BUILD));
+  }
+  // 73/1 → 73к1 when no corpus was written
+  houseAltKeyLen = 0;
+  houseAltBaseLen = 0;
+  if (partFirst(P_CASE) < 0) {
+    let slash = -1;
+    for (let k = 0; k < houseBaseLen; k++) if (u16At(HOUSE_KEY, k) == 47) { slash = k; break; }
+    if (slash > 0) {
+      for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == slash ? 0x43a : u16At(HOUSE_KEY, k));
+      houseAltKeyLen = houseKeyLen;
+      houseAltBaseLen = slash;
+    }
   }
 }
 

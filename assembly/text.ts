@@ -16,6 +16,9 @@ import { INPUT, NORM, SRC, setU16, u16At, setI32 } from './memory';
 export const VARIANT_PLAIN: i32 = 0;
 export const VARIANT_LAYOUT: i32 = 1;
 export const VARIANT_TRANSLIT: i32 = 2;
+/** LAYOUT without the punctuation keys: `,` stays a comma */
+export const VARIANT_LAYOUT_KEEP: i32 = 3;
+export const VARIANT_COUNT: i32 = 4;
 
 export const CH_SPACE: i32 = 32;
 
@@ -177,15 +180,15 @@ export function normalize(len: i32, variant: i32): i32 {
   let i = 0;
   while (i < len) {
     const raw = u16At(INPUT, i);
-    if (variant == VARIANT_LAYOUT) {
+    if (variant == VARIANT_LAYOUT || variant == VARIANT_LAYOUT_KEEP) {
       const lower = lowerAscii(raw);
       let mapped = 0;
       if (isLatinRaw(raw)) mapped = layoutChar(lower);
-      else if (raw == 44 || raw == 46 || raw == 59 || raw == 39 || raw == 91 || raw == 93 || raw == 96) {
-        // punctuation keys count as letters only inside a Latin word
+      else if (variant == VARIANT_LAYOUT && (raw == 44 || raw == 46 || raw == 59 || raw == 39 || raw == 91 || raw == 93 || raw == 96)) {
+        // punctuation keys count as letters when they touch a Latin word (LAYOUT_KEEP leaves them)
         const prev = i > 0 ? u16At(INPUT, i - 1) : 0;
         const next = i + 1 < len ? u16At(INPUT, i + 1) : 0;
-        if (isLatinRaw(prev) && isLatinRaw(next)) mapped = layoutChar(raw);
+        if (isLatinRaw(prev) || isLatinRaw(next)) mapped = layoutChar(raw);
       }
       out = emit(out, mapped != 0 ? foldChar(mapped) : foldChar(raw), i);
       i++;

@@ -110,6 +110,9 @@ export function tokenize(len: i32): i32 {
         if (digit ? !isDigit(d) : !isLetter(d)) break;
         j++;
       }
+      // 5ак1: a letter glued between a number and к/с + number is a token of its own
+      if (!digit && j - i == 2 && i > 0 && isDigit(u16At(NORM, i - 1)) && j < len && isDigit(u16At(NORM, j)) &&
+          (u16At(NORM, i + 1) == 0x43a || u16At(NORM, i + 1) == 0x441)) j = i + 1;
       if (digit) {
         for (let k = i; k < j; k++) {
           value = value * 10 + (u16At(NORM, k) - 48);

@@ -15,7 +15,7 @@ import {
   H_BASE_LEN,
 } from '../blob';
 import { objSlot, objAt, objUsed } from '../classify/names';
-import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken } from '../house';
+import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken, HOUSE_ALT_KEY, houseAltKeyLen } from '../house';
 import { u16At } from '../memory';
 import { tok, F_VALUE } from '../tokenize';
 
@@ -54,6 +54,15 @@ export function matchHouse(o: i32): i32 {
     }
     if (baseHit < 0 && house(h, H_BASE_LEN) == houseBaseLen && keyEquals(off, houseBaseLen)) baseHit = h;
   }
+  if (houseAltKeyLen > 0) {
+    for (let h = start; h < start + count; h++) {
+      if (house(h, H_KEY_LEN) == houseAltKeyLen && keyEquals(house(h, H_KEY), houseAltKeyLen, HOUSE_ALT_KEY)) {
+        chainHouse = h;
+        chainHouseExact = true;
+        return 80;
+      }
+    }
+  }
   if (baseHit >= 0) {
     chainHouse = baseHit;
     return 50;
@@ -61,8 +70,9 @@ export function matchHouse(o: i32): i32 {
   return 0;
 }
 
-function keyEquals(off: i32, len: i32): bool {
-  for (let k = 0; k < len; k++) if (houseKeyChar(off + k) != u16At(HOUSE_KEY, k)) return false;
+function keyEquals(off: i32, len: i32, key: usize = 0): bool {
+  const k0 = key == 0 ? HOUSE_KEY : key;
+  for (let k = 0; k < len; k++) if (houseKeyChar(off + k) != u16At(k0, k)) return false;
   return true;
 }
 

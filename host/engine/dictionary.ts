@@ -2,8 +2,10 @@
  * Loads a dictionary blob: checks magic and format version, copies the core sections into a fresh core
  * instance, and keeps the host columns (names, codes, house numbers) for record building.
  * House columns stay typed arrays over the blob bytes: a house costs what the blob stores, no JS object.
+ * A host column the blob leaves out reads as empty (`''`, 0): the web dictionaries of web/build-web-dict.ts
+ * drop what hints do not show (cadastral numbers, flat counts, apartments, metro, okato/oktmo/ifns).
+ * No Node API here: the browser build (web/) loads blobs through this class; files are read in index.ts.
  */
-import { readFile } from 'node:fs/promises';
 import { unpack } from 'msgpackr';
 import type {
   ApartmentInfo, CodesOut, Country, Dictionary, Found, HouseInfo, IdKind, ObjectInfo,
@@ -39,6 +41,13 @@ interface BlobFile {
 
 const copy = <T>(bytes: Uint8Array, Ctor: new (b: ArrayBuffer) => T): T =>
   new Ctor(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+
+/** A house column as a typed array of `count` records; absent from the blob → all zeros. */
+function column<T>(bytes: unknown, Ctor: (new (b: ArrayBuffer) => T) & { BYTES_PER_ELEMENT: number }, count: number): T {
+  return bytes instanceof Uint8Array ? copy(bytes, Ctor) : new Ctor(new ArrayBuffer(count * Ctor.BYTES_PER_ELEMENT));
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -90,27 +99,29 @@ export class LoadedDictionary implements Dictionary {
     this.o = blob.host.objects;
     this.objectCount = this.o.name.length;
     const hh = blob.host.houses;
+    const n = (hh.number as Uint8Array).byteLength / 4;
     this.h = {
       pool: hh.pool as string[],
       number: copy(hh.number as Uint8Array, Int32Array),
-      block: copy(hh.block as Uint8Array, Int32Array),
-      building: copy(hh.building as Uint8Array, Int32Array),
-      liter: copy(hh.liter as Uint8Array, Int32Array),
-      construction: copy(hh.construction as Uint8Array, Int32Array),
-      flags: hh.flags as Uint8Array,
-      postcode: copy(hh.postcode as Uint8Array, Int32Array),
-      cadnum: copy(hh.cadnum as Uint8Array, Int32Array),
-      flatCount: copy(hh.flatCount as Uint8Array, Int32Array),
-      gar: copy(hh.gar as Uint8Array, Uint32Array),
-      osmType: hh.osmType as Uint8Array,
-      osmId: copy(hh.osmId as Uint8Array, Float64Array),
-      fias: hh.fias as Uint8Array,
+      block: column(hh.block, Int32Array, n),
+      building: column(hh.building, Int32Array, n),
+      liter: column(hh.liter, Int32Array, n),
+      construction: column(hh.construction, Int32Array, n),
+      flags: column(hh.flags, Uint8Array, n),
+      postcode: column(hh.postcode, Int32Array, n),
+      cadnum: column(hh.cadnum, Int32Array, n),
+      flatCount: column(hh.flatCount, Int32Array, n),
+      gar: column(hh.gar, Uint32Array, n),
+      osmType: column(hh.osmType, Uint8Array, n),
+      osmId: column(hh.osmId, Float64Array, n),
+      fias: column(hh.fias, Uint8Array, n * 16),
     };
-    this.houseCount = this.h.number.length;
+    this.houseCount = n;
     this.houseCoords = copy(blob.core.houses, Int32Array);
-    this.a = blob.host.apartments;
-    this.apartmentCount = this.a.house.length;
-    this.metro = blob.host.metro as { name: string[]; line: string[]; city: string[] };
+    this.a = blob.host.apartments ?? {};
+    this.apartmentCount = this.a.house?.length ?? 0;
+    const metro = (blob.host.metro ?? {}) as Partial<LoadedDictionary['metro']>;
+    this.metro = { name: metro.name ?? [], line: metro.line ?? [], city: metro.city ?? [] };
   }
 
   static async fromBytes(bytes: Uint8Array, wasm: BufferSource | WebAssembly.Module, source = 'blob'): Promise<LoadedDictionary> {
@@ -121,12 +132,8 @@ export class LoadedDictionary implements Dictionary {
     return new LoadedDictionary(blob, core);
   }
 
-  static async fromFile(file: string, wasm: BufferSource | WebAssembly.Module): Promise<LoadedDictionary> {
-    return LoadedDictionary.fromBytes(await readFile(file), wasm, file);
-  }
-
   private s(col: string, id: number): string {
-    const v = this.o[col][id];
+    const v = this.o[col]?.[id];
     return v === undefined || v === null ? '' : String(v);
   }
 
@@ -154,7 +161,8 @@ export class LoadedDictionary implements Dictionary {
   private houseFias(id: number): string {
     const b = this.h.fias.subarray(id * 16, id * 16 + 16);
     if (b.every((x) => x === 0)) return '';
-    const hex = Buffer.from(b).toString('hex');
+    let hex = '';
+    for (const x of b) hex += HEX[x];
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
 
@@ -194,10 +202,10 @@ export class LoadedDictionary implements Dictionary {
     return {
       id,
       house: Number(a.house[id]),
-      number: String(a.number[id] ?? ''),
-      type: String(a.type[id] ?? ''),
-      codes: { fias: String(a.fias[id] ?? ''), ga: '', osm: '', gar: String(a.gar[id] ?? ''), kladr: '' },
-      cadnum: String(a.cadnum[id] ?? ''),
+      number: String(a.number?.[id] ?? ''),
+      type: String(a.type?.[id] ?? ''),
+      codes: { fias: String(a.fias?.[id] ?? ''), ga: '', osm: '', gar: String(a.gar?.[id] ?? ''), kladr: '' },
+      cadnum: String(a.cadnum?.[id] ?? ''),
     };
   }
 
@@ -225,8 +233,8 @@ export class LoadedDictionary implements Dictionary {
     }
     const apartments = new Map<string, number>();
     for (let i = 0; i < this.apartmentCount; i++) {
-      if (this.a.fias[i]) apartments.set(`fias:${this.a.fias[i]}`, i);
-      if (this.a.gar[i]) apartments.set(`gar:${this.a.gar[i]}`, i);
+      if (this.a.fias?.[i]) apartments.set(`fias:${this.a.fias[i]}`, i);
+      if (this.a.gar?.[i]) apartments.set(`gar:${this.a.gar[i]}`, i);
     }
     this.objectIndex = objects;
     this.houseIndex = houses;

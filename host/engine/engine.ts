@@ -11,6 +11,8 @@ import { LoadedDictionary } from './dictionary.js';
 
 const R_PARTS = 11;
 const R_LEFT = 11 + 19 * 2;
+/** folded text of the parts, after the leftover spans (abi.ts R_TEXT) */
+const R_TEXT = R_LEFT + 1 + 32 * 2;
 const LEVEL_BY_NUMBER: (LevelKey | null)[] = [null, 'region', 'area', 'city', 'cityArea', 'settlement', 'planStructure', 'street'];
 const GEO_LEVELS: Record<GeoLevel, number> = { region: 1, area: 2, city: 3, settlement: 5, planStructure: 6, street: 7, house: 8 };
 
@@ -68,7 +70,10 @@ export class AddressEngine implements Engine {
     const parts = emptyParts();
     HOUSE_PART_KEYS.forEach((key, p) => {
       const start = r[R_PARTS + 2 * p];
-      if (start >= 0) parts[key] = partValue(text.slice(start, start + r[R_PARTS + 2 * p + 1]));
+      if (start < 0) return;
+      let value = '';
+      for (let k = 0; k < r[R_PARTS + 2 * p + 1]; k++) value += String.fromCharCode(r[R_TEXT + start + k]);
+      parts[key] = partValue(value);
     });
     const pcStart = r[8];
     const postcodeIn = pcStart >= 0 ? text.slice(pcStart, pcStart + r[9]) : '';

@@ -1,6 +1,7 @@
 /**
  * Engine creation for the server: reads the release (or debug) wasm and every country blob found in the
- * dictionary folder, and logs what it loaded.
+ * dictionary folder, and logs what it loaded. The only module of host/engine/ that touches the file
+ * system: engine.ts, dictionary.ts and wasm-core.ts run in the browser too (web/engine.ts).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -30,6 +31,11 @@ export function defaultWasmFile(): string {
   return join(ROOT, 'build', 'wasm', debug ? 'core.debug.wasm' : 'core.wasm');
 }
 
+/** Reads a blob file and loads it (`LoadedDictionary.fromBytes` with the file name in its errors). */
+export async function loadDictionaryFile(file: string, wasm: BufferSource | WebAssembly.Module): Promise<LoadedDictionary> {
+  return LoadedDictionary.fromBytes(await readFile(file), wasm, file);
+}
+
 export function blobFile(dir: string, country: Country): string {
   return join(dir, `${country}.dict`);
 }
@@ -43,7 +49,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Address
     const file = blobFile(dir, country);
     if (!existsSync(file)) continue;
     const t0 = performance.now();
-    const dict = await LoadedDictionary.fromFile(file, module);
+    const dict = await loadDictionaryFile(file, module);
     loaded.push(dict);
     options.log?.(
       `dictionary ${country}: source date ${dict.sourceDate}, ${dict.objectCount} objects, ${dict.houseCount} houses, ` +
