@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { ModelBuilder } from './merge.js';
 import type { MergedModel } from './merged.js';
 import { readGar } from './sources/gar.js';
-import { readHflabs } from './sources/hflabs.js';
+import { readHflabs, readSocrbase } from './sources/hflabs.js';
+import { readKladrAltnames, readKladrSocrbase } from './sources/kladr-dbf.js';
+import { typeTable } from './types.js';
 import { readMetro } from './sources/metro.js';
 import { readOsmXml, readOverpassGeojson, type OsmCity } from './sources/osm.js';
 import { readPost } from './sources/post.js';
@@ -69,6 +71,9 @@ async function readCountry(country: Country, dataDir: string, builder: ModelBuil
     return result;
   };
   if (country === 'ru') {
+    await step('types', async () => ({
+      added: typeTable().enrich([...(await readSocrbase(path('ru/hflabs/socrbase.csv'))), ...(await readKladrSocrbase(path('ru/kladr/SOCRBASE.DBF')))]),
+    }));
     await step('gar', () => readGar(path('ru/gar/gar_xml.zip'), builder, { log }));
     await step('hflabs', () => readHflabs({ region: path('ru/hflabs/region.csv'), city: path('ru/hflabs/city.csv') }, builder));
     const ekaterinburg = path('osm/ru-ekaterinburg');
@@ -80,6 +85,7 @@ async function readCountry(country: Country, dataDir: string, builder: ModelBuil
       readOverpassGeojson(files, builder, { city: { name: 'Екатеринбург', regionName: 'Свердловская' }, date: '20200517', log }),
     );
     await step('post', () => readPost(path('ru/post/pindx.csv'), builder));
+    await step('kladr altnames', () => readKladrAltnames(path('ru/kladr/ALTNAMES.DBF'), builder));
   }
   if (country === 'kz') await step('kato', () => readKato(path('kz/kato.csv'), builder));
   if (country === 'ua') {

@@ -6,7 +6,7 @@
  * Columns a source never fills are never allocated (`LazyColumn`), so a GAR-only build carries no
  * coordinates and an OSM-only build no GUIDs. Memory per house, all columns present:
  *   parent 4 + number 4 + block/building/liter/construction 16 + flags 1 + source 1 + postcode 4
- *   + lat/lon 8 (Float32: ≈0.5 m) + gar 4 + fias 16 + osm 9 + okato/oktmo/ifns 12 + flatCount 2
+ *   + lat/lon 8 (Int32 degrees × 10⁷, as OSM) + gar 4 + fias 16 + osm 9 + okato/oktmo/ifns 12 + flatCount 2
  *   + cadnum 8 offset + ≈18 bytes text ≈ 112 bytes; a national GAR build (no OSM columns, ≈60 % of houses
  *   with a cadastral number) is ≈ 95 bytes × 35 M ≈ 3.3 GB, plus the pool (≈ 1 M distinct numbers, ≈ 60 MB).
  * Growth doubles the arrays, so peak is up to 2× during a resize of one column, never of all at once.
@@ -109,6 +109,8 @@ const FLAG_MULTI_FLAT = 4;
 const FLAG_MULTI_FLAT_KNOWN = 8;
 const OSM_KINDS = ['', 'N', 'W', 'R'];
 const HEX = '0123456789abcdef';
+const NO_COORDINATE = -0x80000000;
+const COORDINATE_SCALE = 1e7;
 
 export class HouseStore {
   count = 0;
@@ -124,8 +126,9 @@ export class HouseStore {
   private readonly flags = new LazyColumn(Uint8Array);
   private readonly source = new LazyColumn(Uint8Array);
   private readonly postcode = new LazyColumn(Uint32Array);
-  private readonly lat = new LazyColumn(Float32Array, 1, NaN);
-  private readonly lon = new LazyColumn(Float32Array, 1, NaN);
+  /** degrees × 10⁷ as OSM stores them (exact to 7 decimals, ±1 cm); NO_COORDINATE when unknown */
+  private readonly lat = new LazyColumn(Int32Array, 1, NO_COORDINATE);
+  private readonly lon = new LazyColumn(Int32Array, 1, NO_COORDINATE);
   private readonly gar = new LazyColumn(Uint32Array);
   private readonly fias = new LazyColumn(Uint8Array, 16);
   private readonly osmKind = new LazyColumn(Uint8Array);
@@ -157,8 +160,8 @@ export class HouseStore {
     if (source !== 0) this.source.set(row, source, capacity);
     this.setString(this.postcode, row, house.postcode);
     if (house.lat !== undefined && house.lon !== undefined && Number.isFinite(house.lat) && Number.isFinite(house.lon)) {
-      this.lat.set(row, house.lat, capacity);
-      this.lon.set(row, house.lon, capacity);
+      this.lat.set(row, Math.round(house.lat * COORDINATE_SCALE), capacity);
+      this.lon.set(row, Math.round(house.lon * COORDINATE_SCALE), capacity);
     }
     const codes = house.codes;
     if (codes.gar) this.gar.set(row, Number(codes.gar), capacity);
@@ -183,11 +186,14 @@ export class HouseStore {
   postcodeOf(row: number): string {
     return this.pool.strings[this.postcode.get(row)];
   }
+  /** latitude in degrees, NaN when unknown */
   latOf(row: number): number {
-    return this.lat.get(row);
+    const value = this.lat.get(row);
+    return value === NO_COORDINATE ? NaN : value / COORDINATE_SCALE;
   }
   lonOf(row: number): number {
-    return this.lon.get(row);
+    const value = this.lon.get(row);
+    return value === NO_COORDINATE ? NaN : value / COORDINATE_SCALE;
   }
   garOf(row: number): number {
     return this.gar.get(row);
@@ -233,10 +239,10 @@ export class HouseStore {
     if (flags & FLAG_MULTI_FLAT_KNOWN) house.multiFlat = (flags & FLAG_MULTI_FLAT) !== 0;
     const postcode = this.postcode.get(row);
     if (postcode) house.postcode = s[postcode];
-    const lat = this.lat.get(row);
+    const lat = this.latOf(row);
     if (!Number.isNaN(lat)) {
-      house.lat = Math.round(lat * 1e6) / 1e6;
-      house.lon = Math.round(this.lon.get(row) * 1e6) / 1e6;
+      house.lat = lat;
+      house.lon = this.lonOf(row);
     }
     const flatCount = this.flatCount.get(row);
     if (flatCount) house.flatCount = flatCount;

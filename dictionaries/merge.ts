@@ -141,6 +141,16 @@ export class ModelBuilder implements ModelSink {
     this.postOffices.push(entry);
   }
 
+  /** an old registry code of the object that now has `newCode` (KLADR ALTNAMES) */
+  addCodeAlias(registry: 'kladr', oldCode: string, newCode: string): void {
+    const list = this.kladrAliases.get(newCode) ?? [];
+    list.push(oldCode);
+    this.kladrAliases.set(newCode, list);
+    void registry;
+  }
+
+  private readonly kladrAliases = new Map<string, string[]>();
+
   addSource(info: SourceInfo): void {
     this.sources.push(info);
   }
@@ -186,6 +196,7 @@ export class ModelBuilder implements ModelSink {
     const housesWithCoordinates = this.aggregateHouses(objects, rows, parents);
     this.fillTopDown(objects);
     this.applyPopularNames(objects);
+    this.applyKladrAliases(objects);
 
     const apartments = this.mergeApartments(rows);
     const sourceDate = this.sources.reduce((newest, s) => (s.date > newest ? s.date : newest), '');
@@ -626,6 +637,20 @@ export class ModelBuilder implements ModelSink {
 
   private popularNamesApplied = 0;
 
+  private kladrAliasesApplied = 0;
+
+  private applyKladrAliases(objects: MergedObject[]): void {
+    if (this.kladrAliases.size === 0) return;
+    for (const object of objects) {
+      const kladr = object.codes.kladr;
+      if (!kladr) continue;
+      const old = this.kladrAliases.get(kladr);
+      if (!old) continue;
+      object.historicalKladr = [...new Set([...(object.historicalKladr ?? []), ...old])];
+      this.kladrAliasesApplied++;
+    }
+  }
+
   /** apartments reference their house by `gar:<id>` or `fias:<guid>`; map to the yielded house order */
   private mergeApartments(rows: Uint32Array): MergedApartment[] {
     if (this.apartmentsIn.length === 0) return [];
@@ -663,6 +688,7 @@ export class ModelBuilder implements ModelSink {
     summary['objects postcode from post'] = this.postcodesFromPost;
     summary['objects coordinates from post/geonames'] = this.coordinatesFromPost;
     summary['popular names applied'] = this.popularNamesApplied;
+    summary['objects with old KLADR codes'] = this.kladrAliasesApplied;
     summary.houses = rows.length;
     let housePostcodes = 0;
     for (let i = 0; i < rows.length; i++) if (this.houseStore.postcodeOf(rows[i])) housePostcodes++;

@@ -57,6 +57,8 @@ export interface AddressObject {
   population?: number;
   /** earlier names (GAR history): matching one gives quality.actuality = 1 */
   historicalNames?: string[];
+  /** earlier KLADR codes of the object (KLADR ALTNAMES), for id searches by an old code */
+  historicalKladr?: string[];
   /** other names people use for the same object (OSM name:ru, popular city names) */
   aliases?: string[];
   /** registry this record came from (`gar`, `hflabs`, `osm`, `kato`, `katottg`, `geonames`) */

@@ -69,6 +69,24 @@ export class TypeTable {
     });
   }
 
+  /**
+   * Add types from another table (hflabs/KLADR socrbase): an abbreviation already known only widens its
+   * levels; an unknown one is added with its full name as a synonym.
+   */
+  enrich(types: AddressType[]): number {
+    let added = 0;
+    for (const type of types) {
+      const known = this.lookup(type.abbr, 'ru') ?? this.lookup(type.full, 'ru');
+      if (known) {
+        for (const level of type.levels) if (!known.levels.includes(level)) known.levels.push(level);
+        continue;
+      }
+      this.add({ ...type, synonyms: [...type.synonyms] });
+      added++;
+    }
+    return added;
+  }
+
   /** The type written as `spelling` (any known spelling) in `country`, preferring one found at `level`. */
   lookup(spelling: string, country: Country, level?: LevelNumber): AddressType | undefined {
     const list = this.bySpelling.get(foldType(spelling));
