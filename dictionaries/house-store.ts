@@ -7,8 +7,10 @@
  * coordinates and an OSM-only build no GUIDs. Memory per house, all columns present:
  *   parent 4 + number 4 + block/building/liter/construction 16 + flags 1 + source 1 + postcode 4
  *   + lat/lon 8 (Int32 degrees × 10⁷, as OSM) + gar 4 + fias 16 + osm 9 + okato/oktmo/ifns 12 + flatCount 2
- *   + cadnum 8 offset + ≈18 bytes text ≈ 112 bytes; a national GAR build (no OSM columns, ≈60 % of houses
- *   with a cadastral number) is ≈ 95 bytes × 35 M ≈ 3.3 GB, plus the pool (≈ 1 M distinct numbers, ≈ 60 MB).
+ *   + cadnum 10 offset/length + ≈18 bytes text ≈ 115 bytes at most. Measured on 2 M GAR-like houses (no OSM
+ *   columns, 60 % with a cadastral number, growth slack included): 78 bytes per house, so a national GAR
+ *   build holds ≈ 2.7 GB of houses (`node --max-old-space-size` is not involved: typed arrays live outside
+ *   the JS heap), plus the pool (≈ 1 M distinct numbers, ≈ 60 MB).
  * Growth doubles the arrays, so peak is up to 2× during a resize of one column, never of all at once.
  *
  * `order(parentIndex)` sorts rows by their resolved parent with a counting sort (two passes, one Uint32Array

@@ -682,6 +682,9 @@ export class ModelBuilder implements ModelSink {
       summary[`objects ${LEVEL_NAMES[level]}`] = objects.filter((o) => o.level === level).length;
     }
     for (const [source, n] of [...this.objectsPerSource].sort()) summary[`records from ${source}`] = n;
+    const bySource = new Map<string, number>();
+    for (const object of objects) bySource.set(object.source, (bySource.get(object.source) ?? 0) + 1);
+    for (const [source, n] of [...bySource].sort()) summary[`objects from ${source}`] = n;
     summary['objects joined by name'] = this.joinedByName;
     summary['objects with postcode'] = objects.filter((o) => o.postcode).length;
     summary['objects with coordinates'] = objects.filter((o) => o.lat !== undefined).length;

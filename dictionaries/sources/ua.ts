@@ -63,6 +63,14 @@ export async function readKatottg(path: string, sink: ModelSink, _options: { log
       source: 'katottg',
     });
     objects++;
+    if (category === CATEGORIES.K) {
+      // a city of special status is a region and the city in it: people write «м. Київ, вул. …» and expect
+      // the city level filled (unlike Russia's federal cities, see docs/DECISIONS.md)
+      const cityKey = `${key}:city`;
+      sink.addObject({ key: cityKey, level: Level.city, parent: key, name, type: 'м', codes: { okato: code }, source: 'katottg' });
+      keyOf.set(code, cityKey);
+      objects++;
+    }
   }
   return { objects, skipped };
 }
