@@ -188,7 +188,8 @@ export function normalize(len: i32, variant: i32): i32 {
         // punctuation keys count as letters when they touch a Latin word (LAYOUT_KEEP leaves them)
         const prev = i > 0 ? u16At(INPUT, i - 1) : 0;
         const next = i + 1 < len ? u16At(INPUT, i + 1) : 0;
-        if (isLatinRaw(prev) || isLatinRaw(next)) mapped = layoutChar(raw);
+        // a dot ending a word is a period (кв. 1), a dot inside one is ю
+        if (raw == 46 ? isLatinRaw(prev) && isLatinRaw(next) : isLatinRaw(prev) || isLatinRaw(next)) mapped = layoutChar(raw);
       }
       out = emit(out, mapped != 0 ? foldChar(mapped) : foldChar(raw), i);
       i++;

@@ -179,6 +179,7 @@ export function classifyNames(prefixToken: i32): void {
     const len = tok(t, F_LEN);
     const prefix = t == prefixToken;
     let budget = kind == KIND_DIGIT ? 0 : editBudget(len);
+    if (len == 4 && !prefix) budget = 1; // азиа → азина: a missed letter in a short name
     if (prefix && len < 3) budget = 0;
     const n = lookup(tok(t, F_START), len, budget, prefix);
     for (let h = 0; h < n; h++) {
