@@ -51,6 +51,7 @@ const GA_DIGITS = 25;
 /** a place farther than this from every known city is not placed in a region by coordinates */
 const NEAREST_CITY_MAX_KM = 120;
 const ALIASES_FILE = fileURLToPath(new URL('./data/aliases.tsv', import.meta.url));
+const NAME_VARIANTS_FILE = fileURLToPath(new URL('./data/name-variants.tsv', import.meta.url));
 
 type PostEntry = { area: string; postcode: string; lat?: number; lon?: number };
 /** region key → place name key → offices */
@@ -67,6 +68,7 @@ interface PostOffice {
 
 export interface ModelBuilderOptions {
   aliasesFile?: string;
+  nameVariantsFile?: string;
   log?: (line: string) => void;
 }
 
@@ -197,6 +199,7 @@ export class ModelBuilder implements ModelSink {
     this.fillTopDown(objects);
     this.applyPopularNames(objects);
     this.applyKladrAliases(objects);
+    this.applyNameVariants(objects);
 
     const apartments = this.mergeApartments(rows);
     const sourceDate = this.sources.reduce((newest, s) => (s.date > newest ? s.date : newest), '');
@@ -638,6 +641,25 @@ export class ModelBuilder implements ModelSink {
   private popularNamesApplied = 0;
 
   private kladrAliasesApplied = 0;
+  private nameVariantsApplied = 0;
+
+  /** `data/name-variants.tsv`: `Карла Маркса|К. Маркса|Маркса` → aliases of streets named `Карла Маркса` */
+  private applyNameVariants(objects: MergedObject[]): void {
+    const file = this.options.nameVariantsFile ?? NAME_VARIANTS_FILE;
+    const variants = new Map<string, string[]>();
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line === '' || line.startsWith('#')) continue;
+      const [canonical, ...others] = line.split('|').map((s) => s.trim());
+      if (others.length > 0) variants.set(nameKey(canonical), others);
+    }
+    for (const object of objects) {
+      if (object.level !== Level.street && object.level !== Level.planStructure) continue;
+      const others = variants.get(nameKey(object.name));
+      if (!others) continue;
+      object.aliases = [...new Set([...(object.aliases ?? []), ...others])];
+      this.nameVariantsApplied++;
+    }
+  }
 
   private applyKladrAliases(objects: MergedObject[]): void {
     if (this.kladrAliases.size === 0) return;
@@ -692,6 +714,7 @@ export class ModelBuilder implements ModelSink {
     summary['objects coordinates from post/geonames'] = this.coordinatesFromPost;
     summary['popular names applied'] = this.popularNamesApplied;
     summary['objects with old KLADR codes'] = this.kladrAliasesApplied;
+    summary['streets with name variants'] = this.nameVariantsApplied;
     summary.houses = rows.length;
     let housePostcodes = 0;
     for (let i = 0; i < rows.length; i++) if (this.houseStore.postcodeOf(rows[i])) housePostcodes++;
@@ -763,7 +786,11 @@ function isPlaceLevel(level: LevelNumber): boolean {
 
 function uniquePlace(candidates: AddressObject[]): AddressObject[] {
   const regions = candidates.filter((c) => c.level === Level.region);
-  if (regions.length === 1) return regions;
+  if (regions.length === 1) {
+    // a city of special status that is also its own city (Київ): the city holds the streets
+    const city = candidates.find((c) => c.level === Level.city && c.parent === regions[0].key);
+    return [city ?? regions[0]];
+  }
   return candidates.length === 1 ? candidates : [];
 }
 

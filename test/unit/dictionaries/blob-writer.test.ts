@@ -1,0 +1,243 @@
+/**
+ * Blob round trip: a merged model written by hand → encodeBlob → LoadedDictionary.fromBytes (debug core)
+ * → every section read back, through the host columns and through the core (house keys, names, grid,
+ * metro). And the loader's refusal of a blob it cannot read.
+ */
+import { pack, unpack } from 'msgpackr';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BLOB_MAGIC, FORMAT_VERSION, encodeBlob, loadTypeTable, wordWeight } from '../../../dictionaries/blob-writer.js';
+import { BlobError, LoadedDictionary, decodeBlob } from '../../../host/engine/dictionary.js';
+import type { AddressEngine } from '../../../host/engine/engine.js';
+import { debugWasm, houseOf, viewOf } from '../../helpers/engine.js';
+import {
+  CITY, LENINA, MARTA, REGION, SMALL_APARTMENTS, SMALL_HOUSES, SMALL_METRO, SMALL_OBJECTS, engineOfModel, smallModel,
+} from '../../helpers/model.js';
+
+describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
+  let engine: AddressEngine;
+  let dict: LoadedDictionary;
+  let bytes: Uint8Array;
+
+  beforeAll(async () => {
+    ({ engine, dict, bytes } = await engineOfModel(smallModel()));
+  });
+
+  describe('header', () => {
+    it('starts with the magic and the format version the loader reads', () => {
+      const blob = unpack(bytes) as { magic: string; format: number };
+      expect(blob.magic).toBe(BLOB_MAGIC);
+      expect(blob.format).toBe(FORMAT_VERSION);
+      expect(decodeBlob(bytes).format).toBe(FORMAT_VERSION);
+    });
+
+    it('carries the country, the source date, the sources and the counts', () => {
+      expect(dict.country).toBe('ru');
+      expect(dict.sourceDate).toBe('20240501');
+      expect(dict.sources).toEqual([{ name: 'hand-written test model', date: '20240501', licence: 'CC0' }]);
+      expect(dict.counts).toMatchObject({ objects: 4, houses: SMALL_HOUSES.length, apartments: 1, metro: 3 });
+      expect(dict.buildId).toMatch(/^[0-9a-f]{16}$/);
+    });
+
+    it('reports what it wrote in stats', () => {
+      const { stats } = encodeBlob(smallModel());
+      expect(stats).toMatchObject({ objects: 4, houses: SMALL_HOUSES.length });
+      // one name per object, plus the alias Ебург and the historical name Царская
+      expect(stats.names).toBe(6);
+      expect(stats.bytes).toBeGreaterThan(0);
+    });
+  });
+
+  describe('objects', () => {
+    it('reads back every object with its level, parent, type and codes', () => {
+      expect(dict.objectCount).toBe(SMALL_OBJECTS.length);
+      SMALL_OBJECTS.forEach((o, id) => {
+        const info = dict.object(id);
+        expect(info).toMatchObject({
+          id, level: o.level, parent: o.parent, name: o.name, type: o.type,
+          postcode: o.postcode ?? '', timezone: o.timezone ?? '', lat: o.lat, lon: o.lon,
+        });
+        expect(info.codes).toEqual({
+          fias: o.codes.fias ?? '', ga: o.ga, osm: o.codes.osm ?? '', gar: o.codes.gar ?? '', kladr: o.codes.kladr ?? '',
+        });
+      });
+      expect(dict.object(REGION)).toMatchObject({ okato: '65000000000', oktmo: '65000000', ifns: '6600' });
+    });
+
+    it('builds fullName on the side conventions.md gives each type', () => {
+      expect(dict.object(REGION).fullName).toBe('Свердловская обл');
+      expect(dict.object(CITY).fullName).toBe('г Екатеринбург');
+      expect(dict.object(LENINA).fullName).toBe('пр-кт Ленина');
+      expect(dict.object(MARTA).fullName).toBe('ул 8 Марта');
+    });
+
+    it('chains an object up to its region', () => {
+      expect(dict.chain(LENINA)).toEqual([REGION, CITY, LENINA]);
+      expect(dict.chain(REGION)).toEqual([REGION]);
+    });
+  });
+
+  describe('houses', () => {
+    it('reads back every house column', () => {
+      expect(dict.houseCount).toBe(SMALL_HOUSES.length);
+      SMALL_HOUSES.forEach((h, id) => {
+        const info = dict.house(id);
+        expect(info).toMatchObject({
+          id, parent: h.parent, number: h.number, block: h.block ?? '', building: h.building ?? '', liter: h.liter ?? '',
+          construction: h.construction ?? '', possession: !!h.possession, stead: !!h.stead, multiFlat: !!h.multiFlat,
+          postcode: h.postcode ?? '', lat: h.lat ?? 0, lon: h.lon ?? 0, cadnum: h.cadnum ?? '', flatCount: h.flatCount ?? 0,
+        });
+        expect(info.codes).toEqual({ fias: h.codes.fias ?? '', ga: '', osm: h.codes.osm ?? '', gar: h.codes.gar ?? '', kladr: '' });
+      });
+    });
+
+    it('keeps microdegree precision of coordinates', () => {
+      expect(dict.house(0).lat).toBeCloseTo(56.839, 6);
+      expect(dict.house(0).lon).toBeCloseTo(60.61, 6);
+    });
+  });
+
+  describe('apartments', () => {
+    it('reads back the apartment and its house', () => {
+      expect(dict.apartmentCount).toBe(1);
+      expect(dict.apartment(0)).toEqual({
+        id: 0, house: 0, number: '5', type: 'кв', cadnum: SMALL_APARTMENTS[0].cadnum,
+        codes: { fias: SMALL_APARTMENTS[0].codes.fias, ga: '', osm: '', gar: '7000', kladr: '' },
+      });
+    });
+  });
+
+  describe('findById(kind, id)', () => {
+    it('finds objects by FIAS (any case), GAR, KLADR, OSM and GA', () => {
+      expect(dict.findById('FIAS', '2763C110-CB8B-416A-9DAC-AD28A55B4402')).toEqual({ kind: 'object', id: CITY });
+      expect(dict.findById('GAR', '1002')).toEqual({ kind: 'object', id: LENINA });
+      expect(dict.findById('KLADR', '6600000100000')).toEqual({ kind: 'object', id: CITY });
+      expect(dict.findById('KLADR', '66000001000045600')).toEqual({ kind: 'object', id: MARTA });
+      expect(dict.findById('OSM', 'r79379')).toEqual({ kind: 'object', id: REGION });
+      expect(dict.findById('GA', 'RU0660000100000000000000001')).toEqual({ kind: 'object', id: LENINA });
+    });
+
+    it('reads a KLADR code with an actuality suffix as its current record', () => {
+      expect(dict.findById('KLADR', '6600000100051')).toEqual({ kind: 'object', id: CITY });
+      expect(dict.findById('KLADR', '6600000100001234500')).toEqual({ kind: 'object', id: LENINA });
+    });
+
+    it('finds houses by FIAS, GAR and OSM and apartments by FIAS and GAR', () => {
+      expect(dict.findById('FIAS', 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee')).toEqual({ kind: 'house', id: 0 });
+      expect(dict.findById('GAR', '5004')).toEqual({ kind: 'house', id: 4 });
+      expect(dict.findById('OSM', 'R5002')).toEqual({ kind: 'house', id: 2 });
+      expect(dict.findById('FIAS', '99999999-8888-4777-8666-555555555555')).toEqual({ kind: 'apartment', id: 0 });
+      expect(dict.findById('GAR', '7000')).toEqual({ kind: 'apartment', id: 0 });
+    });
+
+    it('detects the registry from the id shape for UNKNOWN', () => {
+      expect(dict.findById('UNKNOWN', '92b30014-4d52-4e2e-892d-928142b924bf')).toEqual({ kind: 'object', id: REGION });
+      expect(dict.findById('UNKNOWN', 'W777')).toEqual({ kind: 'object', id: MARTA });
+      expect(dict.findById('UNKNOWN', 'w777')).toEqual({ kind: 'object', id: MARTA });
+      expect(dict.findById('UNKNOWN', 'RU0660000000000000000000000')).toEqual({ kind: 'object', id: REGION });
+      expect(dict.findById('UNKNOWN', '66000001000012300')).toEqual({ kind: 'object', id: LENINA });
+      expect(dict.findById('UNKNOWN', '5001')).toEqual({ kind: 'house', id: 1 });
+    });
+
+    it('returns null for an id it does not hold', () => {
+      expect(dict.findById('GAR', '424242')).toBeNull();
+      expect(dict.findById('FIAS', '12345678-1234-4234-8234-123456789012')).toBeNull();
+      expect(dict.findById('UNKNOWN', 'not an id')).toBeNull();
+    });
+  });
+
+  describe('core sections', () => {
+    it('finds every house key shape the writer folded: 10, 10а, 10к2, 9/1, 12с3 with a liter', () => {
+      const house = (q: string) => houseOf(dict, engine.standardize('ru', q));
+      expect(house('Екатеринбург, пр-кт Ленина, д 10')).toBe('10');
+      expect(house('Екатеринбург, пр-кт Ленина, д 10а')).toBe('10а');
+      expect(house('Екатеринбург, пр-кт Ленина, д 10 корп 2')).toBe('10к2');
+      expect(house('Екатеринбург, пр-кт Ленина, 10к2')).toBe('10к2');
+      expect(house('Екатеринбург, ул 8 Марта, 9/1')).toBe('9/1');
+      expect(house('Екатеринбург, ул 8 Марта, д 12 стр 3 лит Б')).toBe('12с3литБ');
+    });
+
+    it('finds names, aliases and historical names, and marks a historical one in actuality', () => {
+      const q = (s: string) => viewOf(dict, engine.standardize('ru', s));
+      expect(q('Свердловская область').levels).toEqual({ region: 'Свердловская обл' });
+      expect(q('Ебург').levels).toEqual({ region: 'Свердловская обл', city: 'г Екатеринбург' });
+      const old = q('Екатеринбург, ул Царская, 9/1');
+      expect(old.levels.street).toBe('ул 8 Марта');
+      expect(old.quality.actuality).toBe(1);
+      expect(q('Екатеринбург, ул 8 Марта, 9/1').quality.actuality).toBe(0);
+    });
+
+    it('finds the apartment of a house with its flat', () => {
+      const res = engine.standardize('ru', 'Екатеринбург, пр-кт Ленина, д 10, кв 5');
+      expect(res.apartment).toBe(0);
+      expect(dict.apartment(res.apartment).number).toBe('5');
+    });
+
+    it('indexes every point with coordinates in the grid', () => {
+      expect(engine.nearest('ru', 56.839, 60.61, 'house', 50)).toEqual({ found: { kind: 'house', id: 0 }, distance: 0 });
+      expect(engine.nearest('ru', 56.8385, 60.6055, 'city', 50)).toEqual({ found: { kind: 'object', id: CITY }, distance: 0 });
+      // house 14 has no coordinates: it is never an answer
+      for (let i = 0; i < 20; i++) {
+        const hit = engine.nearest('ru', 56.83 + i * 0.001, 60.60 + i * 0.001, 'house', 5000);
+        expect(hit?.found.id).not.toBe(3);
+      }
+    });
+
+    it('answers metro queries nearest first, in whole meters, within the radius', () => {
+      const hits = engine.nearestMetro('ru', 56.8385, 60.6055, 3, 5000);
+      expect(hits.map((m) => m.name)).toEqual(['Площадь 1905 года', 'Геологическая', 'Ботаническая']);
+      expect(hits.every((m) => Number.isInteger(m.distance))).toBe(true);
+      expect(hits[0]).toMatchObject({ line: 'Первая', city: 'Екатеринбург' });
+      expect(hits[0].distance).toBeLessThan(hits[1].distance);
+      expect(engine.nearestMetro('ru', 56.8385, 60.6055, 3, 1000).map((m) => m.name)).toEqual(['Площадь 1905 года']);
+      expect(engine.nearestMetro('ru', 56.8385, 60.6055, 1, 5000)).toHaveLength(1);
+      expect(engine.nearestMetro('ru', SMALL_METRO[1].lat, SMALL_METRO[1].lon, 3, 5000)[0]).toMatchObject({ name: 'Геологическая', distance: 0 });
+    });
+  });
+
+  describe('type table', () => {
+    it('reads canonical types and folds their synonyms', () => {
+      const types = loadTypeTable();
+      const street = types.canonical.indexOf('ул');
+      const avenue = types.canonical.indexOf('пр-кт');
+      expect(street).toBeGreaterThanOrEqual(0);
+      expect(types.synonyms.get('улица')).toContain(street);
+      expect(types.synonyms.get('пркт')).toContain(avenue);
+      expect(types.levelMask[street] & (1 << 7)).not.toBe(0);
+    });
+
+    it('weighs stop words, single letters and titles below a name word', () => {
+      expect(wordWeight('ленина')).toBe(100);
+      expect(wordWeight('им')).toBeLessThan(wordWeight('а'));
+      expect(wordWeight('а')).toBeLessThan(wordWeight('академика'));
+      expect(wordWeight('академика')).toBeLessThan(100);
+    });
+  });
+});
+
+describe('decodeBlob(bytes)', () => {
+  const good = () => unpack(encodeBlob(smallModel()).bytes) as Record<string, unknown>;
+
+  it('refuses a blob with another magic, saying how to fix it', () => {
+    const bytes = pack({ ...good(), magic: 'NOTADICT' });
+    expect(() => decodeBlob(bytes, 'ru.dict')).toThrow(BlobError);
+    expect(() => decodeBlob(bytes, 'ru.dict')).toThrow('ru.dict: not a dictionary blob (bad magic); rebuild it with npm run dict:build');
+  });
+
+  it('refuses a blob of another format version, naming both versions', () => {
+    const bytes = pack({ ...good(), format: FORMAT_VERSION + 1 });
+    expect(() => decodeBlob(bytes, 'ru.dict')).toThrow(
+      `ru.dict: dictionary format ${FORMAT_VERSION + 1}, this service reads format ${FORMAT_VERSION}; rebuild it with npm run dict:build`,
+    );
+  });
+
+  it('refuses bytes that are not a blob at all', () => {
+    expect(() => decodeBlob(new TextEncoder().encode('hello, world'), 'x.dict')).toThrow(/^x\.dict: not a dictionary blob/);
+    expect(() => decodeBlob(new Uint8Array([0xc1]), 'x.dict')).toThrow(BlobError);
+    expect(() => decodeBlob(pack(null), 'x.dict')).toThrow(/bad magic/);
+  });
+
+  it('is what LoadedDictionary.fromBytes runs before it touches the core', async () => {
+    const bytes = pack({ ...good(), format: 0 });
+    await expect(LoadedDictionary.fromBytes(bytes, await debugWasm(), 'old.dict')).rejects.toThrow(/^old\.dict: dictionary format 0/);
+  });
+});
