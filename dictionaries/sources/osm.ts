@@ -234,7 +234,11 @@ class OsmCollector {
       if (!cityKey) return false;
       const streetKey = this.street(street, cityKey);
       const parsed = parseHouseNumber(number);
-      const dedupe = `${streetKey}|${parsed.number}|${parsed.block ?? ''}|${parsed.building ?? ''}|${parsed.liter ?? ''}`;
+      // every building is a house of its own (several buildings often share one address, and reverse
+      // geocoding must find each); only id-less points (OsmAnd extracts) are deduplicated by address
+      const dedupe = osmId.includes('-')
+        ? `${streetKey}|${parsed.number}|${parsed.block ?? ''}|${parsed.building ?? ''}|${parsed.liter ?? ''}`
+        : osmId;
       if (this.housesSeen.has(dedupe)) return true;
       this.housesSeen.add(dedupe);
       const postcode = tags.get('addr:postcode')?.replace(/\s/g, '');
