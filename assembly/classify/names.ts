@@ -7,6 +7,7 @@
  * NAME_SLOTS: open-addressing table keyed by name id, NAME_SLOT_BYTES each:
  *   @0 nameId  @4 matched (weight×100 less typo cost)  @8 matchedRaw  @12 wordsMask (name words hit)
  *   @16 firstTok  @20 lastTok  @24 flags (1 = an alpha token hit)  @32 u64 token mask
+ *   @40 u8 × 8 token that hit each of the first 8 words (255 none)  @48 u8 × 8 what that hit gained
  * OBJ_SLOTS: the same keyed by object id, OBJ_SLOT_BYTES each:
  *   @0 objectId  @4 score×100  @8 firstTok  @12 lastTok  @16 flags (NAME_HISTORICAL)  @20 typeToken
  *   @24 typeBonus×100  @32 u64 token mask
@@ -23,7 +24,7 @@ import {
 } from '../tokenize';
 
 const NAME_SLOT_CAP: i32 = 16384;
-const NAME_SLOT_BYTES: i32 = 40;
+const NAME_SLOT_BYTES: i32 = 64;
 const OBJ_SLOT_CAP: i32 = 16384;
 const OBJ_SLOT_BYTES: i32 = 40;
 const MAX_POSTINGS_PER_CALL: i32 = 200000;
@@ -80,6 +81,8 @@ function nameSlot(nameId: i32): usize {
       store<i32>(p, -1, 20);
       store<i32>(p, 0, 24);
       store<u64>(p, 0, 32);
+      store<u64>(p, 0xffffffffffffffff, 40);
+      store<u64>(p, 0, 48);
       store<i32>(NAME_USED + (<usize>nameUsed << 2), i);
       nameUsed++;
       return p;
@@ -138,14 +141,44 @@ function addWordHit(t: i32, w: i32, cost: i32, prefix: bool): void {
     const wc = name(nameId, 2);
     let wordsMask = load<i32>(p, 12);
     let at = -1;
+    let replace = -1;
     for (let j = 0; j < wc && j < 31; j++) {
-      if (nameWord(ws + j, 0) == w && (wordsMask & (1 << j)) == 0) { at = j; break; }
+      if (nameWord(ws + j, 0) != w) continue;
+      if ((wordsMask & (1 << j)) == 0) { at = j; break; }
+      if (replace < 0 && j < 8) replace = j;
     }
-    if (at < 0) continue;
-    const weight = nameWord(ws + at, 1);
+    const weight = nameWord(ws + (at >= 0 ? at : replace >= 0 ? replace : 0), 1);
     // a typo costs a quarter of the word per edit; a prefix that is not the whole word costs a little
     let gained = weight - (weight * cost) / 4;
     if (prefix) gained -= weight / 20;
+    if (at < 0) {
+      // a word already hit by a worse token (хабаровский ~ хабаровск) is taken by the better one
+      if (replace < 0) continue;
+      const oldGained = <i32>load<u8>(p + 48 + <usize>replace);
+      const oldToken = <i32>load<u8>(p + 40 + <usize>replace);
+      if (gained <= oldGained || oldToken == 255) continue;
+      store<i32>(p, load<i32>(p, 4) - oldGained + gained, 4);
+      const newMask = (mask & ~((<u64>1) << <u64>oldToken)) | bit;
+      store<u64>(p, newMask, 32);
+      store<u8>(p + 40 + <usize>replace, <u8>t);
+      store<u8>(p + 48 + <usize>replace, <u8>gained);
+      let first = 1 << 20;
+      let last = -1;
+      for (let k = 0; k < 64; k++) {
+        if ((newMask & ((<u64>1) << <u64>k)) != 0) {
+          if (k < first) first = k;
+          if (k > last) last = k;
+        }
+      }
+      store<i32>(p, first, 16);
+      store<i32>(p, last, 20);
+      if (alpha) store<i32>(p, load<i32>(p, 24) | 1, 24);
+      continue;
+    }
+    if (at < 8) {
+      store<u8>(p + 40 + <usize>at, <u8>t);
+      store<u8>(p + 48 + <usize>at, <u8>(gained < 0 ? 0 : gained));
+    }
     wordsMask |= 1 << at;
     store<i32>(p, load<i32>(p, 4) + gained, 4);
     store<i32>(p, load<i32>(p, 8) + weight, 8);
