@@ -202,7 +202,9 @@ export class ModelBuilder implements ModelSink {
     this.applyNameVariants(objects);
 
     const apartments = this.mergeApartments(rows);
-    const sourceDate = this.sources.reduce((newest, s) => (s.date > newest ? s.date : newest), '');
+    // the address registry's date is the dictionary's version; without one, the newest source's
+    const primary = this.sources.filter((s) => s.primary && s.date);
+    const sourceDate = (primary.length ? primary : this.sources).reduce((newest, s) => (s.date > newest ? s.date : newest), '');
     const summary = this.summarize(objects, rows, housesWithCoordinates, apartments.length);
     summary['finish ms'] = Date.now() - started;
     const houseCount = rows.length;

@@ -127,6 +127,11 @@ export interface SourceInfo {
   /** date of the source data, YYYYMMDD */
   date: string;
   licence: string;
+  /**
+   * the country's address registry (GAR, KATO, KATOTTG): its date is the dictionary's version
+   * (`/version` reports `ru_<date of GAR>`); supplementary sources (post offices, OSM) do not move it
+   */
+  primary?: boolean;
 }
 
 /** What readers write into; implemented by `merge.ts`. */

@@ -82,7 +82,7 @@ export async function readGar(zipPath: string, sink: ModelSink, options: GarOpti
   const counts: GarCounts = { objects: 0, houses: 0, steads: 0, apartments: 0, historyRecords: 0 };
   try {
     const { root, regions, date } = groupEntries(zip.entries, zipPath);
-    sink.addSource({ name: 'ФНС ГАР', date, licence: 'FNS GAR, public' });
+    sink.addSource({ name: 'ФНС ГАР', date, licence: 'FNS GAR, public', primary: true });
     const typeLists = await readTypeLists(zip, root, zipPath);
     for (const [region, files] of [...regions].sort()) {
       if (options.regions && !options.regions.includes(region)) continue;

@@ -39,7 +39,7 @@ export function parseKatoName(raw: string, katoLevel: string, insideCityRegion: 
 }
 
 export async function readKato(path: string, sink: ModelSink, _options: { log?: (line: string) => void } = {}): Promise<{ objects: number; skipped: number }> {
-  sink.addSource({ name: 'КАТО (stat.gov.kz)', date: '20251101', licence: 'MIT (siaarzh/kz-tax-rates); data: stat.gov.kz' });
+  sink.addSource({ name: 'КАТО (stat.gov.kz)', date: '20251101', licence: 'MIT (siaarzh/kz-tax-rates); data: stat.gov.kz', primary: true });
   /** code → key of the object standing for it (a skipped rural okrug maps to its district's key) */
   const keyOf = new Map<string, string>();
   const cityRegions = new Set<string>();

@@ -24,7 +24,7 @@ const LEVEL_COLUMNS = ['Перший рівень', 'Другий рівень',
 
 export async function readKatottg(path: string, sink: ModelSink, _options: { log?: (line: string) => void } = {}): Promise<{ objects: number; skipped: number }> {
   const date = /(\d{4})-(\d{2})-(\d{2})/.exec(path)?.slice(1).join('') ?? '';
-  sink.addSource({ name: 'КАТОТТГ', date, licence: 'official publication' });
+  sink.addSource({ name: 'КАТОТТГ', date, licence: 'official publication', primary: true });
   const keyOf = new Map<string, string>();
   let objects = 0;
   let skipped = 0;
