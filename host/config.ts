@@ -161,7 +161,8 @@ function argValue(argv: string[], name: string): string | undefined {
 export function loadConfig(options: { path?: string; argv?: string[]; env?: NodeJS.ProcessEnv } = {}): Config {
   const argv = options.argv ?? process.argv.slice(2);
   const env = options.env ?? process.env;
-  const path = resolve(options.path ?? argValue(argv, '--config') ?? env.ADDRESS_SERVICE_CONFIG ?? DEFAULT_CONFIG_PATH);
+  const named = options.path || argValue(argv, '--config') || env.ADDRESS_SERVICE_CONFIG || '';
+  const path = resolve(named || DEFAULT_CONFIG_PATH);
   let document: unknown = {};
   if (existsSync(path)) {
     try {
@@ -169,7 +170,7 @@ export function loadConfig(options: { path?: string; argv?: string[]; env?: Node
     } catch (err) {
       throw new ConfigError(`${path}: не удалось разобрать YAML: ${(err as Error).message}`);
     }
-  } else if (options.path || argValue(argv, '--config') || env.ADDRESS_SERVICE_CONFIG) {
+  } else if (named) {
     throw new ConfigError(`${path}: файл конфигурации не найден.`);
   }
   const port = parsePort(argValue(argv, '--port'), '--port') ?? parsePort(env.PORT, 'PORT');

@@ -55,14 +55,19 @@ export interface RunningServer {
 }
 
 /**
- * Applies ReadTimeout (whole request received) and WriteTimeout (whole response written after the request
- * arrived): a response not finished in time gets 504 code 4 if nothing was sent yet, else the socket is cut.
+ * A node HTTP server with the gateway timeouts: ReadTimeout bounds receiving the whole request (node
+ * answers 408 and closes), WriteTimeout bounds answering it: a response not finished in time gets
+ * 504 code 4 if nothing was sent yet, else the connection is cut.
  */
-function withTimeouts(server: Server, config: Config, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
+export function createHttpServer(config: Config, handle: (req: IncomingMessage, res: ServerResponse) => void): Server {
   const { ReadTimeout, WriteTimeout } = config.gateway;
-  server.requestTimeout = ReadTimeout;
-  server.headersTimeout = Math.min(ReadTimeout, 60_000);
-  server.keepAliveTimeout = 5_000;
+  const server = createServer({
+    requestTimeout: ReadTimeout,
+    headersTimeout: Math.min(ReadTimeout, 60_000),
+    // how often node checks the two above; its default (30 s) would make short timeouts late
+    connectionsCheckingInterval: Math.max(50, Math.min(Math.floor(ReadTimeout / 4), 30_000)),
+    keepAliveTimeout: 5_000,
+  });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const timer = setTimeout(() => {
       if (res.writableFinished) return;
@@ -79,6 +84,7 @@ function withTimeouts(server: Server, config: Config, handle: (req: IncomingMess
     res.on('close', () => clearTimeout(timer));
     handle(req, res);
   });
+  return server;
 }
 
 /** One process serving HTTP: engine, app, node server, reload and graceful close. */
@@ -97,12 +103,17 @@ export async function startServer(options: {
   const license = options.license ?? licenseManager(config, logger);
   const app = createApp({ engine, config, logger, license });
   const callback = app.callback();
-  const server = createServer();
-  withTimeouts(server, config, (req, res) => {
+  let closing = false;
+  const inFlight = new Set<ServerResponse>();
+  const server = createHttpServer(config, (req, res) => {
+    inFlight.add(res);
+    res.on('close', () => {
+      inFlight.delete(res);
+      if (closing) server.closeIdleConnections();
+    });
     if (closing) res.setHeader('Connection', 'close');
     void callback(req, res);
   });
-  let closing = false;
   const { host, port } = options.listen ?? parseListen(config.gateway.Listen);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -113,7 +124,7 @@ export async function startServer(options: {
   });
   const address = server.address();
   const url = typeof address === 'object' && address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : '';
-  logger.info({ url, pid: process.pid }, 'listening');
+  logger.info({ url }, 'listening');
 
   let reloading: Promise<void> | null = null;
   return {
@@ -122,6 +133,8 @@ export async function startServer(options: {
     url,
     close() {
       closing = true;
+      // keep-alive connections of requests in flight close once their answer is written
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       return new Promise<void>((resolveClose) => {
         const force = setTimeout(() => server.closeAllConnections(), config.gateway.ShutdownTimeout);
         force.unref();
