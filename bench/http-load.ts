@@ -1,0 +1,212 @@
+/**
+ * HTTP load test (`npx tsx bench/http-load.ts`): starts the real service (`host/server.ts`, WORKERS worker
+ * processes, default one per core) as a child process on 127.0.0.1, and beside it the floor
+ * (bench/http-floor.ts: bare node:http, same worker count, answering the very bytes the service answered
+ * for each request). autocannon drives POST /api/v1/suggest/address and /api/v1/clean/address with
+ * CONNECTIONS (32) connections for DURATION (10) seconds each, first against the service, then the floor;
+ * it prints requests/s, latency p50/p99 and the ratio to the floor, and writes bench/http-load.json.
+ *
+ * Loopback only, bounded: each run lasts DURATION seconds; a watchdog stops everything after
+ * 4 × DURATION + 120 s. The service logs at LOG_LEVEL (default info, as shipped: one line per request,
+ * written to a temporary file). autocannon runs in this process, on the same cores as the servers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon, { type AutocannonResult } from 'autocannon';
+import { cleanQueries, ROOT, suggestQueries } from './fixtures.js';
+
+const WORKERS = Number(process.env.WORKERS || availableParallelism());
+const CONNECTIONS = Number(process.env.CONNECTIONS || 32);
+const DURATION = Number(process.env.DURATION || 10);
+const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
+const BODIES = 50;
+const HOST = '127.0.0.1';
+
+const children: ChildProcess[] = [];
+const stopChildren = () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+};
+process.on('exit', stopChildren);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, HOST, () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what: string, child: ChildProcess, ready: () => Promise<boolean>, seconds: number, logFile?: string): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const tail = logFile ? readFileSync(logFile, 'utf8').trim().split('\n').slice(-5).join('\n') : '';
+      throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before it was ready${tail ? `; its last log lines:\n${tail}` : ''}`);
+    }
+    if (await ready().catch(() => false)) return;
+    await sleep(200);
+  }
+  throw new Error(`${what} not ready after ${seconds} s`);
+}
+
+async function get(url: string): Promise<boolean> {
+  const response = await fetch(url);
+  await response.arrayBuffer();
+  return response.ok;
+}
+
+interface Target {
+  name: string;
+  path: string;
+  bodies: string[];
+}
+
+interface Outcome {
+  endpoint: string;
+  target: 'service' | 'floor';
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  mb_per_s: number;
+  completed: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(url: string, target: Target): Promise<AutocannonResult> {
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    timeout: 10,
+    requests: target.bodies.map((body) => ({ method: 'POST', path: target.path, headers: { 'content-type': 'application/json' }, body })),
+  });
+}
+
+async function main(): Promise<void> {
+  const watchdog = setTimeout(() => {
+    console.error('http-load: watchdog fired, stopping');
+    stopChildren();
+    process.exit(2);
+  }, (4 * DURATION + 120) * 1000);
+  watchdog.unref();
+
+  const work = mkdtempSync(join(tmpdir(), 'address-http-load-'));
+  const servicePort = await freePort();
+  const floorPort = await freePort();
+  const configFile = join(work, 'config.yaml');
+  writeFileSync(
+    configFile,
+    [
+      'gateway:',
+      `  Listen: "${HOST}:${servicePort}"`,
+      `  Workers: ${WORKERS}`,
+      'dictionaries:',
+      `  Dir: "${join(ROOT, 'build', 'dictionaries')}"`,
+      'log:',
+      `  Level: ${LOG_LEVEL}`,
+      '',
+    ].join('\n'),
+  );
+  const logFile = join(work, 'service.log');
+  const logFd = openSync(logFile, 'w');
+  const service = spawn(process.execPath, ['--import', 'tsx', 'host/server.ts', '--config', configFile], {
+    cwd: ROOT,
+    env: { ...process.env, WORKERS: String(WORKERS), PORT: String(servicePort) },
+    stdio: ['ignore', logFd, logFd],
+  });
+  children.push(service);
+  closeSync(logFd);
+  const serviceUrl = `http://${HOST}:${servicePort}`;
+  const t0 = performance.now();
+  const listening = () => (readFileSync(logFile, 'utf8').match(/"msg":"listening"/g) ?? []).length;
+  await waitFor('service', service, async () => (await get(`${serviceUrl}/api/v1/health`)) && (LOG_LEVEL !== 'info' || listening() >= WORKERS), 120, logFile);
+  if (LOG_LEVEL !== 'info') await sleep(2000); // no log lines to count: give the other workers time
+  console.log(`service up in ${((performance.now() - t0) / 1000).toFixed(1)} s (${WORKERS} workers, log level ${LOG_LEVEL})`);
+
+  const targets: Target[] = [
+    { name: 'suggest/address', path: '/api/v1/suggest/address', bodies: suggestQueries().slice(0, BODIES).map((q) => JSON.stringify({ query: q.query, count: q.count, countryCode: 'RU' })) },
+    {
+      name: 'clean/address',
+      path: '/api/v1/clean/address',
+      bodies: cleanQueries().filter((q) => q.country === 'ru').slice(0, BODIES).map((q) => JSON.stringify({ query: q.query, countryCode: 'RU' })),
+    },
+  ];
+  // record the service's reply to every body: the floor answers the same bytes
+  const recorded: { key: string; status: number; type: string; body: string }[] = [];
+  for (const target of targets) {
+    for (const body of target.bodies) {
+      const response = await fetch(serviceUrl + target.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const bytes = Buffer.from(await response.arrayBuffer());
+      if (!response.ok) throw new Error(`service answered ${response.status} to ${target.path} ${body}: ${bytes.toString().slice(0, 200)}`);
+      recorded.push({ key: `${target.path}\n${body}`, status: response.status, type: response.headers.get('content-type') ?? '', body: bytes.toString('base64') });
+    }
+  }
+  const repliesFile = join(work, 'replies.json');
+  writeFileSync(repliesFile, JSON.stringify(recorded));
+  const floor = spawn(process.execPath, ['--import', 'tsx', 'bench/http-floor.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, REPLIES_FILE: repliesFile, HOST, PORT: String(floorPort), WORKERS: String(WORKERS) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.push(floor);
+  const floorUrl = `http://${HOST}:${floorPort}`;
+  await waitFor('floor', floor, () => get(`${floorUrl}/ready`), 60);
+  await sleep(1000);
+
+  const outcomes: Outcome[] = [];
+  const load0 = loadavg()[0];
+  for (const target of targets) {
+    for (const [kind, url] of [['service', serviceUrl], ['floor', floorUrl]] as const) {
+      process.stderr.write(`${target.name} → ${kind}: ${CONNECTIONS} connections, ${DURATION} s … `);
+      const r = await load(url, target);
+      process.stderr.write(`${r.requests.average.toFixed(0)} req/s\n`);
+      outcomes.push({
+        endpoint: target.name,
+        target: kind,
+        rps: r.requests.average,
+        p50_ms: r.latency.p50,
+        p99_ms: r.latency.p99,
+        mb_per_s: r.throughput.average / 1024 / 1024,
+        completed: r.latency.total ?? 0,
+        non2xx: r.non2xx,
+        errors: r.errors + r.timeouts,
+      });
+    }
+  }
+  stopChildren();
+
+  const header = ['endpoint', 'target', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'non-2xx', 'errors', 'vs floor'];
+  const rows = outcomes.map((o) => {
+    const floorRun = outcomes.find((f) => f.endpoint === o.endpoint && f.target === 'floor')!;
+    return [
+      o.endpoint, o.target, o.rps.toFixed(0), o.p50_ms.toFixed(1), o.p99_ms.toFixed(1), o.mb_per_s.toFixed(1), String(o.non2xx), String(o.errors),
+      o.target === 'floor' ? '—' : `×${(o.rps / floorRun.rps).toFixed(3)}`,
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  console.log(`\n${cpus()[0]?.model ?? ''}, ${availableParallelism()} cores; service and floor: ${WORKERS} workers each; autocannon in this process; ` +
+    `${CONNECTIONS} connections, ${DURATION} s per run; load average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}\n`);
+  console.log([line(header), `|${widths.map((w, i) => (i < 2 ? ':' : '-') + '-'.repeat(w) + (i < 2 ? '-' : ':')).join('|')}|`, ...rows.map(line)].join('\n'));
+  writeFileSync(
+    join(ROOT, 'bench', 'http-load.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), workers: WORKERS, connections: CONNECTIONS, duration_s: DURATION, log_level: LOG_LEVEL, cores: availableParallelism(), outcomes }, null, 2)}\n`,
+  );
+  console.log('\nwrote bench/http-load.json');
+  rmSync(work, { recursive: true, force: true });
+}
+
+main().catch((err: unknown) => {
+  console.error(`http-load failed: ${err instanceof Error ? err.message : err}`);
+  stopChildren();
+  process.exit(1);
+});
