@@ -19,7 +19,7 @@ import { attachSection } from './blob';
 import { normalize, latinLetters, VARIANT_PLAIN, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, PART_COUNT, postcodeToken, houseKeyLen, houseAmbiguous, setNameFirstNumber } from './house';
-import { setupTrie } from './trie';
+import { setupTrie, fuzzyCount, visitCount } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects } from './classify/names';
 import {
   solve, bestObject, bestHouse, bestHouseExact, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore,
@@ -71,6 +71,11 @@ export function inputCapacity(): i32 {
 }
 export function resultPtr(): i32 {
   return <i32>RESULT;
+}
+
+/** Diagnostics for bench/: 0 fuzzy trie walks made, 1 trie nodes they visited (since start). */
+export function stats(kind: i32): i32 {
+  return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : 0;
 }
 
 /** No-op across the boundary: the cost of a call alone (bench/boundary). */

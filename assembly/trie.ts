@@ -23,6 +23,9 @@ let PATH: usize = 0;
 let STACK: usize = 0;
 export let HITS: usize = 0;
 export let hitCount: i32 = 0;
+/** trie nodes visited by fuzzy walks and fuzzy walks made, since start (bench diagnostics) */
+export let visitCount: i32 = 0;
+export let fuzzyCount: i32 = 0;
 
 export function setupTrie(): void {
   if (ROWS != 0) return;
@@ -64,6 +67,36 @@ export function editBudget(len: i32): i32 {
   hitCount++;
 }
 
+/** The node spelling NORM[start … start+len) exactly, or −1. */
+function exactNode(start: i32, len: i32): i32 {
+  let node = 0;
+  for (let k = 0; k < len; k++) {
+    const c = u16At(NORM, start + k);
+    let child = trieNode(node, 0);
+    while (child >= 0 && trieNode(child, 2) != c) child = trieNode(child, 1);
+    if (child < 0) return -1;
+    node = child;
+  }
+  return node;
+}
+
+/** Every word at or below `node`, at cost 0 (prefix mode). */
+function collectSubtree(node: i32): void {
+  let sp = 0;
+  push(sp++, node, 0, 0);
+  while (sp > 0 && hitCount < MAX_HITS) {
+    sp--;
+    const n = load<i32>(STACK + (<usize>sp * 12));
+    const wordId = trieNode(n, 3);
+    if (wordId >= 0) addHit(wordId, 0);
+    let ch = trieNode(n, 0);
+    while (ch >= 0 && sp < STACK_CAPACITY) {
+      push(sp++, ch, 0, 0);
+      ch = trieNode(ch, 1);
+    }
+  }
+}
+
 /**
  * Looks up NORM[start … start+len) with at most `budget` edits; `prefix` lets the query be a prefix.
  * Returns the number of hits written to HITS.
@@ -71,6 +104,20 @@ export function editBudget(len: i32): i32 {
 export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
   hitCount = 0;
   if (trieCount == 0 || len <= 0) return 0;
+  // fast path: a word spelled right (or a prefix that exists) needs no fuzzy walk
+  const exact = exactNode(start, len);
+  if (exact >= 0) {
+    if (!prefix) {
+      const wordId = trieNode(exact, 3);
+      if (wordId >= 0) {
+        addHit(wordId, 0);
+        return hitCount;
+      }
+    } else {
+      collectSubtree(exact);
+      if (hitCount > 0) return hitCount;
+    }
+  }
   const m = len > MAX_QUERY ? MAX_QUERY : len;
   if (len > MAX_QUERY) budget = 0;
   for (let j = 0; j <= m; j++) setRow(0, j, j);
@@ -82,8 +129,10 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
     push(sp++, child, 1, NONE);
     child = trieNode(child, 1);
   }
+  fuzzyCount++;
   while (sp > 0) {
     sp--;
+    visitCount++;
     const p = STACK + (<usize>sp * 12);
     const node = load<i32>(p);
     const depth = load<i32>(p, 4);

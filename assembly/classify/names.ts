@@ -18,8 +18,9 @@ import {
   word, posting, name, nameWord, obj, NAME_HISTORICAL, O_TYPE, O_LEVEL, typeLevelMask, nameCount,
 } from '../blob';
 import { lookup, editBudget, HITS } from '../trie';
+import { isLatin } from '../text';
 import {
-  tok, setTok, tokenCount, F_START, F_LEN, F_KIND, F_ROLE, F_ORDINAL, F_SEGMENT, F_TYPE_A, F_TYPE_B,
+  tok, setTok, tokChar, tokenCount, F_START, F_LEN, F_KIND, F_ROLE, F_ORDINAL, F_SEGMENT, F_TYPE_A, F_TYPE_B,
   KIND_ALPHA, KIND_DIGIT, ROLE_FREE,
 } from '../tokenize';
 
@@ -214,6 +215,8 @@ export function classifyNames(prefixToken: i32): void {
     let budget = kind == KIND_DIGIT ? 0 : editBudget(len);
     if (len == 4 && !prefix) budget = 1; // азиа → азина: a missed letter in a short name
     if (prefix && len < 3) budget = 0;
+    // the vocabulary is Cyrillic: a Latin word left as typed (the PLAIN reading) is read by the other variants
+    if (isLatin(tokChar(t, 0))) continue;
     const n = lookup(tok(t, F_START), len, budget, prefix);
     for (let h = 0; h < n; h++) {
       const w = load<i32>(HITS + (<usize>h << 3));
