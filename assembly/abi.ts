@@ -19,7 +19,7 @@ import { attachSection } from './blob';
 import { normalize, latinLetters, VARIANT_PLAIN, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, PART_COUNT, postcodeToken, houseKeyLen, houseAmbiguous, setNameFirstNumber } from './house';
-import { setupTrie, fuzzyCount, visitCount } from './trie';
+import { setupTrie, fuzzyCount, visitCount, resetVisitBudget } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects } from './classify/names';
 import {
   solve, bestObject, bestHouse, bestHouseExact, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore,
@@ -192,6 +192,7 @@ function standardizeVariant(len: i32, variant: i32, best: i32): i32 {
 /** Standardizes INPUT[0…len). Returns 0 when something matched, 1 when nothing did. */
 export function standardize(len: i32): i32 {
   if (len < 0 || len > INPUT_CAPACITY) return -1;
+  resetVisitBudget();
   let best = -2000000;
   best = standardizeVariant(len, VARIANT_PLAIN, best);
   if (latinLetters(len) >= 3) {
@@ -215,6 +216,7 @@ export function parseHouse(len: i32): i32 {
  */
 export function suggest(len: i32, max: i32, prefix: i32): i32 {
   if (len < 0 || len > INPUT_CAPACITY) return -1;
+  resetVisitBudget();
   const variants = latinLetters(len) >= 3 ? VARIANT_COUNT : 1;
   let best = -1000000;
   setI32(RESULT, 0, 0);

@@ -25,6 +25,12 @@ export let HITS: usize = 0;
 export let hitCount: i32 = 0;
 /** trie nodes visited by fuzzy walks and fuzzy walks made, since start (bench diagnostics) */
 export let visitCount: i32 = 0;
+/** fuzzy nodes one call may still visit: bounds the cost of garbage input (reset per call) */
+export let visitBudget: i32 = 0;
+export const VISITS_PER_CALL: i32 = 400000;
+export function resetVisitBudget(): void {
+  visitBudget = VISITS_PER_CALL;
+}
 export let fuzzyCount: i32 = 0;
 
 export function setupTrie(): void {
@@ -131,6 +137,7 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
   }
   fuzzyCount++;
   while (sp > 0) {
+    if (--visitBudget < 0) break;
     sp--;
     visitCount++;
     const p = STACK + (<usize>sp * 12);
@@ -143,7 +150,13 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
       store<i32>(PATH + (<usize>depth << 2), c);
       setRow(depth, 0, depth);
       rowMin = depth;
-      for (let j = 1; j <= m; j++) {
+      // only the diagonal band |j − depth| ≤ budget can stay within budget (Ukkonen); the cells just
+      // outside it are set to budget+1 so the next row reads defined values
+      const lo = depth - budget > 1 ? depth - budget : 1;
+      const hi = depth + budget < m ? depth + budget : m;
+      const over = budget + 1;
+      if (lo > 1) setRow(depth, lo - 1, over);
+      for (let j = lo; j <= hi; j++) {
         const qc = u16At(NORM, start + j - 1);
         let v = row(depth - 1, j - 1) + (qc == c ? 0 : 1);
         const del = row(depth - 1, j) + 1;
@@ -157,7 +170,8 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
         setRow(depth, j, v);
         if (v < rowMin) rowMin = v;
       }
-      const last = row(depth, m);
+      if (hi < m) setRow(depth, hi + 1, over);
+      const last = m >= lo && m <= hi ? row(depth, m) : over;
       const wordId = trieNode(node, 3);
       if (prefix) {
         if (last < best) best = last;

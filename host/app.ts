@@ -16,6 +16,7 @@ import { errorMiddleware, JSON_TYPE } from './middleware/errors.js';
 import { jsonBody, queryStringLimit } from './middleware/json-body.js';
 import { openApiDocument } from './openapi.js';
 import { ROUTES, routePaths } from './routes/index.js';
+import { webRoutes } from './routes/web.js';
 import type { AppServices, RouteDefinition } from './routes/route.js';
 
 export interface AppDeps {
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps): AddressApp {
       ctx.body = openapi;
     });
   }
+  webRoutes(router, { dictionariesDir: deps.config.dictionaries.Dir });
 
   app.use(accessLog(logger));
   app.use(errorMiddleware(logger));

@@ -217,7 +217,9 @@ export function classifyNames(prefixToken: i32): void {
     if (prefix && len < 3) budget = 0;
     // the vocabulary is Cyrillic: a Latin word left as typed (the PLAIN reading) is read by the other variants
     if (isLatin(tokChar(t, 0))) continue;
-    const n = lookup(tok(t, F_START), len, budget, prefix);
+    // one edit first: most typos are one, and the two-edit walk costs far more
+    let n = lookup(tok(t, F_START), len, budget > 1 ? 1 : budget, prefix);
+    if (n == 0 && budget > 1) n = lookup(tok(t, F_START), len, budget, prefix);
     for (let h = 0; h < n; h++) {
       const w = load<i32>(HITS + (<usize>h << 3));
       const cost = load<i32>(HITS + (<usize>h << 3), 4);

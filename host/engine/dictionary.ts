@@ -29,6 +29,8 @@ interface BlobFile {
   createdAt: string;
   sources: { name: string; date: string; licence: string }[];
   counts: Record<string, number>;
+  /** 'web' for the browser's blobs of web/build-web-dict.ts; absent in the server's */
+  variant?: 'web';
   core: Record<string, Uint8Array>;
   host: {
     types: string[];
@@ -75,6 +77,7 @@ export class LoadedDictionary implements Dictionary {
   readonly apartmentCount: number;
   readonly sources: BlobFile['sources'];
   readonly counts: Record<string, number>;
+  readonly variant: 'web' | 'server';
   readonly core: WasmCore;
   readonly metro: { name: string[]; line: string[]; city: string[] };
   private readonly o: Columns;
@@ -95,6 +98,7 @@ export class LoadedDictionary implements Dictionary {
     this.buildId = blob.buildId;
     this.sources = blob.sources;
     this.counts = blob.counts;
+    this.variant = blob.variant === 'web' ? 'web' : 'server';
     this.core = core;
     this.o = blob.host.objects;
     this.objectCount = this.o.name.length;

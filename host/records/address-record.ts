@@ -88,6 +88,12 @@ const DEEPEST_FIRST: LevelKey[] = ['street', 'planStructure', 'settlement', 'cit
 
 export const FEDERAL_CITIES = new Set(['москва', 'санкт-петербург', 'севастополь', 'байконур']);
 
+/** A Russian federal city (a region) and a city of the same name under it: one place. */
+function sameCity(region: ObjectInfo, city: ObjectInfo): boolean {
+  return FEDERAL_CITIES.has(region.name.toLowerCase())
+    && region.name.trim().toLowerCase().replace(/ё/g, 'е') === city.name.trim().toLowerCase().replace(/ё/g, 'е');
+}
+
 /** The objects behind a Resolution. */
 export interface ResolvedObjects {
   levels: Record<LevelKey, ObjectInfo | null>;
@@ -102,13 +108,11 @@ function objectOrNull(dictionary: Dictionary, id: number): ObjectInfo | null {
 export function resolveObjects(resolution: Resolution, dictionary: Dictionary): ResolvedObjects {
   const levels = {} as Record<LevelKey, ObjectInfo | null>;
   for (const key of LEVEL_KEYS) levels[key] = objectOrNull(dictionary, resolution.levels[key] ?? -1);
-  const region = levels.region;
   const city = levels.city;
-  // Federal cities are the region; `city` stays empty (conventions.md).
-  if (city && FEDERAL_CITIES.has(city.name.toLowerCase())) {
-    if (!region) levels.region = city;
-    if (!region || region.id === city.id || region.name.toLowerCase() === city.name.toLowerCase()) levels.city = null;
-  }
+  // Russia's federal cities are the region; `city` stays empty (conventions.md). Elsewhere the dictionary
+  // decides: Ukraine's cities of special status are a region and a city (docs/DECISIONS.md).
+  if (city && FEDERAL_CITIES.has(city.name.toLowerCase()) && !levels.region) levels.region = city;
+  if (city && levels.region && (levels.region.id === city.id || sameCity(levels.region, city))) levels.city = null;
   const house = Number.isInteger(resolution.house) && resolution.house >= 0 && resolution.house < dictionary.houseCount ? dictionary.house(resolution.house) : null;
   const apartment = Number.isInteger(resolution.apartment) && resolution.apartment >= 0 && resolution.apartment < dictionary.apartmentCount
     ? dictionary.apartment(resolution.apartment)

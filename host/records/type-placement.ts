@@ -1,12 +1,15 @@
-/** A level's fullName: its type abbreviation before or after the name, by the table in `type-placement.json`. */
-import { readFileSync } from 'node:fs';
+/**
+ * A level's fullName: its type abbreviation before or after the name, by the table in `type-placement.json`.
+ * The table comes in by a JSON import, not the file system, so the browser bundle (web/) carries it too.
+ */
+import PLACEMENT from './type-placement.json' with { type: 'json' };
 
 interface PlacementTable {
   before: string[];
   after: string[];
 }
 
-const TABLE = JSON.parse(readFileSync(new URL('./type-placement.json', import.meta.url), 'utf8')) as PlacementTable;
+const TABLE: PlacementTable = PLACEMENT;
 
 const fold = (type: string): string => type.trim().toLowerCase().replace(/ё/g, 'е').replace(/\.$/, '');
 

@@ -1,0 +1,38 @@
+/**
+ * The real server in-process for the browser tests: `createApp()` with the real engine (`createEngine`
+ * of host/engine over build/dictionaries, or DICTIONARIES_DIR) listening on 127.0.0.1, port 0.
+ */
+import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
+import pino from 'pino';
+import { createApp, type AddressApp } from '../../host/app.js';
+import { configFromObject } from '../../host/config.js';
+import { createEngine } from '../../host/engine/index.js';
+
+export const DICTIONARIES_DIR = resolve(process.env.DICTIONARIES_DIR ?? 'build/dictionaries');
+
+export interface RunningTestServer {
+  app: AddressApp;
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(): Promise<RunningTestServer> {
+  const engine = await createEngine({ dir: DICTIONARIES_DIR });
+  const config = configFromObject({ dictionaries: { Dir: DICTIONARIES_DIR } });
+  const app = createApp({ engine, config, logger: pino({ level: 'silent' }) });
+  const server = createServer(app.callback());
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    app,
+    server,
+    url,
+    close: () => new Promise<void>((done) => {
+      server.close(() => done());
+      server.closeAllConnections();
+    }),
+  };
+}

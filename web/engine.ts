@@ -1,0 +1,101 @@
+/**
+ * The address core as a library, for the browser and Node alike: `createEngine(wasmBytes, dictionaryBytes)`
+ * loads one country's blob (a web dictionary of build-web-dict.ts or a server blob) into its own core
+ * instance and answers with the server's records. No I/O and no Node API: the caller brings the bytes.
+ *
+ * It is the server's code, not a copy of it: AddressEngine (host/engine/engine.ts) turns the core's result
+ * records into Resolutions, buildAddressRecord (host/records/address-record.ts) turns those into
+ * AddressRecords, and standardize is the clean route's own `standardizeAddress`. What is repeated here are the suggest route's two input rules (3
+ * letters at least; count absent or 0 → 10, over 20 → 20), because the route's module also compiles the
+ * request schemas; test/browser/parity.test.ts holds both sides to the same answers.
+ */
+import { AddressEngine } from '../host/engine/engine.js';
+import { LoadedDictionary } from '../host/engine/dictionary.js';
+import type { Country } from '../host/engine/types.js';
+import { buildAddressRecord, type AddressRecord, type HouseDetailsRecord } from '../host/records/address-record.js';
+import { completeHouseParts, houseFullName } from '../host/records/house-details.js';
+import { standardizeAddress } from '../host/routes/standardize.js';
+
+export type { AddressRecord, HouseDetailsRecord } from '../host/records/address-record.js';
+export type { Country } from '../host/engine/types.js';
+
+/** The suggest route's rules (host/routes/suggest-address.ts, conventions.md). */
+export const MIN_LETTERS = 3;
+export const SUGGEST_DEFAULT_COUNT = 10;
+export const SUGGEST_MAX_COUNT = 20;
+
+/** POST /clean/house's answer: the house part of a string alone. */
+export interface HouseRecord {
+  original: string;
+  postcodeIn: string;
+  houseDetails: HouseDetailsRecord;
+}
+
+export interface DictionaryInfo {
+  country: Country;
+  sourceDate: string;
+  buildId: string;
+  objects: number;
+  houses: number;
+  /** 'web' for a web dictionary, 'server' for a full blob */
+  variant: 'web' | 'server';
+}
+
+export interface WebEngine {
+  readonly dictionary: DictionaryInfo;
+  /** Hints for a partial address, best first, as POST /suggest/address answers them. */
+  suggest(query: string, count?: number): AddressRecord[];
+  /** One address, as POST /clean/address answers it (offline: no metro, cadastral numbers or apartments). */
+  standardize(query: string): AddressRecord;
+  /** The house part alone, as POST /clean/house answers it. */
+  parseHouse(query: string): HouseRecord;
+}
+
+const letterCount = (text: string): number => text.match(/\p{L}/gu)?.length ?? 0;
+
+const suggestCount = (count: number | undefined): number =>
+  !count || !Number.isFinite(count) ? SUGGEST_DEFAULT_COUNT : Math.min(Math.max(Math.trunc(count), 1), SUGGEST_MAX_COUNT);
+
+const asBytes = (bytes: ArrayBuffer | ArrayBufferView): Uint8Array =>
+  bytes instanceof Uint8Array ? bytes : ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
+
+/**
+ * Loads the core and one country's dictionary. `wasm` is core.wasm's bytes or its compiled module (one
+ * module serves several engines); `dictionary` the blob's bytes. Rejects a blob of another format with
+ * the loader's message.
+ */
+export async function createEngine(wasm: BufferSource | WebAssembly.Module, dictionary: ArrayBuffer | ArrayBufferView): Promise<WebEngine> {
+  const loaded = await LoadedDictionary.fromBytes(asBytes(dictionary), wasm, 'dictionary');
+  const engine = new AddressEngine([loaded]);
+  const country = loaded.country;
+  return {
+    dictionary: {
+      country,
+      sourceDate: loaded.sourceDate,
+      buildId: loaded.buildId,
+      objects: loaded.objectCount,
+      houses: loaded.houseCount,
+      variant: loaded.variant,
+    },
+    suggest(query, count) {
+      if (letterCount(query) < MIN_LETTERS) return [];
+      const want = suggestCount(count);
+      return engine.suggest(country, query, want)
+        .filter((resolution) => resolution.matched)
+        .slice(0, want)
+        .map((resolution) => buildAddressRecord(resolution, loaded, { method: 'suggest', original: query }));
+    },
+    standardize(query) {
+      return standardizeAddress(engine, country, loaded, query).record;
+    },
+    parseHouse(query) {
+      const parsed = engine.parseHouse(query);
+      const parts = completeHouseParts(parsed.parts, null, null);
+      return {
+        original: query,
+        postcodeIn: /^\d{6}$/.test(parsed.postcodeIn) ? parsed.postcodeIn : '',
+        houseDetails: { fullName: houseFullName(parts), ...parts, codes: null, apartmentCodes: null, additional: null },
+      };
+    },
+  };
+}
