@@ -18,7 +18,7 @@ describe('routing errors', () => {
   it('answers 404 code 5 for an unknown route', async () => {
     expectEnvelope(await api.get('/api/v1/nothing'), 404, 5);
     expectEnvelope(await api.post('/api/v2/clean/address', { query: 'x' }), 404, 5);
-    expectEnvelope(await api.get('/'), 404, 5);
+    expectEnvelope(await api.get('/legacy/nothing'), 404, 5);
   });
 
   it('answers 405 code 12 with Allow for a wrong method', async () => {

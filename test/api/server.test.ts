@@ -106,6 +106,8 @@ describe('node:cluster', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const events: { msg: string; pid: number; url?: string }[] = [];
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk.toString()));
     const waiters: { test: () => boolean; done: () => void }[] = [];
     createInterface({ input: child.stdout! }).on('line', (line) => {
       try {
@@ -115,9 +117,10 @@ describe('node:cluster', () => {
       }
       for (const waiter of [...waiters]) if (waiter.test()) { waiters.splice(waiters.indexOf(waiter), 1); waiter.done(); }
     });
-    const until = (test: () => boolean, ms = 60_000) => new Promise<void>((done, fail) => {
+    // generous: two workers load every dictionary, maybe beside other test files on few cores
+    const until = (test: () => boolean, ms = 120_000) => new Promise<void>((done, fail) => {
       if (test()) return done();
-      const timer = setTimeout(() => fail(new Error(`timeout; events: ${JSON.stringify(events.map((e) => e.msg))}`)), ms);
+      const timer = setTimeout(() => fail(new Error(`timeout; events: ${JSON.stringify(events.map((e) => e.msg))}; stderr: ${stderr.slice(-2000)}`)), ms);
       waiters.push({ test, done: () => { clearTimeout(timer); done(); } });
     });
     const count = (msg: string) => events.filter((event) => event.msg === msg).length;
@@ -142,5 +145,5 @@ describe('node:cluster', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(count('worker died: starting a new one')).toBe(1);
-  }, 120_000);
+  }, 400_000);
 });

@@ -31,6 +31,8 @@ export const OBJECTS: ObjectInfo[] = [
   object(3, { level: 3, parent: 2, name: 'Слободской', type: 'г', codes: codes({ fias: 'aeeb6f7f-1ee0-4c57-a1b3-2a1c5e9a2e5b', kladr: '4300000500000' }), postcode: '613150' }),
   object(4, { level: 7, parent: 3, name: 'Варшавское', type: 'ш', codes: codes({ kladr: '43000005000000100' }) }),
   object(5, { level: 7, parent: 0, name: '2-й Варшавский', type: 'проезд', codes: codes({}) }),
+  object(6, { level: 1, parent: -1, name: 'Київ', type: 'м', codes: codes({ osm: 'R421866' }), lat: 50.45, lon: 30.52 }),
+  object(7, { level: 3, parent: 6, name: 'Київ', type: 'м', codes: codes({ osm: 'N26150422' }) }),
 ];
 
 export const HOUSES: HouseInfo[] = [

@@ -102,6 +102,17 @@ describe('buildAddressRecord federal cities', () => {
     expect(record.address).toBe('г Москва');
   });
 
+  it('keeps a Ukrainian city of special status as region and city (docs/DECISIONS.md)', () => {
+    const record = buildAddressRecord(resolution({ levels: { region: 6, city: 7 } }), dictionary, { method: 'clean', original: 'Київ' });
+    expect(record.address).toBe('м Київ, м Київ');
+    expect(record.city.codes.osm).toBe('N26150422');
+  });
+
+  it('keeps a city whose name differs from its region', () => {
+    const record = buildAddressRecord(resolution({ levels: { region: 2, city: 3 } }), dictionary, { method: 'clean', original: '' });
+    expect(record.address).toBe('Кировская обл, г Слободской');
+  });
+
   it('moves a federal city reported only as a city to the region', () => {
     const record = buildAddressRecord(resolution({ levels: { city: 0 } }), dictionary, { method: 'clean', original: 'Москва' });
     expect(record.region.name).toBe('Москва');
