@@ -72,10 +72,15 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   setupTop();
   topCount = 0;
   const cap = max < 1 ? 1 : max > MAX_TOP ? MAX_TOP : max;
-  let prefixToken = -1;
-  if (prefix && tokenCount > 0 && tok(tokenCount - 1, F_KIND) == KIND_ALPHA) prefixToken = tokenCount - 1;
   parseHouseParts();
-  if (prefixToken >= 0 && tok(prefixToken, F_ROLE) != ROLE_FREE) prefixToken = -1;
+  // the word being typed: the last one, or the last word before the house number being typed
+  // (`екатеринбург вокз 1`: вокз is still a prefix)
+  let prefixToken = -1;
+  if (prefix && tokenCount > 0) {
+    let t = tokenCount - 1;
+    while (t >= 0 && tok(t, F_ROLE) != ROLE_FREE) t--;
+    if (t >= 0 && tok(t, F_KIND) == KIND_ALPHA) prefixToken = t;
+  }
   resetCandidates();
   classifyNames(prefixToken);
   collectObjects();

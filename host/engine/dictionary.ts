@@ -175,6 +175,37 @@ export class LoadedDictionary implements Dictionary {
     return t ? `${'NWR'[t - 1]}${this.h.osmId[id]}` : '';
   }
 
+  private apartmentsByHouse: Map<number, number[]> | null = null;
+
+  /** Apartment ids of a house (index built on first use). */
+  apartmentsOf(houseId: number): number[] {
+    if (!this.apartmentsByHouse) {
+      const map = new Map<number, number[]>();
+      for (let i = 0; i < this.apartmentCount; i++) {
+        const h = Number(this.a.house[i]);
+        const list = map.get(h);
+        if (list) list.push(i);
+        else map.set(h, [i]);
+      }
+      this.apartmentsByHouse = map;
+    }
+    return this.apartmentsByHouse.get(houseId) ?? [];
+  }
+
+  /** Cheap accessors for the hot path (no record object built). */
+  levelOf(id: number): number {
+    return Number(this.o.level[id]);
+  }
+  parentOf(id: number): number {
+    return Number(this.o.parent[id]);
+  }
+  objectHasCoordinates(id: number): boolean {
+    return Number(this.o.lat[id]) !== 0 || Number(this.o.lon[id]) !== 0;
+  }
+  houseHasCoordinates(id: number): boolean {
+    return this.houseCoords[id * 6 + 3] !== 0x7fffffff;
+  }
+
   house(id: number): HouseInfo {
     const h = this.h;
     const lat = this.houseCoords[id * 6 + 3];

@@ -30,11 +30,14 @@ export function cleanInput(text: string): string {
 }
 
 export function emptyParts(): HouseParts {
-  return Object.fromEntries(HOUSE_PART_KEYS.map((k) => [k, ''])) as HouseParts;
+  return {
+    house: '', case: '', build: '', liter: '', lend: '', constr: '', stead: '', entr: '', floor: '', flat: '',
+    office: '', room: '', kab: '', place: '', block: '', pav: '', sek: '', abon: '', munit: '',
+  };
 }
 
 export function emptyLevels(): Record<LevelKey, number> {
-  return Object.fromEntries(LEVEL_KEYS.map((k) => [k, -1])) as Record<LevelKey, number>;
+  return { region: -1, area: -1, municipal: -1, city: -1, cityArea: -1, settlement: -1, planStructure: -1, street: -1 };
 }
 
 /** A part's text as written, folded to the form records use: `12 А` → `12а`, `Г` → `г`. */
@@ -83,21 +86,20 @@ export class AddressEngine implements Engine {
   /** Object ids per level for the chain ending at `objectId`. */
   levelsOf(dict: Dictionary, objectId: number): Record<LevelKey, number> {
     const levels = emptyLevels();
-    if (objectId < 0) return levels;
-    for (const id of dict.chain(objectId)) {
-      const key = LEVEL_BY_NUMBER[dict.object(id).level];
-      if (key) levels[key] = id;
+    const d = dict as LoadedDictionary;
+    for (let id = objectId, n = 0; id >= 0 && n < 16; id = d.parentOf(id), n++) {
+      const key = LEVEL_BY_NUMBER[d.levelOf(id)];
+      if (key && levels[key] < 0) levels[key] = id;
     }
     return levels;
   }
 
   /** quality.geo: the level of the most precise coordinates the resolution has. */
   geoLevel(dict: Dictionary, objectId: number, houseId: number): number {
-    if (houseId >= 0 && dict.house(houseId).lat !== 0) return 8;
-    const chain = objectId >= 0 ? dict.chain(objectId) : [];
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const o = dict.object(chain[i]);
-      if (o.lat !== 0 || o.lon !== 0) return o.level;
+    const d = dict as LoadedDictionary;
+    if (houseId >= 0 && d.houseHasCoordinates(houseId)) return 8;
+    for (let id = objectId, n = 0; id >= 0 && n < 16; id = d.parentOf(id), n++) {
+      if (d.objectHasCoordinates(id)) return d.levelOf(id);
     }
     return 0;
   }
@@ -145,9 +147,8 @@ export class AddressEngine implements Engine {
   }
 
   private findApartment(dict: Dictionary, houseId: number, flat: string): number {
-    for (let i = 0; i < dict.apartmentCount; i++) {
-      const a = dict.apartment(i);
-      if (a.house === houseId && a.number.toLowerCase() === flat) return i;
+    for (const id of (dict as LoadedDictionary).apartmentsOf(houseId)) {
+      if (dict.apartment(id).number.toLowerCase() === flat) return id;
     }
     return -1;
   }
