@@ -89,7 +89,8 @@ export function ping(x: i32): i32 {
 }
 // @ts-ignore: decorator
 @inline function srcEnd(t: i32): i32 {
-  return i32At(SRC, tok(t, F_START) + tok(t, F_LEN) - 1) + 1;
+  // the input index where the next folded char starts (translit folds several input chars into one)
+  return i32At(SRC, tok(t, F_START) + tok(t, F_LEN));
 }
 
 /**

@@ -1,0 +1,21 @@
+/**
+ * Debugging CLI: `npx tsx scripts/standardize.ts [--country ru] "query" …` prints the levels, house and
+ * quality the engine resolves for each query (what the solver chose, without the HTTP layer).
+ */
+import { createEngine } from '../host/engine/index.js';
+import type { Country } from '../host/engine/types.js';
+
+const args = process.argv.slice(2);
+const at = args.indexOf('--country');
+const country = (at >= 0 ? args.splice(at, 2)[1] : 'ru') as Country;
+const engine = await createEngine({ countries: [country] });
+const dict = engine.dictionary(country)!;
+for (const query of args) {
+  const r = engine.standardize(country, query);
+  const levels = Object.entries(r.levels)
+    .filter(([, id]) => id >= 0)
+    .map(([key, id]) => `${key}=${dict.object(id).type} ${dict.object(id).name}`);
+  const parts = Object.entries(r.parts).filter(([, v]) => v).map(([k, v]) => `${k}=${v}`);
+  console.log(`${query}\n  ${levels.join(' | ') || '(nothing)'}\n  house ${r.house >= 0 ? dict.house(r.house).number : '-'} ${parts.join(' ')}` +
+    `\n  quality ${JSON.stringify(r.quality)} left "${r.undefinedParts}"`);
+}
