@@ -249,19 +249,41 @@ function nothingMatched(resolution: Resolution, dictionary: Dictionary, options:
 
 type RecordBody = Omit<AddressRecord, 'original' | LevelKey> & { levels: Record<LevelKey, LevelRecord | null> } & Required<Pick<AddressRecord, 'postcodeIn' | 'valid' | 'quality' | 'undefinedParts' | 'metro'>>;
 
-/** Orders the members as interface.md lists them and drops what the method does not show. */
+/**
+ * Orders the members as interface.md lists them and drops what the method does not show. Two plain
+ * literals, not conditional spreads: this runs once per record and spreads cost more than the engine call.
+ */
 function assemble(options: BuildOptions, body: RecordBody): AddressRecord {
   const { levels } = body;
-  const suggest = options.method === 'suggest';
-  const record: AddressRecord = {
-    ...(suggest ? {} : { original: options.method === 'geosearch' ? '' : options.original }),
+  const municipal = MUNICIPAL_NULL.has(options.method) ? null : (levels.municipal ?? emptyLevel());
+  if (options.method === 'suggest') {
+    return {
+      address: body.address,
+      addressFull: body.addressFull,
+      postcode: body.postcode,
+      region: levels.region ?? emptyLevel(),
+      area: levels.area ?? emptyLevel(),
+      municipal,
+      city: levels.city ?? emptyLevel(),
+      cityArea: levels.cityArea ?? emptyLevel(),
+      settlement: levels.settlement ?? emptyLevel(),
+      planStructure: levels.planStructure ?? emptyLevel(),
+      street: levels.street ?? emptyLevel(),
+      houseDetails: body.houseDetails,
+      coordinates: body.coordinates,
+      country: body.country,
+      timezone: body.timezone,
+    };
+  }
+  return {
+    original: options.method === 'geosearch' ? '' : options.original,
     address: body.address,
     addressFull: body.addressFull,
-    ...(suggest ? {} : { postcodeIn: body.postcodeIn }),
+    postcodeIn: body.postcodeIn,
     postcode: body.postcode,
     region: levels.region ?? emptyLevel(),
     area: levels.area ?? emptyLevel(),
-    municipal: MUNICIPAL_NULL.has(options.method) ? null : (levels.municipal ?? emptyLevel()),
+    municipal,
     city: levels.city ?? emptyLevel(),
     cityArea: levels.cityArea ?? emptyLevel(),
     settlement: levels.settlement ?? emptyLevel(),
@@ -270,11 +292,12 @@ function assemble(options: BuildOptions, body: RecordBody): AddressRecord {
     houseDetails: body.houseDetails,
     coordinates: body.coordinates,
     country: body.country,
-    ...(suggest ? {} : { valid: body.valid, quality: body.quality }),
+    valid: body.valid,
+    quality: body.quality,
     timezone: body.timezone,
-    ...(suggest ? {} : { undefinedParts: body.undefinedParts, metro: body.metro }),
+    undefinedParts: body.undefinedParts,
+    metro: body.metro,
   };
-  return record;
 }
 
 export function buildAddressRecord(resolution: Resolution, dictionary: Dictionary, options: BuildOptions): AddressRecord {
