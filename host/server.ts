@@ -260,6 +260,13 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   }
   const config = loadConfig({ argv });
   const logger = pino({ level: config.log.Level, base: { pid: process.pid } });
+  // a request never crashes the process (the error middleware answers it); anything else that escapes is
+  // logged, and a broken worker exits so the primary starts a fresh one
+  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err }, 'uncaught exception: exiting');
+    process.exit(1);
+  });
   const count = workerCount(config);
   if (cluster.isPrimary && count > 1) runPrimary(config, logger, count);
   else await runWorker(config, logger, !cluster.isPrimary);
