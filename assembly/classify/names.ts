@@ -230,7 +230,7 @@ export function classifyNames(prefixToken: i32): void {
 }
 
 /** Turns name hits into object candidates: coverage check, score, best name per object. */
-export function collectObjects(): void {
+export function collectObjects(typing: bool = false): void {
   for (let k = 0; k < nameUsed; k++) {
     const p = NAME_SLOTS + <usize>load<i32>(NAME_USED + (<usize>k << 2)) * NAME_SLOT_BYTES;
     const nameId = load<i32>(p);
@@ -245,8 +245,10 @@ export function collectObjects(): void {
     for (let j = 0; j < wc && j < 31; j++) {
       if ((wordsMask & (1 << j)) == 0 && nameWord(ws + j, 1) >= 100) { significantMissed = true; break; }
     }
-    if (significantMissed && matchedRaw * 2 < total) continue;
-    if (matchedRaw * 3 < total) continue;
+    // while typing (hints), a name hit from its first word is still being written: Комсомольск-на-Амуре
+    const fromStart = typing && (wordsMask & 1) != 0;
+    if (!fromStart && significantMissed && matchedRaw * 2 < total) continue;
+    if (!fromStart && matchedRaw * 3 < total) continue;
     const score = load<i32>(p, 4) - (total - matchedRaw) / 5;
     const objectId = name(nameId, 0);
     const o = objSlot(objectId, true);

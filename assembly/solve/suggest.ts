@@ -83,7 +83,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   }
   resetCandidates();
   classifyNames(prefixToken);
-  collectObjects();
+  collectObjects(true);
   const houseMode = houseKeyLen > 0;
   for (let k = 0; k < objUsed; k++) {
     const p = objAt(k);
