@@ -81,12 +81,16 @@ class Int32Builder {
   data = new Int32Array(1024);
   length = 0;
   push(...values: number[]): void {
+    this.pushAll(values);
+  }
+  /** appends a list of any length (a spread call overflows the stack past ≈ 125 k arguments) */
+  pushAll(values: ArrayLike<number>): void {
     if (this.length + values.length > this.data.length) {
       const next = new Int32Array(Math.max(this.data.length * 2, this.length + values.length));
       next.set(this.data.subarray(0, this.length));
       this.data = next;
     }
-    for (const v of values) this.data[this.length++] = v;
+    for (let i = 0; i < values.length; i++) this.data[this.length++] = values[i];
   }
   buffer(): Buffer {
     return Buffer.from(this.data.buffer, 0, this.length * 4);
@@ -259,7 +263,7 @@ export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes
   vocabWords.forEach((w, id) => {
     const syn = types.synonyms.get(w) ?? [];
     words.push(postings.length, postingLists[id].length, syn[0] ?? -1, syn[1] ?? -1);
-    postings.push(...postingLists[id]);
+    postings.pushAll(postingLists[id]);
   });
   const trie = flattenTrie(vocabWords);
 
