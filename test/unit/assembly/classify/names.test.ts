@@ -1,0 +1,138 @@
+/**
+ * The name classifier (assembly/classify/names.ts) through engine.standardize on the real ru dictionary:
+ * type words in every spelling, agreeing and contradicting types, typos within the edit budget, names of
+ * several words (hyphens, titles, a word left out) and other names (aliases).
+ */
+import { describe, expect, it } from 'vitest';
+import { standardizeRu } from '../../../helpers/engine.js';
+
+const EKB = { region: 'Свердловская обл', city: 'г Екатеринбург' };
+const MALYSHEVA = { ...EKB, street: 'ул Малышева' };
+
+describe('standardize: names and types', () => {
+  describe('type abbreviations', () => {
+    it.each([
+      'г. Екатеринбург, ул. Малышева',
+      'город Екатеринбург улица Малышева',
+      'гор Екатеринбург ул Малышева',
+      'Екатеринбург Малышева',
+      'Екатеринбург г, Малышева ул.',
+    ])('%s: the same street, no type word left over', async (query) => {
+      const res = await standardizeRu(query);
+      expect(res.levels).toEqual(MALYSHEVA);
+      expect(res.quality.undefined).toBe(0);
+    });
+
+    it.each(['проспект Ленина', 'пр. Ленина', 'пр-кт Ленина', 'пркт Ленина', 'просп. Ленина', 'Ленина пр-т'])(
+      'Екатеринбург, %s: the avenue',
+      async (street) => {
+        const res = await standardizeRu(`Екатеринбург, ${street}`);
+        expect(res.levels).toEqual({ ...EKB, street: 'пр-кт Ленина' });
+        expect(res.quality.undefined).toBe(0);
+      },
+    );
+
+    it.each(['Свердловская область', 'Свердловская обл.', 'обл Свердловская', 'СВЕРДЛОВСКАЯ ОБЛ'])('%s: the region', async (query) => {
+      const res = await standardizeRu(query);
+      expect(res.levels).toEqual({ region: 'Свердловская обл' });
+      expect(res.quality).toMatchObject({ level: 1, undefined: 0 });
+    });
+
+    it.each(['Республика Татарстан', 'Респ. Татарстан', 'Татарстан Респ', 'Татарстан'])('%s: the republic', async (query) => {
+      expect((await standardizeRu(query)).levels).toEqual({ region: 'Респ Татарстан' });
+    });
+
+    it('reads район as an area', async () => {
+      const res = await standardizeRu('Татарстан, Альметьевский район');
+      expect(res.levels).toEqual({ region: 'Респ Татарстан', area: 'Альметьевский р-н' });
+      expect(res.quality.level).toBe(2);
+    });
+
+    it('picks between two objects of one name by the type written next to it', async () => {
+      expect((await standardizeRu('Екатеринбург, пер Обувщиков')).levels.street).toBe('пер Обувщиков');
+      expect((await standardizeRu('Екатеринбург, ул Обувщиков')).levels.street).toBe('ул Обувщиков');
+      expect((await standardizeRu('Екатеринбург, Балаклавский тупик')).levels.street).toBe('Балаклавский туп');
+      expect((await standardizeRu('Екатеринбург, Балаклавский пер')).levels.street).toBe('пер Балаклавский');
+      expect((await standardizeRu('Екатеринбург пл Бахчиванджи')).levels.street).toBe('пл Бахчиванджи');
+      expect((await standardizeRu('Екатеринбург Бахчиванджи улица')).levels.street).toBe('ул Бахчиванджи');
+    });
+
+    it('matches nothing for a type word alone', async () => {
+      for (const q of ['проспект', 'переулок', 'область', 'город', 'шоссе']) expect((await standardizeRu(q)).matched).toBe(false);
+    });
+
+    // BUG (assembly/classify/names.ts with dictionaries/blob-writer.ts): a token read as a type word also counts as a
+    // full name word, and aliases keep their type words, so «улица» alone matches the OSM alias «Красная улица» of
+    // ул Галерная (Санкт-Петербург) with half its weight — matched, unique 0, undefined 0: a valid record from no address.
+    it.fails('matches nothing for «улица» alone', async () => {
+      expect((await standardizeRu('улица')).matched).toBe(false);
+    });
+
+    it('still finds a name written with a type it does not have', async () => {
+      expect((await standardizeRu('Екатеринбург ш Малышева')).levels).toEqual(MALYSHEVA);
+      expect((await standardizeRu('Екатеринбург пер Малышева')).levels).toEqual(MALYSHEVA);
+    });
+  });
+
+  describe('typos', () => {
+    it('finds a 12-letter word with one or two edits', async () => {
+      expect((await standardizeRu('Екатеренбург')).levels).toEqual(EKB);
+      expect((await standardizeRu('Екатринбурк')).levels).toEqual(EKB);
+    });
+
+    it('finds a 5-8 letter word with one edit, not two', async () => {
+      expect((await standardizeRu('Екатеринбург Малышеве')).levels).toEqual(MALYSHEVA);
+      expect((await standardizeRu('Екатеринбург Щорас')).levels.street).toBe('ул Щорса');
+      const two = await standardizeRu('Екатеринбург Малышаве');
+      expect(two.levels).toEqual(EKB);
+      expect(two.undefinedParts).toBe('Малышаве');
+      expect(two.quality.undefined).toBe(2);
+    });
+
+    it('finds an 11-letter word with two edits', async () => {
+      expect((await standardizeRu('Екатеринбург Крснолесъя')).levels.street).toBe('ул Краснолесья');
+    });
+
+    it('takes no typo in a word of three letters', async () => {
+      const res = await standardizeRu('Екатеринбург Мра');
+      expect(res.levels).toEqual(EKB);
+      expect(res.undefinedParts).toBe('Мра');
+    });
+
+    it('takes one typo in a word of four letters', async () => {
+      expect((await standardizeRu('Екатеринбург Мера')).levels).toEqual({ ...EKB, street: 'ул Мира' });
+    });
+
+    it('finds Москва from мсква (5 letters, one edit)', async () => {
+      expect((await standardizeRu('мсква')).levels).toEqual({ region: 'г Москва' });
+    });
+  });
+
+  describe('names of several words', () => {
+    it('finds a name with a hyphen, written with or without it', async () => {
+      expect((await standardizeRu('Дым-Тамак')).levels).toEqual({ region: 'Респ Башкортостан', settlement: 'Дым-Тамак' });
+      expect((await standardizeRu('Дым Тамак')).levels.settlement).toBe('Дым-Тамак');
+    });
+
+    it('finds a two-word name from its significant word', async () => {
+      expect((await standardizeRu('Екатеринбург Большевиков')).levels.street).toBe('ул Старых Большевиков');
+    });
+
+    it('finds a name without its title (Академика)', async () => {
+      expect((await standardizeRu('Байконур, Академика Королева')).levels.street).toBe('пр-кт Академика Королева');
+      expect((await standardizeRu('Байконур, пр-кт Королева')).levels.street).toBe('пр-кт Академика Королева');
+    });
+
+    it('finds a federal city by its other names (Питер, СПб) and by its hyphenless spelling', async () => {
+      for (const q of ['Санкт-Петербург', 'г Санкт Петербург', 'Питер', 'СПб']) {
+        expect((await standardizeRu(q)).levels).toEqual({ region: 'г Санкт-Петербург' });
+      }
+    });
+
+    it('finds a numbered name: ул 40-летия Комсомола, мкр 6а', async () => {
+      expect((await standardizeRu('Екатеринбург, ул 40-летия Комсомола 2')).levels.street).toBe('ул 40-летия Комсомола');
+      expect((await standardizeRu('Байконур, мкр 6а')).levels.planStructure).toBe('мкр 6а');
+      expect((await standardizeRu('Байконур, 5-й мкр')).levels.planStructure).toBe('мкр 5-й');
+    });
+  });
+});

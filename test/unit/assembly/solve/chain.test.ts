@@ -1,0 +1,179 @@
+/**
+ * The chain solver (assembly/solve/chain.ts) and the quality verdict (assembly/abi.ts writeStandardized)
+ * through engine.standardize on the real ru dictionary: ancestors, houses and postcodes choosing among
+ * streets of one name, a street given without its city, and every quality field of conventions.md.
+ */
+import { describe, expect, it } from 'vitest';
+import { standardizeRu } from '../../../helpers/engine.js';
+
+const EKB = { region: 'Свердловская обл', city: 'г Екатеринбург' };
+const ALMETYEVSK = { region: 'Респ Татарстан', area: 'Альметьевский р-н', city: 'г Альметьевск' };
+
+describe('standardize: the chain', () => {
+  it('finds a street given without its city when its name is unique', async () => {
+    expect((await standardizeRu('ул Малышева')).levels).toEqual({ ...EKB, street: 'ул Малышева' });
+    const res = await standardizeRu('Старых Большевиков 2а');
+    expect(res.levels).toEqual({ ...EKB, street: 'ул Старых Большевиков' });
+    expect(res.house).toBe('2а');
+  });
+
+  it('chooses among 100+ streets named Ленина by the town written with it (AncestorSolver)', async () => {
+    expect((await standardizeRu('Альметьевск Ленина')).levels).toEqual({ ...ALMETYEVSK, street: 'ул Ленина' });
+    expect((await standardizeRu('ул Ленина, Альметьевск')).levels).toEqual({ ...ALMETYEVSK, street: 'ул Ленина' });
+  });
+
+  it('reads the levels in any order', async () => {
+    const a = await standardizeRu('Альметьевск ул. Ленина 1');
+    const b = await standardizeRu('Ленина Альметьевск 1');
+    expect(b).toEqual(a);
+    expect(a.house).toBe('1');
+    expect((await standardizeRu('Малышева Екатеринбург')).levels).toEqual((await standardizeRu('Екатеринбург Малышева')).levels);
+  });
+
+  it('chooses the street that has the house (HouseSolver)', async () => {
+    const res = await standardizeRu('ул Ленина 61');
+    expect(res.levels).toEqual({ ...ALMETYEVSK, street: 'ул Ленина' });
+    expect(res.quality).toMatchObject({ house: 3, unique: 0 });
+  });
+
+  it('chooses the town by the postcode (PostcodeSolver)', async () => {
+    const bavly = await standardizeRu('423930, ул Ленина');
+    expect(bavly.levels).toMatchObject({ city: 'г Бавлы', street: 'ул Ленина' });
+    expect(bavly.postcodeIn).toBe('423930');
+    expect((await standardizeRu('ул Ленина 423450')).levels.city).toBe('г Альметьевск');
+    expect((await standardizeRu('422230 Ленина')).levels.city).toBe('г Агрыз');
+  });
+
+  it('keeps a federal city as the region with no city level', async () => {
+    expect((await standardizeRu('г Москва')).levels).toEqual({ region: 'г Москва' });
+    expect((await standardizeRu('Байконур, ул Гагарина')).levels).toEqual({ region: 'г Байконур', street: 'ул Гагарина' });
+  });
+});
+
+describe('standardize: quality', () => {
+  describe('house', () => {
+    it('is 3 for a house found exactly', async () => {
+      const res = await standardizeRu('Екатеринбург, ул. Старых Большевиков, 2а');
+      expect(res.quality).toMatchObject({ house: 3, level: 8 });
+      expect(res.house).toBe('2а');
+    });
+
+    it('is 4 when the house is found but its корпус is not', async () => {
+      const res = await standardizeRu('Екатеринбург, пр-кт Ленина 5 корп 7');
+      expect(res.quality).toMatchObject({ house: 4, level: 8 });
+      expect(res.parts).toMatchObject({ house: '5', case: '7' });
+    });
+
+    it('is 0 when the input has a house number the street does not have', async () => {
+      const res = await standardizeRu('Екатеринбург Малышева 9999');
+      expect(res.quality).toMatchObject({ house: 0, level: 7 });
+      expect(res.house).toBe('');
+      expect(res.parts.house).toBe('9999');
+    });
+
+    it('is 9 when the input has no house number', async () => {
+      expect((await standardizeRu('Екатеринбург Малышева')).quality.house).toBe(9);
+    });
+  });
+
+  describe('level', () => {
+    it.each([
+      ['Свердловская обл', 1],
+      ['Татарстан, Альметьевский район', 2],
+      ['Екатеринбург', 3],
+      ['Дым-Тамак', 5],
+      ['Байконур, мкр 6а', 6],
+      ['Екатеринбург Малышева', 7],
+      ['Екатеринбург, ул. Старых Большевиков, 2а', 8],
+    ] as const)('%s → %i', async (query, level) => {
+      expect((await standardizeRu(query)).quality.level).toBe(level);
+    });
+  });
+
+  describe('unique', () => {
+    it('is 0 for one reference address', async () => {
+      expect((await standardizeRu('Екатеринбург Малышева')).quality.unique).toBe(0);
+    });
+
+    it('is 2 for a name many towns share, given alone', async () => {
+      expect((await standardizeRu('Ленина')).quality.unique).toBe(2);
+    });
+
+    it('is 1 when a similar candidate comes close (same name, other type)', async () => {
+      expect((await standardizeRu('Екатеринбург, пер Обувщиков')).quality.unique).toBe(1);
+    });
+
+    // BUG (assembly/abi.ts writeStandardized): the runner-up margin for «not unique» (5 points) is smaller than
+    // what a name loses for one missed one-letter word (weight 20 → 4 points), so «7-й мкр» (exactly «мкр 7-й»)
+    // is not unique because «мкр 7а» also exists, and the record is not valid.
+    it.fails('is 0 for a name given exactly although a name with one more letter exists (мкр 7-й, мкр 7а)', async () => {
+      const res = await standardizeRu('Байконур, 7-й мкр');
+      expect(res.levels.planStructure).toBe('мкр 7-й');
+      expect(res.quality.unique).toBeLessThan(2);
+    });
+  });
+
+  describe('actuality', () => {
+    it('is 1 when an obsolete name was used', async () => {
+      const res = await standardizeRu('Байконур, ул Саперная');
+      expect(res.levels.street).toBe('ул имени Геннадия Дмитриенко');
+      expect(res.quality.actuality).toBe(1);
+    });
+
+    it('is 0 for the current name', async () => {
+      expect((await standardizeRu('Байконур, ул имени Геннадия Дмитриенко')).quality.actuality).toBe(0);
+    });
+  });
+
+  describe('undefined and undefinedParts', () => {
+    it('is 0 when nothing is left over', async () => {
+      const res = await standardizeRu('Екатеринбург, ул. Старых Большевиков, 2а, кв. 5');
+      expect(res.quality.undefined).toBe(0);
+      expect(res.undefinedParts).toBe('');
+    });
+
+    it('is 1 for an insignificant leftover (a phone number, two letters)', async () => {
+      const phone = await standardizeRu('Екатеринбург, Малышева, 89123456789');
+      expect(phone.quality.undefined).toBe(1);
+      expect(phone.undefinedParts).toBe('89123456789');
+      const letters = await standardizeRu('Екатеринбург Малышева ыы');
+      expect(letters.quality.undefined).toBe(1);
+      expect(letters.undefinedParts).toBe('ыы');
+    });
+
+    it('is 2 for significant leftover words, which undefinedParts lists in input order', async () => {
+      const res = await standardizeRu('Екатеринбург, Малышева, возле магазина');
+      expect(res.quality.undefined).toBe(2);
+      expect(res.undefinedParts).toBe('возле магазина');
+    });
+
+    it('is 2 for a second street the chain cannot hold', async () => {
+      const res = await standardizeRu('Свердловская обл, Екатеринбург, Малышева, Щорса');
+      expect(res.quality.undefined).toBe(2);
+      expect(res.undefinedParts).toMatch(/Щорса|Малышева/);
+    });
+  });
+
+  describe('nothing matched', () => {
+    it.each(['xyzzy qwerty', '12345', 'кв 5'])('%s: matched false, no level, undefined 2, the input left over', async (query) => {
+      const res = await standardizeRu(query);
+      expect(res.matched).toBe(false);
+      expect(res.levels).toEqual({});
+      expect(res.house).toBe('');
+      expect(res.quality).toMatchObject({ unique: 0, actuality: 0, undefined: 2, level: 0, geo: 0 });
+      expect(res.undefinedParts).toBe(query);
+    });
+
+    it('collapses the whitespace of the input it returns', async () => {
+      expect((await standardizeRu('  xyzzy \t  qwerty ')).undefinedParts).toBe('xyzzy qwerty');
+    });
+
+    it('gives an empty or blank query nothing', async () => {
+      for (const q of ['', '   ', ',,,']) {
+        const res = await standardizeRu(q);
+        expect(res.matched).toBe(false);
+        expect(res.levels).toEqual({});
+      }
+    });
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Hints (assembly/solve/suggest.ts) through engine.suggest on the real ru dictionary: the last word read
+ * as a prefix, whole words with typos before it, houses once a number follows a street, counts.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AddressEngine } from '../../../../host/engine/engine.js';
+import type { Dictionary } from '../../../../host/engine/types.js';
+import { addressOf, debugEngine, houseOf } from '../../../helpers/engine.js';
+
+let engine: AddressEngine;
+let dict: Dictionary;
+beforeAll(async () => {
+  engine = await debugEngine();
+  dict = engine.dictionary('ru')!;
+});
+
+/** Hints as `address[, дом N]` lines. */
+function hints(query: string, count = 10): string[] {
+  return engine.suggest('ru', query, count).map((r) => {
+    const house = houseOf(dict, r);
+    return house ? `${addressOf(dict, r)}, дом ${house}` : addressOf(dict, r);
+  });
+}
+
+describe('suggest(query, count)', () => {
+  describe('the last word is a prefix', () => {
+    it('completes a city from its first letters', () => {
+      expect(hints('Екатер')[0]).toBe('Свердловская обл, г Екатеринбург');
+      expect(hints('Ек')[0]).toBe('Свердловская обл, г Екатеринбург');
+      expect(hints('Бай')).toContain('г Байконур');
+    });
+
+    it('completes a street of the city typed before it', () => {
+      const list = hints('Екатеринбург Малы');
+      expect(list[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева');
+      expect(list).toContain('Свердловская обл, г Екатеринбург, пер Малый');
+    });
+
+    it('lists only streets that start with the prefix first, within the city', () => {
+      const list = hints('Екатеринбург Крас', 8);
+      expect(list).toHaveLength(8);
+      for (const line of list) expect(line).toMatch(/^Свердловская обл, г Екатеринбург, \S+ Крас/);
+    });
+
+    it('reads the words before the last whole, with typos', () => {
+      expect(hints('Екатеренбург Малы')[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева');
+    });
+
+    it('reads a transliterated query', () => {
+      expect(hints('ekaterinburg maly')[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева');
+    });
+
+    it('reads the last word whole once a space follows it', () => {
+      expect(hints('Екатеринбург Малышева ')[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева');
+    });
+
+    it('ranks the street of the named town first', () => {
+      expect(hints('Альметьевск Лен')[0]).toBe('Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина');
+    });
+  });
+
+  describe('houses after a number', () => {
+    it('lists houses of the street whose number starts with the typed digits, the exact one first', () => {
+      const list = hints('Альметьевск Ленина 1');
+      expect(list[0]).toBe('Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина, дом 1');
+      for (const line of list) expect(line).toMatch(/^Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина, дом 1/);
+    });
+
+    it('puts the house before its street', () => {
+      const list = hints('Екатеринбург Малышева 5');
+      expect(list[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева, дом 5');
+      expect(list.indexOf('Свердловская обл, г Екатеринбург, ул Малышева')).toBeGreaterThan(0);
+    });
+
+    // BUG (assembly/solve/suggest.ts): a house whose key equals the typed number gets the exact-house bonus
+    // twice (chainScore's matchHouse +80, then +60+20 in suggestInto), enough to outrank the town the user
+    // typed: «Байконур Гагарина 1» lists «Екатеринбург, ул Гагарина, дом 1» first, although the query names
+    // Байконур and Байконур's ул Гагарина has houses starting with 1 (15а, 15б).
+    it.fails('keeps the houses of the town the user typed first', () => {
+      expect(hints('Байконур Гагарина 1')[0]).toMatch(/^г Байконур, ул Гагарина, дом 1/);
+    });
+  });
+
+  describe('count', () => {
+    it('returns exactly count items when enough match', () => {
+      for (const count of [1, 3, 7, 10, 20]) expect(engine.suggest('ru', 'Екатеринбург Крас', count)).toHaveLength(count);
+    });
+
+    it('returns no duplicates', () => {
+      const list = engine.suggest('ru', 'Екатеринбург Крас', 20).map((r) => `${JSON.stringify(r.levels)}/${r.house}`);
+      expect(new Set(list).size).toBe(list.length);
+    });
+
+    it('returns resolutions with a level and no leftovers', () => {
+      for (const r of engine.suggest('ru', 'Альметьевск Ленина 1', 5)) {
+        expect(r.matched).toBe(true);
+        expect(r.quality).toMatchObject({ level: 8, house: 3, undefined: 0 });
+        expect(r.undefinedParts).toBe('');
+      }
+    });
+
+    it('returns nothing for a query nothing starts with', () => {
+      expect(engine.suggest('ru', 'qqqqzzzz', 10)).toEqual([]);
+    });
+  });
+
+  describe('scopes', () => {
+    it('keeps only the hints inside a scope', () => {
+      const list = engine.suggest('ru', 'Ленина', 10, [{ name: 'Альметьевск' }]);
+      expect(list.length).toBeGreaterThan(0);
+      for (const r of list) expect(addressOf(dict, r)).toMatch(/г Альметьевск/);
+    });
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * Folding (assembly/text.ts) as standardization sees it on the real ru dictionary: case, ё → е,
+ * Ukrainian letters, Latin transliteration and the wrong keyboard layout; and, white box, that the PLAIN
+ * variant keeps length and that the spans of the other variants still index the input.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AddressEngine } from '../../../host/engine/engine.js';
+import { bareCore, debugEngine, standardizeRu } from '../../helpers/engine.js';
+import { NormWindow } from '../../helpers/norm.js';
+
+const EKB = { region: 'Свердловская обл', city: 'г Екатеринбург' };
+
+describe('standardize: folding', () => {
+  let engine: AddressEngine;
+  beforeAll(async () => {
+    engine = await debugEngine();
+  });
+
+  it('ignores letter case', async () => {
+    for (const q of ['ЕКАТЕРИНБУРГ', 'екатеринбург', 'еКАТЕРИНБУРГ']) expect((await standardizeRu(q)).levels).toEqual(EKB);
+  });
+
+  it('folds ё to е in the query', async () => {
+    const withYo = await standardizeRu('г Байконур, пр-кт Академика Королёва');
+    expect(withYo.levels.street).toBe('пр-кт Академика Королева');
+    expect(withYo.quality.undefined).toBe(0);
+    expect((await standardizeRu('Байконур, ул Сапёрная')).levels.street).toBe((await standardizeRu('Байконур, ул Саперная')).levels.street);
+  });
+
+  it('reads Latin transliteration: moskva-style spellings of the cities and streets', async () => {
+    expect((await standardizeRu('ekaterinburg')).levels).toEqual(EKB);
+    expect((await standardizeRu('Ekaterinburg, ulitsa Malysheva')).levels).toEqual({ ...EKB, street: 'ул Малышева' });
+    expect((await standardizeRu('yekaterinburg shchorsa')).levels).toEqual({ ...EKB, street: 'ул Щорса' });
+    expect((await standardizeRu('baykonur gagarina 5')).levels).toEqual({ region: 'г Байконур', street: 'ул Гагарина' });
+    expect((await standardizeRu('Baikonur, ulitsa Gagarina, 5')).house).toBe('5');
+    expect((await standardizeRu('moskva')).levels).toEqual({ region: 'г Москва' });
+  });
+
+  it('reads a transliterated type abbreviation: obl, ulitsa, prospekt', async () => {
+    expect((await standardizeRu('Sverdlovskaya obl.')).quality.undefined).toBe(0);
+    expect((await standardizeRu('Ekaterinburg, prospekt Lenina 50')).quality).toMatchObject({ undefined: 0, house: 3 });
+  });
+
+  // BUG (assembly/text.ts TRANSLIT): «oblast» transliterates to «област» (no soft sign is ever produced), which is
+  // no type word; the Latin synonym «oblast» of type-synonyms.txt is only looked up in the PLAIN variant, where
+  // «sverdlovskaya» finds nothing. So «Sverdlovskaya oblast» leaves «oblast» over: undefined 2, record not valid.
+  it.fails('reads «oblast» in a transliterated query as the type обл', async () => {
+    const res = await standardizeRu('Sverdlovskaya oblast');
+    expect(res.levels).toEqual({ region: 'Свердловская обл' });
+    expect(res.quality.undefined).toBe(0);
+  });
+
+  it('reads a query typed in the Latin layout of a Russian keyboard', async () => {
+    expect((await standardizeRu('Trfnthby,ehu')).levels).toEqual(EKB);
+    expect((await standardizeRu('Trfnthby,ehu vfksitdf')).levels).toEqual({ ...EKB, street: 'ул Малышева' });
+    const baikonur = await standardizeRu(',fqrjyeh ufufhbyf 5');
+    expect(baikonur.levels).toEqual({ region: 'г Байконур', street: 'ул Гагарина' });
+    expect(baikonur.house).toBe('5');
+  });
+
+  it('keeps a comma a comma in a layout query when it separates words', async () => {
+    // `vjcrdf, ` — the comma after a word is punctuation, not the key of б
+    expect((await standardizeRu('vjcrdf, ')).levels).toEqual({ region: 'г Москва' });
+  });
+
+  it('leaves a Cyrillic query alone however many Latin letters it could contain', async () => {
+    const res = engine.standardize('ru', 'Екатеринбург, ул Малышева, кв 5');
+    expect(res.matched).toBe(true);
+    expect(res.quality.undefined).toBe(0);
+  });
+
+  it('folds Ukrainian letters to their Russian look-alikes', async () => {
+    // і → и: «Кіровская» is exactly «Кировская»
+    const res = await standardizeRu('Кіровская обл');
+    expect(res.levels).toEqual({ region: 'Кировская обл' });
+    expect(res.quality.undefined).toBe(0);
+  });
+
+  it('reports leftovers of a transliterated or layout query as the input spelled them', async () => {
+    expect((await standardizeRu('ekaterinburg malysheva zzyzx')).undefinedParts).toBe('zzyzx');
+    expect((await standardizeRu('shchorsa yekaterinburg kotoryi')).undefinedParts).toBe('kotoryi');
+    expect((await standardizeRu('Trfnthby,ehu vfksitdf ghbdtn')).undefinedParts).toBe('ghbdtn');
+  });
+
+  it('spells the house part from the folded text, so a layout query gives Cyrillic parts', async () => {
+    // `rd 5` is «кв 5» in the wrong layout
+    const res = engine.standardize('ru', 'Trfnthby,ehu vfksitdf 51 rd 5');
+    expect(res.parts.flat).toBe('5');
+  });
+});
+
+describe('normalize: the PLAIN variant (white box)', () => {
+  let norm: NormWindow;
+  beforeAll(async () => {
+    norm = NormWindow.locate(await bareCore());
+  });
+
+  it('keeps length: every input code unit has its folded char at the same index', () => {
+    // no hyphen between short letter runs, so the tokenizer's abbreviation join does not shorten it
+    const text = fc.string({ unit: 'binary', maxLength: 200 }).map((s) => s.replace(/[-\u2013\u2014\u2212]/g, ' '));
+    fc.assert(
+      fc.property(text, (s) => {
+        const folded = norm.fold(s, s.length + 1);
+        // one folded char per code unit, then the blanked rest
+        expect(folded.slice(s.length)).toBe(' ');
+        for (let i = 0; i < s.length; i++) {
+          const c = s.charCodeAt(i);
+          const f = folded.charCodeAt(i);
+          const isDigit = c >= 48 && c <= 57;
+          if (isDigit) expect(f).toBe(c);
+          else expect(f === 32 || f === 44 || f === 59 || f === 47 || f === 45 || f === 46 || (f >= 97 && f <= 122) || (f >= 0x430 && f <= 0x44f)).toBe(true);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('lower-cases, folds ё and maps separators', () => {
+    expect(norm.fold('ЁЛКА, Д.5/2; КВ 7', 17)).toBe('елка, д.5/2; кв 7');
+    expect(norm.fold('Київ — Ґ', 8)).toBe('киив - г');
+  });
+});

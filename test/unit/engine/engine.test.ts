@@ -1,0 +1,175 @@
+/**
+ * AddressEngine (host/engine/engine.ts): how it turns the core's records into Resolutions — levels per
+ * chain, the house spelled as the registry writes it, the apartment, geo quality, hints, scopes, metro —
+ * over the hand-written model of test/helpers/model.ts, where every expected id is known.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AddressEngine, cleanInput, emptyLevels, emptyParts } from '../../../host/engine/engine.js';
+import type { LoadedDictionary } from '../../../host/engine/dictionary.js';
+import { filledParts } from '../../helpers/engine.js';
+import { CITY, LENINA, REGION, engineOfModel, smallModel } from '../../helpers/model.js';
+
+let engine: AddressEngine;
+let dict: LoadedDictionary;
+beforeAll(async () => {
+  ({ engine, dict } = await engineOfModel(smallModel()));
+});
+
+describe('cleanInput(text)', () => {
+  it('decodes named and numeric HTML entities', () => {
+    expect(cleanInput('ул&nbsp;Ленина&#44; д&#x2E;5 &quot;А&quot; &laquo;x&raquo; &amp;')).toBe('ул Ленина, д.5 "А" «x» &');
+  });
+
+  it('leaves unknown entities and plain text alone, and blanks impossible code points', () => {
+    expect(cleanInput('a &foo; b')).toBe('a &foo; b');
+    expect(cleanInput('&#0;x&#x110000;')).toBe(' x ');
+    expect(cleanInput('д 5')).toBe('д 5');
+  });
+});
+
+describe('AddressEngine', () => {
+  describe('countries() and dictionary(country)', () => {
+    it('lists the loaded countries and nothing else', () => {
+      expect(engine.countries()).toEqual(['ru']);
+      expect(engine.dictionary('ru')).toBe(dict);
+      expect(engine.dictionary('kz')).toBeNull();
+    });
+
+    it('refuses a country without a dictionary', () => {
+      expect(() => engine.standardize('kz', 'Алматы')).toThrow(/no dictionary for kz/);
+      expect(() => engine.suggest('by', 'Минск', 5)).toThrow(/no dictionary for by/);
+      expect(engine.nearestMetro('ua', 50.45, 30.52, 3, 5000)).toEqual([]);
+    });
+  });
+
+  describe('standardize(country, query)', () => {
+    it('fills every level of the chain and leaves the others at −1', () => {
+      const res = engine.standardize('ru', 'Екатеринбург, пр-кт Ленина, 10');
+      expect(res.levels).toEqual({ ...emptyLevels(), region: REGION, city: CITY, street: LENINA });
+      expect(res.house).toBe(0);
+      expect(res.matched).toBe(true);
+    });
+
+    it('spells an exact house as the registry does (10 корп 2 → house 10, case 2)', () => {
+      const res = engine.standardize('ru', 'Екатеринбург, пр-кт Ленина, дом 10 корпус 2');
+      expect(res.house).toBe(2);
+      expect(filledParts(res.parts)).toEqual({ house: '10', case: '2' });
+    });
+
+    it('keeps the parts as written when the house is only partly found', () => {
+      const res = engine.standardize('ru', 'Екатеринбург, пр-кт Ленина, д 10 корп 9');
+      expect(res.quality.house).toBe(4);
+      expect(res.house).toBe(0);
+      expect(filledParts(res.parts)).toEqual({ house: '10', case: '9' });
+    });
+
+    it('finds the apartment of the house by its flat, and none for an unknown flat', () => {
+      expect(engine.standardize('ru', 'Екатеринбург, пр-кт Ленина, 10, кв 5').apartment).toBe(0);
+      expect(engine.standardize('ru', 'Екатеринбург, пр-кт Ленина, 10, кв 6').apartment).toBe(-1);
+      expect(engine.standardize('ru', 'Екатеринбург, пр-кт Ленина, 10а, кв 5').apartment).toBe(-1);
+    });
+
+    it('reports the postcode written in the query', () => {
+      expect(engine.standardize('ru', '620075, Екатеринбург, пр-кт Ленина, 10').postcodeIn).toBe('620075');
+    });
+
+    it('sets geo to the level of the most precise coordinates', () => {
+      expect(engine.standardize('ru', 'Екатеринбург, пр-кт Ленина, 10').quality.geo).toBe(8);
+      // house 14 has no coordinates: the street's
+      const noCoords = engine.standardize('ru', 'Екатеринбург, пр-кт Ленина, 14');
+      expect(noCoords.house).toBe(3);
+      expect(noCoords.quality.geo).toBe(7);
+      expect(engine.standardize('ru', 'Екатеринбург').quality.geo).toBe(3);
+    });
+
+    it('returns a nothing-matched resolution for text it cannot place', () => {
+      const res = engine.standardize('ru', '  zzz   qqq ');
+      expect(res).toMatchObject({ matched: false, house: -1, apartment: -1, undefinedParts: 'zzz qqq' });
+      expect(res.levels).toEqual(emptyLevels());
+      expect(res.quality.undefined).toBe(2);
+    });
+
+    it('decodes HTML entities before the core sees the query', () => {
+      expect(engine.standardize('ru', 'Екатеринбург,&nbsp;пр-кт&nbsp;Ленина&#44; 10а').house).toBe(1);
+    });
+  });
+
+  describe('suggest(country, query, count, scopes)', () => {
+    it('returns resolutions of objects and of houses', () => {
+      const list = engine.suggest('ru', 'Екатеринбург Ленина 1', 10);
+      const houses = list.filter((r) => r.house >= 0);
+      expect(houses.map((r) => dict.house(r.house).number)).toEqual(expect.arrayContaining(['10', '10а', '14']));
+      for (const r of houses) {
+        expect(r.levels.street).toBe(LENINA);
+        expect(r.quality).toMatchObject({ level: 8, house: 3 });
+        expect(r.parts.house).toBe(dict.house(r.house).number.toLowerCase());
+      }
+    });
+
+    it('spells block, building and liter of a house hint', () => {
+      const list = engine.suggest('ru', 'Екатеринбург 8 Марта 12', 5);
+      const house = list.find((r) => r.house === 5)!;
+      expect(filledParts(house.parts)).toEqual({ house: '12', build: '3', liter: 'б', constr: '1' });
+    });
+
+    it('reads the last word as a prefix only while it is being typed', () => {
+      expect(engine.suggest('ru', 'Екатеринбург Лен', 5)[0].levels.street).toBe(LENINA);
+      expect(engine.suggest('ru', 'Екатеринбург Лен ', 5).every((r) => r.levels.street !== LENINA)).toBe(true);
+    });
+
+    it('returns at most count items', () => {
+      expect(engine.suggest('ru', 'Екатеринбург', 1)).toHaveLength(1);
+      expect(engine.suggest('ru', 'Екатеринбург Ленина 1', 2)).toHaveLength(2);
+    });
+
+    it('keeps only the hints inside one of the scopes (members ANDed, scopes ORed)', () => {
+      const houses = (scopes: Parameters<AddressEngine['suggest']>[3]) =>
+        engine.suggest('ru', 'Екатеринбург Ленина 1', 10, scopes).map((r) => (r.house >= 0 ? dict.house(r.house).number + dict.house(r.house).block : 'street'));
+      const near10a = { coordinates: { latitude: 56.8392, longitude: 60.611, radius: 10 } };
+      const near10 = { coordinates: { latitude: 56.839, longitude: 60.61, radius: 10 } };
+      const leninaFias = '00000000-1111-4222-8333-444444444444';
+      expect(houses([{ fias: leninaFias }]).sort()).toEqual(['10', '102', '10а', '14', 'street']);
+      expect(houses([{ fias: 'ffffffff-1111-4222-8333-444444444444' }])).toEqual([]);
+      expect(houses([near10a])).toEqual(['10а']);
+      expect(houses([near10a, near10]).sort()).toEqual(['10', '10а']);
+      expect(houses([{ fias: leninaFias, ...near10a }])).toEqual(['10а']);
+      expect(houses([{ kladr: '7700000000000', ...near10a }])).toEqual([]);
+      expect(houses([{ streetName: 'ленина', regionName: 'Свердловская' }]).length).toBe(5);
+      expect(houses([{ name: 'Екатеринбург', streetName: '8 Марта' }])).toEqual([]);
+    });
+  });
+
+  describe('resolutionOf(dictionary, found)', () => {
+    it('resolves an apartment to its house and flat', () => {
+      const res = engine.resolutionOf(dict, { kind: 'apartment', id: 0 });
+      expect(res).toMatchObject({ house: 0, apartment: 0, matched: true });
+      expect(filledParts(res.parts)).toEqual({ house: '10', flat: '5' });
+      expect(res.levels.street).toBe(LENINA);
+    });
+
+    it('resolves an object to its chain with quality.house 9', () => {
+      const res = engine.resolutionOf(dict, { kind: 'object', id: CITY });
+      expect(res.levels).toEqual({ ...emptyLevels(), region: REGION, city: CITY });
+      expect(res.quality).toMatchObject({ level: 3, house: 9, geo: 3 });
+      expect(res.parts).toEqual(emptyParts());
+    });
+  });
+
+  describe('parseHouse(query)', () => {
+    it('parses with the first dictionary\'s core, and with none returns empty parts', () => {
+      expect(filledParts(engine.parseHouse('д 5 кв 7').parts)).toEqual({ house: '5', flat: '7' });
+      expect(new AddressEngine([]).parseHouse('д 5 кв 7')).toEqual({ parts: emptyParts(), postcodeIn: '' });
+    });
+  });
+
+  describe('nearest and nearestMetro', () => {
+    it('finds the nearest object of a level', () => {
+      expect(engine.nearest('ru', 56.8389, 60.6057, 'street', 100)).toEqual({ found: { kind: 'object', id: LENINA }, distance: 0 });
+      expect(engine.nearest('ru', 56.8389, 60.6057, 'region', 100)).toBeNull();
+    });
+
+    it('gives no metro for unknown coordinates (0, 0)', () => {
+      expect(engine.nearestMetro('ru', 0, 0, 3, 5000)).toEqual([]);
+    });
+  });
+});
