@@ -101,10 +101,28 @@ export function nearestInto(lat: f64, lon: f64, level: i32, radius: f64): i32 {
   const r1 = cellOf(latE6 + dLat);
   const c0 = cellOf(lonE6 - dLon);
   const c1 = cellOf(lonE6 + dLon);
-  if ((r1 - r0 + 1) * (c1 - c0 + 1) > 4096) return 0;
   let best: f64 = radius;
   let bestRef = 0;
   let found = false;
+  if ((r1 - r0 + 1) * (c1 - c0 + 1) > 4096) {
+    // a wide radius (a locality's centre): one pass over every point beats thousands of empty cells
+    const total = i32At(BUCKETS, bucketCount);
+    for (let e = 0; e < total; e++) {
+      const ref = i32At(ENTRIES, e);
+      if (level != 0 && (ref >= 0 ? 8 : obj(-ref - 1, O_LEVEL)) != level) continue;
+      const d = distanceE6(latE6, lonE6, pointLat(ref), pointLon(ref));
+      if (d < best || (d == best && found && ref < bestRef) || (d == best && !found)) {
+        best = d;
+        bestRef = ref;
+        found = true;
+      }
+    }
+    if (!found) return 0;
+    setI32(RESULT, 0, bestRef >= 0 ? 2 : 1);
+    setI32(RESULT, 1, bestRef >= 0 ? bestRef : -bestRef - 1);
+    setI32(RESULT, 2, <i32>Math.round(best));
+    return 1;
+  }
   for (let row = r0; row <= r1; row++) {
     for (let col = c0; col <= c1; col++) {
       const b = bucketOf(row, col);

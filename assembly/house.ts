@@ -270,6 +270,7 @@ export function parseHouseParts(): i32 {
     for (let i = 0; i < tokenCount; i++) {
       if (tok(i, F_KIND) != KIND_DIGIT || tok(i, F_ROLE) != ROLE_FREE || tok(i, F_ORDINAL) != 0) continue;
       if (i > 0 && pairKeyword(i - 1) >= 0 && pairKeyword(i - 1) != P_HOUSE) continue; // кв 5
+      if (i > 1 && pairKeyword(i - 2) >= 0 && pairLen == 2) continue; // а/я 15, в/ч 12345
       if (i > 1 && (tok(i - 1, F_KIND) == KIND_ALPHA) && tok(i - 1, F_LEN) <= 2 && (tok(i, F_SEP) & SEP_SLASH) != 0) continue;
       if (startsName(i)) continue;
       if (nameFirstNumber) {
