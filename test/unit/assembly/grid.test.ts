@@ -132,13 +132,15 @@ describe('nearest(lat, lon, level, radius)', () => {
     expect(engine.nearest('ru', h.lat, h.lon, 'house', 20_000)).toMatchObject({ distance: 0 });
   });
 
-  // BUG (assembly/grid.ts nearestInto): when the search window covers more than 4096 cells it returns «nothing»
-  // instead of searching (or clamping the window). In Екатеринбург that is any radius above ≈25 km, so a house
-  // at distance 0 is not found with radius 30 km or 50 km — the widest ring idsearch/center tries.
-  it.fails('finds a house at its own coordinates with a 50 km radius', () => {
+  // was a bug until fcb0a46: a window of more than 4096 cells gave «nothing» (any radius above ≈25 km)
+  it('finds a house at its own coordinates with a 30 km and a 50 km radius (idsearch/center\'s widest ring)', () => {
     const h = points.find((q) => q.kind === 'house' && q.lat > 56.7 && q.lat < 57)!;
     expect(engine.nearest('ru', h.lat, h.lon, 'house', 30_000)).toMatchObject({ distance: 0 });
     expect(engine.nearest('ru', h.lat, h.lon, 'house', 50_000)).toMatchObject({ distance: 0 });
+  });
+
+  it('agrees with brute force on 50 random points within 50 km', () => {
+    expect(check(50, 5, 'house', 50_000)).toBe(50);
   });
 
   it('finds nothing far from every point, and refuses coordinates off the globe', () => {

@@ -161,15 +161,12 @@ describe('parseHouse(query)', () => {
       ['ул Ленина 5, в/ч 12345', { house: '5', munit: '12345' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
 
-    // BUG (assembly/house.ts parseHouseParts, step 2): with no other house number, the number after «а/я» or
-    // «в/ч» is taken as the house (the «кв 5» guard checks only the token right before the number, which is
-    // «я»/«ч», not the pair). `а/я 123` gives {house: '123'}; `г Байконур, а/я 123` standardizes with house
-    // quality 0 and «а я» left over.
-    it.fails.each<Case>([
+    // was a bug until fcb0a46: with no other house number, the number after а/я or в/ч was taken as the house
+    it.each<Case>([
       ['а/я 123', { abon: '123' }],
       ['а/я 15, Москва', { abon: '15' }],
       ['в/ч 12345', { munit: '12345' }],
-    ])('%s (known bug: read as the house)', (query, want) => expect(parts(query)).toEqual(want));
+    ])('%s (no other house number)', (query, want) => expect(parts(query)).toEqual(want));
   });
 
   describe('the documented example', () => {
