@@ -138,7 +138,7 @@ function writeStandardized(): void {
   setI32(RESULT, 1, bestObject);
   setI32(RESULT, 2, bestHouse);
   let unique = 0;
-  if (matched && runnerScore >= bestScore - 5) unique = 2;
+  if (matched && runnerScore >= bestScore) unique = 2;
   else if (matched && runnerScore >= bestScore - 30) unique = 1;
   setI32(RESULT, 3, unique);
   setI32(RESULT, 4, matched && bestHistorical ? 1 : 0);

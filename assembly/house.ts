@@ -189,11 +189,35 @@ function numberedBefore(p: i32): bool {
   return false;
 }
 
+/**
+ * Phone numbers written in groups (+7 (912) 345-67-89, 8-912-345-67-89, тел 31-25-44): a run of 3+ numbers
+ * joined by spaces, hyphens or brackets with 10+ digits in all, or any numbers right after «тел».
+ */
+function markPhones(): void {
+  for (let i = 0; i < tokenCount; i++) {
+    if (tok(i, F_KIND) != KIND_DIGIT) continue;
+    let j = i;
+    let digits = tok(i, F_LEN);
+    while (j + 1 < tokenCount && tok(j + 1, F_KIND) == KIND_DIGIT && (tok(j + 1, F_SEP) & (SEP_COMMA | SEP_SLASH)) == 0 &&
+           tok(j + 1, F_SEP) != 0) {
+      j++;
+      digits += tok(j, F_LEN);
+    }
+    const afterTel = i > 0 && (tokIs(i - 1, 'тел') || tokIs(i - 1, 'телефон') || tokIs(i - 1, 'т'));
+    if ((j - i >= 2 && digits >= 10) || (afterTel && (j > i || digits >= 5))) {
+      for (let k = i; k <= j; k++) setTok(k, F_ROLE, ROLE_NOISE);
+      if (afterTel) setTok(i - 1, F_ROLE, ROLE_NOISE);
+    }
+    i = j;
+  }
+}
+
 /** Marks ordinals, the postcode and phone numbers; they are never house numbers. */
 function classifyNumbers(): void {
   postcodeToken = -1;
+  markPhones();
   for (let i = 0; i < tokenCount; i++) {
-    if (tok(i, F_KIND) != KIND_DIGIT) continue;
+    if (tok(i, F_KIND) != KIND_DIGIT || tok(i, F_ROLE) != ROLE_FREE) continue;
     const n = tok(i, F_LEN);
     // 7-й, 7й, 22-го
     if (i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA && (tok(i + 1, F_SEP) == 0 || tok(i + 1, F_SEP) == SEP_HYPHEN) &&

@@ -218,7 +218,12 @@ export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes
   const nameWordsOut = new Int32Builder();
   let nameCount = 0;
   const addName = (objectId: number, text: string, flags: number) => {
-    const words = nameWords(text);
+    let words = nameWords(text);
+    // aliases and earlier names often carry their type (`Красная улица`): the type is not part of the name
+    if (flags !== 0) {
+      const named = words.filter((w) => !types.synonyms.has(w));
+      if (named.length) words = named;
+    }
     if (!words.length) return;
     let total = 0;
     const start = nameWordsOut.length / 2;

@@ -11,8 +11,9 @@ const FOLD: Record<string, string> = {
 
 export function foldChar(ch: string): string {
   const c = ch.toLowerCase();
+  if (c.length !== 1) return ' '; // İ lowers to two code points; the core reads one char at a time
   if (FOLD[c]) return FOLD[c];
-  if (/[0-9a-zа-я]/.test(c)) return c;
+  if (/^[0-9a-zа-я]$/.test(c) && ch.charCodeAt(0) < 0x2000) return c; // not the Kelvin sign K
   if (',;/-.'.includes(c)) return c;
   return ' ';
 }

@@ -202,6 +202,17 @@ function addTypeHit(t: i32, w: i32): void {
   }
 }
 
+/** III, IV, XX: Roman numerals stay Latin in names (ул III Интернационала). */
+function isRoman(t: i32): bool {
+  const len = tok(t, F_LEN);
+  if (len > 5) return false;
+  for (let k = 0; k < len; k++) {
+    const c = tokChar(t, k);
+    if (c != 105 && c != 118 && c != 120 && c != 108 && c != 99) return false; // i v x l c
+  }
+  return true;
+}
+
 /**
  * Looks up every free token (letters, ordinals and numbers inside names) and fills the name table.
  * `prefixToken` is the token read as a prefix (hints), or −1.
@@ -216,7 +227,7 @@ export function classifyNames(prefixToken: i32): void {
     if (len == 4 && !prefix) budget = 1; // азиа → азина: a missed letter in a short name
     if (prefix && len < 3) budget = 0;
     // the vocabulary is Cyrillic: a Latin word left as typed (the PLAIN reading) is read by the other variants
-    if (isLatin(tokChar(t, 0))) continue;
+    if (isLatin(tokChar(t, 0)) && !isRoman(t)) continue;
     // one edit first: most typos are one, and the two-edit walk costs far more
     let n = lookup(tok(t, F_START), len, budget > 1 ? 1 : budget, prefix);
     if (n == 0 && budget > 1) n = lookup(tok(t, F_START), len, budget, prefix);

@@ -29,6 +29,12 @@ export let runnerScore: i32 = -1000000;
 /** type tokens the best chain used (bit set) */
 export let bestTypeMask: u64 = 0;
 
+/** hints rank houses themselves (suggest.ts): their chains are scored without the house */
+let withHouse = true;
+export function scoreHouses(on: bool): void {
+  withHouse = on;
+}
+
 let chainMask: u64 = 0;
 let chainTypeMask: u64 = 0;
 let chainHistorical: bool = false;
@@ -106,7 +112,8 @@ export function chainScore(p: usize): i32 {
     if (w > chainWeight) chainWeight = w;
     a = obj(a, O_PARENT);
   }
-  total += matchHouse(o);
+  if (withHouse) total += matchHouse(o);
+  else chainHouse = -1;
   if (postcodeAgrees) total += 20;
   return total;
 }

@@ -10,7 +10,7 @@
 import { reserve, RESULT, setI32, u16At } from '../memory';
 import { obj, house, houseKeyChar, O_LEVEL, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
 import { resetCandidates, classifyNames, collectObjects, objAt, objUsed } from '../classify/names';
-import { chainScore, lastChainMask, lastChainWeight } from './chain';
+import { chainScore, lastChainMask, lastChainWeight, scoreHouses } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen } from '../house';
 import { tok, tokenCount, F_KIND, F_ROLE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 
@@ -85,6 +85,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   classifyNames(prefixToken);
   collectObjects(true);
   const houseMode = houseKeyLen > 0;
+  scoreHouses(false);
   for (let k = 0; k < objUsed; k++) {
     const p = objAt(k);
     if (load<i32>(p, 4) <= 0) continue;
@@ -105,6 +106,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     }
     offer(o, -1, rank, cap);
   }
+  scoreHouses(true);
   const best = topCount > 0 ? load<i32>(TOP, 8) : -1000000;
   if (best > writeAbove) {
     setI32(RESULT, 0, topCount);

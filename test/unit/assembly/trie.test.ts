@@ -126,10 +126,10 @@ describe('lookup agrees with a Map of the same vocabulary (exact words)', () => 
     'ул III Интернационала': 'bug (pinned below): the Latin word «III» of the name is never looked up',
   };
 
-  // BUG (assembly/classify/names.ts classifyNames, since «Latin words left to the other readings»): the PLAIN
+  // Regression guard, once a bug (assembly/classify/names.ts classifyNames, since «Latin words left to the other readings»): the PLAIN
   // reading skips every Latin token and TRANSLIT turns «III» into «иии», so the vocabulary word «iii» of
   // «ул III Интернационала» can never be hit: the query picks «ул 3 Интернационала», «III» left over (undefined 2).
-  it.fails('finds a name with a Latin word (a Roman numeral) from its own spelling', async () => {
+  it('finds a name with a Latin word (a Roman numeral) from its own spelling', async () => {
     const engine = await debugEngine();
     const dict = engine.dictionary('ru')!;
     const res = engine.standardize('ru', 'Екатеринбург, ул III Интернационала');
