@@ -16,7 +16,8 @@
  * reused when their options match.
  *
  * Usage: tsx bench/build-scale.ts [--houses 1000000] [--full] [--regions 85] [--seed 1] [--cadastral 0.6]
- * Writes bench/scale-results.json and prints a markdown table.
+ *        [--apartments 0] [--results bench/scale-results.json]
+ * Writes the results file and prints a markdown table.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -278,7 +279,11 @@ async function runChild<T>(args: string[], nodeFlags: string[] = []): Promise<Sa
   });
   const code = await new Promise<number | null>((done) => child.on('close', done));
   clearInterval(timer);
-  if (code !== 0) throw new Error(`child ${args[0]} failed (exit ${code}) in phase ${phase}:\n${stderr.split('\n').slice(-30).join('\n')}`);
+  if (code !== 0) {
+    throw Object.assign(new Error(`child ${args[0]} failed (exit ${code}) in phase ${phase}:\n${stderr.split('\n').slice(-12).join('\n')}`), {
+      failure: { phase, exitCode: code, peakRssMb: peak, phasePeakMb, wallMs: performance.now() - started },
+    });
+  }
   const last = stdout.trim().split('\n').pop()!;
   return { report: JSON.parse(last) as T, peakRssMb: peak, phasePeakMb, wallMs: performance.now() - started };
 }
@@ -410,6 +415,7 @@ async function main(): Promise<void> {
     seed: option(args, 'seed') === undefined ? 1 : Number(option(args, 'seed')),
     regions: option(args, 'regions') === undefined ? 85 : Number(option(args, 'regions')),
     cadastralShare: option(args, 'cadastral') === undefined ? 0.6 : Number(option(args, 'cadastral')),
+    apartmentsPerHouse: option(args, 'apartments') === undefined ? 0 : Number(option(args, 'apartments')),
   };
   const log = (line: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
   await mkdir(SYNTH_DIR, { recursive: true });
@@ -417,19 +423,32 @@ async function main(): Promise<void> {
   if (!existsSync(wasm)) throw new Error(`${wasm} missing: run npm run asbuild:release first`);
 
   const results: SizeResult[] = [];
+  const failures: Array<{ requestedHouses: number; error: string; failure?: unknown }> = [];
   for (const houses of sizes) {
-    const options = { ...base, houses, out: join(SYNTH_DIR, `gar-${houses}.zip`), log };
+    try {
+      results.push(await measureSize(houses));
+    } catch (error) {
+      // a size that fails (a heap or buffer limit) is a result too: record where, go on with the others
+      log(`${houses}: FAILED: ${(error as Error).message}`);
+      failures.push({ requestedHouses: houses, error: (error as Error).message, failure: (error as { failure?: unknown }).failure });
+    }
+  }
+  if (results.length === 0) throw new Error('no size could be measured');
+
+  async function measureSize(houses: number): Promise<SizeResult> {
+    const name = `gar-${houses}${base.apartmentsPerHouse ? `-a${base.apartmentsPerHouse}` : ''}`;
+    const options = { ...base, houses, out: join(SYNTH_DIR, `${name}.zip`), log };
     const reused = await existingArchive(options);
     const archive = reused ? { ...reused, generatedNow: false } : { ...(await generateGarScale(options)), generatedNow: true };
     log(`${houses}: archive ${archive.out} (${(archive.zipBytes / MB).toFixed(0)} MB, ${archive.houses} houses, ${archive.copies} copies${reused ? ', reused' : ''})`);
-    const dictFile = join(SYNTH_DIR, `ru-${houses}.dict`);
+    const dictFile = join(SYNTH_DIR, `ru-${name}.dict`);
     const build = await runChild<BuildReport>(['--child-build', archive.out, dictFile], ['--expose-gc']);
     const b = build.report;
     const buildMs = Object.entries(b.phasesMs).reduce((sum, [name, ms]) => sum + (name === 'types' ? 0 : ms), 0);
     log(`${houses}: built in ${(buildMs / 1000).toFixed(1)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB, blob ${(b.blobBytes / MB).toFixed(1)} MB`);
     const load = await runChild<LoadReport>(['--child-load', dictFile], ['--expose-gc']);
     log(`${houses}: loaded in ${load.report.loadMs.toFixed(0)} ms, RSS ${load.report.rssAfterLoadMb.toFixed(0)} MB`);
-    results.push({
+    const result: SizeResult = {
       requestedHouses: houses,
       archive,
       build: {
@@ -451,8 +470,9 @@ async function main(): Promise<void> {
         housePoolStrings: b.summary['house string pool'],
       },
       load: { ...load.report, peakRssMb: load.peakRssMb },
-    });
+    };
     await rm(dictFile, { force: true });
+    return result;
   }
 
   log(`parse breakdown over ${results[0].archive.out}`);
@@ -489,12 +509,15 @@ async function main(): Promise<void> {
     options: base,
     targets,
     sizes: results,
+    failures,
     extrapolated,
     parseBreakdown: breakdown,
   };
-  await writeFile(RESULTS_FILE, `${JSON.stringify(output, null, 2)}\n`);
+  const resultsFile = option(args, 'results') === undefined ? RESULTS_FILE : resolve(option(args, 'results')!);
+  await writeFile(resultsFile, `${JSON.stringify(output, null, 2)}\n`);
   console.log(formatReport(output));
-  console.log(`\nwritten ${RESULTS_FILE}`);
+  for (const failure of failures) console.log(`\n**${failure.requestedHouses} houses failed**: ${failure.error}`);
+  console.log(`\nwritten ${resultsFile}`);
 }
 
 function formatReport(output: {

@@ -20,12 +20,15 @@
  *  - region codes (REGIONCODE, the first two KLADR digits) become the folder's; the KLADR city digits
  *    (SS RRR GGG) the copy's number in its folder;
  *  - cadastral numbers: region 99 has none, while most real houses do (they are the one per-house string
- *    of the build), so `cadastralShare` of the current houses get a TYPEID 8 param, unique per copy.
+ *    of the build), so `cadastralShare` of the current houses get a TYPEID 8 param, unique per copy;
+ *  - apartments: region 99 has one, national GAR tens of millions, so `apartmentsPerHouse` flats can be
+ *    added to every current house (AS_APARTMENTS records and their AS_ADM_HIERARCHY rows).
  * Every folder also opens with its own region object (`обл`, KLADR `NN00000000000`) in AS_ADDR_OBJ,
  * AS_ADM_HIERARCHY, AS_MUN_HIERARCHY, AS_ADDR_OBJ_PARAMS, AS_REESTR_OBJECTS and AS_CHANGE_HISTORY.
  *
  * Usage: tsx dictionaries/synth/gar-scale.ts --houses 1000000 [--out build/synth/gar-1000000.zip]
- *        [--source ../shared/data/ru/gar/gar_xml.zip] [--seed 1] [--regions 85] [--cadastral 0.6] [--level 1]
+ *        [--source ../shared/data/ru/gar/gar_xml.zip] [--seed 1] [--regions 85] [--cadastral 0.6] [--apartments 0]
+ *        [--level 1]
  */
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -50,6 +53,8 @@ export interface GarScaleOptions {
   regions?: number;
   /** share of current houses that get a cadastral number (default 0.6) */
   cadastralShare?: number;
+  /** flats (APARTMENT, type квартира, with their hierarchy rows) added to every current house (default 0) */
+  apartmentsPerHouse?: number;
   /** deflate level of the entries, 0–9 (default 1: generation speed; the reader inflates any level alike) */
   compressionLevel?: number;
   log?: (line: string) => void;
@@ -66,6 +71,7 @@ export interface GarScaleResult {
   /** copies × housesPerCopy: what the GAR reader should emit as houses + steads */
   houses: number;
   cadastralShare: number;
+  apartmentsPerHouse: number;
   /** uncompressed XML bytes written */
   xmlBytes: number;
   zipBytes: number;
@@ -171,6 +177,37 @@ function addCadastralParams(template: Template, share: number, seed: number): vo
       },
       cadastralHouse: index,
     });
+  });
+}
+
+/** adds `perHouse` flats to every current house, each with its hierarchy row under the house */
+function addApartments(template: Template, perHouse: number, seed: number): void {
+  if (perHouse <= 0) return;
+  const houses = template.tables.find((t) => t.table === 'AS_HOUSES')!.records.filter((r) => r.element === 'HOUSE' && isCurrent(r.attributes));
+  const table = (name: string, root: string) => {
+    let found = template.tables.find((t) => t.table === name);
+    if (!found) template.tables.push((found = { table: name, root, records: [] }));
+    return found;
+  };
+  const apartments = table('AS_APARTMENTS', 'APARTMENTS');
+  const hierarchy = table('AS_ADM_HIERARCHY', 'ITEMS');
+  houses.forEach((house, index) => {
+    const a = house.attributes;
+    const dates = { UPDATEDATE: a.UPDATEDATE ?? '2020-01-01', STARTDATE: a.STARTDATE ?? '2020-01-01', ENDDATE: '2079-06-06' };
+    for (let k = 0; k < perHouse; k++) {
+      const objectId = `synthetic-apartment-${index}-${k}`;
+      apartments.records.push({
+        element: 'APARTMENT',
+        attributes: {
+          ID: objectId, OBJECTID: objectId, OBJECTGUID: syntheticGuid(seed ^ 0xa9a, index, k), CHANGEID: a.CHANGEID, NUMBER: String(k + 1),
+          APARTTYPE: '2', OPERTYPEID: '10', PREVID: '0', NEXTID: '0', ...dates, ISACTUAL: '1', ISACTIVE: '1',
+        },
+      });
+      hierarchy.records.push({
+        element: 'ITEM',
+        attributes: { ID: objectId, OBJECTID: objectId, PARENTOBJID: a.OBJECTID, CHANGEID: a.CHANGEID, REGIONCODE: template.region, PREVID: '0', NEXTID: '0', ...dates, ISACTIVE: '1' },
+      });
+    }
   });
 }
 
@@ -490,6 +527,9 @@ export async function generateGarScale(options: GarScaleOptions): Promise<GarSca
   const housesPerCopy = records('AS_HOUSES', 'HOUSE') + records('AS_STEADS', 'STEAD');
   if (housesPerCopy === 0) throw new Error(`${options.source}: the template region has no current houses`);
   addCadastralParams(template, cadastralShare, seed);
+  const apartmentsPerHouse = options.apartmentsPerHouse ?? 0;
+  if (!(Number.isInteger(apartmentsPerHouse) && apartmentsPerHouse >= 0)) throw new Error(`--apartments must be a whole number ≥ 0 (got ${apartmentsPerHouse})`);
+  addApartments(template, apartmentsPerHouse, seed);
 
   const copies = Math.ceil(options.houses / housesPerCopy);
   const regionCount = Math.min(options.regions ?? 85, copies);
@@ -562,6 +602,7 @@ export async function generateGarScale(options: GarScaleOptions): Promise<GarSca
     housesPerCopy,
     houses: copies * housesPerCopy,
     cadastralShare,
+    apartmentsPerHouse,
     xmlBytes,
     zipBytes: (await stat(out)).size,
     ms: Math.round(performance.now() - started),
@@ -580,6 +621,7 @@ export async function existingArchive(options: GarScaleOptions): Promise<GarScal
     previous.source === resolve(options.source) &&
     previous.seed === ((options.seed ?? 1) >>> 0) &&
     previous.cadastralShare === (options.cadastralShare ?? 0.6) &&
+    (previous.apartmentsPerHouse ?? 0) === (options.apartmentsPerHouse ?? 0) &&
     previous.houses >= options.houses &&
     previous.houses - previous.housesPerCopy < options.houses &&
     (options.regions === undefined || previous.regions === Math.min(options.regions, previous.copies));
@@ -603,6 +645,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     seed: option('seed') === undefined ? undefined : Number(option('seed')),
     regions: option('regions') === undefined ? undefined : Number(option('regions')),
     cadastralShare: option('cadastral') === undefined ? undefined : Number(option('cadastral')),
+    apartmentsPerHouse: option('apartments') === undefined ? undefined : Number(option('apartments')),
     compressionLevel: option('level') === undefined ? undefined : Number(option('level')),
     log: (line) => console.log(line),
   }).catch((error) => {

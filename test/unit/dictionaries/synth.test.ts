@@ -93,6 +93,18 @@ describe.runIf(HAS_DATA)('generateGarScale({ houses }) from the real region 99 a
     expect(new Set(withNumber.map((h) => h.cadnum)).size).toBe(withNumber.length);
   });
 
+  it('adds flats under every current house when asked', async () => {
+    const withFlats = await generateGarScale({ source: SOURCE, out: join(dir, 'flats.zip'), houses: 1, regions: 1, seed: 42, apartmentsPerHouse: 2 });
+    const sink = new CollectingSink();
+    const counts = await readGar(withFlats.out, sink, { asOf: '2024-06-01' });
+    expect(withFlats.apartmentsPerHouse).toBe(2);
+    expect(counts.apartments).toBe(original.counts.apartments + 2 * original.counts.houses);
+    expect(new Set(sink.apartments.map((a) => a.codes.fias)).size).toBe(sink.apartments.length);
+    const houseIds = new Set(sink.houses.map((h) => `gar:${h.codes.gar}`));
+    expect(sink.apartments.filter((a) => !houseIds.has(a.house))).toEqual([]);
+    expect(sink.apartments.filter((a) => a.type === 'кв')).toHaveLength(2 * original.counts.houses);
+  });
+
   it('writes the same archive for the same seed', async () => {
     const again = await generateGarScale({ source: SOURCE, out: join(dir, 'again.zip'), houses: twice.houses, regions: 2, seed: 42 });
     const { readFile } = await import('node:fs/promises');
