@@ -141,7 +141,21 @@ export class LoadedDictionary implements Dictionary {
     return v === undefined || v === null ? '' : String(v);
   }
 
+  /** ObjectInfo of objects already asked for: records repeat the same regions and cities (frozen, shared). */
+  private readonly objectCache: (ObjectInfo | undefined)[] = [];
+
   object(id: number): ObjectInfo {
+    let info = this.objectCache[id];
+    if (!info) {
+      info = this.readObject(id);
+      Object.freeze(info.codes);
+      Object.freeze(info);
+      this.objectCache[id] = info;
+    }
+    return info;
+  }
+
+  private readObject(id: number): ObjectInfo {
     const name = this.s('name', id);
     const type = this.s('type', id);
     return {
