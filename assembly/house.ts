@@ -15,7 +15,7 @@
  */
 import { NORM, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import {
-  tok, setTok, tokenCount, tokIs, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START,
+  tok, setTok, tokenCount, tokIs, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START,
   KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
 } from './tokenize';
 
@@ -74,6 +74,15 @@ export function setupHouse(): void {
 
 /** Part a keyword token opens, or −1. Multi-token keywords (а/я, в/ч, кв-ра, п-д) are checked by the caller. */
 export function keywordPart(i: i32): i32 {
+  let part = tok(i, F_KEYWORD);
+  if (part == -2) {
+    part = readKeyword(i);
+    setTok(i, F_KEYWORD, part);
+  }
+  return part;
+}
+
+function readKeyword(i: i32): i32 {
   if (tok(i, F_KIND) != KIND_ALPHA) return -1;
   const n = tok(i, F_LEN);
   if (n > 12) return -1;

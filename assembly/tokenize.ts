@@ -2,7 +2,7 @@
  * Tokenizer: splits NORM into runs of letters (ALPHA) and runs of digits (DIGIT).
  *
  * Token table: MAX_TOKENS records of TOKEN_STRIDE i32 at TOKENS:
- *   [start, len, kind, sep, segment, role, value, ordinal, typeA, typeB, used, spare]
+ *   [start, len, kind, sep, segment, role, value, ordinal, typeA, typeB, used, keyword]
  * `start/len` index NORM. `sep` says what stood between the previous token and this one (bit set of
  * SEP_*; 0 = glued, as in `10а` or `дом53`). `segment` counts comma/semicolon separated parts.
  * `role` is filled by the classifiers: free, house part, postcode, type word, name word.
@@ -41,6 +41,8 @@ export const F_ORDINAL: i32 = 7;
 export const F_TYPE_A: i32 = 8;
 export const F_TYPE_B: i32 = 9;
 export const F_USED: i32 = 10;
+/** cached house keyword part of the token (house.ts keywordPart); −2 until asked */
+export const F_KEYWORD: i32 = 11;
 
 export let TOKENS: usize = 0;
 export let tokenCount: i32 = 0;
@@ -131,6 +133,7 @@ export function tokenize(len: i32): i32 {
       setI32(TOKENS, base + F_TYPE_A, -1);
       setI32(TOKENS, base + F_TYPE_B, -1);
       setI32(TOKENS, base + F_USED, 0);
+      setI32(TOKENS, base + F_KEYWORD, -2);
       count++;
       sep = 0;
       i = j;
