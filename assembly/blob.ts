@@ -27,6 +27,8 @@ export const O_HOUSE_START: i32 = 6;
 export const O_HOUSE_COUNT: i32 = 7;
 export const O_POSTCODE: i32 = 8;
 export const O_FLAGS: i32 = 9;
+/** O_FLAGS bit: the object is in the official registry (it has a FIAS id) */
+export const OBJ_REGISTRY: i32 = 1;
 
 export const HOUSE_STRIDE: i32 = 6;
 export const H_PARENT: i32 = 0;

@@ -330,7 +330,7 @@ export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes
   objects.forEach((o, id) => {
     coreObjects.push(
       o.parent, o.level, objTypeIds[id], e6(o.lat), e6(o.lon), Math.min(weight[id], 0x7fffffff),
-      houseStart[id], houseCountOf[id], Number(o.postcode ?? 0) || 0, 0,
+      houseStart[id], houseCountOf[id], Number(o.postcode ?? 0) || 0, o.codes.fias ? 1 : 0,
     );
   });
   const keyChars = new Uint16Array(houseKeys.length);

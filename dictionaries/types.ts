@@ -125,11 +125,29 @@ export class TypeTable {
         // a single-letter synonym (`п`, `м`, `с`) only counts when written as a separate abbreviation at the start
         const name = (atStart ? words.slice(n) : words.slice(0, words.length - n)).join(' ');
         if (name === '') continue;
+        // a unit after a number is part of the name (`Московский тракт 9 Километр`): look for a type inside first
+        if (!atStart && /^\d+(-?[а-яё]{1,3})?$/i.test(words[words.length - n - 1] ?? '')) {
+          const inner = this.splitInner(words, country, levels);
+          if (inner) return inner;
+          continue;
+        }
         const best = this.lookup(typeWords.join(' '), country, levels.find((l) => type.levels.includes(l)));
         return { type: (best ?? type).abbr, name };
       }
     }
     return { type: '', name: text.trim() };
+  }
+
+  /** A one-word type inside the name: `Московский тракт 9 Километр` → `{тракт, Московский 9 Километр}`. */
+  private splitInner(words: string[], country: Country, levels: LevelNumber[]): { type: string; name: string } | undefined {
+    for (let i = 1; i < words.length - 1; i++) {
+      const type = this.lookup(words[i], country);
+      if (!type || !levels.some((l) => type.levels.includes(l))) continue;
+      if (/^\d/.test(words[i - 1]) || words[i].length < 3) continue;
+      const best = this.lookup(words[i], country, levels.find((l) => type.levels.includes(l)));
+      return { type: (best ?? type).abbr, name: [...words.slice(0, i), ...words.slice(i + 1)].join(' ') };
+    }
+    return undefined;
   }
 }
 

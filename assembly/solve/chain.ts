@@ -8,10 +8,11 @@
  *   AncestorSolver   region → … → street agreement is the strongest evidence of the right street
  *   HouseSolver      a house that exists under the street separates streets of the same name
  *   PostcodeSolver   a postcode in the input separates towns with the same street
+ *   RegistryPenalty  tie-breaker: an object the official registry (GAR) confirms beats one known only from OSM
  *   WeightPenalty    last tie-breaker: the bigger place (population, houses) is the likelier one
  */
 import {
-  obj, house, houseKeyChar, O_PARENT, O_LEVEL, O_HOUSE_START, O_HOUSE_COUNT, O_POSTCODE, O_WEIGHT, H_KEY, H_KEY_LEN,
+  obj, house, houseKeyChar, O_FLAGS, OBJ_REGISTRY, O_PARENT, O_LEVEL, O_HOUSE_START, O_HOUSE_COUNT, O_POSTCODE, O_WEIGHT, H_KEY, H_KEY_LEN,
   H_BASE_LEN,
 } from '../blob';
 import { objSlot, objAt, objUsed } from '../classify/names';
@@ -156,15 +157,20 @@ export function solve(): i32 {
   bestHouseExact = false;
   let bestWeight = -1;
   let bestLevel = 0;
+  let bestRegistry = false;
   for (let k = 0; k < objUsed; k++) {
     const p = objAt(k);
     if (load<i32>(p, 4) <= 0) continue;
     const score = chainScore(p);
     const o = load<i32>(p);
     const level = chainHouse >= 0 ? 8 : obj(o, O_LEVEL);
+    // ties: the deeper answer, then the one the official registry confirms, then the bigger place
+    const registry = (obj(o, O_FLAGS) & OBJ_REGISTRY) != 0;
     const better = score > bestScore ||
-      (score == bestScore && (level > bestLevel || (level == bestLevel && chainWeight > bestWeight)));
+      (score == bestScore && (level > bestLevel || (level == bestLevel &&
+        (registry && !bestRegistry || (registry == bestRegistry && chainWeight > bestWeight)))));
     if (better) {
+      bestRegistry = registry;
       bestObject = o;
       bestScore = score;
       bestMask = chainMask;
