@@ -259,7 +259,16 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     return;
   }
   const config = loadConfig({ argv });
-  const logger = pino({ level: config.log.Level, base: { pid: process.pid } });
+  // asynchronous log writes: a request does not wait on a stdout write (flushed before every exit)
+  const destination = pino.destination({ dest: 1, sync: false });
+  const logger = pino({ level: config.log.Level, base: { pid: process.pid } }, destination);
+  process.on('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // nothing left to flush, or stdout is gone
+    }
+  });
   // a request never crashes the process (the error middleware answers it); anything else that escapes is
   // logged, and a broken worker exits so the primary starts a fresh one
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
