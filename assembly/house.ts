@@ -229,8 +229,9 @@ function classifyNumbers(): void {
     if (tok(i, F_KIND) != KIND_DIGIT || tok(i, F_ROLE) != ROLE_FREE) continue;
     const n = tok(i, F_LEN);
     // 7-й, 7й, 22-го
+    // a glued single letter other than й is the house's letter (2е, 7я); with a hyphen it is an ordinal (2-е, 7-я)
     if (i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA && (tok(i + 1, F_SEP) == 0 || tok(i + 1, F_SEP) == SEP_HYPHEN) &&
-        isOrdinalSuffix(i + 1)) {
+        isOrdinalSuffix(i + 1) && !(tok(i + 1, F_SEP) == 0 && tok(i + 1, F_LEN) == 1 && !tokIs(i + 1, 'й'))) {
       setTok(i, F_ORDINAL, 1);
       setTok(i + 1, F_ROLE, ROLE_NOISE);
       continue;
@@ -293,9 +294,9 @@ export function parseHouseParts(): i32 {
   for (let i = 0; i + 1 < tokenCount && houseAt < 0; i++) {
     if (tok(i, F_ROLE) != ROLE_FREE) continue;
     if (keywordPart(i) == P_HOUSE && isDigitTok(i + 1) && tok(i + 1, F_ROLE) == ROLE_FREE && tok(i + 1, F_ORDINAL) == 0) {
-      // a lone «д» or «н» before a number could be an initial; it is a keyword when the number is not a name's
-      if (!startsName(i + 1)) houseAt = i + 1;
-      if (houseAt >= 0) setTok(i, F_ROLE, ROLE_HOUSE);
+      // with its keyword a number is the house even when a name follows (д 26 улица 40-летия Комсомола)
+      houseAt = i + 1;
+      setTok(i, F_ROLE, ROLE_HOUSE);
     }
   }
   // 2. else the first free number that does not begin a name: Ленина 87, 26а

@@ -228,7 +228,8 @@ export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes
     let total = 0;
     const start = nameWordsOut.length / 2;
     for (const w of words) {
-      const weight = wordWeight(w);
+      // a type word inside a name (Сибирский тракт 7 километр) is weak evidence for that name
+      const weight = types.synonyms.has(w) ? Math.min(30, wordWeight(w)) : wordWeight(w);
       total += weight;
       nameWordsOut.push(wordId(w), weight);
     }

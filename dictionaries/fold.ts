@@ -82,11 +82,13 @@ export function houseKey(number: string, block?: string, building?: string, lite
       .replace(/[\s.\-"«»]/g, '')
       .replace(/^(д|дом)(?=\d)/, '');
   let key = clean(number);
-  if (liter && !/[а-яa-z]$/.test(key)) key += clean(liter);
+  // a литера is the house's letter, but «дом 31» still finds «31 лит А» as the same number (base)
+  const literBase = liter && !/[а-яa-z]$/.test(key) ? key.length : -1;
+  if (literBase >= 0) key += clean(liter);
   const combined = /^(\d+[а-яa-z]?(?:\/\d+[а-яa-z]?)?)[кс]\d/.exec(key);
-  let base = combined ? combined[1].length : key.length;
+  let base = combined ? combined[1].length : literBase >= 0 && !block && !building ? literBase : key.length;
   if (block) key += 'к' + clean(block);
   if (building) key += 'с' + clean(building);
-  if (!combined && !block && !building) base = key.length;
+  if (!combined && !block && !building && literBase < 0) base = key.length;
   return { key, base };
 }

@@ -260,7 +260,8 @@ export function collectObjects(typing: bool = false): void {
     const fromStart = typing && (wordsMask & 1) != 0;
     if (!fromStart && significantMissed && matchedRaw * 2 < total) continue;
     if (!fromStart && matchedRaw * 3 < total) continue;
-    const score = load<i32>(p, 4) - (total - matchedRaw) / 5;
+    // an earlier or other name loses a tie against the current official one (ул Титова, г Ростов)
+    const score = load<i32>(p, 4) - (total - matchedRaw) / 5 - (name(nameId, 3) != 0 ? 5 : 0);
     const objectId = name(nameId, 0);
     const o = objSlot(objectId, true);
     if (o == 0) continue;
