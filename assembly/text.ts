@@ -93,6 +93,11 @@ export function layoutChar(c: i32): i32 {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }
 
+/** A Latin letter or a punctuation key that types a Russian letter on the ЙЦУКЕН layout. */
+function isLayoutKey(c: i32): bool {
+  return isLatinRaw(c) || c == 44 || c == 46 || c == 59 || c == 39 || c == 91 || c == 93 || c == 96;
+}
+
 /** Number of Latin letters in the input: decides whether the LAYOUT and TRANSLIT variants are tried. */
 export function latinLetters(len: i32): i32 {
   let n = 0;
@@ -188,8 +193,13 @@ export function normalize(len: i32, variant: i32): i32 {
         // punctuation keys count as letters when they touch a Latin word (LAYOUT_KEEP leaves them)
         const prev = i > 0 ? u16At(INPUT, i - 1) : 0;
         const next = i + 1 < len ? u16At(INPUT, i + 1) : 0;
-        // a dot ending a word is a period (кв. 1), a dot inside one is ю
-        if (raw == 46 ? isLatinRaw(prev) && isLatinRaw(next) : isLatinRaw(prev) || isLatinRaw(next)) mapped = layoutChar(raw);
+        // `,` `;` are б ж when a letter follows (`,fevfyf` → баумана, `trfnthby,ehu`), else punctuation
+        // (`ehu, ekbwf`); a dot is ю only inside a word (`,k.[thf` → блюхера; `ek.` → ул.); х ъ э ё touch a word
+        let letter = false;
+        if (raw == 44 || raw == 59) letter = isLayoutKey(next);
+        else if (raw == 46) letter = isLayoutKey(prev) && isLayoutKey(next);
+        else letter = isLayoutKey(prev) || isLayoutKey(next);
+        if (letter) mapped = layoutChar(raw);
       }
       out = emit(out, mapped != 0 ? foldChar(mapped) : foldChar(raw), i);
       i++;
