@@ -196,7 +196,7 @@ export function standardize(len: i32): i32 {
   resetVisitBudget();
   let best = -2000000;
   best = standardizeVariant(len, VARIANT_PLAIN, best);
-  if (latinLetters(len) >= 3) {
+  if (latinLetters(len) >= 2) {
     for (let v = VARIANT_PLAIN + 1; v < VARIANT_COUNT; v++) best = standardizeVariant(len, v, best);
   }
   return i32At(RESULT, R_STATUS);
@@ -218,7 +218,7 @@ export function parseHouse(len: i32): i32 {
 export function suggest(len: i32, max: i32, prefix: i32): i32 {
   if (len < 0 || len > INPUT_CAPACITY) return -1;
   resetVisitBudget();
-  const variants = latinLetters(len) >= 3 ? VARIANT_COUNT : 1;
+  const variants = latinLetters(len) >= 2 ? VARIANT_COUNT : 1;
   let best = -1000000;
   setI32(RESULT, 0, 0);
   for (let v = 0; v < variants; v++) {

@@ -193,12 +193,13 @@ export function normalize(len: i32, variant: i32): i32 {
         // punctuation keys count as letters when they touch a Latin word (LAYOUT_KEEP leaves them)
         const prev = i > 0 ? u16At(INPUT, i - 1) : 0;
         const next = i + 1 < len ? u16At(INPUT, i + 1) : 0;
-        // `,` `;` are б ж when a letter follows (`,fevfyf` → баумана, `trfnthby,ehu`), else punctuation
-        // (`ehu, ekbwf`); a dot is ю only inside a word (`,k.[thf` → блюхера; `ek.` → ул.); х ъ э ё touch a word
+        // `,` is б when a Latin letter follows (`,fevfyf` → баумана, `trfnthby,ehu`), else a comma (`ehu, ekbwf`);
+        // a dot is ю when a letter follows inside or at the start of a word (`,k.[thf` → блюхера, `.;f` → южа;
+        // `ek.` → ул.); ж э х ъ ё whenever they touch a word (semicolons are rare in addresses)
         let letter = false;
-        if (raw == 44 || raw == 59) letter = isLayoutKey(next);
-        else if (raw == 46) letter = isLayoutKey(prev) && isLayoutKey(next);
-        else letter = isLayoutKey(prev) || isLayoutKey(next);
+        if (raw == 44) letter = isLatinRaw(next);
+        else if (raw == 46) letter = isLayoutKey(next) && (isLayoutKey(prev) || prev == 32 || prev == 0);
+        else letter = isLayoutKey(prev) || isLayoutKey(next); // ; ' [ ] ` (Малмыж: vkvs;)
         if (letter) mapped = layoutChar(raw);
       }
       out = emit(out, mapped != 0 ? foldChar(mapped) : foldChar(raw), i);
