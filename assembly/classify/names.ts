@@ -6,7 +6,8 @@
  *
  * NAME_SLOTS: open-addressing table keyed by name id, NAME_SLOT_BYTES each:
  *   @0 nameId  @4 matched (weight×100 less typo cost)  @8 matchedRaw  @12 wordsMask (name words hit)
- *   @16 firstTok  @20 lastTok  @24 flags (1 = an alpha token hit)  @32 u64 token mask
+ *   @16 firstTok  @20 lastTok  @24 flags (1 = an alpha token hit)  @28 reserve: (word << 8 | token) of an equal
+ *   second hit of a word, −1  @32 u64 token mask
  *   @40 u8 × 8 token that hit each of the first 8 words (255 none)  @48 u8 × 8 what that hit gained
  * OBJ_SLOTS: the same keyed by object id, OBJ_SLOT_BYTES each:
  *   @0 objectId  @4 score×100  @8 firstTok  @12 lastTok  @16 flags (NAME_HISTORICAL)  @20 typeToken
@@ -81,6 +82,7 @@ function nameSlot(nameId: i32): usize {
       store<i32>(p, 1 << 20, 16);
       store<i32>(p, -1, 20);
       store<i32>(p, 0, 24);
+      store<i32>(p, -1, 28);
       store<u64>(p, 0, 32);
       store<u64>(p, 0xffffffffffffffff, 40);
       store<u64>(p, 0, 48);
@@ -157,6 +159,12 @@ function addWordHit(t: i32, w: i32, cost: i32, prefix: bool): void {
       if (replace < 0) continue;
       const oldGained = <i32>load<u8>(p + 48 + <usize>replace);
       const oldToken = <i32>load<u8>(p + 40 + <usize>replace);
+      if (gained == oldGained && oldToken != 255 && load<i32>(p, 28) < 0) {
+        // the same word twice (Ханты-Мансийский АО, г Ханты-Мансийск): keep the other token in reserve, the one
+        // next to the name's other words is chosen when the name is collected
+        store<i32>(p, (replace << 8) | t, 28);
+        continue;
+      }
       if (gained <= oldGained || oldToken == 255) continue;
       store<i32>(p, load<i32>(p, 4) - oldGained + gained, 4);
       const newMask = (mask & ~((<u64>1) << <u64>oldToken)) | bit;
@@ -262,6 +270,7 @@ export function collectObjects(typing: bool = false): void {
     if (!fromStart && matchedRaw * 3 < total) continue;
     // an earlier or other name loses a tie against the current official one (ул Титова, г Ростов)
     const score = load<i32>(p, 4) - (total - matchedRaw) / 5 - (name(nameId, 3) != 0 ? 5 : 0);
+    preferAdjacent(p);
     const objectId = name(nameId, 0);
     const o = objSlot(objectId, true);
     if (o == 0) continue;
@@ -274,6 +283,29 @@ export function collectObjects(typing: bool = false): void {
     }
   }
   for (let k = 0; k < objUsed; k++) scoreType(objAt(k));
+}
+
+/** Span of the tokens in a mask (last − first), 64 when empty. */
+function spanOf(mask: u64): i32 {
+  if (mask == 0) return 64;
+  return 63 - <i32>clz<u64>(mask) - <i32>ctz<u64>(mask);
+}
+
+/** Takes the reserve token of a word hit twice when it makes the name's tokens lie closer together. */
+function preferAdjacent(p: usize): void {
+  const reserve = load<i32>(p, 28);
+  if (reserve < 0) return;
+  const word = reserve >> 8;
+  const t = reserve & 0xff;
+  const oldToken = <i32>load<u8>(p + 40 + <usize>word);
+  if (oldToken == 255) return;
+  const mask = load<u64>(p, 32);
+  const swapped = (mask & ~((<u64>1) << <u64>oldToken)) | ((<u64>1) << <u64>t);
+  if ((mask & ((<u64>1) << <u64>t)) != 0 || spanOf(swapped) >= spanOf(mask)) return;
+  store<u64>(p, swapped, 32);
+  store<u8>(p + 40 + <usize>word, <u8>t);
+  store<i32>(p, 63 - <i32>clz<u64>(swapped), 20);
+  store<i32>(p, <i32>ctz<u64>(swapped), 16);
 }
 
 /** A name hit only by an ordinal number (7-й мкр) counts when the number carried its suffix. */
