@@ -20,6 +20,7 @@ const ENTITIES: Record<string, string> = { amp: '&', quot: '"', lt: '<', gt: '>'
 
 /** Cleans what the core should not see: HTML entities (`&quot;`, `&#1052;`) become their characters. */
 export function cleanInput(text: string): string {
+  if (!text.includes('&')) return text;
   return text.replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (m, e: string) => {
     if (e[0] === '#') {
       const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
