@@ -34,6 +34,8 @@ function bits(v: i32): i32 {
 }
 
 function offer(o: i32, h: i32, rank: i32, cap: i32): void {
+  // a rank that cannot enter the full list costs nothing more
+  if (topCount >= cap && rank <= load<i32>(TOP + <usize>(topCount - 1) * 12, 8)) return;
   // skip a duplicate
   for (let i = 0; i < topCount; i++) {
     const p = TOP + <usize>i * 12;
