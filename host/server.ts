@@ -16,7 +16,7 @@ import { LicenseManager } from './license.js';
 import { envelope, JSON_TYPE } from './middleware/errors.js';
 import { AppError, GrpcCode } from './errors.js';
 
-type EngineFactory = (options: { dir: string }) => Promise<Engine>;
+type EngineFactory = (options: { dir: string; log?: (line: string) => void }) => Promise<Engine>;
 
 /** `host/engine/index.ts` (the lead's) exports `createEngine({dir})`. */
 export async function loadEngineFactory(): Promise<EngineFactory> {
@@ -98,8 +98,9 @@ export async function startServer(options: {
 }): Promise<RunningServer> {
   const { config, logger } = options;
   const dir = resolve(config.dictionaries.Dir);
-  const engine = await options.createEngine({ dir });
-  logger.info({ dir, countries: engine.countries() }, 'dictionaries loaded');
+  const started = performance.now();
+  const engine = await options.createEngine({ dir, log: (line) => logger.info(line) });
+  logger.info({ dir, countries: engine.countries(), ms: Math.round(performance.now() - started) }, 'dictionaries loaded');
   const license = options.license ?? licenseManager(config, logger);
   const app = createApp({ engine, config, logger, license });
   const callback = app.callback();
