@@ -101,56 +101,51 @@ export function nearestInto(lat: f64, lon: f64, level: i32, radius: f64): i32 {
   const r1 = cellOf(latE6 + dLat);
   const c0 = cellOf(lonE6 - dLon);
   const c1 = cellOf(lonE6 + dLon);
-  let best: f64 = radius;
-  let bestRef = 0;
-  let found = false;
+  nearBest = radius;
+  nearRef = 0;
+  nearFound = false;
+  nearLat = latE6;
+  nearLon = lonE6;
+  nearLevel = level;
   if ((r1 - r0 + 1) * (c1 - c0 + 1) > 4096) {
     // a wide radius (a locality's centre): one pass over every point beats thousands of empty cells
     const total = i32At(BUCKETS, bucketCount);
-    for (let e = 0; e < total; e++) {
-      const ref = i32At(ENTRIES, e);
-      if (level != 0 && (ref >= 0 ? 8 : obj(-ref - 1, O_LEVEL)) != level) continue;
-      const d = distanceE6(latE6, lonE6, pointLat(ref), pointLon(ref));
-      if (d < best || (d == best && found && ref < bestRef) || (d == best && !found)) {
-        best = d;
-        bestRef = ref;
-        found = true;
-      }
-    }
-    if (!found) return 0;
-    setI32(RESULT, 0, bestRef >= 0 ? 2 : 1);
-    setI32(RESULT, 1, bestRef >= 0 ? bestRef : -bestRef - 1);
-    setI32(RESULT, 2, <i32>Math.round(best));
-    return 1;
-  }
-  for (let row = r0; row <= r1; row++) {
-    for (let col = c0; col <= c1; col++) {
-      const b = bucketOf(row, col);
-      const end = i32At(BUCKETS, b + 1);
-      for (let e = i32At(BUCKETS, b); e < end; e++) {
-        const ref = i32At(ENTRIES, e);
-        if (level != 0) {
-          const l = ref >= 0 ? 8 : obj(-ref - 1, O_LEVEL);
-          if (l != level) continue;
-        }
-        const plat = pointLat(ref);
-        const plon = pointLon(ref);
-        if (cellOf(plat) != row || cellOf(plon) != col) continue;
-        const d = distanceE6(latE6, lonE6, plat, plon);
-        if (d <= best) {
-          if (found && d == best && ref > bestRef) continue;
-          best = d;
-          bestRef = ref;
-          found = true;
-        }
+    for (let e = 0; e < total; e++) consider(i32At(ENTRIES, e), -1, 0);
+  } else {
+    for (let row = r0; row <= r1; row++) {
+      for (let col = c0; col <= c1; col++) {
+        const b = bucketOf(row, col);
+        const end = i32At(BUCKETS, b + 1);
+        for (let e = i32At(BUCKETS, b); e < end; e++) consider(i32At(ENTRIES, e), row, col);
       }
     }
   }
-  if (!found) return 0;
-  setI32(RESULT, 0, bestRef >= 0 ? 2 : 1);
-  setI32(RESULT, 1, bestRef >= 0 ? bestRef : -bestRef - 1);
-  setI32(RESULT, 2, <i32>Math.round(best));
+  if (!nearFound) return 0;
+  setI32(RESULT, 0, nearRef >= 0 ? 2 : 1);
+  setI32(RESULT, 1, nearRef >= 0 ? nearRef : -nearRef - 1);
+  setI32(RESULT, 2, <i32>Math.round(nearBest));
   return 1;
+}
+
+let nearBest: f64 = 0;
+let nearRef = 0;
+let nearFound = false;
+let nearLat = 0;
+let nearLon = 0;
+let nearLevel = 0;
+
+/** Keeps point `ref` when it is of the level asked and nearer (ties: the smaller ref); `row` −1 skips the cell check. */
+function consider(ref: i32, row: i32, col: i32): void {
+  if (nearLevel != 0 && (ref >= 0 ? 8 : obj(-ref - 1, O_LEVEL)) != nearLevel) return;
+  const plat = pointLat(ref);
+  const plon = pointLon(ref);
+  // a bucket holds other cells too (hash collisions): only the cell being scanned counts
+  if (row >= 0 && (cellOf(plat) != row || cellOf(plon) != col)) return;
+  const d = distanceE6(nearLat, nearLon, plat, plon);
+  if (d > nearBest || (nearFound && d == nearBest && ref > nearRef)) return;
+  nearBest = d;
+  nearRef = ref;
+  nearFound = true;
 }
 
 /** Up to `max` metro stations within `radius` meters, nearest first (insertion into RESULT). */

@@ -12,37 +12,23 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { cleanQueries, ROOT, suggestQueries } from './fixtures.js';
+import { freePort, HOST, sleep } from './net.js';
 
 const WORKERS = Number(process.env.WORKERS || availableParallelism());
 const CONNECTIONS = Number(process.env.CONNECTIONS || 32);
 const DURATION = Number(process.env.DURATION || 10);
 const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
 const BODIES = 50;
-const HOST = '127.0.0.1';
 
 const children: ChildProcess[] = [];
 const stopChildren = () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
 };
 process.on('exit', stopChildren);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(what: string, child: ChildProcess, ready: () => Promise<boolean>, seconds: number, logFile?: string): Promise<void> {
   const deadline = Date.now() + seconds * 1000;

@@ -7,28 +7,15 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { cleanQueries, ROOT, suggestQueries } from './fixtures.js';
+import { freePort, HOST, sleep } from './net.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS || 60);
 const WARMUP = 10;
 const CONNECTIONS = Number(process.env.CONNECTIONS || 16);
-const HOST = '127.0.0.1';
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** RSS in MB of the primary's worker processes (children of `pid`). */
 function workerRss(pid: number): Record<number, number> {
   const out: Record<number, number> = {};
@@ -102,7 +89,7 @@ async function main(): Promise<void> {
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     non2xxExpected: Math.round(result.requests.total * expectedBad),
-    status5xx: result['5xx'],
+    status5xx: (result as unknown as Record<string, number>)['5xx'] ?? 0,
     workersRss: rows,
     maxGrowthPct: Math.max(...rows.map((r) => r.growthPct)),
   };
