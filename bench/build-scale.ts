@@ -117,9 +117,6 @@ interface LoadReport {
   rssAfterLoadMb: number;
   heapAfterLoadMb: number;
   wasmMemoryMb: number;
-  /** the first idsearch builds the id indexes of every object and house */
-  firstFindByIdMs: number;
-  rssAfterFindByIdMb: number;
   /** names in the longest posting list of the blob (blob-writer spreads each list into one push call) */
   longestPostingList: number;
   longestPostingWord: string;
@@ -190,12 +187,6 @@ async function childLoad(dictFile: string): Promise<LoadReport> {
   const standardize = { ...timed((i) => engine.standardize('ru', standardizeQueries[i].text), standardizeQueries.length, 3000), sameHouse: sameHouse / standardizeQueries.length };
   const suggest = { ...timed((i) => engine.suggest('ru', suggestQueries[i], 10), suggestQueries.length, 3000), answered: answered / suggestQueries.length };
   const wasmMemoryMb = dictionary.core.memoryBytes() / MB;
-  const someHouse = dictionary.house(Math.floor(dictionary.houseCount / 2)).codes.fias;
-  const findStarted = performance.now();
-  if (dictionary.findById('FIAS', someHouse)?.kind !== 'house') throw new Error(`findById did not find house ${someHouse}`);
-  const firstFindByIdMs = performance.now() - findStarted;
-  global.gc?.();
-  const rssAfterFindByIdMb = rssMb();
 
   // section sizes, for bytes per house (decoded again, after the figures above)
   const blob = decodeBlob(await readFile(dictFile));
@@ -213,10 +204,25 @@ async function childLoad(dictFile: string): Promise<LoadReport> {
     sections[`host.houses.${name}`] = column instanceof Uint8Array ? column.byteLength : (column as string[]).reduce((n, s) => n + Buffer.byteLength(s) + 1, 0);
   }
   return {
-    loadMs, rssBeforeMb, rssAfterLoadMb, heapAfterLoadMb, wasmMemoryMb, firstFindByIdMs, rssAfterFindByIdMb, longestPostingList, longestPostingWord,
+    loadMs, rssBeforeMb, rssAfterLoadMb, heapAfterLoadMb, wasmMemoryMb, longestPostingList, longestPostingWord,
     houses: dictionary.houseCount, sections, standardize, suggest,
     samples: { standardize: standardizeQueries.slice(0, 3).map((q) => q.text), suggest: suggestQueries.slice(0, 3) },
   };
+}
+
+/** The first idsearch builds Map indexes of every object's and house's ids: its own child, as it may run out of heap. */
+async function childFind(dictFile: string): Promise<{ firstFindByIdMs: number; rssBeforeMb: number; rssAfterMb: number; heapAfterMb: number }> {
+  const module = await WebAssembly.compile(readFileSync(defaultWasmFile()));
+  const dictionary = await LoadedDictionary.fromBytes(await readFile(dictFile), module, dictFile);
+  global.gc?.();
+  const rssBeforeMb = rssMb();
+  const someHouse = dictionary.house(Math.floor(dictionary.houseCount / 2)).codes.fias;
+  process.stderr.write('@phase findById\n');
+  const started = performance.now();
+  if (dictionary.findById('FIAS', someHouse)?.kind !== 'house') throw new Error(`findById did not find house ${someHouse}`);
+  const firstFindByIdMs = performance.now() - started;
+  global.gc?.();
+  return { firstFindByIdMs, rssBeforeMb, rssAfterMb: rssMb(), heapAfterMb: process.memoryUsage().heapUsed / MB };
 }
 
 /** the word a trie node id spells (trie records: first child, next sibling, char, word id; root 0) */
@@ -393,6 +399,8 @@ interface SizeResult {
     housePoolStrings: number | string;
   };
   load: LoadReport & { peakRssMb: number };
+  /** the first findById: indexes built on demand (or how it failed) */
+  idsearch: { firstFindByIdMs: number; rssBeforeMb: number; rssAfterMb: number; heapAfterMb: number; peakRssMb: number } | { failed: string; phase: unknown; peakRssMb: unknown };
 }
 
 const fit = (points: Array<[number, number]>, x: number) => {
@@ -448,6 +456,16 @@ async function main(): Promise<void> {
     log(`${houses}: built in ${(buildMs / 1000).toFixed(1)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB, blob ${(b.blobBytes / MB).toFixed(1)} MB`);
     const load = await runChild<LoadReport>(['--child-load', dictFile], ['--expose-gc']);
     log(`${houses}: loaded in ${load.report.loadMs.toFixed(0)} ms, RSS ${load.report.rssAfterLoadMb.toFixed(0)} MB`);
+    let idsearch: SizeResult['idsearch'];
+    try {
+      const find = await runChild<Awaited<ReturnType<typeof childFind>>>(['--child-find', dictFile], ['--expose-gc']);
+      idsearch = { ...find.report, peakRssMb: find.peakRssMb };
+    } catch (error) {
+      const failure = (error as { failure?: { phase: string; peakRssMb: number } }).failure;
+      const message = (error as Error).message;
+      idsearch = { failed: /heap out of memory|Allocation failed/i.test(message) ? 'JS heap out of memory' : message.split('\n')[0], phase: failure?.phase, peakRssMb: failure?.peakRssMb };
+    }
+    log(`${houses}: first idsearch ${'failed' in idsearch ? `failed: ${idsearch.failed}` : `${idsearch.firstFindByIdMs.toFixed(0)} ms`}`);
     const result: SizeResult = {
       requestedHouses: houses,
       archive,
@@ -470,6 +488,7 @@ async function main(): Promise<void> {
         housePoolStrings: b.summary['house string pool'],
       },
       load: { ...load.report, peakRssMb: load.peakRssMb },
+      idsearch,
     };
     await rm(dictFile, { force: true });
     return result;
@@ -560,7 +579,9 @@ function formatReport(output: {
     ...output.sizes.map(
       (r) =>
         `${f0(r.build.houses)} houses: load average ${r.build.loadAverage.map((x) => x.toFixed(1)).join(' / ')} at the end of the build (2 cores; other processes share them); ` +
-        `first idsearch ${f0(r.load.firstFindByIdMs)} ms, RSS ${f0(r.load.rssAfterLoadMb)} → ${f0(r.load.rssAfterFindByIdMb)} MB; ` +
+        ('failed' in r.idsearch
+          ? `first idsearch FAILED (${r.idsearch.failed}, peak RSS ${f0(Number(r.idsearch.peakRssMb))} MB); `
+          : `first idsearch ${f0(r.idsearch.firstFindByIdMs)} ms, RSS ${f0(r.idsearch.rssBeforeMb)} → ${f0(r.idsearch.rssAfterMb)} MB (heap ${f0(r.idsearch.heapAfterMb)} MB); `) +
         `standardize resolves ${(100 * (r.load.standardize.sameHouse ?? 0)).toFixed(1)} % of its queries to the house they were made from (sanity only); ` +
         `longest posting list ${f0(r.load.longestPostingList)} names («${r.load.longestPostingWord}»).`,
     ),
@@ -595,6 +616,9 @@ function formatReport(output: {
 if (process.argv.includes('--child-build')) {
   const at = process.argv.indexOf('--child-build');
   const report = await childBuild(process.argv[at + 1], process.argv[at + 2]);
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+} else if (process.argv.includes('--child-find')) {
+  const report = await childFind(process.argv[process.argv.indexOf('--child-find') + 1]);
   process.stdout.write(`${JSON.stringify(report)}\n`);
 } else if (process.argv.includes('--child-load')) {
   const report = await childLoad(process.argv[process.argv.indexOf('--child-load') + 1]);
