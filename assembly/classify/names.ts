@@ -25,9 +25,9 @@ import {
   KIND_ALPHA, KIND_DIGIT, ROLE_FREE,
 } from '../tokenize';
 
-const NAME_SLOT_CAP: i32 = 16384;
+const NAME_SLOT_CAP: i32 = 65536;
 const NAME_SLOT_BYTES: i32 = 64;
-const OBJ_SLOT_CAP: i32 = 16384;
+const OBJ_SLOT_CAP: i32 = 65536;
 const OBJ_SLOT_BYTES: i32 = 40;
 const MAX_POSTINGS_PER_CALL: i32 = 200000;
 
@@ -63,7 +63,8 @@ export function resetCandidates(): void {
 
 // @ts-ignore: decorator
 @inline function hash(v: i32): i32 {
-  return <i32>((<u32>v * 2654435761) >> 18);
+  return <i32>((<u32>v * 2654435761) >> 16); // 16 bits: the tables hold 65,536 slots (a street name repeats
+  // thousands of times in a national dictionary)
 }
 
 /** Slot of a name id (created when absent), or −1 when the table is full. */
