@@ -256,19 +256,23 @@ type RecordBody = Omit<AddressRecord, 'original' | LevelKey> & { levels: Record<
 function assemble(options: BuildOptions, body: RecordBody): AddressRecord {
   const { levels } = body;
   const municipal = MUNICIPAL_NULL.has(options.method) ? null : (levels.municipal ?? emptyLevel());
+  // the eight levels in interface order, shared by both shapes (key order is part of the golden answers)
+  const levelObjects = {
+    region: levels.region ?? emptyLevel(),
+    area: levels.area ?? emptyLevel(),
+    municipal,
+    city: levels.city ?? emptyLevel(),
+    cityArea: levels.cityArea ?? emptyLevel(),
+    settlement: levels.settlement ?? emptyLevel(),
+    planStructure: levels.planStructure ?? emptyLevel(),
+    street: levels.street ?? emptyLevel(),
+  };
   if (options.method === 'suggest') {
     return {
       address: body.address,
       addressFull: body.addressFull,
       postcode: body.postcode,
-      region: levels.region ?? emptyLevel(),
-      area: levels.area ?? emptyLevel(),
-      municipal,
-      city: levels.city ?? emptyLevel(),
-      cityArea: levels.cityArea ?? emptyLevel(),
-      settlement: levels.settlement ?? emptyLevel(),
-      planStructure: levels.planStructure ?? emptyLevel(),
-      street: levels.street ?? emptyLevel(),
+      ...levelObjects,
       houseDetails: body.houseDetails,
       coordinates: body.coordinates,
       country: body.country,
@@ -281,14 +285,7 @@ function assemble(options: BuildOptions, body: RecordBody): AddressRecord {
     addressFull: body.addressFull,
     postcodeIn: body.postcodeIn,
     postcode: body.postcode,
-    region: levels.region ?? emptyLevel(),
-    area: levels.area ?? emptyLevel(),
-    municipal,
-    city: levels.city ?? emptyLevel(),
-    cityArea: levels.cityArea ?? emptyLevel(),
-    settlement: levels.settlement ?? emptyLevel(),
-    planStructure: levels.planStructure ?? emptyLevel(),
-    street: levels.street ?? emptyLevel(),
+    ...levelObjects,
     houseDetails: body.houseDetails,
     coordinates: body.coordinates,
     country: body.country,
