@@ -118,7 +118,7 @@ export function latinLetters(len: i32): i32 {
 }
 
 /** Transliterates the Latin letters at INPUT[i…]; returns how many input chars it consumed, writes chars. */
-function translitAt(i: i32, len: i32, out: i32): i32 {
+function translitAt(i: i32, len: i32): i32 {
   const c0 = lowerAscii(u16At(INPUT, i));
   const c1 = i + 1 < len ? lowerAscii(u16At(INPUT, i + 1)) : 0;
   const c2 = i + 2 < len ? lowerAscii(u16At(INPUT, i + 2)) : 0;
@@ -206,7 +206,7 @@ export function normalize(len: i32, variant: i32): i32 {
       i++;
     } else if (variant == VARIANT_TRANSLIT && isLatinRaw(raw)) {
       tlOut2 = 0;
-      const used = translitAt(i, len, out);
+      const used = translitAt(i, len);
       out = emit(out, tlOut, i);
       if (tlOut2 != 0) out = emit(out, tlOut2, i);
       i += used;

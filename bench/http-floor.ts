@@ -7,6 +7,7 @@
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { replayHandler } from './net.js';
 
 interface RecordedReply {
   key: string;
@@ -28,21 +29,8 @@ if (cluster.isPrimary && workers > 1) {
 } else {
   const recorded = JSON.parse(readFileSync(process.env.REPLIES_FILE!, 'utf8')) as RecordedReply[];
   const replies = new Map(recorded.map((r) => [r.key, { status: r.status, type: r.type, body: Buffer.from(r.body, 'base64') }]));
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const reply = req.method === 'GET' && req.url === '/ready' ? { status: 200, type: 'text/plain', body: Buffer.from('ok') } : replies.get(`${req.url}\n${Buffer.concat(chunks).toString()}`);
-      if (!reply) {
-        res.statusCode = 404;
-        res.end();
-        return;
-      }
-      res.statusCode = reply.status;
-      res.setHeader('Content-Type', reply.type);
-      res.end(reply.body);
-    });
-  });
+  const ready = { status: 200, type: 'text/plain', body: Buffer.from('ok') };
+  const server = createServer(replayHandler(replies, (req) => (req.method === 'GET' && req.url === '/ready' ? ready : undefined)));
   server.keepAliveTimeout = 5_000;
   server.listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
   process.on('SIGTERM', () => process.exit(0));

@@ -6,21 +6,16 @@
  * app gave for it (recorded first), through the same client: the ratio is what Koa, validation, the
  * engine and record building cost over moving the bytes. Client and servers share one process and core.
  */
-import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp } from '../host/app.js';
 import { configFromObject } from '../host/config.js';
 import { cleanQueries, suggestQueries } from './fixtures.js';
 import { consume, isMain, measure, row, runStandalone, type BenchContext, type Row } from './harness.js';
+import { replayHandler, type Reply } from './net.js';
 
 const MAX_BODIES = 400;
-
-interface Reply {
-  status: number;
-  type: string;
-  body: Buffer;
-}
 
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
@@ -44,21 +39,7 @@ function post(agent: Agent, port: number, path: string, body: Buffer): Promise<R
 
 /** The floor: answers the recorded reply for (path, body), nothing else. */
 function floorServer(replies: Map<string, Reply>): Server {
-  return createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const reply = replies.get(`${req.url}\n${Buffer.concat(chunks).toString()}`);
-      if (!reply) {
-        res.statusCode = 404;
-        res.end();
-        return;
-      }
-      res.statusCode = reply.status;
-      res.setHeader('Content-Type', reply.type);
-      res.end(reply.body);
-    });
-  });
+  return createServer(replayHandler(replies));
 }
 
 export async function run(ctx: BenchContext): Promise<Row[]> {
