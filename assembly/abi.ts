@@ -24,7 +24,7 @@ import { setupNames, resetCandidates, classifyNames, collectObjects } from './cl
 import {
   solve, bestObject, bestHouse, bestHouseExact, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore,
 } from './solve/chain';
-import { obj, O_LEVEL } from './blob';
+import { obj, O_LEVEL, houseParent, houseCount } from './blob';
 import { suggestInto } from './solve/suggest';
 import { setupGrid, nearestInto, nearestMetroInto, buildGrid, attachMetro } from './grid';
 
@@ -76,6 +76,11 @@ export function resultPtr(): i32 {
 /** Diagnostics for bench/: 0 fuzzy trie walks made, 1 trie nodes they visited (since start). */
 export function stats(kind: i32): i32 {
   return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : 0;
+}
+
+/** The object that owns house `id` (houses do not store their parent), −1 for an id out of range. */
+export function parentOfHouse(id: i32): i32 {
+  return id < 0 || id >= houseCount ? -1 : houseParent(id);
 }
 
 /** No-op across the boundary: the cost of a call alone (bench/boundary). */

@@ -4,8 +4,13 @@
  * and documented in docs/DESIGN.md ("Blob format").
  *
  *   objects  OBJ_STRIDE i32: parent, level, typeId, latE6, lonE6, weight, houseStart, houseCount, postcode, flags
- *   houses   HOUSE_STRIDE i32: parent, keyOffset, keyLength, latE6, lonE6, baseLength
- *   houseKeys u16: the normalized house keys (10, 10а, 10к2, 10с12, 10/2)
+ *            (houseStart never decreases with the object id, also for objects without houses, so the owner of
+ *            house h is the last object whose houseStart ≤ h: `houseParent`)
+ *   houses   HOUSE_STRIDE i32: labelId (houses of one parent are consecutive; the parent is not stored)
+ *   houseLabels LABEL_STRIDE i32: keyOffset, keyLength, baseLength — one record per distinct house label
+ *            (a national registry has ≈35 M houses but only a few million distinct numbers)
+ *   houseKeys u16: the normalized keys of the labels (10, 10а, 10к2, 10с12, 10/2)
+ *   houseCoords (optional) 2 i32 per house: latE6, lonE6 (NO_COORD when unknown); absent when no house has any
  *   trie     TRIE_STRIDE i32: firstChild, nextSibling, char, wordId (−1 when the node ends no word)
  *   words    WORD_STRIDE i32: postingStart, postingCount, typeA, typeB (type ids of a type word, −1)
  *   postings i32: name ids, grouped by word
@@ -14,7 +19,7 @@
  *   types    TYPE_STRIDE i32: levelMask (bit = level), flags
  *   grid     see grid.ts
  */
-export const FORMAT_VERSION: i32 = 1;
+export const FORMAT_VERSION: i32 = 2;
 
 export const OBJ_STRIDE: i32 = 10;
 export const O_PARENT: i32 = 0;
@@ -30,13 +35,13 @@ export const O_FLAGS: i32 = 9;
 /** O_FLAGS bit: the object is in the official registry (it has a FIAS id) */
 export const OBJ_REGISTRY: i32 = 1;
 
-export const HOUSE_STRIDE: i32 = 6;
-export const H_PARENT: i32 = 0;
-export const H_KEY: i32 = 1;
-export const H_KEY_LEN: i32 = 2;
-export const H_LAT: i32 = 3;
-export const H_LON: i32 = 4;
-export const H_BASE_LEN: i32 = 5;
+export const HOUSE_STRIDE: i32 = 1;
+export const LABEL_STRIDE: i32 = 3;
+/** fields of a house's label, read through `house(id, field)` */
+export const H_KEY: i32 = 0;
+export const H_KEY_LEN: i32 = 1;
+export const H_BASE_LEN: i32 = 2;
+export const NO_COORD: i32 = 0x7fffffff;
 
 export const TRIE_STRIDE: i32 = 4;
 export const WORD_STRIDE: i32 = 4;
@@ -51,6 +56,8 @@ export let OBJECTS: usize = 0;
 export let objectCount: i32 = 0;
 export let HOUSES: usize = 0;
 export let houseCount: i32 = 0;
+export let HOUSE_LABELS: usize = 0;
+export let HOUSE_COORDS: usize = 0;
 export let HOUSE_KEYS: usize = 0;
 export let TRIE: usize = 0;
 export let trieCount: i32 = 0;
@@ -74,6 +81,8 @@ export const SECTION_NAME_WORDS: i32 = 7;
 export const SECTION_TYPES: i32 = 8;
 export const SECTION_GRID: i32 = 9;
 export const SECTION_GRID_CELLS: i32 = 10;
+export const SECTION_HOUSE_LABELS: i32 = 12;
+export const SECTION_HOUSE_COORDS: i32 = 13;
 
 /** Records where the host put a section; `count` is the number of records (or elements). */
 export function attachSection(kind: i32, ptr: usize, count: i32): i32 {
@@ -81,6 +90,8 @@ export function attachSection(kind: i32, ptr: usize, count: i32): i32 {
     case SECTION_OBJECTS: OBJECTS = ptr; objectCount = count; break;
     case SECTION_HOUSES: HOUSES = ptr; houseCount = count; break;
     case SECTION_HOUSE_KEYS: HOUSE_KEYS = ptr; break;
+    case SECTION_HOUSE_LABELS: HOUSE_LABELS = ptr; break;
+    case SECTION_HOUSE_COORDS: HOUSE_COORDS = ptr; break;
     case SECTION_TRIE: TRIE = ptr; trieCount = count; break;
     case SECTION_WORDS: WORDS = ptr; wordCount = count; break;
     case SECTION_POSTINGS: POSTINGS = ptr; break;
@@ -96,9 +107,30 @@ export function attachSection(kind: i32, ptr: usize, count: i32): i32 {
 @inline export function obj(id: i32, field: i32): i32 {
   return load<i32>(OBJECTS + (<usize>(id * OBJ_STRIDE + field) << 2));
 }
+/** A field of house `id`'s label (H_KEY, H_KEY_LEN, H_BASE_LEN). */
 // @ts-ignore: decorator
 @inline export function house(id: i32, field: i32): i32 {
-  return load<i32>(HOUSES + (<usize>(id * HOUSE_STRIDE + field) << 2));
+  const label = load<i32>(HOUSES + (<usize>id << 2));
+  return load<i32>(HOUSE_LABELS + (<usize>(label * LABEL_STRIDE + field) << 2));
+}
+// @ts-ignore: decorator
+@inline export function houseLat(id: i32): i32 {
+  return HOUSE_COORDS == 0 ? NO_COORD : load<i32>(HOUSE_COORDS + (<usize>id << 3));
+}
+// @ts-ignore: decorator
+@inline export function houseLon(id: i32): i32 {
+  return HOUSE_COORDS == 0 ? NO_COORD : load<i32>(HOUSE_COORDS + (<usize>id << 3) + 4);
+}
+/** The object that owns house `id`: the last object whose houseStart ≤ id (binary search). */
+export function houseParent(id: i32): i32 {
+  let lo = 0;
+  let hi = objectCount - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (obj(mid, O_HOUSE_START) <= id) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 // @ts-ignore: decorator
 @inline export function trieNode(id: i32, field: i32): i32 {

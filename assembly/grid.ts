@@ -12,10 +12,9 @@
  * nearestMetro → RESULT: [0] count, then (station index, distance in meters) pairs, nearest first
  */
 import { reserve, RESULT, setI32, i32At } from './memory';
-import { obj, house, objectCount, houseCount, O_LAT, O_LON, O_LEVEL, H_LAT, H_LON } from './blob';
+import { obj, objectCount, houseCount, houseLat, houseLon, O_LAT, O_LON, O_LEVEL, NO_COORD } from './blob';
 
 const CELL_E6: i32 = 10000;
-const NO_COORD: i32 = 0x7fffffff;
 const METRO_STRIDE: i32 = 2;
 
 let BUCKETS: usize = 0;
@@ -42,16 +41,16 @@ export function attachMetro(ptr: usize, count: i32): void {
 }
 
 function pointLat(ref: i32): i32 {
-  return ref >= 0 ? house(ref, H_LAT) : obj(-ref - 1, O_LAT);
+  return ref >= 0 ? houseLat(ref) : obj(-ref - 1, O_LAT);
 }
 function pointLon(ref: i32): i32 {
-  return ref >= 0 ? house(ref, H_LON) : obj(-ref - 1, O_LON);
+  return ref >= 0 ? houseLon(ref) : obj(-ref - 1, O_LON);
 }
 
 /** Builds the grid over the attached objects and houses; returns the number of points. */
 export function buildGrid(): i32 {
   let points = 0;
-  for (let i = 0; i < houseCount; i++) if (house(i, H_LAT) != NO_COORD) points++;
+  for (let i = 0; i < houseCount; i++) if (houseLat(i) != NO_COORD) points++;
   for (let i = 0; i < objectCount; i++) if (obj(i, O_LAT) != NO_COORD) points++;
   bucketCount = 1024;
   while (bucketCount < points) bucketCount <<= 1;

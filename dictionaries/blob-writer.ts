@@ -1,25 +1,28 @@
 /**
  * Writes one country's merged model as a dictionary blob: a msgpack map
  *
- *   { magic: 'ADDRDICT', format: FORMAT_VERSION, country, sourceDate, buildId, createdAt, counts, sources,
+ *   { magic: 'ADDRDICT', format: FORMAT_VERSION, country, sourceDate, createdAt, counts, sources,
  *     core: { <section>: bin, … },       // copied into WASM memory by the host, read in place by the core
- *     host: { … } }                      // columns the host decodes once to build records
+ *     host: { … },                       // columns the host decodes once to build records
+ *     buildId }                          // last: SHA-256 of all that precedes it, so one streaming pass
  *
  * Core sections and their record layouts are those of assembly/blob.ts (docs/DESIGN.md, "Blob format").
  * Strings the core matches on are folded by fold.ts, the twin of the core's own folding. The blob is
- * written to a temporary file and renamed, so a failed build never replaces a good blob.
+ * streamed to a temporary file section by section (never held as one buffer) and renamed, so a failed build
+ * never replaces a good blob.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { rename, writeFile, mkdir } from 'node:fs/promises';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pack } from 'msgpackr';
 import type { MergedModel } from './merged.js';
-import { foldText, houseKey, nameWords } from './fold.js';
+import { foldText, nameWords } from './fold.js';
+import { HouseStore, Int32Builder } from './house-store.js';
 
 export const BLOB_MAGIC = 'ADDRDICT';
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 export const NO_COORD = 0x7fffffff;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -77,56 +80,8 @@ function i32Section(values: ArrayLike<number>): Buffer {
   return Buffer.from(arr.buffer, arr.byteOffset, arr.byteLength);
 }
 
-class Int32Builder {
-  data = new Int32Array(1024);
-  length = 0;
-  push(...values: number[]): void {
-    this.pushAll(values);
-  }
-  /** appends a list of any length (a spread call overflows the stack past ≈ 125 k arguments) */
-  pushAll(values: ArrayLike<number>): void {
-    if (this.length + values.length > this.data.length) {
-      const next = new Int32Array(Math.max(this.data.length * 2, this.length + values.length));
-      next.set(this.data.subarray(0, this.length));
-      this.data = next;
-    }
-    for (let i = 0; i < values.length; i++) this.data[this.length++] = values[i];
-  }
-  buffer(): Buffer {
-    return Buffer.from(this.data.buffer, 0, this.length * 4);
-  }
-}
-
-/** Interns strings into a pool; index 0 is the empty string. */
-class StringPool {
-  strings: string[] = [''];
-  index = new Map<string, number>([['', 0]]);
-  id(s: string | undefined): number {
-    if (!s) return 0;
-    let i = this.index.get(s);
-    if (i === undefined) {
-      i = this.strings.length;
-      this.strings.push(s);
-      this.index.set(s, i);
-    }
-    return i;
-  }
-}
-
 function e6(v: number | undefined): number {
   return v === undefined || !Number.isFinite(v) ? NO_COORD : Math.round(v * 1e6);
-}
-
-function guidBytes(guid: string | undefined, out: Buffer, at: number): void {
-  if (!guid) return;
-  const hex = guid.replace(/-/g, '');
-  if (hex.length === 32) out.write(hex, at, 'hex');
-}
-
-function osmSplit(osm: string | undefined): [number, number] {
-  const m = /^([NWR])(\d+)$/.exec(osm ?? '');
-  if (!m) return [0, 0];
-  return ['NWR'.indexOf(m[1]) + 1, Number(m[2])];
 }
 
 interface TrieNode {
@@ -178,8 +133,74 @@ export interface BlobStats {
   names: number;
 }
 
-/** Serializes a merged model into blob bytes. */
+type Chunk = (bytes: Uint8Array) => void;
+
+/** msgpack map header for `n` entries */
+function mapHeader(n: number): Buffer {
+  if (n < 16) return Buffer.from([0x80 | n]);
+  const header = Buffer.alloc(5);
+  header[0] = 0xdf;
+  header.writeUInt32BE(n, 1);
+  return header;
+}
+
+/**
+ * Writes `value` as msgpack through `out`: objects as maps key by key, binary sections as bin32 followed by
+ * the section's own bytes (never copied into one buffer), anything else packed by msgpackr. Together with
+ * a streamed file this keeps the writer's memory at the model's, not model + blob (+ blob again).
+ */
+function writeMsgpack(value: unknown, out: Chunk): void {
+  if (value instanceof Uint8Array) {
+    const header = Buffer.alloc(5);
+    header[0] = 0xc6;
+    header.writeUInt32BE(value.byteLength, 1);
+    out(header);
+    out(value);
+  } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    out(mapHeader(entries.length));
+    for (const [key, v] of entries) {
+      out(Buffer.from(pack(key))); // msgpackr packs into a reused buffer: copy the small result
+      writeMsgpack(v, out);
+    }
+  } else {
+    out(Buffer.from(pack(value)));
+  }
+}
+
+/**
+ * Streams the blob map through `out`; `buildId` (the first 16 hex digits of the SHA-256 of everything
+ * before it) is the map's last entry, so it is known without a second pass.
+ */
+function writeBlobMap(blob: Record<string, unknown>, out: Chunk): string {
+  const hash = createHash('sha256');
+  const entries = Object.entries(blob);
+  const hashed: Chunk = (bytes) => {
+    hash.update(bytes);
+    out(bytes);
+  };
+  hashed(mapHeader(entries.length + 1));
+  for (const [key, value] of entries) {
+    hashed(Buffer.from(pack(key)));
+    writeMsgpack(value, hashed);
+  }
+  const buildId = hash.digest('hex').slice(0, 16);
+  out(Buffer.from(pack('buildId')));
+  out(Buffer.from(pack(buildId)));
+  return buildId;
+}
+
+/** Serializes a merged model into blob bytes (in memory: tests and small dictionaries). */
 export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes: Buffer; stats: BlobStats } {
+  const { blob, stats } = blobOf(model, types);
+  const chunks: Uint8Array[] = [];
+  writeBlobMap(blob, (bytes) => chunks.push(bytes));
+  const bytes = Buffer.concat(chunks);
+  return { bytes, stats: { ...stats, bytes: bytes.length } };
+}
+
+/** The blob as a map of plain values and binary sections, not yet serialized. */
+function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, unknown>; stats: BlobStats } {
   const objects = model.objects;
   // type ids: canonical types first, then any other type the data carries
   const typeIds = new Map<string, number>();
@@ -273,59 +294,34 @@ export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes
   });
   const trie = flattenTrie(vocabWords);
 
-  // houses, grouped by parent
-  const houseStart = new Int32Array(objects.length).fill(0);
-  const houseCountOf = new Int32Array(objects.length).fill(0);
-  const coreHouses = new Int32Builder();
-  let houseKeys = '';
-  const pool = new StringPool();
-  const hNumber: number[] = [];
-  const hBlock: number[] = [];
-  const hBuilding: number[] = [];
-  const hLiter: number[] = [];
-  const hConstr: number[] = [];
-  const hFlags: number[] = [];
-  const hPostcode: number[] = [];
-  const hCadnum: number[] = [];
-  const hFlatCount: number[] = [];
-  const hGar: number[] = [];
-  const hOsmType: number[] = [];
-  const hOsmId: number[] = [];
-  const hFias = Buffer.alloc(model.houseCount * 16);
-  const houseWeight = new Int32Array(objects.length);
+  // houses, grouped by parent in object order: an object's houseStart never decreases (empty ones included),
+  // so the core finds a house's parent by binary search instead of storing it
+  const houseStart = new Int32Array(objects.length);
+  const houseCountOf = new Int32Array(objects.length);
+  const store = new HouseStore(model.houseCount);
   let h = 0;
   let lastParent = -1;
   for (const house of model.houses()) {
     if (house.parent !== lastParent) {
-      if (houseCountOf[house.parent] > 0) throw new Error(`houses of object ${house.parent} are not consecutive`);
+      if (house.parent < lastParent || houseCountOf[house.parent] > 0) {
+        throw new Error(`houses must come grouped by parent in object order (object ${house.parent} after ${lastParent})`);
+      }
       houseStart[house.parent] = h;
       lastParent = house.parent;
     }
     houseCountOf[house.parent]++;
-    houseWeight[house.parent]++;
-    const { key, base } = houseKey(house.number, house.block, house.building, house.liter);
-    coreHouses.push(house.parent, houseKeys.length, key.length, e6(house.lat), e6(house.lon), base);
-    houseKeys += key;
-    hNumber.push(pool.id(house.number));
-    hBlock.push(pool.id(house.block));
-    hBuilding.push(pool.id(house.building));
-    hLiter.push(pool.id(house.liter));
-    hConstr.push(pool.id(house.construction));
-    hFlags.push((house.possession ? 1 : 0) | (house.stead ? 2 : 0) | (house.multiFlat ? 4 : 0));
-    hPostcode.push(Number(house.postcode ?? 0) || 0);
-    hCadnum.push(pool.id(house.cadnum));
-    hFlatCount.push(house.flatCount ?? 0);
-    hGar.push(Number(house.codes.gar ?? 0) || 0);
-    const [ot, oid] = osmSplit(house.codes.osm);
-    hOsmType.push(ot);
-    hOsmId.push(oid);
-    guidBytes(house.codes.fias, hFias, h * 16);
+    store.add(house, house.parent);
     h++;
   }
+  for (let i = objects.length - 1, next = h; i >= 0; i--) {
+    if (houseCountOf[i] > 0) next = houseStart[i];
+    else houseStart[i] = next;
+  }
+  const houses = store.sections();
   // weights: population, else the houses below
   const weight = new Int32Array(objects.length);
   for (let i = objects.length - 1; i >= 0; i--) {
-    weight[i] = Math.max(weight[i], objects[i].population ?? 0, houseWeight[i]);
+    weight[i] = Math.max(weight[i], objects[i].population ?? 0, houseCountOf[i]);
   }
   const coreObjects = new Int32Builder();
   objects.forEach((o, id) => {
@@ -334,8 +330,6 @@ export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes
       houseStart[id], houseCountOf[id], Number(o.postcode ?? 0) || 0, o.codes.fias ? 1 : 0,
     );
   });
-  const keyChars = new Uint16Array(houseKeys.length);
-  for (let i = 0; i < houseKeys.length; i++) keyChars[i] = houseKeys.charCodeAt(i);
   const metroCoords = new Int32Builder();
   for (const m of model.metro) metroCoords.push(e6(m.lat), e6(m.lon));
 
@@ -345,15 +339,13 @@ export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes
     format: FORMAT_VERSION,
     country: model.country,
     sourceDate: model.sourceDate,
-    buildId: '',
     createdAt: new Date().toISOString(),
     sources: model.sources,
     summary: model.summary,
     counts: { objects: objects.length, houses: h, apartments: model.apartments.length, words: vocabWords.length, names: nameCount, metro: model.metro.length },
     core: {
       objects: coreObjects.buffer(),
-      houses: coreHouses.buffer(),
-      houseKeys: Buffer.from(keyChars.buffer),
+      ...houses.core,
       trie: trie.buffer(),
       words: words.buffer(),
       postings: postings.buffer(),
@@ -382,22 +374,7 @@ export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes
         lat: col((o) => o.lat ?? 0),
         lon: col((o) => o.lon ?? 0),
       },
-      houses: {
-        pool: pool.strings,
-        number: i32Section(hNumber),
-        block: i32Section(hBlock),
-        building: i32Section(hBuilding),
-        liter: i32Section(hLiter),
-        construction: i32Section(hConstr),
-        flags: Buffer.from(Uint8Array.from(hFlags)),
-        postcode: i32Section(hPostcode),
-        cadnum: i32Section(hCadnum),
-        flatCount: i32Section(hFlatCount),
-        gar: Buffer.from(Uint32Array.from(hGar).buffer),
-        osmType: Buffer.from(Uint8Array.from(hOsmType)),
-        osmId: Buffer.from(Float64Array.from(hOsmId).buffer),
-        fias: hFias,
-      },
+      houses: houses.host,
       apartments: {
         house: model.apartments.map((a) => a.house),
         number: model.apartments.map((a) => a.number),
@@ -413,18 +390,27 @@ export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes
       },
     },
   };
-  const body = pack(blob);
-  blob.buildId = createHash('sha256').update(body).digest('hex').slice(0, 16);
-  const bytes = pack(blob);
-  return { bytes, stats: { bytes: bytes.length, objects: objects.length, houses: h, words: vocabWords.length, names: nameCount } };
+  return { blob, stats: { bytes: 0, objects: objects.length, houses: h, words: vocabWords.length, names: nameCount } };
 }
 
-/** Writes the blob atomically (temporary file, then rename). */
-export async function writeBlob(model: MergedModel, outFile: string): Promise<BlobStats> {
-  const { bytes, stats } = encodeBlob(model);
+/** Writes the blob atomically (streamed to a temporary file, then renamed), so a failed build never replaces a good blob. */
+export async function writeBlob(model: MergedModel, outFile: string, types = loadTypeTable()): Promise<BlobStats> {
+  const { blob, stats } = blobOf(model, types);
   await mkdir(dirname(outFile), { recursive: true });
   const tmp = `${outFile}.tmp-${process.pid}`;
-  await writeFile(tmp, bytes);
+  const fd = openSync(tmp, 'w');
+  let bytes = 0;
+  try {
+    writeBlobMap(blob, (chunk) => {
+      for (let at = 0; at < chunk.byteLength; ) at += writeSync(fd, chunk, at);
+      bytes += chunk.byteLength;
+    });
+  } catch (error) {
+    closeSync(fd);
+    await rm(tmp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
   await rename(tmp, outFile);
-  return stats;
+  return { ...stats, bytes };
 }

@@ -1,28 +1,32 @@
 /**
- * Columnar, append-only store of houses: one growable typed array per field, strings that repeat (house
- * numbers, корпус/строение values, postcodes, OKATO/OKTMO) interned in a deduplicated pool, strings that do
- * not (cadastral numbers) appended to a UTF-8 arena, the FIAS GUID packed into 16 bytes.
+ * Columnar, append-only store of houses: one typed array per field, no JS object per house. Used twice:
+ * by the merge (rows in source order, parent = an interned key id) and by the blob writer (rows in the
+ * dictionary's order, parent = object index), whose columns are the blob's house sections as they are
+ * (`sections()`, docs/DESIGN.md "Blob format").
+ *
+ *   label     u32   the house's parts (number, корпус, строение, литера, сооружение) as one id: a country has
+ *                   ≈35 M houses but a few million distinct part tuples (`HouseLabels`)
+ *   postcode  u32   id in a pool of postcodes (≈42 k in Russia, so the blob stores it in 2 bytes)
+ *   cadnum    2×u32 the cadastral number packed by cadnum.ts (text only for odd shapes)
+ *   fias      16 B  the GUID's bytes; gar u32; osm kind u8 + id f64; lat/lon i32 degrees × 10⁷;
+ *                   flags u8; flatCount u16; source u8 (merge only); parent i32
  *
  * Columns a source never fills are never allocated (`LazyColumn`), so a GAR-only build carries no
- * coordinates and an OSM-only build no GUIDs. Memory per house, all columns present:
- *   parent 4 + number 4 + block/building/liter/construction 16 + flags 1 + source 1 + postcode 4
- *   + lat/lon 8 (Int32 degrees × 10⁷, as OSM) + gar 4 + fias 16 + osm 9 + okato/oktmo/ifns 12 + flatCount 2
- *   + cadnum 10 offset/length + ≈18 bytes text ≈ 115 bytes at most. Measured on 2 M GAR-like houses (no OSM
- *   columns, 60 % with a cadastral number, growth slack included): 78 bytes per house, so a national GAR
- *   build holds ≈ 2.7 GB of houses (`node --max-old-space-size` is not involved: typed arrays live outside
- *   the JS heap), plus the pool (≈ 1 M distinct numbers, ≈ 60 MB).
- * Growth doubles the arrays, so peak is up to 2× during a resize of one column, never of all at once.
+ * coordinates and no OSM ids, an OSM-only build no GUIDs. GAR-like houses (60 % with a cadastral number)
+ * cost ≈ 44 bytes each plus growth slack (capacity grows by half).
  *
  * `order(parentIndex)` sorts rows by their resolved parent with a counting sort (two passes, one Uint32Array
  * of row numbers), which is how the merged model yields houses grouped by parent.
  */
 import type { Codes, HouseRecord } from './model.js';
 import type { MergedHouse } from './merged.js';
+import { decodeCadnum, encodeCadnum } from './cadnum.js';
+import { houseKey } from './fold.js';
 
-type TypedArray = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float32Array | Float64Array;
+type TypedArray = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float64Array;
 type TypedArrayConstructor<T extends TypedArray> = { new (length: number): T };
 
-/** a typed array that exists only once a non-default value was written, and grows by doubling */
+/** a typed array that exists only once a non-default value was written; it grows to the store's capacity */
 class LazyColumn<T extends TypedArray> {
   data: T | null = null;
   constructor(
@@ -31,28 +35,53 @@ class LazyColumn<T extends TypedArray> {
     private readonly fill?: number,
   ) {}
 
-  set(row: number, value: number, capacity: number): void {
-    if (this.data === null) {
-      this.data = new this.make(capacity * this.width);
-      if (this.fill !== undefined) this.data.fill(this.fill);
-    } else if (this.data.length < (row + 1) * this.width) {
+  /** makes room for `row` (allocating or growing to `capacity` rows) and returns the array */
+  reserve(row: number, capacity: number): T {
+    if (this.data === null || this.data.length < (row + 1) * this.width) {
       const grown = new this.make(capacity * this.width);
       if (this.fill !== undefined) grown.fill(this.fill);
-      grown.set(this.data as never);
+      if (this.data !== null) grown.set(this.data as never);
       this.data = grown;
     }
-    this.data[row * this.width] = value;
+    return this.data;
   }
 
-  setAt(row: number, offset: number, value: number, capacity: number): void {
-    this.set(row, this.get(row), capacity); // ensures allocation and size
-    this.data![row * this.width + offset] = value;
+  set(row: number, value: number, capacity: number): void {
+    this.reserve(row, capacity)[row * this.width] = value;
   }
 
   get(row: number, offset = 0): number {
     const index = row * this.width + offset;
     if (this.data === null || index >= this.data.length) return this.fill ?? 0;
     return this.data[index];
+  }
+
+  /** the first `count` rows (null when never written) */
+  trim(count: number): T | null {
+    if (this.data === null) return null;
+    const data = this.reserve(count - 1, count);
+    return data.length === count * this.width ? data : (data.slice(0, count * this.width) as T);
+  }
+}
+
+/** A growable Int32Array. */
+export class Int32Builder {
+  data = new Int32Array(1024);
+  length = 0;
+  push(...values: number[]): void {
+    this.pushAll(values);
+  }
+  /** appends a list of any length (a spread call overflows the stack past ≈ 125 k arguments) */
+  pushAll(values: ArrayLike<number>): void {
+    if (this.length + values.length > this.data.length) {
+      const next = new Int32Array(Math.max(this.data.length * 2, this.length + values.length));
+      next.set(this.data.subarray(0, this.length));
+      this.data = next;
+    }
+    for (let i = 0; i < values.length; i++) this.data[this.length++] = values[i];
+  }
+  buffer(): Buffer {
+    return Buffer.from(this.data.buffer, 0, this.length * 4);
   }
 }
 
@@ -75,33 +104,33 @@ export class StringPool {
   }
 }
 
-/** non-deduplicated UTF-8 text, addressed by row */
-class TextArena {
-  private bytes = new Uint8Array(0);
-  private used = 0;
-  private readonly start = new LazyColumn(Float64Array, 1, -1);
-  private readonly length = new LazyColumn(Uint16Array);
-  private readonly encoder = new TextEncoder();
-  private readonly decoder = new TextDecoder();
+export const LABEL_PARTS = 5;
+type Parts = Pick<HouseRecord, 'number' | 'block' | 'building' | 'liter' | 'construction'>;
 
-  set(row: number, text: string | undefined, capacity: number): void {
-    if (!text) return;
-    const encoded = this.encoder.encode(text);
-    if (this.used + encoded.length > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(1024, (this.used + encoded.length) * 2));
-      grown.set(this.bytes.subarray(0, this.used));
-      this.bytes = grown;
+/** Distinct part tuples of houses: LABEL_PARTS pool ids per label (number, block, building, liter, construction). */
+export class HouseLabels {
+  private readonly ids = new Map<string, number>();
+  readonly parts = new Int32Builder();
+  readonly pool = new StringPool();
+
+  id(house: Parts): number {
+    const key = `${house.number}\u0001${house.block ?? ''}\u0001${house.building ?? ''}\u0001${house.liter ?? ''}\u0001${house.construction ?? ''}`;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(key, id);
+      const p = this.pool;
+      this.parts.push(p.id(house.number), p.id(house.block), p.id(house.building), p.id(house.liter), p.id(house.construction));
     }
-    this.bytes.set(encoded, this.used);
-    this.start.set(row, this.used, capacity);
-    this.length.set(row, encoded.length, capacity);
-    this.used += encoded.length;
+    return id;
   }
 
-  get(row: number): string | undefined {
-    const start = this.start.get(row);
-    if (start < 0) return undefined;
-    return this.decoder.decode(this.bytes.subarray(start, start + this.length.get(row)));
+  get count(): number {
+    return this.ids.size;
+  }
+
+  part(label: number, index: number): string {
+    return this.pool.strings[this.parts.data[label * LABEL_PARTS + index]];
   }
 }
 
@@ -113,18 +142,26 @@ const OSM_KINDS = ['', 'N', 'W', 'R'];
 const HEX = '0123456789abcdef';
 const NO_COORDINATE = -0x80000000;
 const COORDINATE_SCALE = 1e7;
+/** the core's "no coordinate" (assembly/blob.ts NO_COORD) */
+const NO_COORD_E6 = 0x7fffffff;
+
+/** The blob's house sections (docs/DESIGN.md "Blob format"); a column no house fills is left out. */
+export interface HouseSections {
+  core: { houses: Buffer; houseLabels: Buffer; houseKeys: Buffer; houseCoords?: Buffer };
+  host: Record<string, Buffer | string[]>;
+}
+
+const bytes = (array: ArrayBufferView): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
 export class HouseStore {
   count = 0;
-  private capacity = 1024;
-  readonly pool = new StringPool();
+  private capacity: number;
+  readonly labels = new HouseLabels();
+  private readonly postcodes = new StringPool();
   private readonly sources = new StringPool();
+  private readonly cadnumOther: string[] = [];
   private readonly parent = new LazyColumn(Int32Array, 1, -1);
-  private readonly number = new LazyColumn(Uint32Array);
-  private readonly block = new LazyColumn(Uint32Array);
-  private readonly building = new LazyColumn(Uint32Array);
-  private readonly liter = new LazyColumn(Uint32Array);
-  private readonly construction = new LazyColumn(Uint32Array);
+  private readonly label = new LazyColumn(Uint32Array);
   private readonly flags = new LazyColumn(Uint8Array);
   private readonly source = new LazyColumn(Uint8Array);
   private readonly postcode = new LazyColumn(Uint32Array);
@@ -135,23 +172,21 @@ export class HouseStore {
   private readonly fias = new LazyColumn(Uint8Array, 16);
   private readonly osmKind = new LazyColumn(Uint8Array);
   private readonly osmId = new LazyColumn(Float64Array);
-  private readonly okato = new LazyColumn(Uint32Array);
-  private readonly oktmo = new LazyColumn(Uint32Array);
-  private readonly ifns = new LazyColumn(Uint32Array);
   private readonly flatCount = new LazyColumn(Uint16Array);
-  private readonly cadnum = new TextArena();
+  private readonly cadnum = new LazyColumn(Uint32Array, 2);
 
-  /** append a house whose parent is the interned key id `parentId`; returns the row */
-  add(house: HouseRecord, parentId: number): number {
+  /** `capacity`: the number of houses expected (the writer knows it exactly; the merge does not) */
+  constructor(capacity = 1024) {
+    this.capacity = Math.max(1, capacity);
+  }
+
+  /** append a house whose parent is `parentId` (an interned key id, or an object index); returns the row */
+  add(house: HouseRecord | MergedHouse, parentId: number): number {
     const row = this.count++;
-    if (this.count > this.capacity) this.capacity *= 2;
+    if (this.count > this.capacity) this.capacity = Math.ceil(this.capacity * 1.5);
     const capacity = this.capacity;
     this.parent.set(row, parentId, capacity);
-    this.setString(this.number, row, house.number);
-    this.setString(this.block, row, house.block);
-    this.setString(this.building, row, house.building);
-    this.setString(this.liter, row, house.liter);
-    this.setString(this.construction, row, house.construction);
+    this.label.set(row, this.labels.id(house), capacity);
     let flags = 0;
     if (house.possession) flags |= FLAG_POSSESSION;
     if (house.stead) flags |= FLAG_STEAD;
@@ -160,7 +195,8 @@ export class HouseStore {
     const source = this.sources.id(house.source);
     if (source > 255) throw new Error(`house store: more than 255 sources (${house.source})`);
     if (source !== 0) this.source.set(row, source, capacity);
-    this.setString(this.postcode, row, house.postcode);
+    const postcode = this.postcodes.id(house.postcode);
+    if (postcode !== 0) this.postcode.set(row, postcode, capacity);
     if (house.lat !== undefined && house.lon !== undefined && Number.isFinite(house.lat) && Number.isFinite(house.lon)) {
       this.lat.set(row, Math.round(house.lat * COORDINATE_SCALE), capacity);
       this.lon.set(row, Math.round(house.lon * COORDINATE_SCALE), capacity);
@@ -174,11 +210,8 @@ export class HouseStore {
       this.osmKind.set(row, kind, capacity);
       this.osmId.set(row, Number(codes.osm.slice(1)), capacity);
     }
-    this.setString(this.okato, row, codes.okato);
-    this.setString(this.oktmo, row, codes.oktmo);
-    this.setString(this.ifns, row, codes.ifns);
     if (house.flatCount) this.flatCount.set(row, Math.min(house.flatCount, 65535), capacity);
-    this.cadnum.set(row, house.cadnum, capacity);
+    if (house.cadnum) encodeCadnum(house.cadnum, this.cadnum.reserve(row, capacity), row * 2, this.cadnumOther);
     return row;
   }
 
@@ -186,7 +219,7 @@ export class HouseStore {
     return this.parent.get(row);
   }
   postcodeOf(row: number): string {
-    return this.pool.strings[this.postcode.get(row)];
+    return this.postcodes.strings[this.postcode.get(row)];
   }
   /** latitude in degrees, NaN when unknown */
   latOf(row: number): number {
@@ -215,7 +248,6 @@ export class HouseStore {
 
   /** the row as a merged house with parent index `parent` */
   get(row: number, parent: number): MergedHouse {
-    const s = this.pool.strings;
     const codes: Codes = {};
     const fias = this.fiasOf(row);
     if (fias) codes.fias = fias;
@@ -223,24 +255,23 @@ export class HouseStore {
     if (gar) codes.gar = String(gar);
     const osmKind = this.osmKind.get(row);
     if (osmKind) codes.osm = OSM_KINDS[osmKind] + String(this.osmId.get(row));
-    if (this.okato.get(row)) codes.okato = s[this.okato.get(row)];
-    if (this.oktmo.get(row)) codes.oktmo = s[this.oktmo.get(row)];
-    if (this.ifns.get(row)) codes.ifns = s[this.ifns.get(row)];
-    const house: MergedHouse = { parent, number: s[this.number.get(row)], codes, source: this.sources.strings[this.source.get(row)] };
-    const optional = (field: 'block' | 'building' | 'liter' | 'construction', column: LazyColumn<Uint32Array>) => {
-      const id = column.get(row);
-      if (id) house[field] = s[id];
+    const label = this.label.get(row);
+    const labels = this.labels;
+    const house: MergedHouse = { parent, number: labels.part(label, 0), codes, source: this.sources.strings[this.source.get(row)] };
+    const optional = (field: 'block' | 'building' | 'liter' | 'construction', index: number) => {
+      const text = labels.part(label, index);
+      if (text) house[field] = text;
     };
-    optional('block', this.block);
-    optional('building', this.building);
-    optional('liter', this.liter);
-    optional('construction', this.construction);
+    optional('block', 1);
+    optional('building', 2);
+    optional('liter', 3);
+    optional('construction', 4);
     const flags = this.flags.get(row);
     if (flags & FLAG_POSSESSION) house.possession = true;
     if (flags & FLAG_STEAD) house.stead = true;
     if (flags & FLAG_MULTI_FLAT_KNOWN) house.multiFlat = (flags & FLAG_MULTI_FLAT) !== 0;
     const postcode = this.postcode.get(row);
-    if (postcode) house.postcode = s[postcode];
+    if (postcode) house.postcode = this.postcodes.strings[postcode];
     const lat = this.latOf(row);
     if (!Number.isNaN(lat)) {
       house.lat = lat;
@@ -248,8 +279,10 @@ export class HouseStore {
     }
     const flatCount = this.flatCount.get(row);
     if (flatCount) house.flatCount = flatCount;
-    const cadnum = this.cadnum.get(row);
-    if (cadnum) house.cadnum = cadnum;
+    if (this.cadnum.data !== null && row < this.cadnum.data.length / 2) {
+      const cadnum = decodeCadnum(this.cadnum.data as Uint32Array, row * 2, this.cadnumOther);
+      if (cadnum) house.cadnum = cadnum;
+    }
     return house;
   }
 
@@ -278,14 +311,82 @@ export class HouseStore {
     return { rows, parents };
   }
 
-  private setString(column: LazyColumn<Uint32Array>, row: number, text: string | undefined): void {
-    const id = this.pool.id(text);
-    if (id !== 0) column.set(row, id, this.capacity);
+  /**
+   * The blob's house sections, rows as they are (the writer adds houses in the dictionary's order).
+   * Core: one label id per house, per label its key (folded by fold.ts) as offset/length/base length into
+   * the deduplicated key text, and coordinates in degrees × 10⁶ when any house has them. Host: the label
+   * parts, flags, postcodes (u16 ids while there are fewer than 65,536), packed cadastral numbers, flat
+   * counts, GAR ids, OSM ids and FIAS GUIDs, each only when some house has one.
+   */
+  sections(): HouseSections {
+    const n = this.count;
+    const labels = this.labels;
+    const labelCore = new Int32Array(labels.count * 3);
+    const keyOffsets = new Map<string, number>();
+    let keyText = '';
+    for (let label = 0; label < labels.count; label++) {
+      const { key, base } = houseKey(labels.part(label, 0), labels.part(label, 1), labels.part(label, 2), labels.part(label, 3));
+      let offset = keyOffsets.get(key);
+      if (offset === undefined) {
+        offset = keyText.length;
+        keyOffsets.set(key, offset);
+        keyText += key;
+      }
+      labelCore.set([offset, key.length, base], label * 3);
+    }
+    const keyChars = new Uint16Array(keyText.length);
+    for (let i = 0; i < keyText.length; i++) keyChars[i] = keyText.charCodeAt(i);
+
+    const core: HouseSections['core'] = {
+      houses: bytes(this.label.trim(n) ?? new Uint32Array(n)),
+      houseLabels: bytes(labelCore),
+      houseKeys: bytes(keyChars),
+    };
+    const lat = this.lat.trim(n);
+    const lon = this.lon.trim(n);
+    if (lat && lon) {
+      const coords = new Int32Array(n * 2);
+      for (let row = 0; row < n; row++) {
+        const has = lat[row] !== NO_COORDINATE;
+        coords[row * 2] = has ? Math.round(lat[row] / 10) : NO_COORD_E6;
+        coords[row * 2 + 1] = has ? Math.round(lon[row] / 10) : NO_COORD_E6;
+      }
+      core.houseCoords = bytes(coords);
+    }
+
+    const host: HouseSections['host'] = {
+      labels: bytes(labels.parts.data.subarray(0, labels.parts.length)),
+      pool: labels.pool.strings,
+    };
+    const put = (name: string, column: ArrayBufferView | null) => {
+      if (column) host[name] = bytes(column);
+    };
+    put('flags', this.flags.trim(n));
+    const postcode = this.postcode.trim(n);
+    if (postcode) {
+      put('postcode', this.postcodes.size <= 0x10000 ? Uint16Array.from(postcode) : postcode);
+      host.postcodes = this.postcodes.strings;
+    }
+    const cadnum = this.cadnum.trim(n);
+    if (cadnum) {
+      put('cadnum', cadnum);
+      host.cadnumOther = this.cadnumOther;
+    }
+    put('flatCount', this.flatCount.trim(n));
+    put('gar', this.gar.trim(n));
+    const osmKind = this.osmKind.trim(n);
+    if (osmKind) {
+      put('osmType', osmKind);
+      put('osmId', this.osmId.trim(n));
+    }
+    put('fias', this.fias.trim(n));
+    return { core, host };
   }
 
   private setGuid(row: number, guid: string): void {
     const hex = guid.replace(/-/g, '').toLowerCase();
     if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`house store: bad FIAS GUID ${guid}`);
-    for (let i = 0; i < 16; i++) this.fias.setAt(row, i, parseInt(hex.slice(i * 2, i * 2 + 2), 16), this.capacity);
+    const data = this.fias.reserve(row, this.capacity);
+    for (let i = 0; i < 16; i++) data[row * 16 + i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   }
 }

@@ -722,7 +722,7 @@ export class ModelBuilder implements ModelSink {
     for (let i = 0; i < rows.length; i++) if (this.houseStore.postcodeOf(rows[i])) housePostcodes++;
     summary['houses with postcode'] = housePostcodes;
     summary['houses with coordinates'] = withCoordinates;
-    summary['house string pool'] = this.houseStore.pool.size;
+    summary['house labels (distinct part tuples)'] = this.houseStore.labels.count;
     summary.apartments = apartments;
     summary.metro = this.metro.length;
     summary['post offices'] = this.postOffices.length;

@@ -4,10 +4,9 @@
  * LoadedDictionary reads it unchanged; a host column left out reads as empty.
  *
  *   kept     every core section but metro; object names, types, hierarchy, levels, codes (fias, gar,
- *            kladr, osm, ga), postcodes, timezones, coordinates; house numbers and parts, flags,
- *            postcodes, house codes, coordinates (core section)
- *   dropped  okato, oktmo, ifns; house cadastral numbers and flat counts; apartments; metro; house
- *            columns that are zero for every house (no корпус anywhere, no OSM ids, …)
+ *            kladr, osm, ga), postcodes, timezones, coordinates; house labels (number and parts), flags,
+ *            postcodes, house codes, coordinates (core sections)
+ *   dropped  okato, oktmo, ifns; house cadastral numbers and flat counts; apartments; metro
  *
  * Hints (`method: 'suggest'` records) come out the same as the server's; `standardize` offline lacks only
  * houseDetails.additional (cadastral number, flat count), apartments and metro.
@@ -28,11 +27,7 @@ import { COUNTRIES, type Country } from '../host/engine/types.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const DROPPED_OBJECT_COLUMNS = ['okato', 'oktmo', 'ifns'];
-const DROPPED_HOUSE_COLUMNS = ['cadnum', 'flatCount'];
-/** Pool-indexed house columns: the string pool keeps only what these point at. */
-const POOL_COLUMNS = ['number', 'block', 'building', 'liter', 'construction'];
-/** House columns that read as zero when absent (`number` stays: it gives the house count). */
-const OPTIONAL_HOUSE_COLUMNS = ['block', 'building', 'liter', 'construction', 'flags', 'postcode', 'gar', 'osmType', 'osmId', 'fias'];
+const DROPPED_HOUSE_COLUMNS = ['cadnum', 'cadnumOther', 'flatCount'];
 
 export interface WebDictionaryStats {
   country: Country;
@@ -49,16 +44,6 @@ export interface WebDictionaryStats {
   dropped: string[];
 }
 
-const isZero = (bytes: Uint8Array): boolean => {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
-  return true;
-};
-
-const int32 = (bytes: Uint8Array): Int32Array =>
-  new Int32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
-
-const bytesOf = (values: Int32Array): Uint8Array => new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-
 /** The web blob of a server blob's bytes. */
 export function webBlob(sourceBytes: Uint8Array, source = 'blob'): { bytes: Uint8Array; stats: WebDictionaryStats } {
   const blob = decodeBlob(sourceBytes, source) as ReturnType<typeof decodeBlob> & Record<string, unknown>;
@@ -70,39 +55,11 @@ export function webBlob(sourceBytes: Uint8Array, source = 'blob'): { bytes: Uint
     else objects[name] = values;
   }
 
-  const sourceHouses = blob.host.houses as Record<string, Uint8Array | string[]>;
+  // house columns no house fills are already absent from the server's blob (house-store.ts)
   const houses: Record<string, Uint8Array | string[]> = {};
-  const oldPool = sourceHouses.pool as string[];
-  const pool: string[] = [''];
-  const poolIndex = new Map<string, number>([['', 0]]);
-  for (const name of POOL_COLUMNS) {
-    const bytes = sourceHouses[name] as Uint8Array | undefined;
-    if (!bytes) continue;
-    const ids = int32(bytes);
-    for (let i = 0; i < ids.length; i++) {
-      const text = oldPool[ids[i]] ?? '';
-      let id = poolIndex.get(text);
-      if (id === undefined) {
-        id = pool.length;
-        pool.push(text);
-        poolIndex.set(text, id);
-      }
-      ids[i] = id;
-    }
-    houses[name] = bytesOf(ids);
-  }
-  houses.pool = pool;
-  for (const [name, value] of Object.entries(sourceHouses)) {
-    if (name === 'pool' || POOL_COLUMNS.includes(name)) continue;
+  for (const [name, value] of Object.entries(blob.host.houses)) {
     if (DROPPED_HOUSE_COLUMNS.includes(name)) dropped.push(`houses.${name}`);
     else houses[name] = value;
-  }
-  for (const name of OPTIONAL_HOUSE_COLUMNS) {
-    const value = houses[name];
-    if (value instanceof Uint8Array && isZero(value)) {
-      delete houses[name];
-      dropped.push(`houses.${name} (all zero)`);
-    }
   }
   const apartmentCount = blob.counts.apartments ?? 0;
   const metroCount = blob.counts.metro ?? 0;
@@ -119,8 +76,9 @@ export function webBlob(sourceBytes: Uint8Array, source = 'blob'): { bytes: Uint
     host: { types: blob.host.types, objects, houses, apartments: {}, metro: {} },
   };
   const bytes = pack(web);
-  const houseCount = ((houses.number as Uint8Array | undefined)?.byteLength ?? 0) / 4;
-  const houseBytes = (core.houses?.byteLength ?? 0) + (core.houseKeys?.byteLength ?? 0) + pack(houses).length;
+  const houseCount = (core.houses?.byteLength ?? 0) / 4;
+  const houseBytes = (core.houses?.byteLength ?? 0) + (core.houseLabels?.byteLength ?? 0) + (core.houseKeys?.byteLength ?? 0) +
+    (core.houseCoords?.byteLength ?? 0) + pack(houses).length;
   return {
     bytes,
     stats: {

@@ -12,9 +12,12 @@ import type {
 } from './types.js';
 import { WasmCore } from './wasm-core.js';
 import { levelFullName } from '../records/type-placement.js';
+import { decodeCadnum } from '../../dictionaries/cadnum.js';
+import { guidText, HouseIdIndex, houseColumns, LABEL_PARTS, type HouseColumns } from './house-columns.js';
 
 export const BLOB_MAGIC = 'ADDRDICT';
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
+const NO_COORD = 0x7fffffff;
 
 export class BlobError extends Error {}
 
@@ -41,15 +44,7 @@ interface BlobFile {
   };
 }
 
-const copy = <T>(bytes: Uint8Array, Ctor: new (b: ArrayBuffer) => T): T =>
-  new Ctor(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
 
-/** A house column as a typed array of `count` records; absent from the blob → all zeros. */
-function column<T>(bytes: unknown, Ctor: (new (b: ArrayBuffer) => T) & { BYTES_PER_ELEMENT: number }, count: number): T {
-  return bytes instanceof Uint8Array ? copy(bytes, Ctor) : new Ctor(new ArrayBuffer(count * Ctor.BYTES_PER_ELEMENT));
-}
-
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -81,15 +76,10 @@ export class LoadedDictionary implements Dictionary {
   readonly core: WasmCore;
   readonly metro: { name: string[]; line: string[]; city: string[] };
   private readonly o: Columns;
-  private readonly h: {
-    pool: string[]; number: Int32Array; block: Int32Array; building: Int32Array; liter: Int32Array; construction: Int32Array;
-    flags: Uint8Array; postcode: Int32Array; cadnum: Int32Array; flatCount: Int32Array; gar: Uint32Array;
-    osmType: Uint8Array; osmId: Float64Array; fias: Uint8Array;
-  };
-  private readonly houseCoords: Int32Array;
+  private readonly h: HouseColumns;
   private readonly a: Columns;
   private objectIndex: Map<string, number> | null = null;
-  private houseIndex: Map<string, number> | null = null;
+  private houseIndex: HouseIdIndex | null = null;
   private apartmentIndex: Map<string, number> | null = null;
 
   private constructor(blob: BlobFile, core: WasmCore) {
@@ -102,26 +92,8 @@ export class LoadedDictionary implements Dictionary {
     this.core = core;
     this.o = blob.host.objects;
     this.objectCount = this.o.name.length;
-    const hh = blob.host.houses;
-    const n = (hh.number as Uint8Array).byteLength / 4;
-    this.h = {
-      pool: hh.pool as string[],
-      number: copy(hh.number as Uint8Array, Int32Array),
-      block: column(hh.block, Int32Array, n),
-      building: column(hh.building, Int32Array, n),
-      liter: column(hh.liter, Int32Array, n),
-      construction: column(hh.construction, Int32Array, n),
-      flags: column(hh.flags, Uint8Array, n),
-      postcode: column(hh.postcode, Int32Array, n),
-      cadnum: column(hh.cadnum, Int32Array, n),
-      flatCount: column(hh.flatCount, Int32Array, n),
-      gar: column(hh.gar, Uint32Array, n),
-      osmType: column(hh.osmType, Uint8Array, n),
-      osmId: column(hh.osmId, Float64Array, n),
-      fias: column(hh.fias, Uint8Array, n * 16),
-    };
-    this.houseCount = n;
-    this.houseCoords = copy(blob.core.houses, Int32Array);
+    this.houseCount = blob.core.houses ? blob.core.houses.byteLength / 4 : 0;
+    this.h = houseColumns(blob.host.houses, this.houseCount);
     this.a = blob.host.apartments ?? {};
     this.apartmentCount = this.a.house?.length ?? 0;
     const metro = (blob.host.metro ?? {}) as Partial<LoadedDictionary['metro']>;
@@ -177,11 +149,7 @@ export class LoadedDictionary implements Dictionary {
   }
 
   private houseFias(id: number): string {
-    const b = this.h.fias.subarray(id * 16, id * 16 + 16);
-    if (b.every((x) => x === 0)) return '';
-    let hex = '';
-    for (const x of b) hex += HEX[x];
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    return guidText(this.h.fias, id);
   }
 
   private houseOsm(id: number): string {
@@ -217,32 +185,34 @@ export class LoadedDictionary implements Dictionary {
     return Number(this.o.lat[id]) !== 0 || Number(this.o.lon[id]) !== 0;
   }
   houseHasCoordinates(id: number): boolean {
-    return this.houseCoords[id * 6 + 3] !== 0x7fffffff;
+    return this.core.has('houseCoords') && this.core.i32At('houseCoords', id * 2) !== NO_COORD;
   }
 
   house(id: number): HouseInfo {
     const h = this.h;
-    const lat = this.houseCoords[id * 6 + 3];
-    const lon = this.houseCoords[id * 6 + 4];
-    const has = lat !== 0x7fffffff;
+    const core = this.core;
+    const label = core.i32At('houses', id) * LABEL_PARTS;
+    const part = (index: number) => h.pool[h.labels[label + index]] ?? '';
+    const lat = core.has('houseCoords') ? core.i32At('houseCoords', id * 2) : NO_COORD;
+    const has = lat !== NO_COORD;
     const codes: CodesOut = { fias: this.houseFias(id), ga: '', osm: this.houseOsm(id), gar: h.gar[id] ? String(h.gar[id]) : '', kladr: '' };
     return {
       id,
-      parent: this.houseCoords[id * 6],
-      number: h.pool[h.number[id]],
-      block: h.pool[h.block[id]],
-      building: h.pool[h.building[id]],
-      liter: h.pool[h.liter[id]],
-      construction: h.pool[h.construction[id]],
+      parent: core.exports.parentOfHouse(id),
+      number: part(0),
+      block: part(1),
+      building: part(2),
+      liter: part(3),
+      construction: part(4),
       possession: (h.flags[id] & 1) !== 0,
       stead: (h.flags[id] & 2) !== 0,
       multiFlat: (h.flags[id] & 4) !== 0,
       codes,
-      postcode: h.postcode[id] ? String(h.postcode[id]).padStart(6, '0') : '',
+      postcode: h.postcodes[h.postcode[id]] ?? '',
       lat: has ? lat / 1e6 : 0,
-      lon: has ? lon / 1e6 : 0,
-      cadnum: h.pool[h.cadnum[id]],
-      flatCount: h.flatCount[id],
+      lon: has ? core.i32At('houseCoords', id * 2 + 1) / 1e6 : 0,
+      cadnum: decodeCadnum(h.cadnum, id * 2, h.cadnumOther),
+      flatCount: h.flatCount[id] ?? 0,
     };
   }
 
@@ -272,14 +242,7 @@ export class LoadedDictionary implements Dictionary {
         if (v && !objects.has(`${col}:${v}`)) objects.set(`${col}:${v}`, i);
       }
     }
-    const houses = new Map<string, number>();
-    for (let i = 0; i < this.houseCount; i++) {
-      const fias = this.houseFias(i);
-      if (fias) houses.set(`fias:${fias}`, i);
-      if (this.h.gar[i]) houses.set(`gar:${this.h.gar[i]}`, i);
-      const osm = this.houseOsm(i);
-      if (osm && !houses.has(`osm:${osm}`)) houses.set(`osm:${osm}`, i);
-    }
+    const houses = new HouseIdIndex(this.h, this.houseCount);
     const apartments = new Map<string, number>();
     for (let i = 0; i < this.apartmentCount; i++) {
       if (this.a.fias?.[i]) apartments.set(`fias:${this.a.fias[i]}`, i);
@@ -311,8 +274,8 @@ export class LoadedDictionary implements Dictionary {
     const look = (key: string): Found | null => {
       const a = this.apartmentIndex!.get(key);
       if (a !== undefined) return { kind: 'apartment', id: a };
-      const h = this.houseIndex!.get(key);
-      if (h !== undefined) return { kind: 'house', id: h };
+      const h = this.houseIndex!.find(key);
+      if (h >= 0) return { kind: 'house', id: h };
       const o = this.objectIndex!.get(key);
       if (o !== undefined) return { kind: 'object', id: o };
       return null;

@@ -20,15 +20,18 @@ export interface CoreExports {
   suggest(len: number, max: number, prefix: number): number;
   nearest(lat: number, lon: number, level: number, radius: number): number;
   nearestMetro(lat: number, lon: number, max: number, radius: number): number;
+  parentOfHouse(id: number): number;
 }
 
 /** Section kinds of assembly/blob.ts and abi.ts, by blob `core` member name. */
 export const SECTION_KINDS: Record<string, number> = {
   objects: 0, houses: 1, houseKeys: 2, trie: 3, words: 4, postings: 5, names: 6, nameWords: 7, types: 8, metro: 11,
+  houseLabels: 12, houseCoords: 13,
 };
 /** Record width in bytes of each section, to pass record counts to `attach`. */
 export const SECTION_STRIDES: Record<string, number> = {
-  objects: 40, houses: 24, houseKeys: 2, trie: 16, words: 16, postings: 4, names: 20, nameWords: 8, types: 8, metro: 8,
+  objects: 40, houses: 4, houseKeys: 2, trie: 16, words: 16, postings: 4, names: 20, nameWords: 8, types: 8, metro: 8,
+  houseLabels: 12, houseCoords: 8,
 };
 
 export class CoreError extends Error {}
@@ -40,6 +43,8 @@ export class WasmCore {
   private capacity: number;
   private u16!: Uint16Array;
   private i32!: Int32Array;
+  /** where each attached section starts in core memory, in i32 units */
+  private readonly sectionAt = new Map<string, number>();
   lastAbort = '';
 
   private constructor(instance: WebAssembly.Instance, core: WasmCore | null) {
@@ -89,6 +94,18 @@ export class WasmCore {
     if (this.exports.attach(kind, ptr, bytes.byteLength / SECTION_STRIDES[name]) !== 0) {
       throw new CoreError(`core refused section ${name}`);
     }
+    this.sectionAt.set(name, ptr >>> 2);
+  }
+
+  /** Whether a section was attached (optional ones, such as houseCoords, may be absent). */
+  has(name: string): boolean {
+    return this.sectionAt.has(name);
+  }
+
+  /** The i32 at `index` of an attached section, read in place (the host keeps no copy of core sections). */
+  i32At(name: string, index: number): number {
+    this.refresh();
+    return this.i32[(this.sectionAt.get(name) ?? 0) + index];
   }
 
   /** Writes the query into the input region; returns its length in code units. */

@@ -10,7 +10,7 @@ import { BlobError, LoadedDictionary, decodeBlob } from '../../../host/engine/di
 import type { AddressEngine } from '../../../host/engine/engine.js';
 import { debugWasm, houseOf, viewOf } from '../../helpers/engine.js';
 import {
-  CITY, LENINA, MARTA, REGION, SMALL_APARTMENTS, SMALL_HOUSES, SMALL_METRO, SMALL_OBJECTS, engineOfModel, smallModel,
+  CITY, LENINA, MARTA, REGION, SMALL_APARTMENTS, SMALL_HOUSES, SMALL_METRO, SMALL_OBJECTS, engineOfModel, mergedModel, smallModel,
 } from '../../helpers/model.js';
 
 describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
@@ -88,6 +88,28 @@ describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
         });
         expect(info.codes).toEqual({ fias: h.codes.fias ?? '', ga: '', osm: h.codes.osm ?? '', gar: h.codes.gar ?? '', kladr: '' });
       });
+    });
+
+    it('finds each house\'s parent without storing it, objects without houses in between', async () => {
+      // the city and region own no houses; Ленина (before) and 8 Марта (after) do
+      const { dict: d } = await engineOfModel(smallModel());
+      SMALL_HOUSES.forEach((h, id) => expect(d.house(id).parent).toBe(h.parent));
+    });
+
+    it('refuses houses that are not grouped by parent in object order', () => {
+      const shuffled = [SMALL_HOUSES[4], ...SMALL_HOUSES.slice(0, 4)];
+      expect(() => encodeBlob(mergedModel(SMALL_OBJECTS, shuffled))).toThrow(/grouped by parent in object order/);
+    });
+
+    it('leaves out house columns no house fills (no coordinates, no cadastral numbers, no OSM ids)', async () => {
+      const bare = SMALL_HOUSES.map(({ lat: _lat, lon: _lon, cadnum: _cadnum, flatCount: _flats, ...h }) => ({ ...h, codes: { gar: h.codes.gar } }));
+      const { bytes: b, dict: d } = await engineOfModel(mergedModel(SMALL_OBJECTS, bare));
+      const blob = decodeBlob(b);
+      expect(Object.keys(blob.core)).not.toContain('houseCoords');
+      for (const name of ['cadnum', 'flatCount', 'osmType', 'osmId', 'fias']) expect(Object.keys(blob.host.houses)).not.toContain(name);
+      expect(d.house(0)).toMatchObject({ lat: 0, lon: 0, cadnum: '', flatCount: 0, codes: { fias: '', osm: '', gar: '5000' } });
+      expect(d.houseHasCoordinates(0)).toBe(false);
+      expect(d.findById('GAR', '5005')).toEqual({ kind: 'house', id: 5 });
     });
 
     it('keeps microdegree precision of coordinates', () => {

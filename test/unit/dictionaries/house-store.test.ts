@@ -15,7 +15,7 @@ describe('HouseStore', () => {
       possession: true,
       stead: true,
       multiFlat: false,
-      codes: { fias: '4abf7720-fa42-482c-a2ec-cd564d9abc96', gar: '5392775', osm: 'W123', okato: '55000000000', oktmo: '55000000', ifns: '9901' },
+      codes: { fias: '4abf7720-fa42-482c-a2ec-cd564d9abc96', gar: '5392775', osm: 'W123' },
       postcode: '468325',
       lat: 45.62,
       lon: 63.31,
