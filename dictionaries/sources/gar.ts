@@ -1,6 +1,8 @@
 /**
  * GAR (ФИАС ГАР) reader: `gar_xml.zip` read in place, entry by entry (yauzl, zip64), each XML streamed
- * through saxes. Never extracts or loads a whole file.
+ * through the flat-record byte scanner (`flat-xml.ts`): every GAR file is one root of self-closing
+ * records, and each table below names the few attributes it reads, decoded only for records it keeps.
+ * Never extracts or loads a whole file.
  *
  * The ordering problem: an object's parent (AS_ADM_HIERARCHY) and its codes (AS_*_PARAMS) come in other
  * files than the object, and houses are the bulk (≈35 M nationally). So, per region folder:
@@ -14,6 +16,7 @@
  *     as numbers, cadastral numbers as strings only when `cadastralNumbers` is on), then AS_HOUSES streamed,
  *     each current house emitted at once with its parent and params; the same for AS_STEADS;
  *  5. AS_APARTMENTS, AS_ROOMS, AS_CARPLACES (optional, `apartments`): emitted with their house's OBJECTID.
+ * AS_CHANGE_HISTORY (≈ 13 % of the XML) and the other tables are not opened: nothing in them is used.
  * All maps are dropped at the end of a region, so peak memory is that of the largest region (Москва:
  * ≈ 12 M hierarchy rows ≈ 300 MB), not of the country.
  *
@@ -23,10 +26,10 @@
  * streets hang under it, as GAR has it.
  */
 import type { Entry } from 'yauzl';
-import { Level, type AddressObject, type LevelNumber, type ModelSink } from '../model.js';
+import { Level, type AddressObject, type HouseRecord, type LevelNumber, type ModelSink } from '../model.js';
 import { typeTable, type TypeTable } from '../types.js';
 import { NumberMap } from './compact-map.js';
-import { streamXml, type Attributes } from './xml.js';
+import { recordLayout, streamFlatXml, type FlatRecord, type RecordLayout } from './flat-xml.js';
 import { openZip, type ZipArchive } from './zip.js';
 
 export interface GarOptions {
@@ -55,10 +58,14 @@ const GAR_LEVELS: Record<string, LevelNumber> = {
 
 /** GAR PARAM TYPEIDs (AS_PARAM_TYPES) */
 const PARAM = { ifnsFl: 1, postcode: 5, okato: 6, oktmo: 7, cadastralNumber: 8, kladr: 10, multiFlat: 19 } as const;
+/** the TYPEIDs read from the house, stead and apartment params */
+const USED_PARAM_TYPES = new Set<number>([PARAM.ifnsFl, PARAM.postcode, PARAM.okato, PARAM.oktmo, PARAM.cadastralNumber, PARAM.multiFlat]);
 
 interface CurrentObject {
   objectId: number;
   guid: string;
+  /** `fias:<guid>`, made once: every house under the object refers to it */
+  key: string;
   name: string;
   type: string;
   level: LevelNumber;
@@ -71,7 +78,8 @@ export interface GarCounts {
   houses: number;
   steads: number;
   apartments: number;
-  historyRecords: number;
+  /** bytes of XML inflated and scanned (the uncompressed sizes of the entries opened) */
+  xmlBytes: number;
 }
 
 export async function readGar(zipPath: string, sink: ModelSink, options: GarOptions = {}): Promise<GarCounts> {
@@ -79,11 +87,11 @@ export async function readGar(zipPath: string, sink: ModelSink, options: GarOpti
   const asOf = options.asOf ?? new Date().toISOString().slice(0, 10);
   const types = options.types ?? typeTable();
   const zip = await openZip(zipPath);
-  const counts: GarCounts = { objects: 0, houses: 0, steads: 0, apartments: 0, historyRecords: 0 };
+  const counts: GarCounts = { objects: 0, houses: 0, steads: 0, apartments: 0, xmlBytes: 0 };
   try {
     const { root, regions, date } = groupEntries(zip.entries, zipPath);
     sink.addSource({ name: 'ФНС ГАР', date, licence: 'FNS GAR, public', primary: true });
-    const typeLists = await readTypeLists(zip, root, zipPath);
+    const typeLists = await readTypeLists(zip, root, zipPath, counts);
     for (const [region, files] of [...regions].sort()) {
       if (options.regions && !options.regions.includes(region)) continue;
       const started = Date.now();
@@ -134,15 +142,15 @@ function groupEntries(entries: Entry[], zipPath: string) {
   return { root, regions, date };
 }
 
-async function readTypeLists(zip: ZipArchive, root: Map<string, Entry>, zipPath: string): Promise<TypeLists> {
+async function readTypeLists(zip: ZipArchive, root: Map<string, Entry>, zipPath: string, counts: GarCounts): Promise<TypeLists> {
   const read = async (table: string, element: string): Promise<Map<string, string>> => {
     const entry = root.get(table);
     const map = new Map<string, string>();
     if (!entry) return map;
-    await streamXml(await zip.open(entry), `${zipPath}:${entry.fileName}`, {
-      open(name, a) {
-        if (name === element) map.set(a.ID, (a.NAME ?? '').toLowerCase());
-      },
+    const layout = recordLayout(element, ['ID', 'NAME']);
+    counts.xmlBytes += entry.uncompressedSize;
+    await streamFlatXml(await zip.open(entry), `${zipPath}:${entry.fileName}`, layout, (r) => {
+      if (r.element === layout.element) map.set(r.text(layout.ID), r.text(layout.NAME).toLowerCase());
     });
     return map;
   };
@@ -156,6 +164,21 @@ async function readTypeLists(zip: ZipArchive, root: Map<string, Entry>, zipPath:
   return lists;
 }
 
+/** the attributes read from each table */
+const OBJECT = recordLayout('OBJECT', ['OBJECTID', 'OBJECTGUID', 'NAME', 'TYPENAME', 'LEVEL', 'ISACTUAL', 'ISACTIVE']);
+const HIERARCHY = recordLayout('ITEM', ['OBJECTID', 'PARENTOBJID', 'ISACTIVE']);
+const OBJECT_PARAM = recordLayout('PARAM', ['OBJECTID', 'TYPEID', 'VALUE', 'STARTDATE', 'ENDDATE', 'CHANGEIDEND']);
+const HOUSE_PARAM = recordLayout('PARAM', ['OBJECTID', 'TYPEID', 'VALUE', 'ENDDATE', 'CHANGEIDEND']);
+const HOUSE = recordLayout('HOUSE', ['OBJECTID', 'OBJECTGUID', 'HOUSENUM', 'HOUSETYPE', 'ADDNUM1', 'ADDTYPE1', 'ADDNUM2', 'ADDTYPE2', 'ISACTUAL', 'ISACTIVE']);
+const STEAD = recordLayout('STEAD', ['OBJECTID', 'OBJECTGUID', 'NUMBER', 'ISACTUAL', 'ISACTIVE']);
+const APARTMENT = recordLayout('APARTMENT', ['OBJECTID', 'OBJECTGUID', 'NUMBER', 'APARTTYPE', 'ISACTUAL', 'ISACTIVE']);
+const ROOM = recordLayout('ROOM', ['OBJECTID', 'OBJECTGUID', 'NUMBER', 'ROOMTYPE', 'ISACTUAL', 'ISACTIVE']);
+const CARPLACE = recordLayout('CARPLACE', ['OBJECTID', 'OBJECTGUID', 'NUMBER', 'ISACTUAL', 'ISACTIVE']);
+
+/** a current record of its table (the root and other elements are not) */
+const isCurrent = (r: FlatRecord, layout: { element: string; ISACTUAL: number; ISACTIVE: number }) =>
+  r.element === layout.element && r.is(layout.ISACTUAL, '1') && r.is(layout.ISACTIVE, '1');
+
 type RegionOptions = GarOptions & { asOf: string; types: TypeTable; log: (line: string) => void };
 
 async function readRegion(
@@ -168,14 +191,15 @@ async function readRegion(
   typeLists: TypeLists,
   counts: GarCounts,
 ): Promise<void> {
-  const stream = async (table: string, required: boolean, handle: (element: string, a: Attributes) => void): Promise<number> => {
+  const stream = async <Name extends string>(table: string, required: boolean, layout: RecordLayout<Name>, handle: (r: FlatRecord) => void): Promise<number> => {
     const entry = files.get(table);
     if (!entry) {
       if (required) throw new Error(`${zipPath}: region ${region} has no ${table} file`);
       return 0;
     }
     const started = Date.now();
-    const n = await streamXml(await zip.open(entry), `${zipPath}:${entry.fileName}`, { open: handle });
+    counts.xmlBytes += entry.uncompressedSize;
+    const n = await streamFlatXml(await zip.open(entry), `${zipPath}:${entry.fileName}`, layout, handle);
     if (n > 100_000) options.log(`gar: ${entry.fileName}: ${n} records, ${Date.now() - started} ms`);
     return n;
   };
@@ -183,56 +207,63 @@ async function readRegion(
   // 1. address objects
   const objects = new Map<number, CurrentObject>();
   const history = new Map<number, Set<string>>();
-  await stream('AS_ADDR_OBJ', true, (element, a) => {
-    if (element !== 'OBJECT') return;
-    const objectId = requireInt(a.OBJECTID, 'OBJECTID');
-    const level = GAR_LEVELS[a.LEVEL];
+  await stream('AS_ADDR_OBJ', true, OBJECT, (r) => {
+    if (r.element !== OBJECT.element) return;
+    const objectId = requireInt(r, OBJECT.OBJECTID, 'OBJECTID');
+    const level = GAR_LEVELS[r.text(OBJECT.LEVEL)];
     if (level === undefined) return;
-    if (a.ISACTUAL === '1' && a.ISACTIVE === '1') {
-      if (!a.OBJECTGUID || !a.NAME) throw new Error(`OBJECT ${a.OBJECTID} without OBJECTGUID or NAME`);
+    const name = r.text(OBJECT.NAME);
+    if (isCurrent(r, OBJECT)) {
+      const guid = r.text(OBJECT.OBJECTGUID);
+      if (!guid || !name) throw new Error(`OBJECT ${r.text(OBJECT.OBJECTID)} without OBJECTGUID or NAME`);
+      const lower = guid.toLowerCase();
       objects.set(objectId, {
         objectId,
-        guid: detached(a.OBJECTGUID.toLowerCase()),
-        name: detached(a.NAME.trim()),
-        type: options.types.abbreviation(a.TYPENAME ?? '', 'ru', level),
+        guid: lower,
+        key: `fias:${lower}`,
+        name: name.trim(),
+        type: options.types.abbreviation(r.text(OBJECT.TYPENAME), 'ru', level),
         level,
         codes: {},
       });
-    } else if (a.NAME) {
+    } else if (name) {
       const names = history.get(objectId) ?? new Set<string>();
-      names.add(detached(a.NAME.trim()));
+      names.add(name.trim());
       history.set(objectId, names);
     }
   });
 
   // 2. hierarchy: every object's parent
   const parentOf = new NumberMap(1024);
-  await stream('AS_ADM_HIERARCHY', true, (element, a) => {
-    if (element !== 'ITEM' || a.ISACTIVE !== '1') return;
-    const parent = Number(a.PARENTOBJID);
-    if (parent > 0) parentOf.set(requireInt(a.OBJECTID, 'OBJECTID'), parent);
+  await stream('AS_ADM_HIERARCHY', true, HIERARCHY, (r) => {
+    if (r.element !== HIERARCHY.element || !r.is(HIERARCHY.ISACTIVE, '1')) return;
+    const parent = r.int(HIERARCHY.PARENTOBJID);
+    if (parent > 0) parentOf.set(requireInt(r, HIERARCHY.OBJECTID, 'OBJECTID'), parent);
   });
 
   // 3. object params, then the objects
-  const isValid = (a: Attributes) => (a.ENDDATE ?? '9999') > options.asOf || a.CHANGEIDEND === '0';
-  await stream('AS_ADDR_OBJ_PARAMS', false, (element, a) => {
-    if (element !== 'PARAM' || !isValid(a)) return;
-    const object = objects.get(Number(a.OBJECTID));
+  /** a param still valid on `asOf` (decided on the bytes: no string is made for the dates) */
+  const isValid = (r: FlatRecord, layout: { ENDDATE: number; CHANGEIDEND: number }) =>
+    (r.has(layout.ENDDATE) ? r.compare(layout.ENDDATE, options.asOf) > 0 : '9999' > options.asOf) || r.is(layout.CHANGEIDEND, '0');
+  await stream('AS_ADDR_OBJ_PARAMS', false, OBJECT_PARAM, (r) => {
+    if (r.element !== OBJECT_PARAM.element || !isValid(r, OBJECT_PARAM)) return;
+    const object = objects.get(r.int(OBJECT_PARAM.OBJECTID));
     if (!object) return;
-    const type = Number(a.TYPEID);
+    const type = r.int(OBJECT_PARAM.TYPEID);
     const previous = object.codes[type];
-    if (!previous || (a.STARTDATE ?? '') >= previous.start) object.codes[type] = { value: detached(a.VALUE ?? ''), start: detached(a.STARTDATE ?? '') };
+    const start = r.text(OBJECT_PARAM.STARTDATE);
+    if (!previous || start >= previous.start) object.codes[type] = { value: r.text(OBJECT_PARAM.VALUE), start };
   });
   const keyOfParent = (objectId: number): string | null => {
     const parent = parentOf.get(objectId);
     if (parent === undefined) return null;
     const object = objects.get(parent);
-    return object ? `fias:${object.guid}` : `gar:${parent}`;
+    return object ? object.key : `gar:${parent}`;
   };
   for (const object of objects.values()) {
     const codeOf = (type: number) => object.codes[type]?.value || undefined;
     const record: AddressObject = {
-      key: `fias:${object.guid}`,
+      key: object.key,
       level: object.level,
       parent: object.level === Level.region ? null : keyOfParent(object.objectId),
       name: object.name,
@@ -270,29 +301,35 @@ async function readRegion(
     const ifns = new NumberMap();
     const multiFlat = new NumberMap();
     const cadnum = new Map<number, string>();
-    await stream(table, false, (element, a) => {
-      if (element !== 'PARAM' || !isValid(a)) return;
-      const id = Number(a.OBJECTID);
-      const value = a.VALUE ?? '';
-      switch (Number(a.TYPEID)) {
+    const keepCadastral = options.cadastralNumbers !== false;
+    const { TYPEID, VALUE } = HOUSE_PARAM;
+    await stream(table, false, HOUSE_PARAM, (r) => {
+      if (r.element !== HOUSE_PARAM.element) return;
+      // most params are of types not read (2, 3, 4, 13, 15, 16, …): dropped before anything else
+      const type = r.int(TYPEID);
+      if (!USED_PARAM_TYPES.has(type) || !isValid(r, HOUSE_PARAM)) return;
+      const id = r.int(HOUSE_PARAM.OBJECTID);
+      switch (type) {
         case PARAM.postcode:
-          if (/^\d{6}$/.test(value)) postcode.set(id, Number(value));
+          if (r.isDigits(VALUE, 6)) postcode.set(id, r.int(VALUE));
           break;
         case PARAM.okato:
-          if (/^\d+$/.test(value)) okato.set(id, Number(value));
+          if (r.isDigits(VALUE)) okato.set(id, r.int(VALUE));
           break;
         case PARAM.oktmo:
-          if (/^\d+$/.test(value)) oktmo.set(id, Number(value));
+          if (r.isDigits(VALUE)) oktmo.set(id, r.int(VALUE));
           break;
         case PARAM.ifnsFl:
-          if (/^\d+$/.test(value)) ifns.set(id, Number(value));
+          if (r.isDigits(VALUE)) ifns.set(id, r.int(VALUE));
           break;
         case PARAM.multiFlat:
-          multiFlat.set(id, value === '1' || value.toLowerCase() === 'true' ? 1 : 2);
+          multiFlat.set(id, r.is(VALUE, '1') || r.text(VALUE).toLowerCase() === 'true' ? 1 : 2);
           break;
-        case PARAM.cadastralNumber:
-          if (options.cadastralNumbers !== false && value) cadnum.set(id, detached(value));
+        case PARAM.cadastralNumber: {
+          const value = keepCadastral ? r.text(VALUE) : '';
+          if (value) cadnum.set(id, value);
           break;
+        }
       }
     });
     const digits = (map: NumberMap, id: number, width: number) => {
@@ -300,8 +337,11 @@ async function readRegion(
       return value === undefined ? undefined : String(value).padStart(width, '0');
     };
     return {
-      codes: (id: number) => {
-        const codes: Record<string, string> = {};
+      /** the registry codes of a house or stead, in the order the record has them */
+      codes: (guid: string, id: number) => {
+        const codes: HouseRecord['codes'] = {};
+        if (guid) codes.fias = guid;
+        codes.gar = String(id);
         const o = digits(okato, id, 11);
         if (o) codes.okato = o;
         const t = digits(oktmo, id, oktmo.get(id)! > 99_999_999 ? 11 : 8);
@@ -317,51 +357,45 @@ async function readRegion(
   };
 
   let params = await readParams('AS_HOUSES_PARAMS');
-  await stream('AS_HOUSES', false, (element, a) => {
-    if (element !== 'HOUSE' || a.ISACTUAL !== '1' || a.ISACTIVE !== '1') return;
-    const objectId = requireInt(a.OBJECTID, 'OBJECTID');
+  await stream('AS_HOUSES', false, HOUSE, (r) => {
+    if (!isCurrent(r, HOUSE)) return;
+    const objectId = requireInt(r, HOUSE.OBJECTID, 'OBJECTID');
     const parent = keyOfParent(objectId);
     if (parent === null || parent.startsWith('gar:')) {
       sink.reject('gar', 'house: parent missing');
       return;
     }
-    const house = {
-      parent,
-      number: '',
-      codes: { fias: (a.OBJECTGUID ?? '').toLowerCase(), gar: String(objectId), ...params.codes(objectId) },
-      postcode: params.postcode(objectId),
-      cadnum: params.cadnum(objectId),
-      multiFlat: params.multiFlat(objectId),
-      source: 'gar',
-    } as Parameters<ModelSink['addHouse']>[0];
-    if (!house.codes.fias) delete house.codes.fias;
-    placeNumber(house, typeLists.house.get(a.HOUSETYPE ?? '') ?? 'дом', a.HOUSENUM ?? '');
-    placeNumber(house, typeLists.addHouse.get(a.ADDTYPE1 ?? '') ?? '', a.ADDNUM1 ?? '');
-    placeNumber(house, typeLists.addHouse.get(a.ADDTYPE2 ?? '') ?? '', a.ADDNUM2 ?? '');
-    dropUndefined(house);
+    // properties in a fixed order, none undefined (the merge sees one object shape per combination)
+    const house = { parent, number: '', codes: params.codes(r.text(HOUSE.OBJECTGUID).toLowerCase(), objectId) } as HouseRecord;
+    const postcode = params.postcode(objectId);
+    const cadnum = params.cadnum(objectId);
+    const multiFlat = params.multiFlat(objectId);
+    if (postcode !== undefined) house.postcode = postcode;
+    if (cadnum !== undefined) house.cadnum = cadnum;
+    if (multiFlat !== undefined) house.multiFlat = multiFlat;
+    house.source = 'gar';
+    placeNumber(house, typeLists.house.get(r.text(HOUSE.HOUSETYPE)) ?? 'дом', r.text(HOUSE.HOUSENUM));
+    placeNumber(house, typeLists.addHouse.get(r.text(HOUSE.ADDTYPE1)) ?? '', r.text(HOUSE.ADDNUM1));
+    placeNumber(house, typeLists.addHouse.get(r.text(HOUSE.ADDTYPE2)) ?? '', r.text(HOUSE.ADDNUM2));
     sink.addHouse(house);
     counts.houses++;
   });
 
   params = await readParams('AS_STEADS_PARAMS');
-  await stream('AS_STEADS', false, (element, a) => {
-    if (element !== 'STEAD' || a.ISACTUAL !== '1' || a.ISACTIVE !== '1') return;
-    const objectId = requireInt(a.OBJECTID, 'OBJECTID');
+  await stream('AS_STEADS', false, STEAD, (r) => {
+    if (!isCurrent(r, STEAD)) return;
+    const objectId = requireInt(r, STEAD.OBJECTID, 'OBJECTID');
     const parent = keyOfParent(objectId);
     if (parent === null || parent.startsWith('gar:')) {
       sink.reject('gar', 'stead: parent missing');
       return;
     }
-    const stead = {
-      parent,
-      number: (a.NUMBER ?? '').trim(),
-      stead: true,
-      codes: { fias: (a.OBJECTGUID ?? '').toLowerCase(), gar: String(objectId), ...params.codes(objectId) },
-      postcode: params.postcode(objectId),
-      cadnum: params.cadnum(objectId),
-      source: 'gar',
-    };
-    dropUndefined(stead);
+    const stead = { parent, number: r.text(STEAD.NUMBER).trim(), stead: true, codes: params.codes(r.text(STEAD.OBJECTGUID).toLowerCase(), objectId) } as HouseRecord;
+    const postcode = params.postcode(objectId);
+    const cadnum = params.cadnum(objectId);
+    if (postcode !== undefined) stead.postcode = postcode;
+    if (cadnum !== undefined) stead.cadnum = cadnum;
+    stead.source = 'gar';
     sink.addHouse(stead);
     counts.steads++;
   });
@@ -370,24 +404,25 @@ async function readRegion(
   if (options.apartments !== false) {
     params = await readParams('AS_APARTMENTS_PARAMS');
     const apartmentParams = params;
-    await stream('AS_APARTMENTS', false, (element, a) => {
-      if (element !== 'APARTMENT' || a.ISACTUAL !== '1' || a.ISACTIVE !== '1') return;
-      const objectId = requireInt(a.OBJECTID, 'OBJECTID');
+    await stream('AS_APARTMENTS', false, APARTMENT, (r) => {
+      if (!isCurrent(r, APARTMENT)) return;
+      const objectId = requireInt(r, APARTMENT.OBJECTID, 'OBJECTID');
       const house = parentOf.get(objectId);
       if (house === undefined) return sink.reject('gar', 'apartment: house missing');
+      const cadnum = apartmentParams.cadnum(objectId);
       sink.addApartment({
         house: `gar:${house}`,
-        number: (a.NUMBER ?? '').trim(),
-        type: apartmentType(typeLists.apartment.get(a.APARTTYPE ?? '') ?? ''),
-        codes: { fias: detached((a.OBJECTGUID ?? '').toLowerCase()), gar: String(objectId) },
-        ...(apartmentParams.cadnum(objectId) ? { cadnum: apartmentParams.cadnum(objectId) } : {}),
+        number: r.text(APARTMENT.NUMBER).trim(),
+        type: apartmentType(typeLists.apartment.get(r.text(APARTMENT.APARTTYPE)) ?? ''),
+        codes: { fias: r.text(APARTMENT.OBJECTGUID).toLowerCase(), gar: String(objectId) },
+        ...(cadnum ? { cadnum } : {}),
         source: 'gar',
       });
       counts.apartments++;
     });
-    await stream('AS_ROOMS', false, (element, a) => {
-      if (element !== 'ROOM' || a.ISACTUAL !== '1' || a.ISACTIVE !== '1') return;
-      const objectId = requireInt(a.OBJECTID, 'OBJECTID');
+    await stream('AS_ROOMS', false, ROOM, (r) => {
+      if (!isCurrent(r, ROOM)) return;
+      const objectId = requireInt(r, ROOM.OBJECTID, 'OBJECTID');
       // a room hangs under an apartment or directly under a house
       let house = parentOf.get(objectId);
       const above = house === undefined ? undefined : parentOf.get(house);
@@ -395,33 +430,32 @@ async function readRegion(
       if (house === undefined) return sink.reject('gar', 'room: house missing');
       sink.addApartment({
         house: `gar:${house}`,
-        number: (a.NUMBER ?? '').trim(),
-        type: apartmentType(typeLists.room.get(a.ROOMTYPE ?? '') ?? 'комната'),
-        codes: { fias: detached((a.OBJECTGUID ?? '').toLowerCase()), gar: String(objectId) },
+        number: r.text(ROOM.NUMBER).trim(),
+        type: apartmentType(typeLists.room.get(r.text(ROOM.ROOMTYPE)) ?? 'комната'),
+        codes: { fias: r.text(ROOM.OBJECTGUID).toLowerCase(), gar: String(objectId) },
         source: 'gar',
       });
       counts.apartments++;
     });
-    await stream('AS_CARPLACES', false, (element, a) => {
-      if (element !== 'CARPLACE' || a.ISACTUAL !== '1' || a.ISACTIVE !== '1') return;
-      const objectId = requireInt(a.OBJECTID, 'OBJECTID');
+    await stream('AS_CARPLACES', false, CARPLACE, (r) => {
+      if (!isCurrent(r, CARPLACE)) return;
+      const objectId = requireInt(r, CARPLACE.OBJECTID, 'OBJECTID');
       const house = parentOf.get(objectId);
       if (house === undefined) return sink.reject('gar', 'car place: house missing');
       sink.addApartment({
         house: `gar:${house}`,
-        number: (a.NUMBER ?? '').trim(),
+        number: r.text(CARPLACE.NUMBER).trim(),
         type: 'м/м',
-        codes: { fias: detached((a.OBJECTGUID ?? '').toLowerCase()), gar: String(objectId) },
+        codes: { fias: r.text(CARPLACE.OBJECTGUID).toLowerCase(), gar: String(objectId) },
         source: 'gar',
       });
       counts.apartments++;
     });
   }
-  counts.historyRecords += await stream('AS_CHANGE_HISTORY', false, () => {});
 }
 
 /** put a GAR number where its type says: `дом` → number, `корпус` → block, `владение` → number + possession */
-function placeNumber(house: Parameters<ModelSink['addHouse']>[0], typeName: string, value: string): void {
+function placeNumber(house: HouseRecord, typeName: string, value: string): void {
   const number = value.trim();
   if (!number) return;
   switch (typeName) {
@@ -469,26 +503,12 @@ function apartmentType(name: string): string {
   return APARTMENT_TYPES[name] ?? name;
 }
 
-function requireInt(value: string | undefined, field: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${field}="${value ?? ''}" is not a positive integer`);
+function requireInt(r: FlatRecord, slot: number, field: string): number {
+  const n = r.int(slot);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${field}="${r.text(slot)}" is not a positive integer`);
   return n;
 }
 
 function validPostcode(value: string | undefined): string | undefined {
   return value && /^\d{6}$/.test(value) ? value : undefined;
-}
-
-function dropUndefined(record: object): void {
-  for (const [key, value] of Object.entries(record)) if (value === undefined) delete (record as Record<string, unknown>)[key];
-}
-
-/**
- * A copy of an attribute value that does not keep the parser's chunk alive: saxes slices values out of
- * the decoded chunk, and V8 keeps a slice of 13+ characters as a view of the whole chunk (≈ 128 KB), so
- * every kept GUID, name or code would otherwise pin its chunk (measured: 430 MB of heap per million
- * houses after the read, the AS_ADDR_OBJ* text). `' ' + text` flattened by `slice` owns its characters.
- */
-function detached(text: string): string {
-  return text.length < 13 ? text : (' ' + text).slice(1);
 }

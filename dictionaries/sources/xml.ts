@@ -2,7 +2,7 @@
  * Streaming XML for the readers: a `Readable` of bytes in, one callback per start tag out (name and
  * attributes as a plain object, text children are not needed by any source), memory bounded by one chunk.
  * saxes does the parsing; this adds the file name and position to every error, so a bad or truncated file
- * says where it broke.
+ * says where it broke. GAR's flat record files go through the byte scanner of `flat-xml.ts` instead.
  */
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';

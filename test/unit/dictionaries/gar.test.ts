@@ -1,7 +1,11 @@
-import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Level } from '../../../dictionaries/model.js';
 import { readGar } from '../../../dictionaries/sources/gar.js';
+import { generateGarScale } from '../../../dictionaries/synth/gar-scale.js';
+import { readerDigest, variantArchive } from './gar-digest.js';
 import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from './sink.js';
 
 describe('readGar(zip, sink) on a fixture', () => {
@@ -78,5 +82,38 @@ describe.runIf(HAS_DATA)('readGar(zip, sink) on the real region 99 archive', () 
     expect(counts.steads).toBeGreaterThan(40);
     // every type is canonical: no GAR dotted short names left
     expect(sink.objects.filter((o) => o.type.endsWith('.'))).toEqual([]);
+  });
+});
+
+describe.runIf(HAS_DATA)('readGar(zip, sink) gives what the saxes reader gave', () => {
+  const source = resolve(DATA_DIR, 'ru/gar/gar_xml.zip');
+  const dir = mkdtempSync(join(tmpdir(), 'gar-digest-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('on the real region 99 archive: 48 objects, 550 houses, 52 steads, every record the same', async () => {
+    const sink = new CollectingSink();
+    const counts = await readGar(source, sink, { asOf: '2024-06-01' });
+    expect(counts).toMatchObject({ objects: 48, houses: 550, steads: 52, apartments: 1 });
+    // the four type lists and eleven region tables; AS_CHANGE_HISTORY and the others are not opened
+    expect(counts.xmlBytes).toBe(1_386_555);
+    expect(sink.houses.find((h) => h.codes.gar === '5392775')).toEqual({
+      parent: 'fias:8bbdbc9c-4435-4c82-8989-0b84d8480866',
+      number: '5',
+      codes: { fias: '4abf7720-fa42-482c-a2ec-cd564d9abc96', gar: '5392775', okato: '55000000000', oktmo: '55000000', ifns: '9901' },
+      postcode: '468325',
+      source: 'gar',
+    });
+    expect(sink.apartments).toEqual([{ house: expect.stringMatching(/^gar:\d+$/), number: '1', type: 'пом', codes: { fias: '497202af-0ce7-4ca7-a73d-124546396d82', gar: '157343423' }, source: 'gar' }]);
+    expect(await readerDigest(readGar, source)).toBe('76319b7138605cfedd59e8a2f81a6fe5d6e043aaa5f10e0ddca4d08d12ad5274');
+  });
+
+  it('on the same archive written with entities, single quotes, line breaks in tags and comments', async () => {
+    await variantArchive(source, join(dir, 'variant.zip'));
+    expect(await readerDigest(readGar, join(dir, 'variant.zip'))).toBe('ca932ab9f4704726259892671ce46236ba1fda5e0ee739fcb4659c2867fe986a');
+  });
+
+  it('on a synthetic two-region archive with cadastral numbers and flats', async () => {
+    const synth = await generateGarScale({ source, out: join(dir, 'synth.zip'), houses: 1200, regions: 2, seed: 42, apartmentsPerHouse: 1 });
+    expect(await readerDigest(readGar, synth.out)).toBe('b5199c2f2f2fb7511006e30ab57192fb555530ded81251317c0a57bcc07d897f');
   });
 });
