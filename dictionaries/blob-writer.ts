@@ -20,9 +20,10 @@ import { pack } from 'msgpackr';
 import type { MergedModel } from './merged.js';
 import { foldText, nameWords } from './fold.js';
 import { HouseStore, Int32Builder } from './house-store.js';
+import { f64Column, guidColumn, pooledColumn, textColumn, u32Column } from './columns.js';
 
 export const BLOB_MAGIC = 'ADDRDICT';
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 export const NO_COORD = 0x7fffffff;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -145,11 +146,14 @@ function mapHeader(n: number): Buffer {
 }
 
 /**
- * Writes `value` as msgpack through `out`: objects as maps key by key, binary sections as bin32 followed by
- * the section's own bytes (never copied into one buffer), anything else packed by msgpackr. Together with
+ * Writes `section` as msgpack through `out`: objects as maps key by key, binary sections as bin32 followed by
+ * the section's own bytes (never copied into one buffer), anything else packed by msgpackr. A function is
+ * called for its value just before it is written. Together with
  * a streamed file this keeps the writer's memory at the model's, not model + blob (+ blob again).
  */
-function writeMsgpack(value: unknown, out: Chunk): void {
+function writeMsgpack(section: unknown, out: Chunk): void {
+  // a section given as a function is built now, written, and dropped (house-store.ts)
+  const value = typeof section === 'function' ? section() : section;
   if (value instanceof Uint8Array) {
     const header = Buffer.alloc(5);
     header[0] = 0xc6;
@@ -298,26 +302,39 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
   // so the core finds a house's parent by binary search instead of storing it
   const houseStart = new Int32Array(objects.length);
   const houseCountOf = new Int32Array(objects.length);
-  const store = new HouseStore(model.houseCount);
   let h = 0;
   let lastParent = -1;
-  for (const house of model.houses()) {
-    if (house.parent !== lastParent) {
-      if (house.parent < lastParent || houseCountOf[house.parent] > 0) {
-        throw new Error(`houses must come grouped by parent in object order (object ${house.parent} after ${lastParent})`);
+  const place = (parent: number) => {
+    if (parent !== lastParent) {
+      if (parent < lastParent || houseCountOf[parent] > 0) {
+        throw new Error(`houses must come grouped by parent in object order (object ${parent} after ${lastParent})`);
       }
-      houseStart[house.parent] = h;
-      lastParent = house.parent;
+      houseStart[parent] = h;
+      lastParent = parent;
     }
-    houseCountOf[house.parent]++;
-    store.add(house, house.parent);
+    houseCountOf[parent]++;
     h++;
+  };
+  let store: HouseStore;
+  let rows: Uint32Array;
+  if (model.houseRows) {
+    // the merge's own store: its columns are gathered into dictionary order as they are written
+    ({ store, rows } = model.houseRows);
+    const parents = model.houseRows.parents;
+    for (let i = 0; i < rows.length; i++) place(parents[rows[i]]);
+  } else {
+    store = new HouseStore(model.houseCount);
+    for (const house of model.houses()) {
+      place(house.parent);
+      store.add(house, house.parent);
+    }
+    rows = store.allRows();
   }
   for (let i = objects.length - 1, next = h; i >= 0; i--) {
     if (houseCountOf[i] > 0) next = houseStart[i];
     else houseStart[i] = next;
   }
-  const houses = store.sections();
+  const houses = store.sections(rows);
   // weights: population, else the houses below
   const weight = new Int32Array(objects.length);
   for (let i = objects.length - 1; i >= 0; i--) {
@@ -356,23 +373,22 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
     },
     host: {
       types: canonical,
+      // parent and level are the core's (objects section); each column is built when it is written
       objects: {
-        name: col((o) => o.name),
-        type: col((o) => o.type),
-        parent: col((o) => o.parent),
-        level: col((o) => o.level),
-        fias: col((o) => o.codes.fias ?? ''),
-        gar: col((o) => o.codes.gar ?? ''),
-        kladr: col((o) => o.codes.kladr ?? ''),
-        osm: col((o) => o.codes.osm ?? ''),
-        okato: col((o) => o.codes.okato ?? ''),
-        oktmo: col((o) => o.codes.oktmo ?? ''),
-        ifns: col((o) => o.codes.ifns ?? ''),
-        ga: col((o) => o.ga),
-        postcode: col((o) => o.postcode ?? ''),
-        timezone: col((o) => o.timezone ?? ''),
-        lat: col((o) => o.lat ?? 0),
-        lon: col((o) => o.lon ?? 0),
+        name: () => textColumn(col((o) => o.name)),
+        type: () => pooledColumn(col((o) => o.type)),
+        fias: () => guidColumn(col((o) => o.codes.fias)),
+        gar: () => u32Column(col((o) => o.codes.gar)),
+        kladr: () => textColumn(col((o) => o.codes.kladr)),
+        osm: () => textColumn(col((o) => o.codes.osm)),
+        okato: () => textColumn(col((o) => o.codes.okato)),
+        oktmo: () => textColumn(col((o) => o.codes.oktmo)),
+        ifns: () => pooledColumn(col((o) => o.codes.ifns)),
+        ga: () => textColumn(col((o) => o.ga)),
+        postcode: () => pooledColumn(col((o) => o.postcode)),
+        timezone: () => pooledColumn(col((o) => o.timezone)),
+        lat: () => f64Column(col((o) => o.lat)),
+        lon: () => f64Column(col((o) => o.lon)),
       },
       houses: houses.host,
       apartments: {

@@ -1,8 +1,10 @@
 /**
- * Columnar, append-only store of houses: one typed array per field, no JS object per house. Used twice:
- * by the merge (rows in source order, parent = an interned key id) and by the blob writer (rows in the
- * dictionary's order, parent = object index), whose columns are the blob's house sections as they are
- * (`sections()`, docs/DESIGN.md "Blob format").
+ * Columnar, append-only store of houses: one typed array per field, no JS object per house. The merge
+ * keeps its houses here (rows in source order, parent = an interned key id); the blob writer takes the
+ * blob's house sections straight from it (`sections(rows)`: each column gathered into dictionary order
+ * only when the writer streams it, so the build holds one house column twice at most, never the store
+ * twice; docs/DESIGN.md "Blob format"). A model without a store (tests, bench/scale.ts) is copied into
+ * one first.
  *
  *   label     u32   the house's parts (number, корпус, строение, литера, сооружение) as one id: a country has
  *                   ≈35 M houses but a few million distinct part tuples (`HouseLabels`)
@@ -56,11 +58,19 @@ class LazyColumn<T extends TypedArray> {
     return this.data[index];
   }
 
-  /** the first `count` rows (null when never written) */
-  trim(count: number): T | null {
-    if (this.data === null) return null;
-    const data = this.reserve(count - 1, count);
-    return data.length === count * this.width ? data : (data.slice(0, count * this.width) as T);
+  /** the values of `rows`, in that order, into a new array of type `make` (the column's own by default) */
+  gather(rows: Uint32Array, make: TypedArrayConstructor<TypedArray> = this.make): TypedArray {
+    const width = this.width;
+    const out = new make(rows.length * width);
+    if (this.fill !== undefined) out.fill(this.fill);
+    const data = this.data;
+    if (data === null) return out;
+    for (let i = 0; i < rows.length; i++) {
+      const from = rows[i] * width;
+      if (from >= data.length) continue; // a row past the last write reads as the default
+      for (let k = 0; k < width; k++) out[i * width + k] = data[from + k];
+    }
+    return out;
   }
 }
 
@@ -145,11 +155,15 @@ const COORDINATE_SCALE = 1e7;
 /** the core's "no coordinate" (assembly/blob.ts NO_COORD) */
 const NO_COORD_E6 = 0x7fffffff;
 
-/** The blob's house sections (docs/DESIGN.md "Blob format"); a column no house fills is left out. */
+/**
+ * The blob's house sections (docs/DESIGN.md "Blob format"), each a function that builds it when the writer
+ * streams it; a column no house fills is left out.
+ */
 export interface HouseSections {
-  core: { houses: Buffer; houseLabels: Buffer; houseKeys: Buffer; houseCoords?: Buffer };
-  host: Record<string, Buffer | string[]>;
+  core: { houses: Section; houseLabels: Section; houseKeys: Section; houseCoords?: Section };
+  host: Record<string, Section>;
 }
+export type Section = () => Buffer | string[];
 
 const bytes = (array: ArrayBufferView): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
@@ -311,75 +325,85 @@ export class HouseStore {
     return { rows, parents };
   }
 
+  /** rows 0…count−1: the store's rows as added */
+  allRows(): Uint32Array {
+    const rows = new Uint32Array(this.count);
+    for (let i = 0; i < rows.length; i++) rows[i] = i;
+    return rows;
+  }
+
   /**
-   * The blob's house sections, rows as they are (the writer adds houses in the dictionary's order).
-   * Core: one label id per house, per label its key (folded by fold.ts) as offset/length/base length into
-   * the deduplicated key text, and coordinates in degrees × 10⁶ when any house has them. Host: the label
-   * parts, flags, postcodes (u16 ids while there are fewer than 65,536), packed cadastral numbers, flat
-   * counts, GAR ids, OSM ids and FIAS GUIDs, each only when some house has one.
+   * The blob's house sections for `rows` (the store's rows in dictionary order). Core: one label id per
+   * house, per label its key (folded by fold.ts) as offset/length/base length into the deduplicated key
+   * text, and coordinates in degrees × 10⁶ when any house has them. Host: the label parts, flags,
+   * postcodes (u16 ids while there are fewer than 65,536), packed cadastral numbers, flat counts, GAR ids,
+   * OSM ids and FIAS GUIDs, each only when some house has one.
    */
-  sections(): HouseSections {
-    const n = this.count;
+  sections(rows: Uint32Array): HouseSections {
     const labels = this.labels;
-    const labelCore = new Int32Array(labels.count * 3);
-    const keyOffsets = new Map<string, number>();
-    let keyText = '';
-    for (let label = 0; label < labels.count; label++) {
-      const { key, base } = houseKey(labels.part(label, 0), labels.part(label, 1), labels.part(label, 2), labels.part(label, 3));
-      let offset = keyOffsets.get(key);
-      if (offset === undefined) {
-        offset = keyText.length;
-        keyOffsets.set(key, offset);
-        keyText += key;
+    const keys = (): { labelCore: Int32Array; keyChars: Uint16Array } => {
+      const labelCore = new Int32Array(labels.count * 3);
+      const keyOffsets = new Map<string, number>();
+      let keyText = '';
+      for (let label = 0; label < labels.count; label++) {
+        const { key, base } = houseKey(labels.part(label, 0), labels.part(label, 1), labels.part(label, 2), labels.part(label, 3));
+        let offset = keyOffsets.get(key);
+        if (offset === undefined) {
+          offset = keyText.length;
+          keyOffsets.set(key, offset);
+          keyText += key;
+        }
+        labelCore.set([offset, key.length, base], label * 3);
       }
-      labelCore.set([offset, key.length, base], label * 3);
-    }
-    const keyChars = new Uint16Array(keyText.length);
-    for (let i = 0; i < keyText.length; i++) keyChars[i] = keyText.charCodeAt(i);
+      const keyChars = new Uint16Array(keyText.length);
+      for (let i = 0; i < keyText.length; i++) keyChars[i] = keyText.charCodeAt(i);
+      return { labelCore, keyChars };
+    };
+    let keyTables: ReturnType<typeof keys> | null = null;
+    const keyTable = () => (keyTables ??= keys());
 
     const core: HouseSections['core'] = {
-      houses: bytes(this.label.trim(n) ?? new Uint32Array(n)),
-      houseLabels: bytes(labelCore),
-      houseKeys: bytes(keyChars),
+      houses: () => bytes(this.label.gather(rows)),
+      houseLabels: () => bytes(keyTable().labelCore),
+      houseKeys: () => bytes(keyTable().keyChars),
     };
-    const lat = this.lat.trim(n);
-    const lon = this.lon.trim(n);
-    if (lat && lon) {
-      const coords = new Int32Array(n * 2);
-      for (let row = 0; row < n; row++) {
-        const has = lat[row] !== NO_COORDINATE;
-        coords[row * 2] = has ? Math.round(lat[row] / 10) : NO_COORD_E6;
-        coords[row * 2 + 1] = has ? Math.round(lon[row] / 10) : NO_COORD_E6;
-      }
-      core.houseCoords = bytes(coords);
+    if (this.lat.data !== null) {
+      core.houseCoords = () => {
+        const lat = this.lat.gather(rows);
+        const lon = this.lon.gather(rows);
+        const coords = new Int32Array(rows.length * 2);
+        for (let i = 0; i < rows.length; i++) {
+          const has = lat[i] !== NO_COORDINATE;
+          coords[i * 2] = has ? Math.round(lat[i] / 10) : NO_COORD_E6;
+          coords[i * 2 + 1] = has ? Math.round(lon[i] / 10) : NO_COORD_E6;
+        }
+        return bytes(coords);
+      };
     }
 
     const host: HouseSections['host'] = {
-      labels: bytes(labels.parts.data.subarray(0, labels.parts.length)),
-      pool: labels.pool.strings,
+      labels: () => bytes(labels.parts.data.subarray(0, labels.parts.length)),
+      pool: () => labels.pool.strings,
     };
-    const put = (name: string, column: ArrayBufferView | null) => {
-      if (column) host[name] = bytes(column);
+    const put = (name: string, column: LazyColumn<TypedArray>, make?: TypedArrayConstructor<TypedArray>) => {
+      if (column.data !== null) host[name] = () => bytes(column.gather(rows, make));
     };
-    put('flags', this.flags.trim(n));
-    const postcode = this.postcode.trim(n);
-    if (postcode) {
-      put('postcode', this.postcodes.size <= 0x10000 ? Uint16Array.from(postcode) : postcode);
-      host.postcodes = this.postcodes.strings;
+    put('flags', this.flags);
+    if (this.postcode.data !== null) {
+      put('postcode', this.postcode, this.postcodes.size <= 0x10000 ? Uint16Array : Uint32Array);
+      host.postcodes = () => this.postcodes.strings;
     }
-    const cadnum = this.cadnum.trim(n);
-    if (cadnum) {
-      put('cadnum', cadnum);
-      host.cadnumOther = this.cadnumOther;
+    if (this.cadnum.data !== null) {
+      put('cadnum', this.cadnum);
+      host.cadnumOther = () => this.cadnumOther;
     }
-    put('flatCount', this.flatCount.trim(n));
-    put('gar', this.gar.trim(n));
-    const osmKind = this.osmKind.trim(n);
-    if (osmKind) {
-      put('osmType', osmKind);
-      put('osmId', this.osmId.trim(n));
+    put('flatCount', this.flatCount);
+    put('gar', this.gar);
+    if (this.osmKind.data !== null) {
+      put('osmType', this.osmKind);
+      put('osmId', this.osmId);
     }
-    put('fias', this.fias.trim(n));
+    put('fias', this.fias);
     return { core, host };
   }
 

@@ -214,6 +214,7 @@ export class ModelBuilder implements ModelSink {
       sources: this.sources,
       objects,
       houseCount,
+      houseRows: { store, rows, parents },
       *houses(): Iterable<MergedHouse> {
         for (let i = 0; i < rows.length; i++) yield store.get(rows[i], parents[rows[i]]);
       },

@@ -5,6 +5,7 @@
  * writer can emit them in one pass.
  */
 import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, SourceInfo } from './model.js';
+import type { HouseStore } from './house-store.js';
 
 export interface MergedObject extends Omit<AddressObject, 'parent' | 'key'> {
   key: string;
@@ -33,6 +34,11 @@ export interface MergedModel {
   /** every house, grouped by parent (all houses of one parent are consecutive) */
   houses(): Iterable<MergedHouse>;
   houseCount: number;
+  /**
+   * The same houses as columns, when the model keeps them so (the merge): `rows` are rows of `store` in
+   * `houses()` order, `parents[row]` their object index. The writer reads these without a JS object per house.
+   */
+  houseRows?: { store: HouseStore; rows: Uint32Array; parents: Int32Array };
   apartments: MergedApartment[];
   metro: MetroStation[];
   /** build summary lines, printed by the builder */

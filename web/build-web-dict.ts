@@ -49,7 +49,7 @@ export function webBlob(sourceBytes: Uint8Array, source = 'blob'): { bytes: Uint
   const blob = decodeBlob(sourceBytes, source) as ReturnType<typeof decodeBlob> & Record<string, unknown>;
   const dropped: string[] = [];
 
-  const objects: Record<string, unknown[]> = {};
+  const objects: Record<string, unknown> = {};
   for (const [name, values] of Object.entries(blob.host.objects)) {
     if (DROPPED_OBJECT_COLUMNS.includes(name)) dropped.push(`objects.${name}`);
     else objects[name] = values;
@@ -84,7 +84,7 @@ export function webBlob(sourceBytes: Uint8Array, source = 'blob'): { bytes: Uint
     stats: {
       country: blob.country,
       sourceDate: blob.sourceDate,
-      objects: blob.host.objects.name.length,
+      objects: (core.objects?.byteLength ?? 0) / 40,
       houses: houseCount,
       sourceBytes: sourceBytes.byteLength,
       bytes: bytes.length,

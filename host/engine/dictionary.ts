@@ -13,11 +13,18 @@ import type {
 import { WasmCore } from './wasm-core.js';
 import { levelFullName } from '../records/type-placement.js';
 import { decodeCadnum } from '../../dictionaries/cadnum.js';
-import { guidText, HouseIdIndex, houseColumns, LABEL_PARTS, type HouseColumns } from './house-columns.js';
+import { guidText } from './columns.js';
+import { HouseIdIndex, houseColumns, LABEL_PARTS, type HouseColumns } from './house-columns.js';
+import { ObjectColumns, ObjectIdIndex } from './object-columns.js';
 
 export const BLOB_MAGIC = 'ADDRDICT';
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 const NO_COORD = 0x7fffffff;
+/** the core's objects section (assembly/blob.ts): i32 per record, parent and level fields */
+const OBJ_STRIDE = 10;
+const O_PARENT = 0;
+const O_LEVEL = 1;
+const OBJECT_CACHE_SIZE = 65_536;
 
 export class BlobError extends Error {}
 
@@ -37,7 +44,7 @@ interface BlobFile {
   core: Record<string, Uint8Array>;
   host: {
     types: string[];
-    objects: Columns;
+    objects: Record<string, unknown>;
     houses: Record<string, Uint8Array | string[]>;
     apartments: Columns;
     metro: Columns;
@@ -75,10 +82,10 @@ export class LoadedDictionary implements Dictionary {
   readonly variant: 'web' | 'server';
   readonly core: WasmCore;
   readonly metro: { name: string[]; line: string[]; city: string[] };
-  private readonly o: Columns;
+  private readonly o: ObjectColumns;
   private readonly h: HouseColumns;
   private readonly a: Columns;
-  private objectIndex: Map<string, number> | null = null;
+  private objectIndex: ObjectIdIndex | null = null;
   private houseIndex: HouseIdIndex | null = null;
   private apartmentIndex: Map<string, number> | null = null;
 
@@ -90,8 +97,8 @@ export class LoadedDictionary implements Dictionary {
     this.counts = blob.counts;
     this.variant = blob.variant === 'web' ? 'web' : 'server';
     this.core = core;
-    this.o = blob.host.objects;
-    this.objectCount = this.o.name.length;
+    this.o = new ObjectColumns(blob.host.objects);
+    this.objectCount = blob.core.objects ? blob.core.objects.byteLength / (OBJ_STRIDE * 4) : 0;
     this.houseCount = blob.core.houses ? blob.core.houses.byteLength / 4 : 0;
     this.h = houseColumns(blob.host.houses, this.houseCount);
     this.a = blob.host.apartments ?? {};
@@ -108,43 +115,43 @@ export class LoadedDictionary implements Dictionary {
     return new LoadedDictionary(blob, core);
   }
 
-  private s(col: string, id: number): string {
-    const v = this.o[col]?.[id];
-    return v === undefined || v === null ? '' : String(v);
-  }
-
-  /** ObjectInfo of objects already asked for: records repeat the same regions and cities (frozen, shared). */
-  private readonly objectCache: (ObjectInfo | undefined)[] = [];
+  /**
+   * ObjectInfo of objects asked for lately: records repeat the same regions, cities and streets (frozen,
+   * shared). Bounded: emptied when full, so a national dictionary does not end up with every object in JS.
+   */
+  private readonly objectCache = new Map<number, ObjectInfo>();
 
   object(id: number): ObjectInfo {
-    let info = this.objectCache[id];
+    let info = this.objectCache.get(id);
     if (!info) {
       info = this.readObject(id);
       Object.freeze(info.codes);
       Object.freeze(info);
-      this.objectCache[id] = info;
+      if (this.objectCache.size >= OBJECT_CACHE_SIZE) this.objectCache.clear();
+      this.objectCache.set(id, info);
     }
     return info;
   }
 
   private readObject(id: number): ObjectInfo {
-    const name = this.s('name', id);
-    const type = this.s('type', id);
+    const o = this.o;
+    const name = o.name.get(id);
+    const type = o.type.get(id);
     return {
       id,
-      level: Number(this.o.level[id]),
-      parent: Number(this.o.parent[id]),
+      level: this.levelOf(id),
+      parent: this.parentOf(id),
       name,
       type,
       fullName: levelFullName(name, type),
-      codes: { fias: this.s('fias', id), ga: this.s('ga', id), osm: this.s('osm', id), gar: this.s('gar', id), kladr: this.s('kladr', id) },
-      okato: this.s('okato', id),
-      oktmo: this.s('oktmo', id),
-      ifns: this.s('ifns', id),
-      postcode: this.s('postcode', id),
-      timezone: this.s('timezone', id),
-      lat: Number(this.o.lat[id]) || 0,
-      lon: Number(this.o.lon[id]) || 0,
+      codes: { fias: o.fiasOf(id), ga: o.ga.get(id), osm: o.osm.get(id), gar: o.garOf(id), kladr: o.kladr.get(id) },
+      okato: o.okato.get(id),
+      oktmo: o.oktmo.get(id),
+      ifns: o.ifns.get(id),
+      postcode: o.postcode.get(id),
+      timezone: o.timezone.get(id),
+      lat: o.lat[id] || 0,
+      lon: o.lon[id] || 0,
     };
   }
 
@@ -176,13 +183,13 @@ export class LoadedDictionary implements Dictionary {
 
   /** Cheap accessors for the hot path (no record object built). */
   levelOf(id: number): number {
-    return Number(this.o.level[id]);
+    return this.core.i32At('objects', id * OBJ_STRIDE + O_LEVEL);
   }
   parentOf(id: number): number {
-    return Number(this.o.parent[id]);
+    return this.core.i32At('objects', id * OBJ_STRIDE + O_PARENT);
   }
   objectHasCoordinates(id: number): boolean {
-    return Number(this.o.lat[id]) !== 0 || Number(this.o.lon[id]) !== 0;
+    return (this.o.lat[id] || 0) !== 0 || (this.o.lon[id] || 0) !== 0;
   }
   houseHasCoordinates(id: number): boolean {
     return this.core.has('houseCoords') && this.core.i32At('houseCoords', id * 2) !== NO_COORD;
@@ -230,18 +237,12 @@ export class LoadedDictionary implements Dictionary {
 
   chain(id: number): number[] {
     const out: number[] = [];
-    for (let x = id; x >= 0 && out.length < 16; x = Number(this.o.parent[x])) out.unshift(x);
+    for (let x = id; x >= 0 && x < this.objectCount && out.length < 16; x = this.parentOf(x)) out.unshift(x);
     return out;
   }
 
   private buildIndexes(): void {
-    const objects = new Map<string, number>();
-    for (let i = 0; i < this.objectCount; i++) {
-      for (const col of ['fias', 'gar', 'kladr', 'osm', 'ga']) {
-        const v = this.s(col, i);
-        if (v && !objects.has(`${col}:${v}`)) objects.set(`${col}:${v}`, i);
-      }
-    }
+    const objects = new ObjectIdIndex(this.o, this.objectCount);
     const houses = new HouseIdIndex(this.h, this.houseCount);
     const apartments = new Map<string, number>();
     for (let i = 0; i < this.apartmentCount; i++) {
@@ -276,8 +277,8 @@ export class LoadedDictionary implements Dictionary {
       if (a !== undefined) return { kind: 'apartment', id: a };
       const h = this.houseIndex!.find(key);
       if (h >= 0) return { kind: 'house', id: h };
-      const o = this.objectIndex!.get(key);
-      if (o !== undefined) return { kind: 'object', id: o };
+      const o = this.objectIndex!.find(key);
+      if (o >= 0) return { kind: 'object', id: o };
       return null;
     };
     if (k === 'KLADR') {

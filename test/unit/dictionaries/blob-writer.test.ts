@@ -7,6 +7,7 @@ import { pack, unpack } from 'msgpackr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BLOB_MAGIC, FORMAT_VERSION, encodeBlob, loadTypeTable, wordWeight } from '../../../dictionaries/blob-writer.js';
 import { BlobError, LoadedDictionary, decodeBlob } from '../../../host/engine/dictionary.js';
+import { HouseStore } from '../../../dictionaries/house-store.js';
 import type { AddressEngine } from '../../../host/engine/engine.js';
 import { debugWasm, houseOf, viewOf } from '../../helpers/engine.js';
 import {
@@ -94,6 +95,20 @@ describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
       // the city and region own no houses; Ленина (before) and 8 Марта (after) do
       const { dict: d } = await engineOfModel(smallModel());
       SMALL_HOUSES.forEach((h, id) => expect(d.house(id).parent).toBe(h.parent));
+    });
+
+    it('writes the same houses from a house store with rows (the merge) as from house objects', async () => {
+      const store = new HouseStore();
+      for (const i of [3, 0, 5, 1, 4, 2]) store.add(SMALL_HOUSES[i], SMALL_HOUSES[i].parent);
+      const { rows, parents } = store.order((parent) => parent, SMALL_OBJECTS.length);
+      const listed = [...rows].map((row) => store.get(row, parents[row]));
+      const { dict: fromRows, engine: rowsEngine } = await engineOfModel({ ...mergedModel(SMALL_OBJECTS, listed), houseRows: { store, rows, parents } });
+      const { dict: fromObjects, engine: objectsEngine } = await engineOfModel(mergedModel(SMALL_OBJECTS, listed));
+      expect(fromRows.houseCount).toBe(SMALL_HOUSES.length);
+      for (let id = 0; id < SMALL_HOUSES.length; id++) expect(fromRows.house(id)).toEqual(fromObjects.house(id));
+      for (const q of ['екатеринбург ленина 10 к2', 'екатеринбург 8 марта 12 с3']) {
+        expect(rowsEngine.standardize('ru', q)).toEqual(objectsEngine.standardize('ru', q));
+      }
     });
 
     it('refuses houses that are not grouped by parent in object order', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { guidText, HouseIdIndex, houseColumns, orderBy } from '../../../host/engine/house-columns.js';
+import { guidText, orderBy } from '../../../host/engine/columns.js';
+import { HouseIdIndex, houseColumns } from '../../../host/engine/house-columns.js';
 
 const guidBytes = (guid: string): number[] => [...Buffer.from(guid.replace(/-/g, ''), 'hex')];
 

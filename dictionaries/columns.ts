@@ -1,0 +1,74 @@
+/**
+ * Column writers for the blob's host sections, the builder's side of host/engine/columns.ts: no column is
+ * an array of JS strings in the blob, so the loader never makes one JS string per row.
+ *
+ *   textColumn    { text: UTF-8 of every value, ends: u32 end offset per row }
+ *   pooledColumn  { pool: string[], ids: u16 (u32 past 65,536 distinct values) } for values that repeat
+ *   guidColumn    16 bytes per row (all zero: none)
+ *   u32Column / f64Column
+ *
+ * A column with no value in any row is written as nil, and the reader reads nil as empty rows.
+ */
+const encoder = new TextEncoder();
+
+const bytes = (array: ArrayBufferView): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+
+const empty = (values: readonly unknown[]): boolean => values.every((value) => !value);
+
+export function textColumn(values: readonly (string | undefined)[]): { text: Buffer; ends: Buffer } | null {
+  if (empty(values)) return null;
+  const ends = new Uint32Array(values.length);
+  const parts: Uint8Array[] = [];
+  let end = 0;
+  values.forEach((value, row) => {
+    if (value) {
+      const encoded = encoder.encode(value);
+      parts.push(encoded);
+      end += encoded.length;
+    }
+    ends[row] = end;
+  });
+  return { text: Buffer.concat(parts, end), ends: bytes(ends) };
+}
+
+export function pooledColumn(values: readonly (string | undefined)[]): { pool: string[]; ids: Buffer } | null {
+  if (empty(values)) return null;
+  const pool = [''];
+  const index = new Map<string, number>([['', 0]]);
+  const ids = values.map((value) => {
+    let id = index.get(value ?? '');
+    if (id === undefined) {
+      id = pool.length;
+      pool.push(value!);
+      index.set(value!, id);
+    }
+    return id;
+  });
+  return { pool, ids: bytes(pool.length > 0x10000 ? Uint32Array.from(ids) : Uint16Array.from(ids)) };
+}
+
+export function guidColumn(values: readonly (string | undefined)[]): Buffer | null {
+  if (empty(values)) return null;
+  const out = Buffer.alloc(values.length * 16);
+  values.forEach((value, row) => {
+    if (!value) return;
+    const hex = value.replace(/-/g, '').toLowerCase();
+    if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`bad GUID ${value} in row ${row}`);
+    out.write(hex, row * 16, 'hex');
+  });
+  return out;
+}
+
+export function u32Column(values: readonly (string | number | undefined)[]): Buffer | null {
+  if (values.every((value) => !Number(value ?? 0))) return null;
+  return bytes(Uint32Array.from(values, (value, row) => {
+    const n = Number(value ?? 0);
+    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new Error(`bad u32 ${value} in row ${row}`);
+    return n;
+  }));
+}
+
+export function f64Column(values: readonly (number | undefined)[]): Buffer | null {
+  if (empty(values)) return null;
+  return bytes(Float64Array.from(values, (value) => value ?? 0));
+}

@@ -1,0 +1,229 @@
+/**
+ * Column readers of a dictionary blob's host sections, and the id indexes over them. A column is one or
+ * two binary sections, never an array of JS strings: a national dictionary has millions of objects and
+ * tens of millions of houses, and a JS string costs 30–60 bytes of heap before its characters.
+ *
+ *   text column    { text: UTF-8 bytes of every value, ends: u32 end offset per row } (dictionaries/columns.ts)
+ *   pooled column  { pool: string[], ids: u16 or u32 per row } for values that repeat (types, timezones)
+ *   GUID column    16 bytes per row (all zero: none)
+ *   u32 / f64      one number per row
+ *
+ * Indexes are built on the first id lookup and cost 4 bytes per row: row numbers ordered by a u32 key (the
+ * GAR id, the first four bytes of a GUID, a hash of a text), found by binary search and confirmed on the
+ * row itself.
+ */
+
+type Ctor<T> = new (b: ArrayBuffer) => T;
+
+/** A copy of `bytes` as T (aligned, and the blob's buffer can go). */
+export const copy = <T>(bytes: Uint8Array, Type: Ctor<T>): T =>
+  new Type(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+
+/** A numeric column; absent from the blob (no row has a value) → an empty array, read as `undefined`. */
+export function numbers<T>(bytes: unknown, Type: Ctor<T>): T {
+  return bytes instanceof Uint8Array ? copy(bytes, Type) : new Type(new ArrayBuffer(0));
+}
+
+const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Text values stored as one UTF-8 area and end offsets. */
+export class TextColumn {
+  private readonly text: Uint8Array;
+  private readonly ends: Uint32Array;
+
+  constructor(section: unknown) {
+    const s = (section ?? {}) as { text?: Uint8Array; ends?: Uint8Array };
+    this.text = s.text instanceof Uint8Array ? copy(s.text, Uint8Array) : new Uint8Array(0);
+    this.ends = numbers(s.ends, Uint32Array);
+  }
+
+  get length(): number {
+    return this.ends.length;
+  }
+
+  private start(row: number): number {
+    return row === 0 ? 0 : this.ends[row - 1];
+  }
+
+  get(row: number): string {
+    if (row < 0 || row >= this.ends.length) return '';
+    const start = this.start(row);
+    const end = this.ends[row];
+    return start === end ? '' : utf8.decode(this.text.subarray(start, end));
+  }
+
+  isEmpty(row: number): boolean {
+    return this.ends[row] === this.start(row);
+  }
+
+  /** FNV-1a of the row's UTF-8 bytes (`hashBytes` of the same text) */
+  hash(row: number): number {
+    return hashBytes(this.text, this.start(row), this.ends[row]);
+  }
+
+  /** whether the row holds exactly these UTF-8 bytes */
+  equals(row: number, bytes: Uint8Array): boolean {
+    const start = this.start(row);
+    if (this.ends[row] - start !== bytes.length) return false;
+    for (let i = 0; i < bytes.length; i++) if (this.text[start + i] !== bytes[i]) return false;
+    return true;
+  }
+}
+
+/** Repeating values: a pool and an id per row. */
+export class PooledColumn {
+  private readonly pool: string[];
+  private readonly ids: Uint16Array | Uint32Array;
+
+  constructor(section: unknown) {
+    const s = (section ?? {}) as { pool?: string[]; ids?: Uint8Array };
+    this.pool = s.pool ?? [''];
+    this.ids = s.ids instanceof Uint8Array && this.pool.length > 0x10000 ? copy(s.ids, Uint32Array) : numbers(s.ids, Uint16Array);
+  }
+
+  get(row: number): string {
+    return this.pool[this.ids[row]] ?? '';
+  }
+}
+
+export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** The GUID of row `id` of a 16-bytes-per-row column, '' when absent or all zero. */
+export function guidText(guids: Uint8Array, id: number): string {
+  const at = id * 16;
+  if (at < 0 || at + 16 > guids.length) return '';
+  let hex = '';
+  let zero = true;
+  for (let i = at; i < at + 16; i++) {
+    if (guids[i] !== 0) zero = false;
+    hex += HEX[guids[i]];
+  }
+  if (zero) return '';
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Row numbers 0…n−1 ordered by `keys` (stable LSD radix sort, two 16-bit passes). */
+export function orderBy(keys: Uint32Array): Uint32Array {
+  const n = keys.length;
+  const first = new Uint32Array(n);
+  const out = new Uint32Array(n);
+  const counts = new Uint32Array(0x10001);
+  for (let i = 0; i < n; i++) counts[(keys[i] & 0xffff) + 1]++;
+  for (let b = 1; b <= 0x10000; b++) counts[b] += counts[b - 1];
+  for (let i = 0; i < n; i++) first[counts[keys[i] & 0xffff]++] = i;
+  counts.fill(0);
+  for (let i = 0; i < n; i++) counts[(keys[i] >>> 16) + 1]++;
+  for (let b = 1; b <= 0x10000; b++) counts[b] += counts[b - 1];
+  for (let j = 0; j < n; j++) {
+    const row = first[j];
+    out[counts[keys[row] >>> 16]++] = row;
+  }
+  return out;
+}
+
+/**
+ * Rows by a u32 key, with `skip` rows (key 0 = no value) left out. `rows(key)` lists the rows holding it
+ * in row order.
+ */
+export class KeyIndex {
+  private readonly order: Uint32Array;
+
+  constructor(private readonly keys: Uint32Array, present: (row: number) => boolean = (row) => keys[row] !== 0) {
+    const all = orderBy(keys);
+    let kept = 0;
+    for (let i = 0; i < all.length; i++) if (present(all[i])) all[kept++] = all[i];
+    this.order = all.subarray(0, kept);
+  }
+
+  *rows(key: number): Generator<number> {
+    const order = this.order;
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.keys[order[mid]] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let at = lo; at < order.length && this.keys[order[at]] === key; at++) yield order[at];
+  }
+}
+
+const GUID_HEX = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/;
+
+/** The 16 bytes of a GUID written with or without dashes (lower case), null for another shape. */
+export function guidBytes(text: string): Uint8Array | null {
+  if (!GUID_HEX.test(text)) return null;
+  const hex = text.replace(/-/g, '');
+  const out = new Uint8Array(16);
+  for (let i = 0; i < 16; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** Rows of a GUID column by GUID (keyed by their first four bytes). */
+export class GuidIndex {
+  private readonly index: KeyIndex;
+
+  constructor(private readonly guids: Uint8Array, count: number) {
+    const keys = new Uint32Array(guids.length >= count * 16 ? count : 0);
+    const present = new Uint8Array(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const at = i * 16;
+      keys[i] = ((guids[at] << 24) | (guids[at + 1] << 16) | (guids[at + 2] << 8) | guids[at + 3]) >>> 0;
+      for (let k = 0; k < 16 && !present[i]; k++) if (guids[at + k] !== 0) present[i] = 1;
+    }
+    this.index = new KeyIndex(keys, (row) => present[row] === 1);
+  }
+
+  /** rows holding the GUID, in row order */
+  *rows(text: string): Generator<number> {
+    const bytes = guidBytes(text);
+    if (!bytes) return;
+    const key = ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
+    for (const row of this.index.rows(key)) {
+      let same = true;
+      for (let k = 4; k < 16 && same; k++) same = this.guids[row * 16 + k] === bytes[k];
+      if (same) yield row;
+    }
+  }
+}
+
+/** Rows of a text column by value (keyed by a hash of the bytes, confirmed on the row). */
+export class TextIndex {
+  private readonly index: KeyIndex;
+
+  constructor(private readonly column: TextColumn) {
+    const keys = new Uint32Array(column.length);
+    const present = new Uint8Array(column.length);
+    for (let i = 0; i < keys.length; i++) {
+      keys[i] = column.hash(i);
+      present[i] = column.isEmpty(i) ? 0 : 1;
+    }
+    this.index = new KeyIndex(keys, (row) => present[row] === 1);
+  }
+
+  *rows(text: string): Generator<number> {
+    if (!text) return;
+    const bytes = encoder.encode(text);
+    for (const row of this.index.rows(hashBytes(bytes, 0, bytes.length))) if (this.column.equals(row, bytes)) yield row;
+  }
+}
+
+/** The first of a generator's values, −1 when none. */
+export function first(rows: Iterable<number>): number {
+  for (const row of rows) return row;
+  return -1;
+}
+
+/** The last of a generator's values, −1 when none. */
+export function last(rows: Iterable<number>): number {
+  let found = -1;
+  for (const row of rows) found = row;
+  return found;
+}
