@@ -20,11 +20,14 @@
  * attribute nobody asked for is skipped without looking at it beyond its quotes.
  */
 
-/** Attribute names and their slots: `layout.OBJECTID` is the slot a record's accessors take. */
-export type RecordLayout<Name extends string> = {
+/** The record element and the attributes to read from it, in slot order. */
+export interface RecordShape {
   readonly element: string;
-  readonly names: readonly Name[];
-} & { readonly [K in Name]: number };
+  readonly names: readonly string[];
+}
+
+/** Attribute names and their slots: `layout.OBJECTID` is the slot a record's accessors take. */
+export type RecordLayout<Name extends string> = RecordShape & { readonly names: readonly Name[] } & { readonly [K in Name]: number };
 
 /** The record element and the attributes a reader wants from it, in slot order. */
 export function recordLayout<const Name extends string>(element: string, names: readonly Name[]): RecordLayout<Name> {
@@ -241,7 +244,7 @@ const MAX_CARRY = 16 * 2 ** 20;
  * The scanner of one file: `write` chunks, `end` at the end. Calls `onRecord` for every record element
  * (the layout's element and any other under the root: check `record.element`).
  */
-export class FlatXmlScanner<Name extends string> {
+export class FlatXmlScanner {
   private readonly record: FlatRecord;
   /** open addressing: hash of an attribute name → slot + 1 */
   private readonly table: Int32Array;
@@ -258,7 +261,7 @@ export class FlatXmlScanner<Name extends string> {
 
   constructor(
     private readonly file: string,
-    private readonly layout: RecordLayout<Name>,
+    private readonly layout: RecordShape,
     private readonly onRecord: (record: FlatRecord) => void,
   ) {
     this.record = new FlatRecord(layout.names.length);
@@ -542,7 +545,7 @@ export class FlatXmlScanner<Name extends string> {
     try {
       this.onRecord(record);
     } catch (error) {
-      throw new Error(`${this.file}: element ${index} <${record.element}> at byte ${record.offset}: ${(error as Error).message}`, { cause: error });
+      throw recordError(this.file, record, error);
     }
     return end;
   }
@@ -558,6 +561,11 @@ export class FlatXmlScanner<Name extends string> {
   }
 }
 
+/** an error of the code that read `record`, naming the file, the record and where it is */
+export function recordError(file: string, record: FlatRecord, error: unknown): Error {
+  return new Error(`${file}: element ${record.index} <${record.element}> at byte ${record.offset}: ${(error as Error).message}`, { cause: error });
+}
+
 function sameBytes(bytes: Uint8Array, at: number, expected: Uint8Array): boolean {
   for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
   return true;
@@ -567,15 +575,21 @@ function sameBytes(bytes: Uint8Array, at: number, expected: Uint8Array): boolean
  * Scan a stream of a flat XML file (`file` names it in errors); resolves with the number of records.
  * `onRecord` gets a reused `FlatRecord`, valid only during the call.
  */
-export async function streamFlatXml<Name extends string>(
+export async function streamFlatXml(
   stream: AsyncIterable<Buffer>,
   file: string,
-  layout: RecordLayout<Name>,
+  layout: RecordShape,
   onRecord: (record: FlatRecord) => void,
+  /** awaited after each chunk when it returns a promise (backpressure of a consumer of the records) */
+  afterChunk?: () => Promise<void> | undefined,
 ): Promise<number> {
   const scanner = new FlatXmlScanner(file, layout, onRecord);
   try {
-    for await (const chunk of stream) scanner.write(chunk);
+    for await (const chunk of stream) {
+      scanner.write(chunk);
+      const pause = afterChunk?.();
+      if (pause) await pause;
+    }
   } catch (error) {
     if ((error as Error).message.startsWith(`${file}: `)) throw error;
     throw new Error(`${file}: read failed after element ${scanner.count}: ${(error as Error).message}`, { cause: error });

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import yazl from 'yazl';
 import { Level } from '../../../dictionaries/model.js';
 import { readGar } from '../../../dictionaries/sources/gar.js';
 import { generateGarScale } from '../../../dictionaries/synth/gar-scale.js';
@@ -63,6 +64,32 @@ describe('readGar(zip, sink) on a fixture', () => {
 
   it('names the file and the record when an XML entry is cut', async () => {
     await expect(readGar(resolve(FIXTURES, 'gar_xml_badxml.zip'), new CollectingSink())).rejects.toThrow(/AS_HOUSES_20240101_h\.XML.*(element|line)/);
+    await expect(readGar(resolve(FIXTURES, 'gar_xml_badxml.zip'), new CollectingSink(), { worker: true })).rejects.toThrow(
+      /AS_HOUSES_20240101_h\.XML: malformed XML at byte \d+, after element 4 <HOUSE>: truncated XML/,
+    );
+  });
+});
+
+describe('readGar(zip, sink) on a record it cannot use', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gar-bad-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([false, true])('names the file, the record and its byte (worker: %s)', async (worker) => {
+    // the fixture's sources with one house whose OBJECTID is not a number
+    const src = resolve(FIXTURES, 'gar-src');
+    const zip = new yazl.ZipFile();
+    for (const name of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
+      if (!name.endsWith('.XML')) continue;
+      let text = readFileSync(join(src, name), 'utf8');
+      if (name.includes('AS_HOUSES_2')) text = text.replace('OBJECTID="1002"', 'OBJECTID="10o2"');
+      zip.addBuffer(Buffer.from(text), name);
+    }
+    zip.end();
+    const file = join(dir, `bad-${worker}.zip`);
+    await new Promise<void>((done) => zip.outputStream.pipe(createWriteStream(file)).on('close', () => done()));
+    await expect(readGar(file, new CollectingSink(), { asOf: '2024-06-01', worker })).rejects.toThrow(
+      /bad-(true|false)\.zip:01\/AS_HOUSES_20240101_h\.XML: element 4 <HOUSE> at byte \d+: OBJECTID="10o2" is not a positive integer/,
+    );
   });
 });
 
@@ -110,6 +137,13 @@ describe.runIf(HAS_DATA)('readGar(zip, sink) gives what the saxes reader gave', 
   it('on the same archive written with entities, single quotes, line breaks in tags and comments', async () => {
     await variantArchive(source, join(dir, 'variant.zip'));
     expect(await readerDigest(readGar, join(dir, 'variant.zip'))).toBe('ca932ab9f4704726259892671ce46236ba1fda5e0ee739fcb4659c2867fe986a');
+  });
+
+  it('with the scan in a worker thread', async () => {
+    const worker = (zip: string, sink: Parameters<typeof readGar>[1], options: { asOf: string }) => readGar(zip, sink, { ...options, worker: true });
+    expect(await readerDigest(worker, source)).toBe('76319b7138605cfedd59e8a2f81a6fe5d6e043aaa5f10e0ddca4d08d12ad5274');
+    await variantArchive(source, join(dir, 'variant-worker.zip'));
+    expect(await readerDigest(worker, join(dir, 'variant-worker.zip'))).toBe('ca932ab9f4704726259892671ce46236ba1fda5e0ee739fcb4659c2867fe986a');
   });
 
   it('on a synthetic two-region archive with cadastral numbers and flats', async () => {

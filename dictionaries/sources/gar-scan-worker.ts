@@ -1,0 +1,54 @@
+/**
+ * The GAR scan worker (started by `workerScan` in gar-scan.ts): inflates and scans the entries of its plan
+ * in order, keeps the records `GAR_TABLES` says the reader wants, and posts them packed, at most
+ * `BATCHES_AHEAD` batches ahead of the reader. Stops at the first error, posted with the file and record.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { streamFlatXml } from './flat-xml.js';
+import { BATCHES_AHEAD, RecordPacker, type PackedBatch, type ScanMessage, type ScanWorkerData } from './gar-scan.js';
+import { GAR_TABLES } from './gar-tables.js';
+import { openZip } from './zip.js';
+
+const { zipPath, asOf, plan } = workerData as ScanWorkerData;
+const port = parentPort!;
+
+let ahead = 0;
+let resume: (() => void) | undefined;
+port.on('message', () => {
+  ahead--;
+  if (ahead < BATCHES_AHEAD && resume) {
+    resume();
+    resume = undefined;
+  }
+});
+const post = (message: ScanMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+const postBatch = (batch: PackedBatch) => {
+  ahead++;
+  post({ batch }, [batch.bytes.buffer, batch.starts.buffer, batch.ends.buffer, batch.flags.buffer, batch.places.buffer] as ArrayBuffer[]);
+};
+const wait = () => (ahead >= BATCHES_AHEAD ? new Promise<void>((resolve) => (resume = resolve)) : undefined);
+
+const zip = await openZip(zipPath);
+const entries = new Map(zip.entries.map((entry) => [entry.fileName, entry]));
+for (const [job, { table, fileName }] of plan.entries()) {
+  const { layout, keep } = GAR_TABLES[table];
+  const packer = new RecordPacker(job, layout.names.length, postBatch);
+  try {
+    const records = await streamFlatXml(
+      await zip.open(entries.get(fileName)!),
+      `${zipPath}:${fileName}`,
+      layout,
+      (record) => {
+        if (keep(record, asOf)) packer.add(record);
+      },
+      wait,
+    );
+    packer.flush();
+    post({ done: job, records });
+  } catch (error) {
+    packer.flush();
+    post({ job, error: (error as Error).message });
+    break;
+  }
+}
+zip.close();
