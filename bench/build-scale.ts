@@ -7,7 +7,8 @@
  * Each build and each load runs in a fresh child process, so one size's heap is not the next one's. The
  * parent samples the child's /proc/<pid>/status every 200 ms (VmRSS, and VmHWM: the kernel's own peak RSS,
  * the figure `/usr/bin/time -v` reports, so a peak inside a synchronous phase is not missed); the child
- * prints a line as it enters each phase (read → merge → encode → write), which attributes the samples.
+ * prints a line as it enters each phase (read → merge → write: encoding streamed to the file), which attributes
+ * the samples.
  * A parse-cost breakdown (inflate alone, inflate + saxes without handlers, a byte scanner) over the
  * smallest archive says where the reader's time goes.
  *
@@ -26,7 +27,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
-import { encodeBlob } from '../dictionaries/blob-writer.js';
+import { writeBlob } from '../dictionaries/blob-writer.js';
 import { ModelBuilder } from '../dictionaries/merge.js';
 import { readGar } from '../dictionaries/sources/gar.js';
 import { readSocrbase } from '../dictionaries/sources/hflabs.js';
@@ -96,15 +97,12 @@ async function childBuild(zipPath: string, outFile: string): Promise<BuildReport
   const counts = await readGar(zipPath, builder);
   enter('merge');
   const model = builder.finish();
-  enter('encode');
-  const { bytes, stats } = encodeBlob(model);
+  // encoding and writing are one streamed pass (dictionaries/build.ts does the same)
   enter('write');
-  const temporary = `${outFile}.tmp-${process.pid}`;
-  await writeFile(temporary, bytes);
-  await rename(temporary, outFile);
+  const stats = await writeBlob(model, outFile);
   enter('done');
   return {
-    counts, houses: stats.houses, objects: stats.objects, blobBytes: bytes.length, phasesMs, phasesCpuMs, liveAfterMb,
+    counts, houses: stats.houses, objects: stats.objects, blobBytes: stats.bytes, phasesMs, phasesCpuMs, liveAfterMb,
     loadAverage: (await import('node:os')).loadavg(), summary: model.summary,
   };
 }
@@ -548,13 +546,13 @@ function formatReport(output: {
   const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
   const f1 = (n: number) => n.toFixed(1);
   const lines = [
-    '| houses | build s | houses/s (build) | houses/CPU-s (build) | houses/s (read) | read / merge / encode / write s | peak RSS build MB | blob MB | B/house | load s | RSS after load MB | standardize/s (p99 µs) | suggest/s (p99 µs) |',
+    '| houses | build s | houses/s (build) | houses/CPU-s (build) | houses/s (read) | read / merge / write s | peak RSS build MB | blob MB | B/house | load s | RSS after load MB | standardize/s (p99 µs) | suggest/s (p99 µs) |',
     '|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of output.sizes) {
     const p = r.build.phasesMs;
     lines.push(
-      `| ${f0(r.build.houses)} | ${f1(r.build.buildMs / 1000)} | ${f0(r.build.housesPerSecond)} | ${f0(r.build.housesPerCpuSecond)} | ${f0(r.build.readHousesPerSecond)} | ${[p.read, p.merge, p.encode, p.write].map((ms) => f1(ms / 1000)).join(' / ')} | ${f0(r.build.peakRssMb)} | ${f1(r.build.blobBytes / MB)} | ${f1(r.build.bytesPerHouse)} | ${f1(r.load.loadMs / 1000)} | ${f0(r.load.rssAfterLoadMb)} | ${f0(r.load.standardize.perSecond)} (${f0(r.load.standardize.p99Us)}) | ${f0(r.load.suggest.perSecond)} (${f0(r.load.suggest.p99Us)}) |`,
+      `| ${f0(r.build.houses)} | ${f1(r.build.buildMs / 1000)} | ${f0(r.build.housesPerSecond)} | ${f0(r.build.housesPerCpuSecond)} | ${f0(r.build.readHousesPerSecond)} | ${[p.read, p.merge, p.write].map((ms) => f1(ms / 1000)).join(' / ')} | ${f0(r.build.peakRssMb)} | ${f1(r.build.blobBytes / MB)} | ${f1(r.build.bytesPerHouse)} | ${f1(r.load.loadMs / 1000)} | ${f0(r.load.rssAfterLoadMb)} | ${f0(r.load.standardize.perSecond)} (${f0(r.load.standardize.p99Us)}) | ${f0(r.load.suggest.perSecond)} (${f0(r.load.suggest.p99Us)}) |`,
     );
   }
   const e = output.extrapolated as Record<string, number>;
@@ -567,7 +565,7 @@ function formatReport(output: {
   }
   lines.push('', '| houses | phase | wall s | CPU s | peak RSS in phase MB | live after phase (gc): heap / buffers MB |', '|---:|---|---:|---:|---:|---|');
   for (const r of output.sizes) {
-    for (const phase of ['read', 'merge', 'encode', 'write']) {
+    for (const phase of ['read', 'merge', 'write']) {
       const live = r.build.liveAfterMb[phase];
       lines.push(
         `| ${f0(r.build.houses)} | ${phase} | ${f1(r.build.phasesMs[phase] / 1000)} | ${f1(r.build.phasesCpuMs[phase] / 1000)} | ${f0(r.build.phasePeakRssMb[phase] ?? NaN)} | ${f0(live.heapUsed)} / ${f0(live.arrayBuffers)} |`,

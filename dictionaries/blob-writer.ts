@@ -20,7 +20,7 @@ import { pack } from 'msgpackr';
 import type { MergedModel } from './merged.js';
 import { foldText, nameWords } from './fold.js';
 import { HouseStore, Int32Builder } from './house-store.js';
-import { f64Column, guidColumn, pooledColumn, textColumn, u32Column } from './columns.js';
+import { cadnumColumn, f64Column, guidColumn, pooledColumn, textColumn, u32Column } from './columns.js';
 
 export const BLOB_MAGIC = 'ADDRDICT';
 export const FORMAT_VERSION = 3;
@@ -351,6 +351,9 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
   for (const m of model.metro) metroCoords.push(e6(m.lat), e6(m.lon));
 
   const col = <T>(f: (o: (typeof objects)[number]) => T) => objects.map(f);
+  const apartments = model.apartments.every((a, i, all) => i === 0 || all[i - 1].house <= a.house)
+    ? model.apartments
+    : [...model.apartments].sort((a, b) => a.house - b.house);
   const blob = {
     magic: BLOB_MAGIC,
     format: FORMAT_VERSION,
@@ -359,7 +362,7 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
     createdAt: new Date().toISOString(),
     sources: model.sources,
     summary: model.summary,
-    counts: { objects: objects.length, houses: h, apartments: model.apartments.length, words: vocabWords.length, names: nameCount, metro: model.metro.length },
+    counts: { objects: objects.length, houses: h, apartments: apartments.length, words: vocabWords.length, names: nameCount, metro: model.metro.length },
     core: {
       objects: coreObjects.buffer(),
       ...houses.core,
@@ -391,13 +394,14 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
         lon: () => f64Column(col((o) => o.lon)),
       },
       houses: houses.host,
+      // sorted by house (the merge sorts them): the host finds a house's apartments by binary search
       apartments: {
-        house: model.apartments.map((a) => a.house),
-        number: model.apartments.map((a) => a.number),
-        type: model.apartments.map((a) => a.type),
-        fias: model.apartments.map((a) => a.codes.fias ?? ''),
-        gar: model.apartments.map((a) => a.codes.gar ?? ''),
-        cadnum: model.apartments.map((a) => a.cadnum ?? ''),
+        house: () => u32Column(apartments.map((a) => a.house)),
+        number: () => pooledColumn(apartments.map((a) => a.number)),
+        type: () => pooledColumn(apartments.map((a) => a.type)),
+        fias: () => guidColumn(apartments.map((a) => a.codes.fias)),
+        gar: () => u32Column(apartments.map((a) => a.codes.gar)),
+        cadnum: () => cadnumColumn(apartments.map((a) => a.cadnum)),
       },
       metro: {
         name: model.metro.map((m) => m.name),

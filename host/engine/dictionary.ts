@@ -16,6 +16,7 @@ import { decodeCadnum } from '../../dictionaries/cadnum.js';
 import { guidText } from './columns.js';
 import { HouseIdIndex, houseColumns, LABEL_PARTS, type HouseColumns } from './house-columns.js';
 import { ObjectColumns, ObjectIdIndex } from './object-columns.js';
+import { ApartmentColumns } from './apartment-columns.js';
 
 export const BLOB_MAGIC = 'ADDRDICT';
 export const FORMAT_VERSION = 3;
@@ -27,6 +28,8 @@ const O_LEVEL = 1;
 const OBJECT_CACHE_SIZE = 65_536;
 
 export class BlobError extends Error {}
+
+const NIL = Uint8Array.of(0xc0);
 
 type Columns = Record<string, unknown[]>;
 
@@ -46,7 +49,7 @@ interface BlobFile {
     types: string[];
     objects: Record<string, unknown>;
     houses: Record<string, Uint8Array | string[]>;
-    apartments: Columns;
+    apartments: Record<string, unknown>;
     metro: Columns;
   };
 }
@@ -84,10 +87,9 @@ export class LoadedDictionary implements Dictionary {
   readonly metro: { name: string[]; line: string[]; city: string[] };
   private readonly o: ObjectColumns;
   private readonly h: HouseColumns;
-  private readonly a: Columns;
+  private readonly a: ApartmentColumns;
   private objectIndex: ObjectIdIndex | null = null;
   private houseIndex: HouseIdIndex | null = null;
-  private apartmentIndex: Map<string, number> | null = null;
 
   private constructor(blob: BlobFile, core: WasmCore) {
     this.country = blob.country;
@@ -101,8 +103,8 @@ export class LoadedDictionary implements Dictionary {
     this.objectCount = blob.core.objects ? blob.core.objects.byteLength / (OBJ_STRIDE * 4) : 0;
     this.houseCount = blob.core.houses ? blob.core.houses.byteLength / 4 : 0;
     this.h = houseColumns(blob.host.houses, this.houseCount);
-    this.a = blob.host.apartments ?? {};
-    this.apartmentCount = this.a.house?.length ?? 0;
+    this.apartmentCount = blob.counts.apartments ?? 0;
+    this.a = new ApartmentColumns(blob.host.apartments, this.apartmentCount);
     const metro = (blob.host.metro ?? {}) as Partial<LoadedDictionary['metro']>;
     this.metro = { name: metro.name ?? [], line: metro.line ?? [], city: metro.city ?? [] };
   }
@@ -112,7 +114,11 @@ export class LoadedDictionary implements Dictionary {
     const core = await WasmCore.create(wasm);
     for (const [name, section] of Object.entries(blob.core)) core.attach(name, section);
     core.exports.index();
-    return new LoadedDictionary(blob, core);
+    const dictionary = new LoadedDictionary(blob, core);
+    // msgpackr keeps the last buffer it decoded referenced until the next call: without this the whole
+    // blob file stays in memory beside the copies made from it
+    unpack(NIL);
+    return dictionary;
   }
 
   /**
@@ -164,21 +170,9 @@ export class LoadedDictionary implements Dictionary {
     return t ? `${'NWR'[t - 1]}${this.h.osmId[id]}` : '';
   }
 
-  private apartmentsByHouse: Map<number, number[]> | null = null;
-
-  /** Apartment ids of a house (index built on first use). */
+  /** Apartment ids of a house. */
   apartmentsOf(houseId: number): number[] {
-    if (!this.apartmentsByHouse) {
-      const map = new Map<number, number[]>();
-      for (let i = 0; i < this.apartmentCount; i++) {
-        const h = Number(this.a.house[i]);
-        const list = map.get(h);
-        if (list) list.push(i);
-        else map.set(h, [i]);
-      }
-      this.apartmentsByHouse = map;
-    }
-    return this.apartmentsByHouse.get(houseId) ?? [];
+    return this.a.of(houseId);
   }
 
   /** Cheap accessors for the hot path (no record object built). */
@@ -224,15 +218,7 @@ export class LoadedDictionary implements Dictionary {
   }
 
   apartment(id: number): ApartmentInfo {
-    const a = this.a;
-    return {
-      id,
-      house: Number(a.house[id]),
-      number: String(a.number?.[id] ?? ''),
-      type: String(a.type?.[id] ?? ''),
-      codes: { fias: String(a.fias?.[id] ?? ''), ga: '', osm: '', gar: String(a.gar?.[id] ?? ''), kladr: '' },
-      cadnum: String(a.cadnum?.[id] ?? ''),
-    };
+    return this.a.get(id);
   }
 
   chain(id: number): number[] {
@@ -244,14 +230,8 @@ export class LoadedDictionary implements Dictionary {
   private buildIndexes(): void {
     const objects = new ObjectIdIndex(this.o, this.objectCount);
     const houses = new HouseIdIndex(this.h, this.houseCount);
-    const apartments = new Map<string, number>();
-    for (let i = 0; i < this.apartmentCount; i++) {
-      if (this.a.fias?.[i]) apartments.set(`fias:${this.a.fias[i]}`, i);
-      if (this.a.gar?.[i]) apartments.set(`gar:${this.a.gar[i]}`, i);
-    }
     this.objectIndex = objects;
     this.houseIndex = houses;
-    this.apartmentIndex = apartments;
   }
 
   /** The registry an id's shape points to (type UNKNOWN). */
@@ -273,8 +253,8 @@ export class LoadedDictionary implements Dictionary {
     if (k === 'OSM' || k === 'GA') id = id.toUpperCase();
     const col = k === 'FIAS' ? 'fias' : k === 'GAR' ? 'gar' : k === 'KLADR' ? 'kladr' : k === 'OSM' ? 'osm' : 'ga';
     const look = (key: string): Found | null => {
-      const a = this.apartmentIndex!.get(key);
-      if (a !== undefined) return { kind: 'apartment', id: a };
+      const a = this.a.find(key);
+      if (a >= 0) return { kind: 'apartment', id: a };
       const h = this.houseIndex!.find(key);
       if (h >= 0) return { kind: 'house', id: h };
       const o = this.objectIndex!.find(key);

@@ -141,6 +141,24 @@ describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
         codes: { fias: SMALL_APARTMENTS[0].codes.fias, ga: '', osm: '', gar: '7000', kladr: '' },
       });
     });
+
+    it('lists each house\'s apartments in order and finds them by id, whatever order the model gives', async () => {
+      const flat = (house: number, number: string, gar: number, cadnum?: string) =>
+        ({ house, number, type: number.startsWith('оф') ? 'оф' : 'кв', codes: { gar: String(gar), fias: `00000000-0000-4000-8000-${String(gar).padStart(12, '0')}` }, cadnum, source: 'test' });
+      const given = [flat(4, '2', 8002), flat(0, '1', 8000), flat(4, '3', 8003, '66:41:0000000:77'), flat(0, 'оф 2', 8001), flat(5, '1', 8004)];
+      const { dict: d } = await engineOfModel(mergedModel(SMALL_OBJECTS, SMALL_HOUSES, given));
+      expect(d.apartmentCount).toBe(5);
+      expect(d.apartmentsOf(0).map((id) => d.apartment(id).number)).toEqual(['1', 'оф 2']);
+      expect(d.apartmentsOf(4).map((id) => d.apartment(id).number)).toEqual(['2', '3']);
+      expect(d.apartmentsOf(5).map((id) => d.apartment(id).codes.gar)).toEqual(['8004']);
+      expect(d.apartmentsOf(1)).toEqual([]);
+      expect(d.apartmentsOf(9)).toEqual([]);
+      const found = d.findById('GAR', '8003');
+      expect(found?.kind).toBe('apartment');
+      expect(d.apartment(found!.id)).toMatchObject({ house: 4, number: '3', type: 'кв', cadnum: '66:41:0000000:77' });
+      expect(d.findById('FIAS', '00000000-0000-4000-8000-000000008001')).toMatchObject({ kind: 'apartment' });
+      expect(d.findById('GAR', '8009')).toBeNull();
+    });
   });
 
   describe('findById(kind, id)', () => {
