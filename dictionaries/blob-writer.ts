@@ -20,7 +20,8 @@ import { pack } from 'msgpackr';
 import type { MergedModel } from './merged.js';
 import { foldText, nameWords } from './fold.js';
 import { HouseStore, Int32Builder } from './house-store.js';
-import { cadnumColumn, f64Column, guidColumn, pooledColumn, textColumn, u32Column } from './columns.js';
+import { f64Column, guidColumn, pooledColumn, textColumn, u32Column } from './columns.js';
+import { ApartmentStore } from './apartment-store.js';
 
 export const BLOB_MAGIC = 'ADDRDICT';
 export const FORMAT_VERSION = 3;
@@ -351,9 +352,12 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
   for (const m of model.metro) metroCoords.push(e6(m.lat), e6(m.lon));
 
   const col = <T>(f: (o: (typeof objects)[number]) => T) => objects.map(f);
-  const apartments = model.apartments.every((a, i, all) => i === 0 || all[i - 1].house <= a.house)
-    ? model.apartments
-    : [...model.apartments].sort((a, b) => a.house - b.house);
+  // apartments in house order: the host finds a house's apartments by binary search
+  const apartmentRows = model.apartmentRows ?? (() => {
+    const store = new ApartmentStore();
+    for (const apartment of model.apartments) store.add(apartment);
+    return { store, ...store.positioned() };
+  })();
   const blob = {
     magic: BLOB_MAGIC,
     format: FORMAT_VERSION,
@@ -362,7 +366,7 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
     createdAt: new Date().toISOString(),
     sources: model.sources,
     summary: model.summary,
-    counts: { objects: objects.length, houses: h, apartments: apartments.length, words: vocabWords.length, names: nameCount, metro: model.metro.length },
+    counts: { objects: objects.length, houses: h, apartments: apartmentRows.rows.length, words: vocabWords.length, names: nameCount, metro: model.metro.length },
     core: {
       objects: coreObjects.buffer(),
       ...houses.core,
@@ -394,15 +398,7 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
         lon: () => f64Column(col((o) => o.lon)),
       },
       houses: houses.host,
-      // sorted by house (the merge sorts them): the host finds a house's apartments by binary search
-      apartments: {
-        house: () => u32Column(apartments.map((a) => a.house)),
-        number: () => pooledColumn(apartments.map((a) => a.number)),
-        type: () => pooledColumn(apartments.map((a) => a.type)),
-        fias: () => guidColumn(apartments.map((a) => a.codes.fias)),
-        gar: () => u32Column(apartments.map((a) => a.codes.gar)),
-        cadnum: () => cadnumColumn(apartments.map((a) => a.cadnum)),
-      },
+      apartments: apartmentRows.store.sections(apartmentRows.rows, apartmentRows.houses),
       metro: {
         name: model.metro.map((m) => m.name),
         line: model.metro.map((m) => m.line),

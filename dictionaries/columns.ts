@@ -6,12 +6,9 @@
  *   pooledColumn  { pool: string[], ids: u16 (u32 past 65,536 distinct values) } for values that repeat
  *   guidColumn    16 bytes per row (all zero: none)
  *   u32Column / f64Column
- *   cadnumColumn  { words: 2 × u32 per row (cadnum.ts), other: texts of other shapes }
  *
  * A column with no value in any row is written as nil, and the reader reads nil as empty rows.
  */
-import { encodeCadnum } from './cadnum.js';
-
 const encoder = new TextEncoder();
 
 const bytes = (array: ArrayBufferView): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
@@ -76,11 +73,3 @@ export function f64Column(values: readonly (number | undefined)[]): Buffer | nul
   return bytes(Float64Array.from(values, (value) => value ?? 0));
 }
 
-/** Cadastral numbers packed by cadnum.ts: two u32 per row, and the texts of other shapes. */
-export function cadnumColumn(values: readonly (string | undefined)[]): { words: Buffer; other: string[] } | null {
-  if (empty(values)) return null;
-  const words = new Uint32Array(values.length * 2);
-  const other: string[] = [];
-  values.forEach((value, row) => encodeCadnum(value, words, row * 2, other));
-  return { words: bytes(words), other };
-}

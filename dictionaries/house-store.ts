@@ -25,11 +25,11 @@ import type { MergedHouse } from './merged.js';
 import { decodeCadnum, encodeCadnum } from './cadnum.js';
 import { houseKey } from './fold.js';
 
-type TypedArray = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float64Array;
-type TypedArrayConstructor<T extends TypedArray> = { new (length: number): T };
+export type TypedArray = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float64Array;
+export type TypedArrayConstructor<T extends TypedArray> = { new (length: number): T };
 
 /** a typed array that exists only once a non-default value was written; it grows to the store's capacity */
-class LazyColumn<T extends TypedArray> {
+export class LazyColumn<T extends TypedArray> {
   data: T | null = null;
   constructor(
     private readonly make: TypedArrayConstructor<T>,
@@ -163,9 +163,9 @@ export interface HouseSections {
   core: { houses: Section; houseLabels: Section; houseKeys: Section; houseCoords?: Section };
   host: Record<string, Section>;
 }
-export type Section = () => Buffer | string[];
+export type Section = () => unknown;
 
-const bytes = (array: ArrayBufferView): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+export const bytes = (array: ArrayBufferView): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
 export class HouseStore {
   count = 0;
@@ -323,6 +323,14 @@ export class HouseStore {
       if (index >= 0) rows[counts[index]++] = row;
     }
     return { rows, parents };
+  }
+
+  /** the GAR id and GUID of each of `rows` (the houses' dictionary positions), GUIDs only when `withFias` */
+  positions(rows: Uint32Array, withFias: boolean): { gar: Uint32Array; fias: Uint8Array } {
+    return {
+      gar: this.gar.gather(rows) as Uint32Array,
+      fias: withFias ? (this.fias.gather(rows) as Uint8Array) : new Uint8Array(0),
+    };
   }
 
   /** rows 0…count−1: the store's rows as added */

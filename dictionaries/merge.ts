@@ -21,6 +21,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HouseStore } from './house-store.js';
+import { ApartmentStore } from './apartment-store.js';
 import type { MergedApartment, MergedHouse, MergedModel, MergedObject } from './merged.js';
 import {
   LEVEL_NAMES,
@@ -80,8 +81,7 @@ export class ModelBuilder implements ModelSink {
   private readonly houseParentIds = new Map<string, number>();
   private readonly houseParentKeys: string[] = [];
   private readonly houseStore = new HouseStore();
-  /** GAR house id (`gar:<id>` / `fias:<guid>`) → house row, filled only for apartments' sake */
-  private readonly apartmentsIn: ApartmentRecord[] = [];
+  private readonly apartmentStore = new ApartmentStore();
   private readonly metro: MetroStation[] = [];
   private readonly postOffices: PostOffice[] = [];
   private readonly sources: SourceInfo[] = [];
@@ -132,7 +132,7 @@ export class ModelBuilder implements ModelSink {
   }
 
   addApartment(apartment: ApartmentRecord): void {
-    this.apartmentsIn.push(apartment);
+    if (!this.apartmentStore.add(apartment)) this.reject(apartment.source, 'apartment: bad house reference');
   }
 
   addMetro(station: MetroStation): void {
@@ -201,11 +201,11 @@ export class ModelBuilder implements ModelSink {
     this.applyKladrAliases(objects);
     this.applyNameVariants(objects);
 
-    const apartments = this.mergeApartments(rows);
+    const apartmentRows = this.placeApartments(rows);
     // the address registry's date is the dictionary's version; without one, the newest source's
     const primary = this.sources.filter((s) => s.primary && s.date);
     const sourceDate = (primary.length ? primary : this.sources).reduce((newest, s) => (s.date > newest ? s.date : newest), '');
-    const summary = this.summarize(objects, rows, housesWithCoordinates, apartments.length);
+    const summary = this.summarize(objects, rows, housesWithCoordinates, apartmentRows.rows.length);
     summary['finish ms'] = Date.now() - started;
     const houseCount = rows.length;
     return {
@@ -218,7 +218,10 @@ export class ModelBuilder implements ModelSink {
       *houses(): Iterable<MergedHouse> {
         for (let i = 0; i < rows.length; i++) yield store.get(rows[i], parents[rows[i]]);
       },
-      apartments,
+      apartmentRows,
+      get apartments(): MergedApartment[] {
+        return [...apartmentRows.rows].map((row, i) => apartmentRows.store.get(row, apartmentRows.houses[i]));
+      },
       metro: this.metro,
       summary,
     };
@@ -677,28 +680,12 @@ export class ModelBuilder implements ModelSink {
   }
 
   /** apartments reference their house by `gar:<id>` or `fias:<guid>`; map to the yielded house order */
-  private mergeApartments(rows: Uint32Array): MergedApartment[] {
-    if (this.apartmentsIn.length === 0) return [];
-    const wanted = new Set(this.apartmentsIn.map((a) => a.house));
-    const position = new Map<string, number>();
-    for (let i = 0; i < rows.length; i++) {
-      const gar = this.houseStore.garOf(rows[i]);
-      if (gar && wanted.has(`gar:${gar}`)) position.set(`gar:${gar}`, i);
-      const fias = this.houseStore.fiasOf(rows[i]);
-      if (fias && wanted.has(`fias:${fias}`)) position.set(`fias:${fias}`, i);
-    }
-    const merged: MergedApartment[] = [];
-    for (const apartment of this.apartmentsIn) {
-      const house = position.get(apartment.house);
-      if (house === undefined) {
-        this.reject(apartment.source, 'apartment: house missing');
-        continue;
-      }
-      const { house: _house, ...rest } = apartment;
-      merged.push({ ...rest, house });
-    }
-    merged.sort((a, b) => a.house - b.house);
-    return merged;
+  private placeApartments(rows: Uint32Array): { store: ApartmentStore; rows: Uint32Array; houses: Uint32Array } {
+    const store = this.apartmentStore;
+    if (store.count === 0) return { store, rows: new Uint32Array(0), houses: new Uint32Array(0) };
+    const positions = this.houseStore.positions(rows, store.hasFiasReferences);
+    const placed = store.place(positions, (row) => this.reject(store.sourceOf(row), 'apartment: house missing'));
+    return { store, ...placed };
   }
 
   private summarize(objects: MergedObject[], rows: Uint32Array, withCoordinates: number, apartments: number): Record<string, number | string> {

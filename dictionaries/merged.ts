@@ -6,6 +6,7 @@
  */
 import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, SourceInfo } from './model.js';
 import type { HouseStore } from './house-store.js';
+import type { ApartmentStore } from './apartment-store.js';
 
 export interface MergedObject extends Omit<AddressObject, 'parent' | 'key'> {
   key: string;
@@ -40,6 +41,8 @@ export interface MergedModel {
    */
   houseRows?: { store: HouseStore; rows: Uint32Array; parents: Int32Array };
   apartments: MergedApartment[];
+  /** The same apartments as columns (the merge): `rows` of `store` in house order, `houses` their house positions. */
+  apartmentRows?: { store: ApartmentStore; rows: Uint32Array; houses: Uint32Array };
   metro: MetroStation[];
   /** build summary lines, printed by the builder */
   summary: Record<string, number | string>;

@@ -13,6 +13,10 @@
  * row itself.
  */
 
+import { guidPrefixes, lowerBound, orderBy } from '../../dictionaries/order.js';
+
+export { orderBy };
+
 type Ctor<T> = new (b: ArrayBuffer) => T;
 
 /** A copy of `bytes` as T (aligned, and the blob's buffer can go). */
@@ -109,25 +113,6 @@ export function guidText(guids: Uint8Array, id: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** Row numbers 0…n−1 ordered by `keys` (stable LSD radix sort, two 16-bit passes). */
-export function orderBy(keys: Uint32Array): Uint32Array {
-  const n = keys.length;
-  const first = new Uint32Array(n);
-  const out = new Uint32Array(n);
-  const counts = new Uint32Array(0x10001);
-  for (let i = 0; i < n; i++) counts[(keys[i] & 0xffff) + 1]++;
-  for (let b = 1; b <= 0x10000; b++) counts[b] += counts[b - 1];
-  for (let i = 0; i < n; i++) first[counts[keys[i] & 0xffff]++] = i;
-  counts.fill(0);
-  for (let i = 0; i < n; i++) counts[(keys[i] >>> 16) + 1]++;
-  for (let b = 1; b <= 0x10000; b++) counts[b] += counts[b - 1];
-  for (let j = 0; j < n; j++) {
-    const row = first[j];
-    out[counts[keys[row] >>> 16]++] = row;
-  }
-  return out;
-}
-
 /**
  * Rows by a u32 key, with `skip` rows (key 0 = no value) left out. `rows(key)` lists the rows holding it
  * in row order.
@@ -144,14 +129,7 @@ export class KeyIndex {
 
   *rows(key: number): Generator<number> {
     const order = this.order;
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.keys[order[mid]] < key) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let at = lo; at < order.length && this.keys[order[at]] === key; at++) yield order[at];
+    for (let at = lowerBound(this.keys, order, key); at < order.length && this.keys[order[at]] === key; at++) yield order[at];
   }
 }
 
@@ -171,12 +149,10 @@ export class GuidIndex {
   private readonly index: KeyIndex;
 
   constructor(private readonly guids: Uint8Array, count: number) {
-    const keys = new Uint32Array(guids.length >= count * 16 ? count : 0);
+    const keys = guidPrefixes(guids, guids.length >= count * 16 ? count : 0);
     const present = new Uint8Array(keys.length);
     for (let i = 0; i < keys.length; i++) {
-      const at = i * 16;
-      keys[i] = ((guids[at] << 24) | (guids[at + 1] << 16) | (guids[at + 2] << 8) | guids[at + 3]) >>> 0;
-      for (let k = 0; k < 16 && !present[i]; k++) if (guids[at + k] !== 0) present[i] = 1;
+      for (let k = 0; k < 16 && !present[i]; k++) if (guids[i * 16 + k] !== 0) present[i] = 1;
     }
     this.index = new KeyIndex(keys, (row) => present[row] === 1);
   }

@@ -1,0 +1,178 @@
+/**
+ * Columnar store of apartments (GAR AS_APARTMENTS: tens of millions nationally), the apartments' twin of
+ * house-store.ts: no JS object per apartment. The merge adds them as the reader yields them, with their
+ * house as a reference (`gar:<id>` or `fias:<guid>`); `place()` resolves each reference to the house's
+ * position in the dictionary (radix-sorted house ids, binary search) and orders the apartments by it;
+ * `sections()` gives the blob's apartment columns (docs/DESIGN.md "Blob format"), each built when the
+ * writer streams it.
+ *
+ *   refGar u32 / refFias 16 B   the house reference (merge only)
+ *   number, type                pool ids (numbers and types repeat: `1`…`500`, `кв`, `оф`)
+ *   gar u32, fias 16 B, cadnum 2 × u32 (cadnum.ts), source u8
+ */
+import { decodeCadnum, encodeCadnum } from './cadnum.js';
+import { bytes, LazyColumn, StringPool, type Section } from './house-store.js';
+import type { ApartmentRecord } from './model.js';
+import type { MergedApartment } from './merged.js';
+import { guidPrefixes, lowerBound, orderBy } from './order.js';
+
+const GUID = /^[0-9a-f]{32}$/;
+
+function guidInto(guid: string, out: Uint8Array, at: number): boolean {
+  const hex = guid.replace(/-/g, '').toLowerCase();
+  if (!GUID.test(hex)) return false;
+  for (let i = 0; i < 16; i++) out[at + i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return true;
+}
+
+function guidOf(column: LazyColumn<Uint8Array>, row: number): string {
+  const data = column.data;
+  if (data === null || row * 16 + 16 > data.length) return '';
+  let hex = '';
+  for (let i = row * 16; i < row * 16 + 16; i++) hex += data[i].toString(16).padStart(2, '0');
+  if (/^0+$/.test(hex)) return '';
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Where the houses are: the GAR id and GUID of the house at each dictionary position. */
+export interface HousePositions {
+  gar: Uint32Array;
+  /** 16 bytes per position (zeros: none) */
+  fias: Uint8Array;
+}
+
+export class ApartmentStore {
+  count = 0;
+  private capacity = 1024;
+  private readonly numbers = new StringPool();
+  private readonly types = new StringPool();
+  private readonly sources = new StringPool();
+  private readonly cadnumOther: string[] = [];
+  private readonly refGar = new LazyColumn(Uint32Array);
+  private readonly refFias = new LazyColumn(Uint8Array, 16);
+  private readonly number = new LazyColumn(Uint32Array);
+  private readonly type = new LazyColumn(Uint32Array);
+  private readonly source = new LazyColumn(Uint8Array);
+  private readonly gar = new LazyColumn(Uint32Array);
+  private readonly fias = new LazyColumn(Uint8Array, 16);
+  private readonly cadnum = new LazyColumn(Uint32Array, 2);
+
+  /**
+   * Appends an apartment; its house is `house` (a reference to resolve with `place`) or, for a model's
+   * apartments, already a dictionary position (kept in the refGar column; `positioned()` reads it back).
+   * Returns false for a reference of another shape.
+   */
+  add(apartment: ApartmentRecord | MergedApartment): boolean {
+    const row = this.count;
+    const capacity = row + 1 > this.capacity ? (this.capacity = Math.ceil(this.capacity * 1.5)) : this.capacity;
+    const house = apartment.house;
+    if (typeof house === 'number') {
+      this.refGar.set(row, house, capacity);
+    } else if (house.startsWith('gar:') && /^\d{1,10}$/.test(house.slice(4)) && Number(house.slice(4)) <= 0xffffffff) {
+      this.refGar.set(row, Number(house.slice(4)), capacity);
+    } else if (!(house.startsWith('fias:') && guidInto(house.slice(5), this.refFias.reserve(row, capacity), row * 16))) {
+      return false;
+    }
+    this.count++;
+    this.number.set(row, this.numbers.id(apartment.number), capacity);
+    const type = this.types.id(apartment.type);
+    if (type) this.type.set(row, type, capacity);
+    const source = this.sources.id(apartment.source);
+    if (source > 255) throw new Error(`apartment store: more than 255 sources (${apartment.source})`);
+    if (source) this.source.set(row, source, capacity);
+    if (apartment.codes.gar) this.gar.set(row, Number(apartment.codes.gar), capacity);
+    if (apartment.codes.fias && !guidInto(apartment.codes.fias, this.fias.reserve(row, capacity), row * 16)) {
+      throw new Error(`apartment store: bad FIAS GUID ${apartment.codes.fias}`);
+    }
+    if (apartment.cadnum) encodeCadnum(apartment.cadnum, this.cadnum.reserve(row, capacity), row * 2, this.cadnumOther);
+    return true;
+  }
+
+  /** the source of row `row` (for reject counts) */
+  sourceOf(row: number): string {
+    return this.sources.strings[this.source.get(row)];
+  }
+
+  /** row `row` as a merged apartment in house position `house` */
+  get(row: number, house: number): MergedApartment {
+    const apartment: MergedApartment = { house, number: this.numbers.strings[this.number.get(row)], type: this.types.strings[this.type.get(row)], codes: {}, source: this.sourceOf(row) };
+    const gar = this.gar.get(row);
+    if (gar) apartment.codes.gar = String(gar);
+    const fias = guidOf(this.fias, row);
+    if (fias) apartment.codes.fias = fias;
+    if (this.cadnum.data !== null) {
+      const cadnum = decodeCadnum(this.cadnum.data, row * 2, this.cadnumOther);
+      if (cadnum) apartment.cadnum = cadnum;
+    }
+    return apartment;
+  }
+
+  /** rows whose house reference is itself a position (a model's apartments), in house order */
+  positioned(): { rows: Uint32Array; houses: Uint32Array } {
+    const houses = this.refGar.gather(Uint32Array.from({ length: this.count }, (_, i) => i)) as Uint32Array;
+    const rows = orderBy(houses);
+    return { rows, houses: Uint32Array.from(rows, (row) => houses[row]) };
+  }
+
+  /**
+   * Resolves each apartment's house reference to a position in `positions` (the last house holding the
+   * id, as a Map filled in order would) and orders the apartments by it (stable). `unplaced(row)` is
+   * called for an apartment whose house is not in the dictionary.
+   */
+  place(positions: HousePositions, unplaced: (row: number) => void): { rows: Uint32Array; houses: Uint32Array } {
+    const byGar = orderBy(positions.gar);
+    const fiasCount = positions.fias.length / 16;
+    const fiasKeys = guidPrefixes(positions.fias, fiasCount);
+    const byFias = orderBy(fiasKeys);
+    const houseOf = new Uint32Array(this.count);
+    const placed = new Uint8Array(this.count);
+    const ref = new Uint8Array(16);
+    for (let row = 0; row < this.count; row++) {
+      let found = -1;
+      const gar = this.refGar.get(row);
+      if (gar) {
+        for (let at = lowerBound(positions.gar, byGar, gar); at < byGar.length && positions.gar[byGar[at]] === gar; at++) found = byGar[at];
+      } else if (this.refFias.data !== null) {
+        for (let i = 0; i < 16; i++) ref[i] = this.refFias.get(row, i);
+        const key = ((ref[0] << 24) | (ref[1] << 16) | (ref[2] << 8) | ref[3]) >>> 0;
+        for (let at = lowerBound(fiasKeys, byFias, key); at < byFias.length && fiasKeys[byFias[at]] === key; at++) {
+          const position = byFias[at];
+          let same = true;
+          for (let i = 4; i < 16 && same; i++) same = positions.fias[position * 16 + i] === ref[i];
+          if (same) found = position;
+        }
+      }
+      if (found < 0) unplaced(row);
+      else {
+        houseOf[row] = found;
+        placed[row] = 1;
+      }
+    }
+    const order = orderBy(houseOf);
+    let kept = 0;
+    for (let i = 0; i < order.length; i++) if (placed[order[i]]) order[kept++] = order[i];
+    const rows = order.slice(0, kept);
+    return { rows, houses: Uint32Array.from(rows, (row) => houseOf[row]) };
+  }
+
+  /** The blob's apartment columns for `rows` in house order, `houses` their house positions. */
+  sections(rows: Uint32Array, houses: Uint32Array): Record<string, Section | undefined> {
+    const pooled = (pool: StringPool, column: LazyColumn<Uint32Array>): Section => () => ({
+      pool: pool.strings,
+      ids: bytes(column.gather(rows, pool.size > 0x10000 ? Uint32Array : Uint16Array)),
+    });
+    return {
+      house: () => bytes(houses),
+      number: pooled(this.numbers, this.number),
+      type: this.type.data === null ? undefined : pooled(this.types, this.type),
+      fias: this.fias.data === null ? undefined : () => bytes(this.fias.gather(rows)),
+      gar: this.gar.data === null ? undefined : () => bytes(this.gar.gather(rows)),
+      cadnum: this.cadnum.data === null ? undefined : () => ({ words: bytes(this.cadnum.gather(rows)), other: this.cadnumOther }),
+    };
+  }
+
+  /** whether some apartment names its house by GUID */
+  get hasFiasReferences(): boolean {
+    return this.refFias.data !== null;
+  }
+}
