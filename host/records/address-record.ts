@@ -10,10 +10,11 @@
 import { COUNTRY_INFO, type CountryInfo } from '../countries.js';
 import {
   LEVEL_KEYS,
-  type ApartmentInfo, type CodesOut, type Dictionary, type HouseInfo, type HouseParts, type LevelKey,
+  type ApartmentInfo, type CodesOut, type Country, type Dictionary, type HouseInfo, type HouseParts, type LevelKey,
   type MetroHit, type ObjectInfo, type Quality, type Resolution,
 } from '../engine/types.js';
 import { completeHouseParts, emptyHouseParts, houseFullName } from './house-details.js';
+import { shared } from './json.js';
 import { levelFullName } from './type-placement.js';
 
 export type RecordMethod = 'clean' | 'suggest' | 'idsearch' | 'center' | 'geosearch';
@@ -106,8 +107,17 @@ function objectOrNull(dictionary: Dictionary, id: number): ObjectInfo | null {
 }
 
 export function resolveObjects(resolution: Resolution, dictionary: Dictionary): ResolvedObjects {
-  const levels = {} as Record<LevelKey, ObjectInfo | null>;
-  for (const key of LEVEL_KEYS) levels[key] = objectOrNull(dictionary, resolution.levels[key] ?? -1);
+  const ids = resolution.levels;
+  const levels: Record<LevelKey, ObjectInfo | null> = {
+    region: objectOrNull(dictionary, ids.region ?? -1),
+    area: objectOrNull(dictionary, ids.area ?? -1),
+    municipal: objectOrNull(dictionary, ids.municipal ?? -1),
+    city: objectOrNull(dictionary, ids.city ?? -1),
+    cityArea: objectOrNull(dictionary, ids.cityArea ?? -1),
+    settlement: objectOrNull(dictionary, ids.settlement ?? -1),
+    planStructure: objectOrNull(dictionary, ids.planStructure ?? -1),
+    street: objectOrNull(dictionary, ids.street ?? -1),
+  };
   const city = levels.city;
   // Russia's federal cities are the region; `city` stays empty (conventions.md). Elsewhere the dictionary
   // decides: Ukraine's cities of special status are a region and a city (docs/DECISIONS.md).
@@ -120,14 +130,18 @@ export function resolveObjects(resolution: Resolution, dictionary: Dictionary): 
   return { levels, house, apartment };
 }
 
+const EMPTY_CODES: CodesRecord = shared({ fias: '', ga: '', osm: '', gar: '', kladr: '' });
+const EMPTY_LEVEL: LevelRecord = shared({ fullName: '', name: '', type: '', codes: EMPTY_CODES });
+
+/** The empty codes (shared and frozen, like every part a record may share with others). */
 export function emptyCodes(): CodesRecord {
-  return { fias: '', ga: '', osm: '', gar: '', kladr: '' };
+  return EMPTY_CODES;
 }
 
 const str = (value: unknown): string => (typeof value === 'string' ? value.trim() : typeof value === 'number' && Number.isFinite(value) ? String(value) : '');
 
 export function codesRecord(codes: Partial<CodesOut> | undefined | null): CodesRecord {
-  if (!codes) return emptyCodes();
+  if (!codes) return EMPTY_CODES;
   return {
     fias: str(codes.fias).toLowerCase(),
     ga: str(codes.ga).toUpperCase(),
@@ -138,15 +152,31 @@ export function codesRecord(codes: Partial<CodesOut> | undefined | null): CodesR
 }
 
 export function emptyLevel(): LevelRecord {
-  return { fullName: '', name: '', type: '', codes: emptyCodes() };
+  return EMPTY_LEVEL;
 }
 
+/**
+ * Level records of the objects the dictionary keeps (its ObjectInfo are cached and frozen): records repeat
+ * the same regions, cities and streets, so each level is built, frozen and serialized once (json.ts).
+ */
+const LEVEL_OF = new WeakMap<ObjectInfo, LevelRecord>();
+
 export function levelRecord(object: ObjectInfo | null): LevelRecord {
-  if (!object) return emptyLevel();
+  if (!object) return EMPTY_LEVEL;
+  const known = LEVEL_OF.get(object);
+  if (known) return known;
   const name = str(object.name);
   const type = str(object.type);
-  return { fullName: levelFullName(name, type), name, type, codes: codesRecord(object.codes) };
+  const level = { fullName: levelFullName(name, type), name, type, codes: codesRecord(object.codes) };
+  if (!Object.isFrozen(object)) return level;
+  LEVEL_OF.set(object, shared(level));
+  return level;
 }
+
+/** The `country` member: one shared object per country. */
+const COUNTRY_RECORD = Object.fromEntries(
+  (Object.entries(COUNTRY_INFO) as [Country, CountryInfo][]).map(([country, info]) => [country, shared({ ...info })]),
+) as Record<Country, CountryInfo>;
 
 const POSTCODE = /^\d{6}$/;
 
@@ -173,8 +203,19 @@ export function coordinatesOf(objects: ResolvedObjects): { latitude: number; lon
   return { latitude: 0, longitude: 0, geo: 0 };
 }
 
-/** `UTC+3`; `+03:00`, `3`, `UTC+03` are normalized; anything else → "". */
+const TIMEZONES = new Map<string, string>();
+
+/** `UTC+3`; `+03:00`, `3`, `UTC+03` are normalized; anything else → "". (A dictionary has a few distinct values: kept.) */
 export function normalizeTimezone(value: string): string {
+  let normalized = TIMEZONES.get(value);
+  if (normalized === undefined) {
+    normalized = parseTimezone(value);
+    if (TIMEZONES.size < 1000) TIMEZONES.set(value, normalized);
+  }
+  return normalized;
+}
+
+function parseTimezone(value: string): string {
   const match = /^(?:UTC|GMT)?\s*([+-−])?\s*(\d{1,2})(?::?(\d{2}))?$/i.exec(value.trim());
   if (!match) return '';
   const sign = match[1] === '-' || match[1] === '−' ? '-' : '+';
@@ -192,12 +233,12 @@ export function timezoneOf(objects: ResolvedObjects): string {
 }
 
 export function joinAddress(levels: Record<LevelKey, LevelRecord | null>): string {
-  const names: string[] = [];
+  let address = '';
   for (const key of LEVEL_KEYS) {
     const fullName = levels[key]?.fullName;
-    if (fullName) names.push(fullName);
+    if (fullName) address = address ? `${address}, ${fullName}` : fullName;
   }
-  return names.join(', ');
+  return address;
 }
 
 function additionalRecord(house: HouseInfo | null, apartment: ApartmentInfo | null): AdditionalRecord {
@@ -220,25 +261,46 @@ export interface BuildOptions {
 const WITH_APARTMENT = new Set<RecordMethod>(['clean', 'idsearch']);
 const MUNICIPAL_NULL = new Set<RecordMethod>(['idsearch', 'center', 'geosearch']);
 
+/** HouseDetails in interface order; one literal, not a spread of the parts (it runs for every record). */
+function houseDetailsRecord(
+  fullName: string, p: HouseParts, codes: CodesRecord | null, apartmentCodes: CodesRecord | null, additional: AdditionalRecord | null,
+): HouseDetailsRecord {
+  return {
+    fullName, house: p.house, case: p.case, build: p.build, liter: p.liter, lend: p.lend, constr: p.constr, stead: p.stead,
+    entr: p.entr, floor: p.floor, flat: p.flat, office: p.office, room: p.room, kab: p.kab, place: p.place, block: p.block,
+    pav: p.pav, sek: p.sek, abon: p.abon, munit: p.munit, codes, apartmentCodes, additional,
+  };
+}
+
+/** The eight levels of a record, in interface order (key order is part of the golden answers). */
+type RecordLevels = Pick<AddressRecord, LevelKey>;
+
+function recordLevels(objects: ResolvedObjects | null, method: RecordMethod): RecordLevels {
+  const levels = objects?.levels;
+  return {
+    region: levelRecord(levels?.region ?? null),
+    area: levelRecord(levels?.area ?? null),
+    municipal: MUNICIPAL_NULL.has(method) ? null : levelRecord(levels?.municipal ?? null),
+    city: levelRecord(levels?.city ?? null),
+    cityArea: levelRecord(levels?.cityArea ?? null),
+    settlement: levelRecord(levels?.settlement ?? null),
+    planStructure: levelRecord(levels?.planStructure ?? null),
+    street: levelRecord(levels?.street ?? null),
+  };
+}
+
 /** The record for an input nothing matched (conventions.md, ours): levels empty, quality {0,0,2,0,0,0}. */
 function nothingMatched(resolution: Resolution, dictionary: Dictionary, options: BuildOptions): AddressRecord {
-  const empty = {} as Record<LevelKey, LevelRecord | null>;
-  for (const key of LEVEL_KEYS) empty[key] = emptyLevel();
-  if (MUNICIPAL_NULL.has(options.method)) empty.municipal = null;
+  const withApartment = WITH_APARTMENT.has(options.method);
   const cleaned = str(resolution.undefinedParts) || options.original.replace(/\s+/g, ' ').trim();
-  return assemble(options, {
+  return assemble(options, recordLevels(null, options.method), {
     address: '',
     addressFull: '',
     postcodeIn: str(resolution.postcodeIn),
     postcode: '',
-    levels: empty,
-    houseDetails: {
-      fullName: '', ...emptyHouseParts(), codes: emptyCodes(),
-      apartmentCodes: WITH_APARTMENT.has(options.method) ? emptyCodes() : null,
-      additional: WITH_APARTMENT.has(options.method) ? additionalRecord(null, null) : null,
-    },
+    houseDetails: houseDetailsRecord('', emptyHouseParts(), EMPTY_CODES, withApartment ? EMPTY_CODES : null, withApartment ? additionalRecord(null, null) : null),
     coordinates: { latitude: 0, longitude: 0 },
-    country: COUNTRY_INFO[dictionary.country],
+    country: COUNTRY_RECORD[dictionary.country],
     valid: false,
     quality: { unique: 0, actuality: 0, undefined: 2, level: 0, house: 0, geo: 0 },
     timezone: '',
@@ -247,94 +309,82 @@ function nothingMatched(resolution: Resolution, dictionary: Dictionary, options:
   });
 }
 
-type RecordBody = Omit<AddressRecord, 'original' | LevelKey> & { levels: Record<LevelKey, LevelRecord | null> } & Required<Pick<AddressRecord, 'postcodeIn' | 'valid' | 'quality' | 'undefinedParts' | 'metro'>>;
+type RecordBody = Omit<AddressRecord, 'original' | LevelKey> & Required<Pick<AddressRecord, 'postcodeIn' | 'valid' | 'quality' | 'undefinedParts' | 'metro'>>;
 
 /**
- * Orders the members as interface.md lists them and drops what the method does not show. Two plain
- * literals, not conditional spreads: this runs once per record and spreads cost more than the engine call.
+ * Orders the members as interface.md lists them and drops what the method does not show. Members are
+ * assigned one by one in that order (one path for both shapes, two fast hidden classes), not spread:
+ * this runs once per record and spreads cost more than the engine call.
  */
-function assemble(options: BuildOptions, body: RecordBody): AddressRecord {
-  const { levels } = body;
-  const municipal = MUNICIPAL_NULL.has(options.method) ? null : (levels.municipal ?? emptyLevel());
-  // the eight levels in interface order, shared by both shapes (key order is part of the golden answers)
-  const levelObjects = {
-    region: levels.region ?? emptyLevel(),
-    area: levels.area ?? emptyLevel(),
-    municipal,
-    city: levels.city ?? emptyLevel(),
-    cityArea: levels.cityArea ?? emptyLevel(),
-    settlement: levels.settlement ?? emptyLevel(),
-    planStructure: levels.planStructure ?? emptyLevel(),
-    street: levels.street ?? emptyLevel(),
-  };
-  if (options.method === 'suggest') {
-    return {
-      address: body.address,
-      addressFull: body.addressFull,
-      postcode: body.postcode,
-      ...levelObjects,
-      houseDetails: body.houseDetails,
-      coordinates: body.coordinates,
-      country: body.country,
-      timezone: body.timezone,
-    };
+function assemble(options: BuildOptions, levels: RecordLevels, body: RecordBody): AddressRecord {
+  const full = options.method !== 'suggest';
+  const record = {} as AddressRecord;
+  if (full) record.original = options.method === 'geosearch' ? '' : options.original;
+  record.address = body.address;
+  record.addressFull = body.addressFull;
+  if (full) record.postcodeIn = body.postcodeIn;
+  record.postcode = body.postcode;
+  for (const key of LEVEL_KEYS) (record as RecordLevels)[key] = levels[key] as LevelRecord;
+  record.houseDetails = body.houseDetails;
+  record.coordinates = body.coordinates;
+  record.country = body.country;
+  if (full) {
+    record.valid = body.valid;
+    record.quality = body.quality;
   }
-  return {
-    original: options.method === 'geosearch' ? '' : options.original,
-    address: body.address,
-    addressFull: body.addressFull,
-    postcodeIn: body.postcodeIn,
-    postcode: body.postcode,
-    ...levelObjects,
-    houseDetails: body.houseDetails,
-    coordinates: body.coordinates,
-    country: body.country,
-    valid: body.valid,
-    quality: body.quality,
-    timezone: body.timezone,
-    undefinedParts: body.undefinedParts,
-    metro: body.metro,
-  };
+  record.timezone = body.timezone;
+  if (full) {
+    record.undefinedParts = body.undefinedParts;
+    record.metro = body.metro;
+  }
+  return record;
 }
 
-export function buildAddressRecord(resolution: Resolution, dictionary: Dictionary, options: BuildOptions): AddressRecord {
-  if (!resolution.matched) return nothingMatched(resolution, dictionary, options);
-  const objects = resolveObjects(resolution, dictionary);
-  const levels = {} as Record<LevelKey, LevelRecord | null>;
-  for (const key of LEVEL_KEYS) levels[key] = levelRecord(objects.levels[key]);
-  if (MUNICIPAL_NULL.has(options.method)) levels.municipal = null;
+function metroRecords(hits: MetroHit[]): MetroRecord[] {
+  const records: MetroRecord[] = [];
+  for (let i = 0; i < hits.length && i < 3; i++) {
+    const hit = hits[i];
+    records.push({ name: str(hit.name), line: str(hit.line), city: str(hit.city), distance: Math.round(hit.distance) });
+  }
+  return records;
+}
 
-  const parts = completeHouseParts(resolution.parts, objects.house, objects.apartment);
+/** `objects`: the resolution's objects when the caller has them already (`resolveObjects`). */
+export function buildAddressRecord(resolution: Resolution, dictionary: Dictionary, options: BuildOptions, objects?: ResolvedObjects | null): AddressRecord {
+  if (!resolution.matched) return nothingMatched(resolution, dictionary, options);
+  const resolved = objects ?? resolveObjects(resolution, dictionary);
+  const levels = recordLevels(resolved, options.method);
+
+  const parts = completeHouseParts(resolution.parts, resolved.house, resolved.apartment);
   const houseLine = houseFullName(parts);
   const withApartment = WITH_APARTMENT.has(options.method);
-  const houseDetails: HouseDetailsRecord = {
-    fullName: houseLine,
-    ...parts,
-    codes: codesRecord(objects.house?.codes),
-    apartmentCodes: withApartment ? codesRecord(objects.apartment?.codes) : null,
-    additional: withApartment ? additionalRecord(objects.house, objects.apartment) : null,
-  };
+  const houseDetails = houseDetailsRecord(
+    houseLine,
+    parts,
+    codesRecord(resolved.house?.codes),
+    withApartment ? codesRecord(resolved.apartment?.codes) : null,
+    withApartment ? additionalRecord(resolved.house, resolved.apartment) : null,
+  );
 
   const address = joinAddress(levels);
-  const point = coordinatesOf(objects);
-  const quality: Quality = { ...resolution.quality, geo: point.geo };
+  const point = coordinatesOf(resolved);
+  const given = resolution.quality;
+  const quality: Quality = { unique: given.unique, actuality: given.actuality, undefined: given.undefined, level: given.level, house: given.house, geo: point.geo };
   const metro = options.method === 'clean' && options.nearestMetro && point.geo >= LEVEL_NUMBER.street
-    ? options.nearestMetro(point.latitude, point.longitude).slice(0, 3).map((hit) => ({
-      name: str(hit.name), line: str(hit.line), city: str(hit.city), distance: Math.round(hit.distance),
-    }))
+    ? metroRecords(options.nearestMetro(point.latitude, point.longitude))
     : [];
-  return assemble(options, {
+  const postcodeIn = str(resolution.postcodeIn);
+  return assemble(options, levels, {
     address,
     addressFull: address && houseLine ? `${address}, ${houseLine}` : address || houseLine,
-    postcodeIn: POSTCODE.test(str(resolution.postcodeIn)) ? str(resolution.postcodeIn) : '',
-    postcode: postcodeOf(objects),
-    levels,
+    postcodeIn: POSTCODE.test(postcodeIn) ? postcodeIn : '',
+    postcode: postcodeOf(resolved),
     houseDetails,
     coordinates: { latitude: point.latitude, longitude: point.longitude },
-    country: COUNTRY_INFO[dictionary.country],
+    country: COUNTRY_RECORD[dictionary.country],
     valid: quality.unique < 2 && quality.undefined < 2,
     quality,
-    timezone: timezoneOf(objects),
+    timezone: timezoneOf(resolved),
     undefinedParts: str(resolution.undefinedParts),
     metro,
   });

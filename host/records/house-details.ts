@@ -39,41 +39,56 @@ const APARTMENT_MEMBER: Record<string, HousePartKey> = {
   'секция': 'sek',
 };
 
+/** Literals, not loops over HOUSE_PART_KEYS: these run for every record (same key order). */
 export function emptyHouseParts(): HouseParts {
-  const parts = {} as HouseParts;
-  for (const key of HOUSE_PART_KEYS) parts[key] = '';
-  return parts;
+  return {
+    house: '', case: '', build: '', liter: '', lend: '', constr: '', stead: '', entr: '', floor: '', flat: '',
+    office: '', room: '', kab: '', place: '', block: '', pav: '', sek: '', abon: '', munit: '',
+  };
 }
 
-const clean = (value: unknown): string => (typeof value === 'string' ? value.trim().toLowerCase() : '');
+const clean = (value: unknown): string => (typeof value === 'string' && value !== '' ? value.trim().toLowerCase() : '');
 
 /**
  * The parts to show: the parsed parts, lower-cased, with the registry's house number, корпус, строение,
  * литера and сооружение where the registry has them, and the apartment number in its member.
  */
 export function completeHouseParts(parsed: Partial<HouseParts> | undefined, house: HouseInfo | null, apartment: ApartmentInfo | null): HouseParts {
-  const parts = emptyHouseParts();
-  for (const key of HOUSE_PART_KEYS) parts[key] = clean(parsed?.[key]);
+  const p = parsed ?? {};
+  const parts: HouseParts = {
+    house: clean(p.house), case: clean(p.case), build: clean(p.build), liter: clean(p.liter), lend: clean(p.lend),
+    constr: clean(p.constr), stead: clean(p.stead), entr: clean(p.entr), floor: clean(p.floor), flat: clean(p.flat),
+    office: clean(p.office), room: clean(p.room), kab: clean(p.kab), place: clean(p.place), block: clean(p.block),
+    pav: clean(p.pav), sek: clean(p.sek), abon: clean(p.abon), munit: clean(p.munit),
+  };
   if (house) {
-    const registry: [HousePartKey, string][] = [
-      [house.stead && !parts.house ? 'stead' : 'house', house.number],
-      ['case', house.block],
-      ['build', house.building],
-      ['liter', house.liter],
-      ['constr', house.construction],
-    ];
-    for (const [key, value] of registry) if (clean(value)) parts[key] = clean(value);
+    const number = clean(house.number);
+    if (number) {
+      if (house.stead && !parts.house) parts.stead = number;
+      else parts.house = number;
+    }
+    const block = clean(house.block);
+    if (block) parts.case = block;
+    const building = clean(house.building);
+    if (building) parts.build = building;
+    const liter = clean(house.liter);
+    if (liter) parts.liter = liter;
+    const construction = clean(house.construction);
+    if (construction) parts.constr = construction;
   }
-  if (apartment && clean(apartment.number)) {
-    const member = APARTMENT_MEMBER[clean(apartment.type).replace(/\.$/, '')] ?? 'flat';
-    parts[member] = clean(apartment.number);
+  if (apartment) {
+    const number = clean(apartment.number);
+    if (number) parts[APARTMENT_MEMBER[clean(apartment.type).replace(/\.$/, '')] ?? 'flat'] = number;
   }
   return parts;
 }
 
 /** `дом 4, строение 2, этаж 8, офис 839, блок г` */
 export function houseFullName(parts: HouseParts): string {
-  const words: string[] = [];
-  for (const key of HOUSE_PART_KEYS) if (parts[key]) words.push(`${HOUSE_PART_WORDS[key]} ${parts[key]}`);
-  return words.join(', ');
+  let line = '';
+  for (const key of HOUSE_PART_KEYS) {
+    const value = parts[key];
+    if (value) line += line ? `, ${HOUSE_PART_WORDS[key]} ${value}` : `${HOUSE_PART_WORDS[key]} ${value}`;
+  }
+  return line;
 }

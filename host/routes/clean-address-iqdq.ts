@@ -20,6 +20,6 @@ export const cleanAddressIqdqRoute: RouteDefinition = {
     const engine = engineOf(ctx);
     const { country, dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
     const { record, objects } = standardizeAddress(engine, country, dictionary, body.query);
-    ctx.body = iqdqRecord(record, objects);
+    return iqdqRecord(record, objects);
   },
 };

@@ -18,6 +18,6 @@ export const cleanAddressRoute: RouteDefinition = {
     const body = cleanAddressRequest.parse(ctx.request.body);
     const engine = engineOf(ctx);
     const { country, dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
-    ctx.body = standardizeAddress(engine, country, dictionary, body.query).record;
+    return standardizeAddress(engine, country, dictionary, body.query).record;
   },
 };

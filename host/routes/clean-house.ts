@@ -19,7 +19,7 @@ export const cleanHouseRoute: RouteDefinition = {
     parseCountryField(body.countryCode, 'countryCode');
     const parsed = engineOf(ctx).parseHouse(body.query);
     const parts = completeHouseParts(parsed.parts, null, null);
-    ctx.body = {
+    return {
       original: body.query,
       postcodeIn: /^\d{6}$/.test(parsed.postcodeIn) ? parsed.postcodeIn : '',
       houseDetails: { fullName: houseFullName(parts), ...parts, codes: null, apartmentCodes: null, additional: null },

@@ -27,6 +27,6 @@ export const geosearchAddressRoute: RouteDefinition = {
     if (!hit) {
       throw new NotFoundError(`в радиусе ${radius} м от точки ${body.latitude}, ${body.longitude} не найдено ${level ? `объектов уровня ${level}` : 'адресов'}.`);
     }
-    ctx.body = buildAddressRecord(resolutionOfFound(dictionary, hit.found), dictionary, { method: 'geosearch', original: '' });
+    return buildAddressRecord(resolutionOfFound(dictionary, hit.found), dictionary, { method: 'geosearch', original: '' });
   },
 };

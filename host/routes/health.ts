@@ -15,6 +15,6 @@ export const healthRoute: RouteDefinition = {
   handle(ctx, services) {
     const countries = engineOf(ctx).countries();
     if (countries.length === 0) throw new UnavailableError('справочники не загружены.');
-    ctx.body = { status: 'ok', countries, license: services.license.state().status };
+    return { status: 'ok', countries, license: services.license.state().status };
   },
 };

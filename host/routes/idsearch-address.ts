@@ -29,6 +29,6 @@ export const idsearchAddressRoute: RouteDefinition = {
     }
     const found = findById(dictionary, kind, id);
     if (!found) throw new NotFoundError(`объект с идентификатором ${kind === 'UNKNOWN' ? '' : `${kind} `}«${id}» не найден.`);
-    ctx.body = buildAddressRecord(resolutionOfFound(dictionary, found), dictionary, { method: 'idsearch', original: body.query });
+    return buildAddressRecord(resolutionOfFound(dictionary, found), dictionary, { method: 'idsearch', original: body.query });
   },
 };

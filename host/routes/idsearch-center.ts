@@ -35,8 +35,7 @@ export const idsearchCenterRoute: RouteDefinition = {
     const found = findById(dictionary, 'UNKNOWN', id);
     if (!found) throw new NotFoundError(`населённый пункт с идентификатором «${id}» не найден.`);
     if (found.kind !== 'object') {
-      ctx.body = buildAddressRecord(resolutionOfFound(dictionary, found), dictionary, { method: 'center', original: body.query });
-      return;
+      return buildAddressRecord(resolutionOfFound(dictionary, found), dictionary, { method: 'center', original: body.query });
     }
     // the locality's own point, else the nearest ancestor's
     const centre = [found.id, ...dictionary.chain(found.id).reverse()].map((objectId) => dictionary.object(objectId))
@@ -48,6 +47,6 @@ export const idsearchCenterRoute: RouteDefinition = {
       if (hit) break;
     }
     if (!hit) throw new NotFoundError(`в ${CENTER_RADII[CENTER_RADII.length - 1] / 1000} км от центра объекта «${id}» нет домов.`);
-    ctx.body = buildAddressRecord(resolutionOfFound(dictionary, hit.found), dictionary, { method: 'center', original: body.query });
+    return buildAddressRecord(resolutionOfFound(dictionary, hit.found), dictionary, { method: 'center', original: body.query });
   },
 };

@@ -15,7 +15,7 @@ function legacyStandardize(build: (record: AddressRecord, objects: ResolvedObjec
     const engine = engineOf(ctx);
     const { country, dictionary } = requireDictionary(engine, query.country, { field: 'country', license: services.license });
     const { record, objects } = standardizeAddress(engine, country, dictionary, query.addr);
-    ctx.body = [build(record, objects)];
+    return [build(record, objects)];
   };
 }
 

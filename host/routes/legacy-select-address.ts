@@ -20,12 +20,9 @@ export const legacySelectAddressRoute: RouteDefinition = {
     const query = legacySelectRequest.parse({ ...ctx.query });
     const engine = engineOf(ctx);
     const { country, dictionary } = requireDictionary(engine, query.country, { field: 'country', license: services.license });
-    if (letterCount(query.letters) < MIN_LETTERS) {
-      ctx.body = [];
-      return;
-    }
+    if (letterCount(query.letters) < MIN_LETTERS) return [];
     const count = suggestCount(Number(query.countreturnrec ?? '') || 0);
-    ctx.body = engine.suggest(country, query.letters, count)
+    return engine.suggest(country, query.letters, count)
       .filter((resolution) => resolution.matched)
       .slice(0, count)
       .map((resolution) => selectAddressRecord(buildAddressRecord(resolution, dictionary, { method: 'suggest', original: query.letters })));

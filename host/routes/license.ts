@@ -20,7 +20,7 @@ export const getLicenseRoute: RouteDefinition = {
   licensed: false,
   response: { $ref: 'LicenseResponse' },
   handle(ctx, services) {
-    ctx.body = licenseView(services);
+    return licenseView(services);
   },
 };
 
@@ -37,6 +37,6 @@ export const putLicenseRoute: RouteDefinition = {
   handle(ctx, services) {
     const body = licenseKeyRequest.parse(ctx.request.body);
     services.license.install(body.key);
-    ctx.body = licenseView(services);
+    return licenseView(services);
   },
 };

@@ -38,7 +38,8 @@ export interface RouteDefinition {
   response: Record<string, unknown>;
   /** error statuses the route answers besides 400 and 500, for the OpenAPI document */
   errorStatuses?: number[];
-  handle(ctx: Context, services: AppServices): void | Promise<void>;
+  /** returns the body of the 200 answer, which the app sends as JSON; a failure throws an AppError */
+  handle(ctx: Context, services: AppServices): unknown;
 }
 
 /** The engine this request started with. */

@@ -46,13 +46,10 @@ export const suggestAddressRoute: RouteDefinition = {
     const body = suggestAddressRequest.parse(ctx.request.body);
     const engine = engineOf(ctx);
     const { country, dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
-    if (letterCount(body.query) < MIN_LETTERS) {
-      ctx.body = { suggestions: [] };
-      return;
-    }
+    if (letterCount(body.query) < MIN_LETTERS) return { suggestions: [] };
     const count = suggestCount(body.count);
     const resolutions = engine.suggest(country, body.query, count, normalizeScopes(body.scopes));
-    ctx.body = {
+    return {
       suggestions: resolutions
         .filter((resolution) => resolution.matched)
         .slice(0, count)

@@ -28,6 +28,6 @@ export const versionRoute: RouteDefinition = {
   licensed: false,
   response: { $ref: 'VersionResponse' },
   handle(ctx) {
-    ctx.body = { serviceVersion: SERVICE_VERSION, dbVersion: dbVersion(engineOf(ctx)) };
+    return { serviceVersion: SERVICE_VERSION, dbVersion: dbVersion(engineOf(ctx)) };
   },
 };

@@ -1,0 +1,187 @@
+/**
+ * A response body as JSON bytes, always equal to `Buffer.from(JSON.stringify(body))`, for less work: the
+ * parts many responses share (the level of a region, city or street, the empty level, the country) are
+ * frozen and encoded once, and their UTF-8 bytes kept beside them in a WeakMap. A record is then written
+ * as a few `JSON.stringify` texts between copies of cached bytes, into one reused scratch buffer.
+ * A shared part lives as long as something holds it (the dictionary's object cache holds the objects
+ * behind the levels).
+ *
+ * The walk goes WALK_DEPTH levels into plain objects and arrays, far enough to reach the levels of the
+ * records in a hint list (`{suggestions: [record]}`), and hands what lies deeper to `JSON.stringify`
+ * whole (a house part of 23 short members is written faster there). On its levels it writes strings,
+ * numbers and booleans itself (one `JSON.stringify` call per member costs more than the test that a
+ * string needs no escape), keeping JSON.stringify's rules: own enumerable keys in order, `undefined`
+ * and functions skipped as members and `null` as array items, non-finite numbers `null`; class
+ * instances and `toJSON` go to `JSON.stringify`. Text between two shared parts is gathered into one
+ * string before it is encoded: one encoder call per stretch.
+ */
+const BYTES = new WeakMap<object, Buffer>();
+const WALK_DEPTH = 3;
+const SCRATCH_SIZE = 64 * 1024;
+
+function freezeDeep<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) freezeDeep(member);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Freezes `value` (deeply) and keeps its JSON bytes: it may now appear in any number of responses. */
+export function shared<T extends object>(value: T): T {
+  if (!BYTES.has(value)) BYTES.set(freezeDeep(value), Buffer.from(JSON.stringify(value)));
+  return value;
+}
+
+const KEYS = new Map<string, string>();
+
+/** `"key":` */
+function keyText(key: string): string {
+  let text = KEYS.get(key);
+  if (text === undefined) {
+    text = `${JSON.stringify(key)}:`;
+    if (KEYS.size < 1000) KEYS.set(key, text);
+  }
+  return text;
+}
+
+/** The output of one `toJsonBytes` call: bytes written so far, and text not yet encoded. */
+let scratch = Buffer.allocUnsafeSlow(SCRATCH_SIZE);
+let length = 0;
+let pending = '';
+
+function reserve(bytes: number): void {
+  if (length + bytes <= scratch.length) return;
+  const bigger = Buffer.allocUnsafeSlow(Math.max(length + bytes, scratch.length * 2));
+  scratch.copy(bigger, 0, 0, length);
+  scratch = bigger;
+}
+
+function flush(): void {
+  if (pending === '') return;
+  reserve(pending.length * 3);
+  length += scratch.write(pending, length, 'utf8');
+  pending = '';
+}
+
+function copy(bytes: Buffer): void {
+  flush();
+  reserve(bytes.length);
+  bytes.copy(scratch, length);
+  length += bytes.length;
+}
+
+/** A string JSON writes as it is between quotes: no quote, backslash, control character or surrogate. */
+const PLAIN_STRING = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+function stringText(text: string): string {
+  return text === '' ? '""' : PLAIN_STRING.test(text) ? `"${text}"` : JSON.stringify(text);
+}
+
+/**
+ * Writes the JSON of `value`; false when JSON has nothing for it (`undefined`, a function, a symbol).
+ * Strings, numbers and plain objects are written here: most members of a record are short or empty
+ * strings, and one `JSON.stringify` call per member costs more than the test that a string needs no escape.
+ */
+function walk(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+      pending += stringText(value);
+      return true;
+    case 'number':
+      pending += Number.isFinite(value) ? String(value) : 'null';
+      return true;
+    case 'boolean':
+      pending += value ? 'true' : 'false';
+      return true;
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return false;
+    case 'object':
+      break;
+    default: {
+      // bigint: JSON.stringify throws what it throws
+      pending += JSON.stringify(value);
+      return true;
+    }
+  }
+  if (value === null) {
+    pending += 'null';
+    return true;
+  }
+  const known = BYTES.get(value);
+  if (known !== undefined) {
+    copy(known);
+    return true;
+  }
+  if (Array.isArray(value)) {
+    if (depth === 0) return writeStringified(value);
+    pending += '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) pending += ',';
+      if (!walk(value[i], depth - 1)) pending += 'null';
+    }
+    pending += ']';
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (depth === 0 || (prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return writeStringified(value);
+  }
+  pending += '{';
+  let first = true;
+  for (const key of Object.keys(value)) {
+    // a member JSON has nothing for is dropped with its key (walk returned false before writing anything)
+    const before = pending;
+    pending += first ? keyText(key) : `,${keyText(key)}`;
+    if (walk((value as Record<string, unknown>)[key], depth - 1)) first = false;
+    else pending = before;
+  }
+  pending += '}';
+  return true;
+}
+
+/** What the walk does not write itself: class instances, `toJSON`, what lies deeper than WALK_DEPTH. */
+function writeStringified(value: object): boolean {
+  const text = JSON.stringify(value);
+  if (text === undefined) return false;
+  pending += text;
+  return true;
+}
+
+/**
+ * Answers are carved from slabs, as Buffer.allocUnsafe carves small buffers from its pool (which takes
+ * only buffers under 4 KB; a hint list is 5 KB): a slab is never written again once carved, and goes
+ * when the last answer cut from it does.
+ */
+const SLAB_SIZE = 64 * 1024;
+let slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
+let slabUsed = 0;
+
+function carve(bytes: number): Buffer {
+  if (bytes > SLAB_SIZE / 8) return Buffer.allocUnsafeSlow(bytes);
+  if (slabUsed + bytes > SLAB_SIZE) {
+    slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
+    slabUsed = 0;
+  }
+  const out = slab.subarray(slabUsed, slabUsed + bytes);
+  slabUsed = (slabUsed + bytes + 7) & ~7;
+  return out;
+}
+
+/** `Buffer.from(JSON.stringify(value))` (`null` when JSON has nothing for it), with shared parts copied as bytes. */
+export function toJsonBytes(value: unknown): Buffer {
+  length = 0;
+  pending = '';
+  try {
+    if (!walk(value, WALK_DEPTH)) pending = 'null';
+    flush();
+    const out = carve(length);
+    scratch.copy(out, 0, 0, length);
+    return out;
+  } finally {
+    if (scratch.length > SCRATCH_SIZE * 16) scratch = Buffer.allocUnsafeSlow(SCRATCH_SIZE);
+    pending = '';
+  }
+}

@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { shared, toJsonBytes } from '../../../../host/records/json.js';
+
+const text = (value: unknown): string => toJsonBytes(value).toString('utf8');
+const expected = (value: unknown): string => JSON.stringify(value) ?? 'null';
+
+describe('toJsonBytes(value)', () => {
+  it('writes the bytes JSON.stringify writes, for any JSON value', () => {
+    fc.assert(fc.property(fc.jsonValue(), (value) => text(value) === expected(value)), { numRuns: 2000 });
+  });
+
+  it('writes the bytes JSON.stringify writes for strings that need escapes', () => {
+    for (const value of ['', 'a"b', 'a\\b', 'tab\there', 'line\nbreak', '\u0000\u001f', 'лоне \ud800 surrogate', 'pair 😀', '\u2028\u2029', 'ё «»']) {
+      expect(text({ value, list: [value] })).toBe(expected({ value, list: [value] }));
+    }
+  });
+
+  it('keeps JSON.stringify rules for undefined, functions, non-finite numbers, class instances and toJSON', () => {
+    const value = {
+      gone: undefined, fn: () => 1, kept: 1, nan: Number.NaN, inf: -Infinity, zero: -0,
+      list: [undefined, () => 1, Number.NaN, null, true],
+      date: new Date(0), custom: { toJSON: () => 'custom' }, map: new Map([[1, 2]]),
+      deep: { a: { b: { c: { d: [1, { e: 'f' }] } } } },
+    };
+    expect(text(value)).toBe(expected(value));
+    expect(text(undefined)).toBe('null');
+    expect(text('top')).toBe('"top"');
+  });
+
+  it('copies a shared part as its cached bytes wherever it appears, and freezes it', () => {
+    const level = shared({ fullName: 'г Москва', name: 'Москва', type: 'г', codes: { fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', ga: '', osm: '', gar: '', kladr: '' } });
+    const body = { suggestions: [{ region: level, city: level, address: 'г Москва' }, { region: level }] };
+    expect(text(body)).toBe(expected(body));
+    expect(Object.isFrozen(level)).toBe(true);
+    expect(Object.isFrozen(level.codes)).toBe(true);
+  });
+
+  it('answers bodies larger than its scratch buffer and keeps earlier answers intact', () => {
+    const first = toJsonBytes({ a: 'first' });
+    const big = { list: Array.from({ length: 5000 }, (_, i) => ({ index: i, text: 'длинный текст '.repeat(5) })) };
+    expect(text(big)).toBe(expected(big));
+    for (let i = 0; i < 200; i++) toJsonBytes({ filler: 'x'.repeat(3000) });
+    expect(first.toString()).toBe('{"a":"first"}');
+  });
+
+  it('throws where JSON.stringify throws (a cycle, a bigint)', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = { again: { more: { self: cyclic } } };
+    expect(() => toJsonBytes(cyclic)).toThrow(TypeError);
+    expect(() => toJsonBytes({ n: 1n })).toThrow(TypeError);
+    expect(text({ after: 'error' })).toBe('{"after":"error"}');
+  });
+});
