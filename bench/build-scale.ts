@@ -138,6 +138,16 @@ interface QueryFigures {
 
 const rssMb = () => process.memoryUsage().rss / MB;
 
+/**
+ * A full GC, a pause, another: V8 frees the backing stores of dead ArrayBuffers (the blob file read at load)
+ * after the collection that found them dead, so RSS read right after one gc() can still hold them.
+ */
+async function settle(): Promise<void> {
+  global.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  global.gc?.();
+}
+
 async function childLoad(dictFile: string): Promise<LoadReport> {
   const module = await WebAssembly.compile(readFileSync(defaultWasmFile()));
   global.gc?.();
@@ -145,7 +155,7 @@ async function childLoad(dictFile: string): Promise<LoadReport> {
   const started = performance.now();
   const dictionary = await LoadedDictionary.fromBytes(await readFile(dictFile), module, dictFile);
   const loadMs = performance.now() - started;
-  global.gc?.();
+  await settle();
   const rssAfterLoadMb = rssMb();
   const heapAfterLoadMb = process.memoryUsage().heapUsed / MB;
   const engine = new AddressEngine([dictionary]);
