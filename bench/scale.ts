@@ -4,25 +4,29 @@
  * LINEAR EXTRAPOLATION of the figures to 35 M houses (all of Russia). The extrapolation is arithmetic, not
  * a measurement: real data has a larger vocabulary and other name statistics than copies of one extract.
  *
- * The synthetic model: the ru model rebuilt from ru.dict (objects and houses through the Dictionary view;
- * aliases and historical names are not in the view and are left out), copied COPIES times with new ids.
- * In every copy but the first, objects of levels 1–5 (region … settlement) get a generated second word
- * (`Майкоп Ровека`), so copies are distinct places; streets keep their names, as streets repeat across
- * real cities. Coordinates move by whole degrees per copy; FIAS GUIDs get the copy number in their first
+ * The synthetic model: the ru model merged from the same sources as ru.dict (dictionaries/build-model.ts;
+ * aliases and earlier names included), copied COPIES times with new ids. Copy 0 is the real dictionary. In
+ * every other copy, objects of levels 1–5 (region … settlement) get a generated name of their own (`Ровекани`,
+ * distinct per object and copy) and lose their aliases, so copies are distinct places that no query names;
+ * streets keep their names and aliases, as streets repeat across real cities (`ул Мира` exists in thousands
+ * of localities). Coordinates move by whole degrees per copy; FIAS GUIDs get the copy number in their first
  * group. It is written by `encodeBlob` (dictionaries/blob-writer.ts) and loaded by `LoadedDictionary.fromBytes`.
+ * The queries (bench/fixtures.ts) name real places, so on the synthetic dictionary they find what they find on
+ * ru.dict, among every copy's streets of the same name.
  *
  * Three processes, so each memory figure is its own: this one; `--encode <file>` builds the model and
  * writes the blob; `--measure <file>` loads it (time, RSS) and times standardize, suggest and nearest on it
- * and on the real ru.dict. Env: SCALE_HOUSES (default 1 000 000).
+ * and on the real ru.dict. Env: SCALE_HOUSES (default 1 000 000); SCALE_BLOB=<file> keeps the synthetic blob
+ * there and reuses it while it loads (a 10 M-house blob takes minutes to encode); DATA_DIR as for the build.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildModels } from '../dictionaries/build-model.js';
 import { encodeBlob } from '../dictionaries/blob-writer.js';
 import type { MergedHouse, MergedModel, MergedObject } from '../dictionaries/merged.js';
-import type { LevelNumber } from '../dictionaries/model.js';
 import { AddressEngine, blobFile, defaultWasmFile, LoadedDictionary } from '../host/engine/index.js';
 import { cleanQueries, rng, suggestQueries } from './fixtures.js';
 import { consume, formatTable, isMain, measure, row, ROOT, type BenchContext, type Row } from './harness.js';
@@ -32,15 +36,15 @@ const TARGET_HOUSES = Number(process.env.SCALE_HOUSES ?? 1_000_000);
 const RUSSIA_HOUSES = 35_000_000;
 const SYLLABLES = ['ро', 'ва', 'ке', 'ни', 'ла', 'му', 'ты', 'се', 'да', 'бо', 'ри', 'зо', 'ле', 'ка', 'ну', 'ми'];
 
-/** A made-up word for copy k: `ровека`, distinct per k. */
-function copyWord(k: number): string {
+/** A made-up place name for the n-th renamed object: `Ровекани`, distinct per n. */
+function placeName(n: number): string {
   let word = '';
-  let x = k;
+  let x = n;
   do {
     word += SYLLABLES[x % SYLLABLES.length];
     x = Math.floor(x / SYLLABLES.length);
   } while (x > 0);
-  word += SYLLABLES[(k * 7) % SYLLABLES.length] + 'к';
+  word += SYLLABLES[(n * 7) % SYLLABLES.length] + 'к';
   return word[0].toUpperCase() + word.slice(1);
 }
 
@@ -48,60 +52,25 @@ function copyGuid(guid: string, k: number): string {
   return guid && k > 0 ? `${k.toString(16).padStart(8, '0')}${guid.slice(8)}` : guid;
 }
 
-/** The ru model rebuilt from a loaded dictionary, replicated `copies` times. */
-export function syntheticModel(dict: LoadedDictionary, copies: number): MergedModel {
-  const base: MergedObject[] = [];
-  for (let id = 0; id < dict.objectCount; id++) {
-    const o = dict.object(id);
-    base.push({
-      key: `synthetic:${id}`,
-      level: o.level as LevelNumber,
-      parent: o.parent,
-      name: o.name,
-      type: o.type,
-      codes: { fias: o.codes.fias || undefined, gar: o.codes.gar || undefined, kladr: o.codes.kladr || undefined, okato: o.okato || undefined, oktmo: o.oktmo || undefined, ifns: o.ifns || undefined },
-      postcode: o.postcode || undefined,
-      timezone: o.timezone || undefined,
-      lat: o.lat || undefined,
-      lon: o.lon || undefined,
-      source: 'synthetic',
-      ga: o.codes.ga,
-    });
-  }
-  const houses: MergedHouse[] = [];
-  for (let id = 0; id < dict.houseCount; id++) {
-    const h = dict.house(id);
-    houses.push({
-      parent: h.parent,
-      number: h.number,
-      block: h.block || undefined,
-      building: h.building || undefined,
-      liter: h.liter || undefined,
-      construction: h.construction || undefined,
-      possession: h.possession,
-      stead: h.stead,
-      codes: { fias: h.codes.fias || undefined, gar: h.codes.gar || undefined, osm: h.codes.osm || undefined },
-      postcode: h.postcode || undefined,
-      lat: h.lat || undefined,
-      lon: h.lon || undefined,
-      cadnum: h.cadnum || undefined,
-      multiFlat: h.multiFlat,
-      flatCount: h.flatCount,
-      source: 'synthetic',
-    });
-  }
-  const n = base.length;
+/** The ru model replicated `copies` times (see the top of the file). */
+export function syntheticModel(base: MergedModel, copies: number): MergedModel {
+  const houses: MergedHouse[] = [...base.houses()];
+  const n = base.objects.length;
   const dLat = (k: number) => (k % 8) * 0.9;
   const dLon = (k: number) => Math.floor(k / 8) * 1.3;
   const shift = (lon: number | undefined, k: number) => (lon === undefined ? undefined : ((lon + dLon(k) + 180) % 360) - 180);
   const objects: MergedObject[] = [];
+  let renamed = 0;
   for (let k = 0; k < copies; k++) {
-    for (const o of base) {
+    for (const o of base.objects) {
+      const place = k > 0 && o.level <= 5;
       objects.push({
         ...o,
         key: `${o.key}:${k}`,
         parent: o.parent >= 0 ? o.parent + k * n : -1,
-        name: k > 0 && o.level <= 5 ? `${o.name} ${copyWord(k)}` : o.name,
+        name: place ? placeName(renamed++) : o.name,
+        aliases: place ? undefined : o.aliases,
+        historicalNames: place ? undefined : o.historicalNames,
         codes: { ...o.codes, fias: o.codes.fias && copyGuid(o.codes.fias, k) },
         lat: o.lat === undefined ? undefined : Math.min(o.lat + dLat(k), 89),
         lon: shift(o.lon, k),
@@ -111,8 +80,8 @@ export function syntheticModel(dict: LoadedDictionary, copies: number): MergedMo
   }
   return {
     country: 'ru',
-    sourceDate: dict.sourceDate,
-    sources: [{ name: 'synthetic copies of ru.dict', date: dict.sourceDate, licence: 'as the source' }],
+    sourceDate: base.sourceDate,
+    sources: [{ name: 'synthetic copies of the ru model', date: base.sourceDate, licence: 'as the sources' }],
     objects,
     houseCount: houses.length * copies,
     *houses() {
@@ -145,12 +114,11 @@ interface EncodeReport {
 }
 
 async function encodeChild(file: string): Promise<EncodeReport> {
-  const module = await WebAssembly.compile(readFileSync(defaultWasmFile()));
-  const ruFile = blobFile(join(ROOT, 'build', 'dictionaries'), 'ru');
-  const dict = await LoadedDictionary.fromBytes(readFileSync(ruFile), module, ruFile);
-  const copies = Math.max(1, Math.ceil(TARGET_HOUSES / dict.houseCount));
+  const dataDir = resolve(ROOT, process.env.DATA_DIR ?? '../shared/data');
+  const [base] = await buildModels(dataDir, () => {}, { countries: ['ru'] });
+  const copies = Math.max(1, Math.ceil(TARGET_HOUSES / base.houseCount));
   let t0 = performance.now();
-  const model = syntheticModel(dict, copies);
+  const model = syntheticModel(base, copies);
   const modelMs = performance.now() - t0;
   t0 = performance.now();
   const { bytes, stats } = encodeBlob(model);
@@ -229,12 +197,29 @@ function runChild<T>(args: string[]): T {
 /** Linear through two points (x = houses), evaluated at x. */
 const linear = (x0: number, y0: number, x1: number, y1: number, x: number) => y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
 
+/** The synthetic blob: reused from SCALE_BLOB while it loads (its encode report beside it), encoded otherwise. */
+function syntheticBlob(file: string, keep: boolean): { encoded: EncodeReport; figures: { synthetic: SizeFigures; real: SizeFigures } } {
+  const reportFile = `${file}.json`;
+  if (keep && existsSync(file) && existsSync(reportFile)) {
+    try {
+      const figures = runChild<{ synthetic: SizeFigures; real: SizeFigures }>(['--measure', file]);
+      return { encoded: JSON.parse(readFileSync(reportFile, 'utf8')) as EncodeReport, figures };
+    } catch {
+      console.error(`scale: ${file} does not load (another format?), encoding it again`);
+    }
+  }
+  const encoded = runChild<EncodeReport>(['--encode', file]);
+  if (keep) writeFileSync(reportFile, JSON.stringify(encoded));
+  return { encoded, figures: runChild<{ synthetic: SizeFigures; real: SizeFigures }>(['--measure', file]) };
+}
+
 export async function run(ctx: BenchContext): Promise<Row[]> {
-  const work = mkdtempSync(join(tmpdir(), 'address-scale-'));
-  const file = join(work, 'ru-synthetic.dict');
+  const keep = Boolean(process.env.SCALE_BLOB);
+  const work = keep ? '' : mkdtempSync(join(tmpdir(), 'address-scale-'));
+  const file = keep ? resolve(process.env.SCALE_BLOB!) : join(work, 'ru-synthetic.dict');
   try {
-    const encoded = runChild<EncodeReport>(['--encode', file]);
-    const { synthetic, real } = runChild<{ synthetic: SizeFigures; real: SizeFigures }>(['--measure', file]);
+    const { encoded, figures } = syntheticBlob(file, keep);
+    const { synthetic, real } = figures;
     const blobBytes = statSync(file).size;
     const perHouse = blobBytes / synthetic.houses;
     const at = (y0: number, y1: number) => linear(real.houses, y0, synthetic.houses, y1, RUSSIA_HOUSES);
@@ -263,7 +248,7 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
       row(`scale: suggest @${(synthetic.houses / 1e6).toFixed(2)} M houses`, m(synthetic.suggest_hz, synthetic.suggest_p99_us), `same @${real.houses} houses`, m(real.suggest_hz, 0)),
     ];
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (work) rmSync(work, { recursive: true, force: true });
   }
 }
 

@@ -4,21 +4,34 @@
  * an object candidate when the tokens cover enough of it: all its significant words, or half its weight.
  * The same lookup marks type words (`ул`, `г`, `пр-кт`, …) on the token.
  *
+ * Lookups come first and go to a hit log (HIT_WORDS, HIT_INFO: word id, token << 8 | cost, in lookup order),
+ * so the postings can be read in parts without a second trie walk. `classifyNames` reads the names of areas
+ * (objects with children, see subtree.ts) in full; `expandLeaves(lo, hi)` reads the names of leaves whose object
+ * lies in [lo, hi), as the solver opens subtrees (solve/scope.ts). Every part replays the log in order and a
+ * name is read by exactly one part, so each name sees its hits in the same order as in one full pass. Without
+ * the subtree index (`scoped` false) `classifyNames` reads every posting at once.
+ *
  * NAME_SLOTS: open-addressing table keyed by name id, NAME_SLOT_BYTES each:
  *   @0 nameId  @4 matched (weight×100 less typo cost)  @8 matchedRaw  @12 wordsMask (name words hit)
  *   @16 firstTok  @20 lastTok  @24 flags (1 = an alpha token hit)  @28 reserve: (word << 8 | token) of an equal
  *   second hit of a word, −1  @32 u64 token mask
  *   @40 u8 × 8 token that hit each of the first 8 words (255 none)  @48 u8 × 8 what that hit gained
+ *   @56 the hit that first reached the name (with the name id, its place in a one-pass reading)
  * OBJ_SLOTS: the same keyed by object id, OBJ_SLOT_BYTES each:
  *   @0 objectId  @4 score×100  @8 firstTok  @12 lastTok  @16 flags (NAME_HISTORICAL)  @20 typeToken
- *   @24 typeBonus×100  @32 u64 token mask
+ *   @24 typeBonus×100  @28 chain score (solve/chain.ts)  @32 u64 token mask
+ *   @40 order key: hit, @44 name id of the name that made the candidate (ties go to the earlier, as in one pass)
  * Both tables are reset through their used lists, so a call costs what it touched.
  */
 import { reserve } from '../memory';
 import {
   word, posting, name, nameWord, obj, NAME_HISTORICAL, O_TYPE, O_LEVEL, typeLevelMask, nameCount,
 } from '../blob';
-import { lookup, editBudget, HITS } from '../trie';
+import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
+import {
+  ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
+  companionCount, companion, firstPostingAt,
+} from '../subtree';
 import { isLatin } from '../text';
 import {
   tok, setTok, tokChar, tokenCount, F_START, F_LEN, F_KIND, F_ROLE, F_ORDINAL, F_SEGMENT, F_TYPE_A, F_TYPE_B,
@@ -28,8 +41,12 @@ import {
 const NAME_SLOT_CAP: i32 = 65536;
 const NAME_SLOT_BYTES: i32 = 64;
 const OBJ_SLOT_CAP: i32 = 65536;
-const OBJ_SLOT_BYTES: i32 = 40;
+const OBJ_SLOT_BYTES: i32 = 48;
 const MAX_POSTINGS_PER_CALL: i32 = 200000;
+/** every hit of one call: MAX_HITS per token, 64 tokens */
+const HIT_CAP: i32 = MAX_HITS * 64;
+/** hit words whose best gain `leafNameBound` can keep (a bigger set falls back to the per-token bound) */
+const GAIN_SLOT_CAP: i32 = 8192;
 
 let NAME_SLOTS: usize = 0;
 let NAME_USED: usize = 0;
@@ -38,9 +55,37 @@ let OBJ_SLOTS: usize = 0;
 let OBJ_USED: usize = 0;
 export let objUsed: i32 = 0;
 let postingsSeen: i32 = 0;
+let HIT_WORDS: usize = 0;
+let HIT_INFO: usize = 0;
+export let hitTotal: i32 = 0;
+/** the hits whose word is in some leaf's name (the only ones `expandLeaves` reads), and their postings */
+let LEAF_HITS: usize = 0;
+let leafHitCount: i32 = 0;
+let leafPostings: i32 = 0;
+let leafProbes: i32 = 0;
+/** TOKEN_GAIN i32 × 64: the most each token gains in a leaf's name (`leafGain` of its best hit) */
+let TOKEN_GAIN: usize = 0;
+/** levels (bit set) of the leaves the hits can reach */
+export let hitLeafLevels: i32 = 0;
+/** the hit being read (order key of the names it reaches first) */
+let hitNow: i32 = 0;
+let prefixTok: i32 = -1;
+/** GAIN_SLOTS: open-addressing table of (word id, best gain of a hit on it), reset through GAIN_USED */
+let GAIN_SLOTS: usize = 0;
+let GAIN_USED: usize = 0;
+let gainUsed: i32 = 0;
+/** names already turned into candidates (collectObjects reads the ones after) */
+let namesCollected: i32 = 0;
 
 export function setupNames(): void {
   if (NAME_SLOTS != 0) return;
+  HIT_WORDS = reserve(<usize>HIT_CAP << 2);
+  HIT_INFO = reserve(<usize>HIT_CAP << 2);
+  LEAF_HITS = reserve(<usize>HIT_CAP << 2);
+  TOKEN_GAIN = reserve(64 << 2);
+  GAIN_SLOTS = reserve(<usize>GAIN_SLOT_CAP << 3);
+  GAIN_USED = reserve(<usize>GAIN_SLOT_CAP << 2);
+  for (let i = 0; i < GAIN_SLOT_CAP; i++) store<i32>(GAIN_SLOTS + (<usize>i << 3), -1);
   NAME_SLOTS = reserve(<usize>NAME_SLOT_CAP * NAME_SLOT_BYTES);
   NAME_USED = reserve(<usize>NAME_SLOT_CAP * 4);
   OBJ_SLOTS = reserve(<usize>OBJ_SLOT_CAP * OBJ_SLOT_BYTES);
@@ -59,6 +104,8 @@ export function resetCandidates(): void {
   }
   objUsed = 0;
   postingsSeen = 0;
+  namesCollected = 0;
+  hitTotal = 0;
 }
 
 // @ts-ignore: decorator
@@ -87,6 +134,7 @@ function nameSlot(nameId: i32): usize {
       store<u64>(p, 0, 32);
       store<u64>(p, 0xffffffffffffffff, 40);
       store<u64>(p, 0, 48);
+      store<i32>(p, hitNow, 56);
       store<i32>(NAME_USED + (<usize>nameUsed << 2), i);
       nameUsed++;
       return p;
@@ -111,7 +159,10 @@ export function objSlot(objectId: i32, create: bool): usize {
       store<i32>(p, 0, 16);
       store<i32>(p, -1, 20);
       store<i32>(p, 0, 24);
+      store<i32>(p, -1000000, 28);
       store<u64>(p, 0, 32);
+      store<i32>(p, 0, 40);
+      store<i32>(p, 0, 44);
       store<i32>(OBJ_USED + (<usize>objUsed << 2), i);
       objUsed++;
       return p;
@@ -125,79 +176,256 @@ export function objAt(k: i32): usize {
   return OBJ_SLOTS + <usize>load<i32>(OBJ_USED + (<usize>k << 2)) * OBJ_SLOT_BYTES;
 }
 
-/** Adds token t, matched to word w at `cost` edits, to every name holding w. */
-function addWordHit(t: i32, w: i32, cost: i32, prefix: bool): void {
-  const start = word(w, 0);
-  const count = word(w, 1);
+/**
+ * Adds token t, matched to word w at `cost` edits, to name `nameId`. Returns false when the name table is
+ * full (the caller stops reading).
+ */
+function hitName(nameId: i32, t: i32, w: i32, cost: i32, prefix: bool): bool {
   const alpha = tok(t, F_KIND) == KIND_ALPHA;
   const bit: u64 = (<u64>1) << <u64>t;
-  for (let k = 0; k < count; k++) {
-    if (postingsSeen >= MAX_POSTINGS_PER_CALL) return;
-    postingsSeen++;
-    const nameId = posting(start + k);
-    if (nameId < 0 || nameId >= nameCount) continue;
-    const p = nameSlot(nameId);
-    if (p == 0) return;
-    const mask = load<u64>(p, 32);
-    if ((mask & bit) != 0) continue;
-    // which word of the name: the first one with this id not hit yet
-    const ws = name(nameId, 1);
-    const wc = name(nameId, 2);
-    let wordsMask = load<i32>(p, 12);
-    let at = -1;
-    let replace = -1;
-    for (let j = 0; j < wc && j < 31; j++) {
-      if (nameWord(ws + j, 0) != w) continue;
-      if ((wordsMask & (1 << j)) == 0) { at = j; break; }
-      if (replace < 0 && j < 8) replace = j;
-    }
-    const weight = nameWord(ws + (at >= 0 ? at : replace >= 0 ? replace : 0), 1);
-    // a typo costs a quarter of the word per edit; a prefix that is not the whole word costs a little
-    let gained = weight - (weight * cost) / 4;
-    if (prefix) gained -= weight / 20;
-    if (at < 0) {
-      // a word already hit by a worse token (хабаровский ~ хабаровск) is taken by the better one
-      if (replace < 0) continue;
-      const oldGained = <i32>load<u8>(p + 48 + <usize>replace);
-      const oldToken = <i32>load<u8>(p + 40 + <usize>replace);
-      if (gained == oldGained && oldToken != 255 && load<i32>(p, 28) < 0) {
-        // the same word twice (Ханты-Мансийский АО, г Ханты-Мансийск): keep the other token in reserve, the one
-        // next to the name's other words is chosen when the name is collected
-        store<i32>(p, (replace << 8) | t, 28);
-        continue;
-      }
-      if (gained <= oldGained || oldToken == 255) continue;
-      store<i32>(p, load<i32>(p, 4) - oldGained + gained, 4);
-      const newMask = (mask & ~((<u64>1) << <u64>oldToken)) | bit;
-      store<u64>(p, newMask, 32);
-      store<u8>(p + 40 + <usize>replace, <u8>t);
-      store<u8>(p + 48 + <usize>replace, <u8>gained);
-      let first = 1 << 20;
-      let last = -1;
-      for (let k = 0; k < 64; k++) {
-        if ((newMask & ((<u64>1) << <u64>k)) != 0) {
-          if (k < first) first = k;
-          if (k > last) last = k;
-        }
-      }
-      store<i32>(p, first, 16);
-      store<i32>(p, last, 20);
-      if (alpha) store<i32>(p, load<i32>(p, 24) | 1, 24);
-      continue;
-    }
-    if (at < 8) {
-      store<u8>(p + 40 + <usize>at, <u8>t);
-      store<u8>(p + 48 + <usize>at, <u8>(gained < 0 ? 0 : gained));
-    }
-    wordsMask |= 1 << at;
-    store<i32>(p, load<i32>(p, 4) + gained, 4);
-    store<i32>(p, load<i32>(p, 8) + weight, 8);
-    store<i32>(p, wordsMask, 12);
-    if (t < load<i32>(p, 16)) store<i32>(p, t, 16);
-    if (t > load<i32>(p, 20)) store<i32>(p, t, 20);
-    if (alpha) store<i32>(p, load<i32>(p, 24) | 1, 24);
-    store<u64>(p, mask | bit, 32);
+  const p = nameSlot(nameId);
+  if (p == 0) return false;
+  const mask = load<u64>(p, 32);
+  if ((mask & bit) != 0) return true;
+  // which word of the name: the first one with this id not hit yet
+  const ws = name(nameId, 1);
+  const wc = name(nameId, 2);
+  let wordsMask = load<i32>(p, 12);
+  let at = -1;
+  let replace = -1;
+  for (let j = 0; j < wc && j < 31; j++) {
+    if (nameWord(ws + j, 0) != w) continue;
+    if ((wordsMask & (1 << j)) == 0) { at = j; break; }
+    if (replace < 0 && j < 8) replace = j;
   }
+  const weight = nameWord(ws + (at >= 0 ? at : replace >= 0 ? replace : 0), 1);
+  // a typo costs a quarter of the word per edit; a prefix that is not the whole word costs a little
+  let gained = weight - (weight * cost) / 4;
+  if (prefix) gained -= weight / 20;
+  if (at < 0) {
+    // a word already hit by a worse token (хабаровский ~ хабаровск) is taken by the better one
+    if (replace < 0) return true;
+    const oldGained = <i32>load<u8>(p + 48 + <usize>replace);
+    const oldToken = <i32>load<u8>(p + 40 + <usize>replace);
+    if (gained == oldGained && oldToken != 255 && load<i32>(p, 28) < 0) {
+      // the same word twice (Ханты-Мансийский АО, г Ханты-Мансийск): keep the other token in reserve, the one
+      // next to the name's other words is chosen when the name is collected
+      store<i32>(p, (replace << 8) | t, 28);
+      return true;
+    }
+    if (gained <= oldGained || oldToken == 255) return true;
+    store<i32>(p, load<i32>(p, 4) - oldGained + gained, 4);
+    const newMask = (mask & ~((<u64>1) << <u64>oldToken)) | bit;
+    store<u64>(p, newMask, 32);
+    store<u8>(p + 40 + <usize>replace, <u8>t);
+    store<u8>(p + 48 + <usize>replace, <u8>gained);
+    let first = 1 << 20;
+    let last = -1;
+    for (let k = 0; k < 64; k++) {
+      if ((newMask & ((<u64>1) << <u64>k)) != 0) {
+        if (k < first) first = k;
+        if (k > last) last = k;
+      }
+    }
+    store<i32>(p, first, 16);
+    store<i32>(p, last, 20);
+    if (alpha) store<i32>(p, load<i32>(p, 24) | 1, 24);
+    return true;
+  }
+  if (at < 8) {
+    store<u8>(p + 40 + <usize>at, <u8>t);
+    store<u8>(p + 48 + <usize>at, <u8>(gained < 0 ? 0 : gained));
+  }
+  wordsMask |= 1 << at;
+  store<i32>(p, load<i32>(p, 4) + gained, 4);
+  store<i32>(p, load<i32>(p, 8) + weight, 8);
+  store<i32>(p, wordsMask, 12);
+  if (t < load<i32>(p, 16)) store<i32>(p, t, 16);
+  if (t > load<i32>(p, 20)) store<i32>(p, t, 20);
+  if (alpha) store<i32>(p, load<i32>(p, 24) | 1, 24);
+  store<u64>(p, mask | bit, 32);
+  return true;
+}
+
+// @ts-ignore: decorator
+@inline function hitToken(h: i32): i32 {
+  return load<i32>(HIT_INFO + (<usize>h << 2)) >> 8;
+}
+// @ts-ignore: decorator
+@inline function hitCost(h: i32): i32 {
+  return load<i32>(HIT_INFO + (<usize>h << 2)) & 0xff;
+}
+// @ts-ignore: decorator
+@inline function hitWord(h: i32): i32 {
+  return load<i32>(HIT_WORDS + (<usize>h << 2));
+}
+
+/** Reads one posting of hit h; false when the call may read no more. */
+function readPosting(h: i32, nameId: i32): bool {
+  if (postingsSeen >= MAX_POSTINGS_PER_CALL) return false;
+  postingsSeen++;
+  if (nameId < 0 || nameId >= nameCount) return true;
+  const t = hitToken(h);
+  return hitName(nameId, t, hitWord(h), hitCost(h), t == prefixTok);
+}
+
+/** Hit h on every name of its word (`areas`: only the names of areas, subtree.ts). */
+function readHit(h: i32, areas: bool): void {
+  hitNow = h;
+  const w = hitWord(h);
+  if (areas) {
+    const start = areaStart(w);
+    const end = start + areaCount(w);
+    for (let k = start; k < end; k++) if (!readPosting(h, areaName(k))) return;
+  } else {
+    const start = word(w, 0);
+    const end = start + word(w, 1);
+    for (let k = start; k < end; k++) if (!readPosting(h, posting(k))) return;
+  }
+}
+
+/**
+ * Reads the leaf names of objects in [lo, hi) for every hit, in hit order: one slice of each posting list
+ * (subtree.ts). New names wait for `collectObjects`.
+ */
+export function expandLeaves(lo: i32, hi: i32): void {
+  if (!scoped || lo >= hi) return;
+  for (let i = 0; i < leafHitCount; i++) {
+    const h = load<i32>(LEAF_HITS + (<usize>i << 2));
+    hitNow = h;
+    const w = hitWord(h);
+    const start = word(w, 0);
+    const end = start + word(w, 1);
+    if (name(posting(start), 0) >= hi || name(posting(end - 1), 0) < lo) continue;
+    for (let k = firstPostingAt(start, end, lo); k < end; k++) {
+      const nameId = posting(k);
+      const o = name(nameId, 0);
+      if (o >= hi) break;
+      if (isArea(o)) continue;
+      if (!readPosting(h, nameId)) return;
+    }
+  }
+}
+
+/** The i-th hit `expandLeaves` reads (LEAF_HITS, in hit order). */
+export function leafHit(i: i32): i32 {
+  return load<i32>(LEAF_HITS + (<usize>i << 2));
+}
+export function leafHits(): i32 {
+  return leafHitCount;
+}
+export function hitWordOf(h: i32): i32 {
+  return hitWord(h);
+}
+
+/** Reads one leaf name for hit h (a caller walking the posting lists itself); false when reading must stop. */
+export function readLeaf(h: i32, nameId: i32): bool {
+  hitNow = h;
+  return readPosting(h, nameId);
+}
+
+/** Postings `expandLeaves` reads over the whole id range: what reading every leaf name costs. */
+export function postingsOfHits(): i32 {
+  return leafPostings;
+}
+
+/** Binary-search steps one `expandLeaves` call costs before it reads anything. */
+export function probesPerRange(): i32 {
+  return leafProbes;
+}
+
+/** The most token t gains in a leaf's name. */
+export function tokenLeafGain(t: i32): i32 {
+  return load<i32>(TOKEN_GAIN + (<usize>t << 2));
+}
+
+/** LEAF_HITS: the hits `expandLeaves` reads, with their postings and search steps; TOKEN_GAIN. */
+function listLeafHits(): void {
+  leafHitCount = 0;
+  leafPostings = 0;
+  leafProbes = 0;
+  hitLeafLevels = 0;
+  for (let t = 0; t < 64; t++) store<i32>(TOKEN_GAIN + (<usize>t << 2), 0);
+  if (!scoped) return;
+  for (let h = 0; h < hitTotal; h++) {
+    const w = hitWord(h);
+    const count = word(w, 1);
+    if (leafMax(w) == 0 || count == 0) continue;
+    const t = hitToken(h);
+    if (leafGain(h) > tokenLeafGain(t)) store<i32>(TOKEN_GAIN + (<usize>t << 2), leafGain(h));
+    hitLeafLevels |= leafLevels(w);
+    store<i32>(LEAF_HITS + (<usize>leafHitCount << 2), h);
+    leafHitCount++;
+    leafPostings += count;
+    leafProbes += 2 + 32 - clz<i32>(count);
+  }
+}
+
+/** What hit h can gain on its word in a leaf's name at most (the word's greatest weight there, less typos). */
+// @ts-ignore: decorator
+@inline function leafGain(h: i32): i32 {
+  const weight = leafMax(hitWord(h));
+  return weight - (weight * hitCost(h)) / 4;
+}
+
+/**
+ * The most any leaf's name can score from the tokens: each token's best word in a leaf name, less its typo
+ * cost. A bound for names not read yet (solve/scope.ts); cheap, but it lets one name hold every word.
+ */
+export function leafGainBound(): i32 {
+  let total = 0;
+  for (let t = 0; t < 64; t++) total += tokenLeafGain(t);
+  return total;
+}
+
+/** Slot of word w in GAIN_SLOTS (created when `create`), 0 when absent or the table is full. */
+function gainSlot(w: i32, create: bool): usize {
+  let i = hash(w) & (GAIN_SLOT_CAP - 1);
+  while (true) {
+    const p = GAIN_SLOTS + (<usize>i << 3);
+    const id = load<i32>(p);
+    if (id == w) return p;
+    if (id < 0) {
+      if (!create || gainUsed >= (GAIN_SLOT_CAP * 3) / 4) return 0;
+      store<i32>(p, w);
+      store<i32>(p, 0, 4);
+      store<i32>(GAIN_USED + (<usize>gainUsed << 2), i);
+      gainUsed++;
+      return p;
+    }
+    i = (i + 1) & (GAIN_SLOT_CAP - 1);
+  }
+}
+
+/**
+ * A tighter bound than `leafGainBound`: a leaf's name holding word w scores at most the best gains of w's
+ * companions (subtree.ts: the words that share a leaf's name with w), each times its repeats in one name.
+ * The greatest such sum over the hit words, and never more than `leafGainBound`.
+ */
+export function leafNameBound(): i32 {
+  const perToken = leafGainBound();
+  for (let k = 0; k < gainUsed; k++) store<i32>(GAIN_SLOTS + (<usize>load<i32>(GAIN_USED + (<usize>k << 2)) << 3), -1);
+  gainUsed = 0;
+  for (let h = 0; h < hitTotal; h++) {
+    const gained = leafGain(h);
+    if (gained <= 0) continue;
+    const p = gainSlot(hitWord(h), true);
+    if (p == 0) return perToken;
+    if (gained > load<i32>(p, 4)) store<i32>(p, gained, 4);
+  }
+  let best = 0;
+  for (let k = 0; k < gainUsed; k++) {
+    const w = load<i32>(GAIN_SLOTS + (<usize>load<i32>(GAIN_USED + (<usize>k << 2)) << 3));
+    let sum = 0;
+    const start = companionStart(w);
+    for (let i = start; i < start + companionCount(w); i++) {
+      const v = companion(i);
+      const q = gainSlot(v, false);
+      if (q != 0) sum += load<i32>(q, 4) * leafRepeat(v);
+    }
+    if (sum > best) best = sum;
+  }
+  return best < perToken ? best : perToken;
 }
 
 /** Records a type word hit on token t. */
@@ -223,10 +451,14 @@ function isRoman(t: i32): bool {
 }
 
 /**
- * Looks up every free token (letters, ordinals and numbers inside names) and fills the name table.
- * `prefixToken` is the token read as a prefix (hints), or −1.
+ * Looks up every free token (letters, ordinals and numbers inside names) into the hit log, then reads the
+ * names the hits reach: those of areas when the dictionary has its subtree index (leaves wait for
+ * `expandLeaves`), every name otherwise. `prefixToken` is the token read as a prefix (hints), or −1.
  */
 export function classifyNames(prefixToken: i32): void {
+  ensureSubtrees();
+  prefixTok = prefixToken;
+  hitTotal = 0;
   for (let t = 0; t < tokenCount && t < 64; t++) {
     if (tok(t, F_ROLE) != ROLE_FREE) continue;
     const kind = tok(t, F_KIND);
@@ -240,18 +472,27 @@ export function classifyNames(prefixToken: i32): void {
     // one edit first: most typos are one, and the two-edit walk costs far more
     let n = lookup(tok(t, F_START), len, budget > 1 ? 1 : budget, prefix);
     if (n == 0 && budget > 1) n = lookup(tok(t, F_START), len, budget, prefix);
-    for (let h = 0; h < n; h++) {
+    for (let h = 0; h < n && hitTotal < HIT_CAP; h++) {
       const w = load<i32>(HITS + (<usize>h << 3));
       const cost = load<i32>(HITS + (<usize>h << 3), 4);
       if (cost == 0 && !prefix) addTypeHit(t, w);
-      addWordHit(t, w, cost, prefix);
+      store<i32>(HIT_WORDS + (<usize>hitTotal << 2), w);
+      store<i32>(HIT_INFO + (<usize>hitTotal << 2), (t << 8) | cost);
+      hitTotal++;
     }
   }
+  for (let h = 0; h < hitTotal; h++) readHit(h, scoped);
+  listLeafHits();
 }
 
-/** Turns name hits into object candidates: coverage check, score, best name per object. */
+/**
+ * Turns the names read since the last call into object candidates: coverage check, score, best name per
+ * object. An object's names are all read by one part (classifyNames or one expandLeaves), so each object is
+ * made whole by one call.
+ */
 export function collectObjects(typing: bool = false): void {
-  for (let k = 0; k < nameUsed; k++) {
+  const firstObject = objUsed;
+  for (let k = namesCollected; k < nameUsed; k++) {
     const p = NAME_SLOTS + <usize>load<i32>(NAME_USED + (<usize>k << 2)) * NAME_SLOT_BYTES;
     const nameId = load<i32>(p);
     if ((load<i32>(p, 24) & 1) == 0 && !ordinalOnly(p)) continue;
@@ -273,8 +514,13 @@ export function collectObjects(typing: bool = false): void {
     const score = load<i32>(p, 4) - (total - matchedRaw) / 5 - (name(nameId, 3) != 0 ? 5 : 0);
     preferAdjacent(p);
     const objectId = name(nameId, 0);
+    const created = objUsed;
     const o = objSlot(objectId, true);
     if (o == 0) continue;
+    if (objUsed > created) {
+      store<i32>(o, load<i32>(p, 56), 40);
+      store<i32>(o, nameId, 44);
+    }
     if (score > load<i32>(o, 4)) {
       store<i32>(o, score, 4);
       store<i32>(o, load<i32>(p, 16), 8);
@@ -283,7 +529,18 @@ export function collectObjects(typing: bool = false): void {
       store<u64>(o, load<u64>(p, 32), 32);
     }
   }
-  for (let k = 0; k < objUsed; k++) scoreType(objAt(k));
+  namesCollected = nameUsed;
+  for (let k = firstObject; k < objUsed; k++) scoreType(objAt(k));
+}
+
+/**
+ * True when candidate a came before candidate b in a one-pass reading (hits in order, names in id order):
+ * the tie-breaker that keeps answers independent of the order subtrees are opened in.
+ */
+export function readEarlier(a: usize, b: usize): bool {
+  const hitA = load<i32>(a, 40);
+  const hitB = load<i32>(b, 40);
+  return hitA < hitB || (hitA == hitB && load<i32>(a, 44) < load<i32>(b, 44));
 }
 
 /** Span of the tokens in a mask (last − first), 64 when empty. */

@@ -4,7 +4,13 @@
  * house when the parsed house key exists under it, and the postcode when it agrees. The best chain wins;
  * the runner-up that is not part of it decides quality.unique.
  *
+ * Candidates come in two steps (solve/scope.ts): the areas the query names first, then the streets under
+ * them, best bound first, until no chain left unread can beat the winner or reach the runner-up margin; a
+ * street name that repeats in thousands of places is scored where the query puts it. The answer is the one
+ * scoring every candidate would give: ties fall to the candidate read first in one pass (names.ts).
+ *
  * Solvers, in order (one reason each):
+ *   ScopeSolver      the streets of the places named before the streets of the same name elsewhere (speed only)
  *   AncestorSolver   region → … → street agreement is the strongest evidence of the right street
  *   HouseSolver      a house that exists under the street separates streets of the same name
  *   PostcodeSolver   a postcode in the input separates towns with the same street
@@ -15,10 +21,17 @@ import {
   obj, house, houseKeyChar, O_FLAGS, OBJ_REGISTRY, O_PARENT, O_LEVEL, O_HOUSE_START, O_HOUSE_COUNT, O_POSTCODE, O_WEIGHT, H_KEY, H_KEY_LEN,
   H_BASE_LEN,
 } from '../blob';
-import { objSlot, objAt, objUsed } from '../classify/names';
+import { objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound } from '../classify/names';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken, HOUSE_ALT_KEY, houseAltKeyLen } from '../house';
 import { u16At } from '../memory';
-import { tok, F_VALUE } from '../tokenize';
+import { tok, tokenCount, F_VALUE, F_TYPE_A } from '../tokenize';
+import { openScope, tightenScope, nextBound, openNext, NO_BOUND } from './scope';
+
+/** quality.unique: a runner-up at or above best − UNIQUE_MARGIN makes the answer not unique (abi.ts) */
+const UNIQUE_MARGIN: i32 = 30;
+const HOUSE_BONUS: i32 = 80;
+const POSTCODE_BONUS: i32 = 20;
+const TYPE_BONUS: i32 = 30;
 
 export let bestObject: i32 = -1;
 export let bestHouse: i32 = -1;
@@ -57,7 +70,7 @@ export function matchHouse(o: i32): i32 {
     if (len == houseKeyLen && keyEquals(off, houseKeyLen)) {
       chainHouse = h;
       chainHouseExact = true;
-      return 80;
+      return HOUSE_BONUS;
     }
     if (baseHit < 0 && house(h, H_BASE_LEN) == houseBaseLen && keyEquals(off, houseBaseLen)) baseHit = h;
   }
@@ -66,7 +79,7 @@ export function matchHouse(o: i32): i32 {
       if (house(h, H_KEY_LEN) == houseAltKeyLen && keyEquals(house(h, H_KEY), houseAltKeyLen, HOUSE_ALT_KEY)) {
         chainHouse = h;
         chainHouseExact = true;
-        return 80;
+        return HOUSE_BONUS;
       }
     }
   }
@@ -115,7 +128,7 @@ export function chainScore(p: usize): i32 {
   }
   if (withHouse) total += matchHouse(o);
   else chainHouse = -1;
-  if (postcodeAgrees) total += 20;
+  if (postcodeAgrees) total += POSTCODE_BONUS;
   return total;
 }
 
@@ -145,31 +158,46 @@ function isAncestor(a: i32, o: i32): bool {
   return false;
 }
 
-/** Picks the best chain among all candidates; returns its score (or −1000000 when none). */
-export function solve(): i32 {
-  bestObject = -1;
-  bestHouse = -1;
-  bestScore = -1000000;
-  runnerScore = -1000000;
-  bestMask = 0;
-  bestTypeMask = 0;
-  bestHistorical = false;
-  bestHouseExact = false;
-  let bestWeight = -1;
-  let bestLevel = 0;
-  let bestRegistry = false;
-  for (let k = 0; k < objUsed; k++) {
+/** A type word in the query: a candidate next to it may gain up to TYPE_BONUS (names.ts scoreType). */
+export function typeWordBound(): i32 {
+  for (let t = 0; t < tokenCount; t++) if (tok(t, F_TYPE_A) >= 0) return TYPE_BONUS;
+  return 0;
+}
+
+/** What a leaf not read yet can add to a chain besides its words: its type word, the house, the postcode. */
+let extra: i32 = 0;
+function leafExtra(): i32 {
+  return typeWordBound() + (withHouse && houseKeyLen > 0 ? HOUSE_BONUS : 0) +
+    (postcodeToken >= 0 && tok(postcodeToken, F_VALUE) > 0 ? POSTCODE_BONUS : 0);
+}
+function anchorExtra(o: i32): i32 {
+  return extra;
+}
+
+let bestSlot: usize = 0;
+let bestWeight: i32 = -1;
+let bestLevel: i32 = 0;
+let bestRegistry: bool = false;
+
+/** Scores candidates [from, to): the best chain, then the runner-up against it. */
+function evaluate(from: i32, to: i32): void {
+  const previous = bestObject;
+  for (let k = from; k < to; k++) {
     const p = objAt(k);
     if (load<i32>(p, 4) <= 0) continue;
     const score = chainScore(p);
+    store<i32>(p, score, 28);
     const o = load<i32>(p);
     const level = chainHouse >= 0 ? 8 : obj(o, O_LEVEL);
-    // ties: the deeper answer, then the one the official registry confirms, then the bigger place
+    // ties: the deeper answer, then the one the official registry confirms, then the bigger place, then the
+    // one read first
     const registry = (obj(o, O_FLAGS) & OBJ_REGISTRY) != 0;
     const better = score > bestScore ||
       (score == bestScore && (level > bestLevel || (level == bestLevel &&
-        (registry && !bestRegistry || (registry == bestRegistry && chainWeight > bestWeight)))));
+        (registry && !bestRegistry || (registry == bestRegistry && (chainWeight > bestWeight ||
+          (chainWeight == bestWeight && readEarlier(p, bestSlot))))))));
     if (better) {
+      bestSlot = p;
       bestRegistry = registry;
       bestObject = o;
       bestScore = score;
@@ -182,15 +210,55 @@ export function solve(): i32 {
       bestLevel = level;
     }
   }
-  if (bestObject < 0) return bestScore;
+  if (bestObject < 0) return;
   // the runner-up: the best chain that neither contains the winner nor is contained by it
-  for (let k = 0; k < objUsed; k++) {
+  if (bestObject != previous) {
+    runnerScore = -1000000;
+    from = 0;
+  }
+  for (let k = from; k < to; k++) {
     const p = objAt(k);
     if (load<i32>(p, 4) <= 0) continue;
     const o = load<i32>(p);
     if (isAncestor(o, bestObject) || isAncestor(bestObject, o)) continue;
-    const score = chainScore(p);
+    const score = load<i32>(p, 28);
     if (score > runnerScore) runnerScore = score;
+  }
+}
+
+/** Picks the best chain (see the top of the file); returns its score (or −1000000 when none). */
+export function solve(): i32 {
+  bestObject = -1;
+  bestHouse = -1;
+  bestScore = -1000000;
+  runnerScore = -1000000;
+  bestMask = 0;
+  bestTypeMask = 0;
+  bestHistorical = false;
+  bestHouseExact = false;
+  bestSlot = 0;
+  bestWeight = -1;
+  bestLevel = 0;
+  bestRegistry = false;
+  evaluate(0, objUsed);
+  extra = leafExtra();
+  openScope(leafGainBound(), extra, anchorExtra, false);
+  let tight = false;
+  while (true) {
+    const bound = nextBound();
+    if (bound == NO_BOUND) break;
+    // a chain below `needed` changes neither the winner nor quality.unique (runner-up ≥ best, ≥ best − margin)
+    const needed = runnerScore >= bestScore - UNIQUE_MARGIN ? bestScore : bestScore - UNIQUE_MARGIN;
+    if (bound < needed) break;
+    if (!tight) {
+      // before reading anything, the tighter bound (it costs a pass over the hit words' companions)
+      tight = true;
+      tightenScope(leafNameBound());
+      continue;
+    }
+    const from = objUsed;
+    openNext();
+    evaluate(from, objUsed);
   }
   return bestScore;
 }

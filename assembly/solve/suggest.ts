@@ -5,21 +5,60 @@
  *
  * Rank = chain score + LevelBonus (regions and cities first, as people type them first)
  *        + WeightBonus (bits of population / house count) − a penalty when the chain leaves the word being
- *        typed unexplained. TOP holds at most MAX_TOP (object, house, rank) triples, kept sorted.
+ *        typed unexplained. TOP holds at most MAX_TOP (object, house, rank, order hit, order name) records,
+ *        kept sorted by rank, then by the order one pass would have offered them in (so the list does not
+ *        depend on the order subtrees are opened in).
+ *
+ * Streets come as in the chain solver (solve/scope.ts): under the places the query names first, until the
+ * list is full and no street left could enter it. ScopeCut: the streets under no named place are not read
+ * when none of them could rank first and reading them costs more than REST_POSTINGS postings: hints typed
+ * after a city keep to what was found instead of scanning every same-named street in the country for the
+ * tail of the list (the first hint is always the one reading everything would give).
  */
 import { reserve, RESULT, setI32, u16At } from '../memory';
-import { obj, house, houseKeyChar, O_LEVEL, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
-import { resetCandidates, classifyNames, collectObjects, objAt, objUsed } from '../classify/names';
-import { chainScore, lastChainMask, lastChainWeight, scoreHouses } from './chain';
-import { parseHouseParts, HOUSE_KEY, houseKeyLen } from '../house';
-import { tok, tokenCount, F_KIND, F_ROLE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
+import { obj, house, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
+import {
+  resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, postingsOfHits,
+  hitLeafLevels,
+} from '../classify/names';
+import { heaviest } from '../subtree';
+import { chainScore, lastChainMask, lastChainWeight, scoreHouses, typeWordBound } from './chain';
+import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken } from '../house';
+import { tok, tokenCount, F_KIND, F_ROLE, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
+import { openScope, tightenScope, nextBound, nextIsRest, openNext, NO_BOUND } from './scope';
 
 const MAX_TOP: i32 = 100;
+const TOP_BYTES: i32 = 20;
+/** the streets under no named place are read anyway when their posting lists hold at most this many names */
+const REST_POSTINGS: i32 = 512;
+/** the most WeightBonus adds (bits of a weight are at most 31) */
+const WEIGHT_BONUS: i32 = 31 / 2 + 31 / 4;
+/** the most a house hint adds to its street's rank */
+const HOUSE_HINT_BONUS: i32 = 80;
+const LAST_OF_OBJECT: i32 = 0x7fffffff;
 let TOP: usize = 0;
 let topCount: i32 = 0;
 
 function setupTop(): void {
-  if (TOP == 0) TOP = reserve(<usize>MAX_TOP * 12);
+  if (TOP == 0) TOP = reserve(<usize>MAX_TOP * TOP_BYTES);
+}
+
+// @ts-ignore: decorator
+@inline function topAt(i: i32): usize {
+  return TOP + <usize>i * TOP_BYTES;
+}
+
+/**
+ * The hint (rank, order hit, order name, house) ranks before TOP item i: a higher rank, or the same rank
+ * offered earlier in one pass (objects in reading order, each object's houses before the object).
+ */
+function ranksBefore(rank: i32, hit: i32, nameId: i32, h: i32, i: i32): bool {
+  const p = topAt(i);
+  if (rank != load<i32>(p, 8)) return rank > load<i32>(p, 8);
+  if (hit != load<i32>(p, 12)) return hit < load<i32>(p, 12);
+  if (nameId != load<i32>(p, 16)) return nameId < load<i32>(p, 16);
+  const other = load<i32>(p, 4);
+  return (h < 0 ? LAST_OF_OBJECT : h) < (other < 0 ? LAST_OF_OBJECT : other);
 }
 
 function levelBonus(level: i32): i32 {
@@ -33,30 +72,32 @@ function bits(v: i32): i32 {
   return v <= 0 ? 0 : 32 - clz<i32>(v);
 }
 
-function offer(o: i32, h: i32, rank: i32, cap: i32): void {
+function offer(o: i32, h: i32, rank: i32, hit: i32, nameId: i32, cap: i32): void {
   // a rank that cannot enter the full list costs nothing more
-  if (topCount >= cap && rank <= load<i32>(TOP + <usize>(topCount - 1) * 12, 8)) return;
+  if (topCount >= cap && !ranksBefore(rank, hit, nameId, h, topCount - 1)) return;
   // skip a duplicate
   for (let i = 0; i < topCount; i++) {
-    const p = TOP + <usize>i * 12;
+    const p = topAt(i);
     if (load<i32>(p) == o && load<i32>(p, 4) == h) {
       if (rank <= load<i32>(p, 8)) return;
       // remove it, re-insert below
-      for (let j = i; j < topCount - 1; j++) memory.copy(TOP + <usize>j * 12, TOP + <usize>(j + 1) * 12, 12);
+      for (let j = i; j < topCount - 1; j++) memory.copy(topAt(j), topAt(j + 1), TOP_BYTES);
       topCount--;
       break;
     }
   }
-  if (topCount >= cap && rank <= load<i32>(TOP + <usize>(topCount - 1) * 12, 8)) return;
+  if (topCount >= cap && !ranksBefore(rank, hit, nameId, h, topCount - 1)) return;
   let i = topCount < cap ? topCount : cap - 1;
-  while (i > 0 && load<i32>(TOP + <usize>(i - 1) * 12, 8) < rank) {
-    memory.copy(TOP + <usize>i * 12, TOP + <usize>(i - 1) * 12, 12);
+  while (i > 0 && ranksBefore(rank, hit, nameId, h, i - 1)) {
+    memory.copy(topAt(i), topAt(i - 1), TOP_BYTES);
     i--;
   }
-  const p = TOP + <usize>i * 12;
+  const p = topAt(i);
   store<i32>(p, o);
   store<i32>(p, h, 4);
   store<i32>(p, rank, 8);
+  store<i32>(p, hit, 12);
+  store<i32>(p, nameId, 16);
   if (topCount < cap) topCount++;
 }
 
@@ -64,6 +105,59 @@ function keyStartsWith(off: i32, len: i32): bool {
   if (len < houseKeyLen) return false;
   for (let k = 0; k < houseKeyLen; k++) if (houseKeyChar(off + k) != u16At(HOUSE_KEY, k)) return false;
   return true;
+}
+
+/** Ranks candidates [from, to) into TOP. */
+function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
+  const houseMode = houseKeyLen > 0;
+  for (let k = from; k < to; k++) {
+    const p = objAt(k);
+    if (load<i32>(p, 4) <= 0) continue;
+    const o = load<i32>(p);
+    const hit = load<i32>(p, 40);
+    const nameId = load<i32>(p, 44);
+    let rank = chainScore(p);
+    const level = obj(o, O_LEVEL);
+    rank += levelBonus(level) + bits(lastChainWeight()) / 2 + bits(obj(o, O_WEIGHT)) / 4;
+    if (prefixToken >= 0 && (lastChainMask() & ((<u64>1) << <u64>prefixToken)) == 0) rank -= 60;
+    if (houseMode && obj(o, O_HOUSE_COUNT) > 0) {
+      const start = obj(o, O_HOUSE_START);
+      const count = obj(o, O_HOUSE_COUNT);
+      for (let h = start; h < start + count; h++) {
+        const off = house(h, H_KEY);
+        const len = house(h, H_KEY_LEN);
+        if (!keyStartsWith(off, len)) continue;
+        offer(o, h, rank + 60 + (len == houseKeyLen ? 20 : 0) - (len - houseKeyLen) * 2, hit, nameId, cap);
+      }
+    }
+    offer(o, -1, rank, hit, nameId, cap);
+  }
+}
+
+/** What a street not read yet can add to its rank besides its words and bonuses: type word, postcode, a house. */
+let extra: i32 = 0;
+function leafRankExtra(): i32 {
+  return typeWordBound() + (houseKeyLen > 0 ? HOUSE_HINT_BONUS : 0) +
+    (postcodeToken >= 0 && tok(postcodeToken, F_VALUE) > 0 ? 20 : 0);
+}
+
+/** The greatest LevelBonus of a level in `levels` (bit set) deeper than `above`. */
+function levelBonusBelow(above: i32, levels: i32): i32 {
+  let best = 0;
+  for (let level = above + 1; level < 32; level++) {
+    if ((levels & (1 << level)) != 0 && levelBonus(level) > best) best = levelBonus(level);
+  }
+  return best;
+}
+
+/**
+ * The most the bonuses add to a street under o: LevelBonus of the leaf levels the hits reach below o,
+ * WeightBonus from the heaviest object on o's path and in its subtree (subtree.ts).
+ */
+function anchorRankExtra(o: i32): i32 {
+  let weight = heaviest(o);
+  for (let a = obj(o, O_PARENT); a >= 0; a = obj(a, O_PARENT)) if (obj(a, O_WEIGHT) > weight) weight = obj(a, O_WEIGHT);
+  return extra + levelBonusBelow(obj(o, O_LEVEL), hitLeafLevels) + bits(weight) / 2 + bits(heaviest(o)) / 4;
 }
 
 /**
@@ -86,34 +180,32 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   resetCandidates();
   classifyNames(prefixToken);
   collectObjects(true);
-  const houseMode = houseKeyLen > 0;
   scoreHouses(false);
-  for (let k = 0; k < objUsed; k++) {
-    const p = objAt(k);
-    if (load<i32>(p, 4) <= 0) continue;
-    const o = load<i32>(p);
-    let rank = chainScore(p);
-    const level = obj(o, O_LEVEL);
-    rank += levelBonus(level) + bits(lastChainWeight()) / 2 + bits(obj(o, O_WEIGHT)) / 4;
-    if (prefixToken >= 0 && (lastChainMask() & ((<u64>1) << <u64>prefixToken)) == 0) rank -= 60;
-    if (houseMode && obj(o, O_HOUSE_COUNT) > 0) {
-      const start = obj(o, O_HOUSE_START);
-      const count = obj(o, O_HOUSE_COUNT);
-      for (let h = start; h < start + count; h++) {
-        const off = house(h, H_KEY);
-        const len = house(h, H_KEY_LEN);
-        if (!keyStartsWith(off, len)) continue;
-        offer(o, h, rank + 60 + (len == houseKeyLen ? 20 : 0) - (len - houseKeyLen) * 2, cap);
-      }
+  rankCandidates(0, objUsed, prefixToken, cap);
+  extra = leafRankExtra();
+  openScope(leafGainBound(), extra + levelBonusBelow(0, hitLeafLevels) + WEIGHT_BONUS, anchorRankExtra, true);
+  let tight = false;
+  while (true) {
+    const bound = nextBound();
+    if (bound == NO_BOUND) break;
+    if (topCount >= cap && bound < load<i32>(topAt(topCount - 1), 8)) break;
+    if (!tight) {
+      tight = true;
+      tightenScope(leafNameBound());
+      continue;
     }
-    offer(o, -1, rank, cap);
+    // ScopeCut: the rest cannot give the first hint, and reading it costs more than REST_POSTINGS
+    if (nextIsRest() && topCount > 0 && bound < load<i32>(TOP, 8) && postingsOfHits() > REST_POSTINGS) break;
+    const from = objUsed;
+    openNext();
+    rankCandidates(from, objUsed, prefixToken, cap);
   }
   scoreHouses(true);
   const best = topCount > 0 ? load<i32>(TOP, 8) : -1000000;
   if (best > writeAbove) {
     setI32(RESULT, 0, topCount);
     for (let i = 0; i < topCount; i++) {
-      const p = TOP + <usize>i * 12;
+      const p = topAt(i);
       setI32(RESULT, 1 + i * 3, load<i32>(p));
       setI32(RESULT, 2 + i * 3, load<i32>(p, 4));
       setI32(RESULT, 3 + i * 3, load<i32>(p, 8));

@@ -1,0 +1,309 @@
+/**
+ * Subtree index, built once per dictionary from sections already loaded (the blob needs nothing new).
+ *
+ * Objects are numbered depth-first (dictionaries/merge.ts buildTree), so the subtree of object o is the id
+ * range [o, END[o]); names are stored in object order and each posting list in name order, so the names of a
+ * word inside a subtree are one slice of its posting list, found by binary search (`firstPostingAt`).
+ *
+ * An object with children (an "area": region … settlement, a microdistrict with streets) can stand above
+ * another in a chain; an object without children (a "leaf": nearly every street) can only end one. The
+ * classifier reads the area names of a word in full and its leaf names only inside the subtrees the solver
+ * opens (solve/scope.ts): a street name that repeats in thousands of places costs what it costs inside the
+ * places the query names.
+ *
+ *   END        i32 × objectCount      end of each object's subtree (one backward pass over parents)
+ *   AREA_SLICE i32 × 2 × wordCount    start, count of the word's area names in AREA_NAMES
+ *   AREA_NAMES i32 × area postings    name ids of objects with children, grouped by word, in posting order
+ *   LEAF_MAX   i32 × 2 × wordCount    the greatest weight the word has in a leaf's name, and the most times it
+ *                                     occurs in one (bounds, solve/scope.ts)
+ *   LEAF_LEVELS i32 × wordCount       bit L set when a leaf of level L has the word in its name
+ *   HEAVIEST   i32 × objectCount      the greatest weight in each object's subtree (hint rank bounds)
+ *   CO_SLICE   i32 × 2 × wordCount    start, count of the word's companions in CO_WORDS
+ *   CO_WORDS   i32 × Σ wc² over leaf names   companions: the distinct words that share a leaf's name with the
+ *                                     word, itself included (a street name scores only from words it holds
+ *                                     together; this does not grow with the number of places)
+ *   PATH       i32 × MAX_DEPTH        scratch of the depth-first check
+ *
+ * The index is built by the first query after the sections are attached (`ensureSubtrees`); `scoped` is false
+ * when the dictionary breaks one of the orders above (or is empty), and the classifier then reads every
+ * posting in full, as it did before the index existed.
+ */
+import { reserve, i32At, setI32 } from './memory';
+import {
+  obj, name, nameWord, posting, word, O_PARENT, O_LEVEL, O_WEIGHT, OBJECTS, NAMES, objectCount, nameCount, wordCount,
+} from './blob';
+
+const MAX_DEPTH: i32 = 256;
+
+let END: usize = 0;
+let AREA_SLICE: usize = 0;
+let AREA_NAMES: usize = 0;
+let LEAF_MAX: usize = 0;
+let LEAF_LEVELS: usize = 0;
+let HEAVIEST: usize = 0;
+let CO_SLICE: usize = 0;
+let CO_WORDS: usize = 0;
+let PATH: usize = 0;
+let builtObjects: usize = 0;
+let builtNames: usize = 0;
+let builtObjectCount: i32 = -1;
+
+/** the dictionary keeps the three orders: leaf names are read per subtree */
+export let scoped: bool = false;
+
+// @ts-ignore: decorator
+@inline export function subtreeEnd(o: i32): i32 {
+  return i32At(END, o);
+}
+
+/** The object has children: it can stand above another object in a chain. */
+// @ts-ignore: decorator
+@inline export function isArea(o: i32): bool {
+  return i32At(END, o) > o + 1;
+}
+
+// @ts-ignore: decorator
+@inline export function areaStart(w: i32): i32 {
+  return i32At(AREA_SLICE, w << 1);
+}
+// @ts-ignore: decorator
+@inline export function areaCount(w: i32): i32 {
+  return i32At(AREA_SLICE, (w << 1) + 1);
+}
+// @ts-ignore: decorator
+@inline export function areaName(i: i32): i32 {
+  return i32At(AREA_NAMES, i);
+}
+// @ts-ignore: decorator
+@inline export function leafMax(w: i32): i32 {
+  return i32At(LEAF_MAX, w << 1);
+}
+/** Levels (bit set) of the leaves whose names hold word w. */
+// @ts-ignore: decorator
+@inline export function leafLevels(w: i32): i32 {
+  return i32At(LEAF_LEVELS, w);
+}
+/** The greatest weight in the subtree of o. */
+// @ts-ignore: decorator
+@inline export function heaviest(o: i32): i32 {
+  return i32At(HEAVIEST, o);
+}
+/** The most times word w occurs in one leaf's name. */
+// @ts-ignore: decorator
+@inline export function leafRepeat(w: i32): i32 {
+  return i32At(LEAF_MAX, (w << 1) + 1);
+}
+// @ts-ignore: decorator
+@inline export function companionStart(w: i32): i32 {
+  return i32At(CO_SLICE, w << 1);
+}
+// @ts-ignore: decorator
+@inline export function companionCount(w: i32): i32 {
+  return i32At(CO_SLICE, (w << 1) + 1);
+}
+// @ts-ignore: decorator
+@inline export function companion(i: i32): i32 {
+  return i32At(CO_WORDS, i);
+}
+
+/** Builds the index when the attached sections changed since the last build. */
+export function ensureSubtrees(): void {
+  if (builtObjects == OBJECTS && builtNames == NAMES && builtObjectCount == objectCount) return;
+  builtObjects = OBJECTS;
+  builtNames = NAMES;
+  builtObjectCount = objectCount;
+  scoped = false;
+  if (objectCount == 0 || nameCount == 0 || wordCount == 0) return;
+  if (PATH == 0) PATH = reserve(<usize>MAX_DEPTH << 2);
+  END = reserve(<usize>objectCount << 2);
+  if (!buildEnds()) return;
+  if (!namesInOrder()) return;
+  if (!leafWordsInRange()) return;
+  LEAF_MAX = reserve(<usize>wordCount << 3);
+  LEAF_LEVELS = reserve(<usize>wordCount << 2);
+  HEAVIEST = reserve(<usize>objectCount << 2);
+  AREA_SLICE = reserve(<usize>wordCount << 3);
+  CO_SLICE = reserve(<usize>wordCount << 3);
+  buildHeaviest();
+  buildWords();
+  buildCompanions();
+  scoped = true;
+}
+
+/**
+ * END by one backward pass over parents, after checking that the ids are a depth-first order: every
+ * object's parent is on the path from the root to the object before it.
+ */
+function buildEnds(): bool {
+  let depth = 0;
+  for (let o = 0; o < objectCount; o++) {
+    const parent = obj(o, O_PARENT);
+    while (depth > 0 && i32At(PATH, depth - 1) != parent) depth--;
+    if (parent >= 0 && depth == 0) return false;
+    if (depth == MAX_DEPTH) return false;
+    setI32(PATH, depth, o);
+    depth++;
+    setI32(END, o, o + 1);
+  }
+  for (let o = objectCount - 1; o >= 0; o--) {
+    const parent = obj(o, O_PARENT);
+    if (parent < 0) continue;
+    if (subtreeEnd(o) > subtreeEnd(parent)) setI32(END, parent, subtreeEnd(o));
+  }
+  return true;
+}
+
+/** HEAVIEST: one backward pass, as END. */
+function buildHeaviest(): void {
+  for (let o = 0; o < objectCount; o++) setI32(HEAVIEST, o, obj(o, O_WEIGHT));
+  for (let o = objectCount - 1; o >= 0; o--) {
+    const parent = obj(o, O_PARENT);
+    if (parent >= 0 && heaviest(o) > heaviest(parent)) setI32(HEAVIEST, parent, heaviest(o));
+  }
+}
+
+/** Names in object order, every posting list in name order, every id in range. */
+function namesInOrder(): bool {
+  let last = -1;
+  for (let n = 0; n < nameCount; n++) {
+    const o = name(n, 0);
+    if (o < last || o >= objectCount) return false;
+    last = o;
+  }
+  for (let w = 0; w < wordCount; w++) {
+    const start = word(w, 0);
+    const count = word(w, 1);
+    let previous = -1;
+    for (let k = start; k < start + count; k++) {
+      const n = posting(k);
+      if (n <= previous || n >= nameCount) return false;
+      previous = n;
+    }
+  }
+  return true;
+}
+
+/** Every word id of a leaf's name is a word of the vocabulary. */
+function leafWordsInRange(): bool {
+  for (let n = 0; n < nameCount; n++) {
+    if (isArea(name(n, 0))) continue;
+    const start = name(n, 1);
+    for (let j = start; j < start + name(n, 2); j++) {
+      const w = nameWord(j, 0);
+      if (w < 0 || w >= wordCount) return false;
+    }
+  }
+  return true;
+}
+
+/** LEAF_MAX from the names of leaves; AREA_SLICE and AREA_NAMES from the postings (count, reserve, fill). */
+function buildWords(): void {
+  for (let w = 0; w < wordCount; w++) {
+    setI32(LEAF_MAX, w << 1, 0);
+    setI32(LEAF_MAX, (w << 1) + 1, 0);
+    setI32(LEAF_LEVELS, w, 0);
+  }
+  for (let n = 0; n < nameCount; n++) {
+    if (isArea(name(n, 0))) continue;
+    const start = name(n, 1);
+    const end = start + name(n, 2);
+    const level = obj(name(n, 0), O_LEVEL) & 31;
+    for (let j = start; j < end; j++) {
+      const w = nameWord(j, 0);
+      setI32(LEAF_LEVELS, w, leafLevels(w) | (1 << level));
+      if (nameWord(j, 1) > leafMax(w)) setI32(LEAF_MAX, w << 1, nameWord(j, 1));
+      let times = 0;
+      for (let i = start; i < end; i++) if (nameWord(i, 0) == w) times++;
+      if (times > leafRepeat(w)) setI32(LEAF_MAX, (w << 1) + 1, times);
+    }
+  }
+  let total = 0;
+  for (let w = 0; w < wordCount; w++) {
+    const start = word(w, 0);
+    let areas = 0;
+    for (let k = start; k < start + word(w, 1); k++) if (isArea(name(posting(k), 0))) areas++;
+    setI32(AREA_SLICE, w << 1, total);
+    setI32(AREA_SLICE, (w << 1) + 1, areas);
+    total += areas;
+  }
+  const slots = total > 0 ? total : 1;
+  AREA_NAMES = reserve(<usize>slots << 2);
+  for (let w = 0; w < wordCount; w++) {
+    const start = word(w, 0);
+    let at = areaStart(w);
+    for (let k = start; k < start + word(w, 1); k++) {
+      const n = posting(k);
+      if (!isArea(name(n, 0))) continue;
+      setI32(AREA_NAMES, at, n);
+      at++;
+    }
+  }
+}
+
+/**
+ * CO_SLICE and CO_WORDS: every word of a leaf's name is added to the companions of every word of it (count,
+ * reserve, fill), then each word's companions lose their repeats (a mark per word, so it costs the pairs).
+ */
+function buildCompanions(): void {
+  for (let w = 0; w < wordCount; w++) {
+    setI32(CO_SLICE, w << 1, 0);
+    setI32(CO_SLICE, (w << 1) + 1, 0);
+  }
+  let total: i64 = 0;
+  for (let n = 0; n < nameCount; n++) {
+    if (isArea(name(n, 0))) continue;
+    const start = name(n, 1);
+    const count = name(n, 2);
+    for (let j = start; j < start + count; j++) {
+      const w = nameWord(j, 0);
+      setI32(CO_SLICE, (w << 1) + 1, companionCount(w) + count);
+    }
+    total += <i64>(count * count);
+  }
+  let at = 0;
+  for (let w = 0; w < wordCount; w++) {
+    setI32(CO_SLICE, w << 1, at);
+    at += companionCount(w);
+    setI32(CO_SLICE, (w << 1) + 1, 0);
+  }
+  CO_WORDS = reserve(<usize>(total > 0 ? total : 1) << 2);
+  for (let n = 0; n < nameCount; n++) {
+    if (isArea(name(n, 0))) continue;
+    const start = name(n, 1);
+    const end = start + name(n, 2);
+    for (let j = start; j < end; j++) {
+      const w = nameWord(j, 0);
+      for (let i = start; i < end; i++) {
+        setI32(CO_WORDS, companionStart(w) + companionCount(w), nameWord(i, 0));
+        setI32(CO_SLICE, (w << 1) + 1, companionCount(w) + 1);
+      }
+    }
+  }
+  // repeats out: MARK[v] = w + 1 once v is kept for w
+  const MARK = reserve(<usize>wordCount << 2);
+  for (let v = 0; v < wordCount; v++) setI32(MARK, v, 0);
+  for (let w = 0; w < wordCount; w++) {
+    const start = companionStart(w);
+    let kept = 0;
+    for (let i = start; i < start + companionCount(w); i++) {
+      const v = companion(i);
+      if (i32At(MARK, v) == w + 1) continue;
+      setI32(MARK, v, w + 1);
+      setI32(CO_WORDS, start + kept, v);
+      kept++;
+    }
+    setI32(CO_SLICE, (w << 1) + 1, kept);
+  }
+}
+
+/** The first index in [start, end) of a posting list whose name belongs to an object ≥ o. */
+export function firstPostingAt(start: i32, end: i32, o: i32): i32 {
+  let lo = start;
+  let hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (name(posting(mid), 0) < o) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,179 @@
+/**
+ * Reading streets by scope (assembly/subtree.ts, assembly/solve/scope.ts): a generated country where the
+ * same street names repeat in every town, written twice by the real blob writer: once in depth-first order
+ * (the subtree index is built, streets are read under the places a query names) and once with one street
+ * moved to the front (the order check fails, every posting is read in one pass, as before the index).
+ * Both must give the same answers, through engine.standardize and engine.suggest on the debug core.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MergedHouse, MergedObject } from '../../../../dictionaries/merged.js';
+import type { AddressEngine } from '../../../../host/engine/engine.js';
+import type { LoadedDictionary } from '../../../../host/engine/dictionary.js';
+import { engineOfModel, mergedModel } from '../../../helpers/model.js';
+
+const STREETS = ['Ленина', 'Мира', 'Садовая', 'Советская', 'Школьная', 'Молодежная', 'Лесная', 'Набережная'];
+const FIRST = ['Бело', 'Черно', 'Красно', 'Верхне', 'Старо', 'Крутогорье', 'Ясно'];
+const LAST = ['горск', 'речье', 'поле', 'дольск', 'бережье', 'озерск'];
+const REGIONS = ['Озерная', 'Степная', 'Горная'];
+const VILLAGE = ['вка', 'ино', 'ово', 'ево', 'ное'];
+
+interface Country {
+  objects: MergedObject[];
+  houses: MergedHouse[];
+  towns: { name: string; region: string; streets: string[] }[];
+}
+
+/**
+ * Three regions of two districts with seven towns each (plus towns without streets, towns whose names share
+ * the word `Новый`, sixty villages with a street Ленина each, a town named like another region); every town
+ * has five of the eight common street names with 3–9 houses each, one town a microdistrict with streets of its
+ * own, and the last town the one street no query names (`Уникальная`).
+ */
+function country(): Country {
+  const objects: MergedObject[] = [];
+  const houses: MergedHouse[] = [];
+  const towns: Country['towns'] = [];
+  const add = (o: Omit<MergedObject, 'key' | 'codes' | 'ga' | 'source'>): number => {
+    objects.push({ ...o, key: `test:${objects.length}`, codes: {}, ga: '', source: 'test' });
+    return objects.length - 1;
+  };
+  const street = (parent: number, name: string, count: number): void => {
+    const id = add({ level: 7, parent, name, type: 'ул' });
+    for (let n = 1; n <= count; n++) houses.push({ parent: id, number: n % 4 === 0 ? `${n}а` : String(n), codes: {}, source: 'test' });
+  };
+  let town = 0;
+  let regionId = -1;
+  REGIONS.forEach((region) => {
+    regionId = add({ level: 1, parent: -1, name: region, type: 'обл' });
+    for (let d = 0; d < 2; d++) {
+      const district = add({ level: 2, parent: regionId, name: `${region.slice(0, -2)}ский ${d + 1}`, type: 'р-н' });
+      for (let k = 0; k < 7; k++, town++) {
+        const name = `${FIRST[town % FIRST.length]}${LAST[Math.floor(town / FIRST.length) % LAST.length]}`;
+        // two towns weigh the same: ties fall to the order of reading
+        const id = add({ level: 3, parent: district, name, type: 'г', population: 1000 + (town % 20) * 977 });
+        const streets = STREETS.filter((_, s) => (s + town) % 8 < 5);
+        streets.forEach((s, i) => street(id, s, 3 + ((town + i) % 7)));
+        if (town === 5) {
+          const micro = add({ level: 6, parent: id, name: 'Солнечный', type: 'мкр' });
+          street(micro, 'Ленина', 4);
+          street(micro, 'Звездная', 3);
+        }
+        towns.push({ name, region, streets });
+      }
+      add({ level: 3, parent: district, name: `Малый ${region}`, type: 'г', population: 50 });
+      // villages with a Ленина each: long posting lists, so subtrees are opened one by one
+      for (let v = 0; v < 60; v++) {
+        const village = add({ level: 5, parent: district, name: `${FIRST[v % FIRST.length]}${VILLAGE[v % VILLAGE.length]}`, type: 'д', population: 10 + v });
+        street(village, 'Ленина', 1 + (v % 2));
+      }
+      // towns that share a word, of mixed sizes: a hint typed after it has several places to look in
+      for (let k = 0; k < 4; k++) {
+        const population = (1 + k) * 10 ** (1 + ((town * 7 + k * 3) % 5));
+        const shared = add({ level: 3, parent: district, name: `Новый ${LAST[(town + k) % LAST.length]}`, type: 'пгт', population });
+        street(shared, 'Ленина', 2 + k);
+        street(shared, 'Садовая', 2);
+      }
+    }
+  });
+  // a town named like another region, in the last one (ids stay depth-first), and the street no query names
+  const namesake = add({ level: 3, parent: regionId, name: 'Степная', type: 'г', population: 3000 });
+  street(namesake, 'Ленина', 5);
+  street(namesake, 'Уникальная', 2);
+  towns.push({ name: 'Степная', region: REGIONS[REGIONS.length - 1], streets: ['Ленина'] });
+  return { objects, houses, towns };
+}
+
+/** The same country with its last object (a street) moved to the front: ids no longer depth-first. */
+function outOfOrder({ objects, houses }: Country): { objects: MergedObject[]; houses: MergedHouse[] } {
+  const last = objects.length - 1;
+  const id = (old: number) => (old === last ? 0 : old + 1);
+  const moved = [objects[last], ...objects.slice(0, last)].map((o) => ({ ...o, parent: o.parent < 0 ? -1 : id(o.parent) }));
+  const remapped = houses.map((h) => ({ ...h, parent: id(h.parent) }));
+  return { objects: moved, houses: remapped.sort((a, b) => a.parent - b.parent) };
+}
+
+/** Queries the way people write them: with and without the town, the type words, a typo, the region. */
+function standardizeQueries({ towns }: Country): string[] {
+  const out: string[] = [];
+  towns.forEach(({ name, region, streets }, i) => {
+    const s = streets[i % streets.length];
+    const n = 1 + (i % 3);
+    out.push(`г ${name}, ул ${s}, д ${n}`, `${s} ${n} ${name}`, `${s} ${n}`, `${name} ${s.slice(0, -2)}${s.slice(-1)} ${n}`);
+    out.push(`${region} обл, ${s} ${n}`, `${name}, ${streets[(i + 1) % streets.length]}, ${n + 3}а`, `${name} Звездная 2`);
+  });
+  return out;
+}
+
+function suggestQueries({ towns }: Country): string[] {
+  const out: string[] = ['Новый Лен', 'Новый Ленина 2', 'Новый Сад', 'новый', 'Озерная Лен', 'Горная обл Садовая'];
+  towns.forEach(({ name, streets }, i) => {
+    const s = streets[(i + 2) % streets.length];
+    out.push(`${name} ${s.slice(0, 3)}`, `${name} ${s} ${1 + (i % 4)}`, s.slice(0, 4 + (i % 3)), name.slice(0, 4));
+  });
+  return out;
+}
+
+let built: Country;
+let scoped: { engine: AddressEngine; dict: LoadedDictionary };
+let onePass: { engine: AddressEngine; dict: LoadedDictionary };
+/** core heap growth of the first query: the subtree index is built then */
+const firstQueryHeap: number[] = [];
+
+beforeAll(async () => {
+  built = country();
+  const orders = [built, { ...built, ...outOfOrder(built) }];
+  const engines = [];
+  for (const { objects, houses } of orders) {
+    const loaded = await engineOfModel(mergedModel(objects, houses, [], []));
+    const before = loaded.dict.core.exports.reserve(8);
+    loaded.engine.standardize('ru', 'Ленина 1');
+    firstQueryHeap.push(loaded.dict.core.exports.reserve(8) - before);
+    engines.push(loaded);
+  }
+  [scoped, onePass] = engines;
+});
+
+describe('standardize over streets that repeat in every town', () => {
+  it('builds the subtree index for depth-first ids only', () => {
+    // both carve the same arenas on the first query; only the depth-first one goes on to the per-object and
+    // per-word tables after the order check
+    expect(firstQueryHeap[0] - firstQueryHeap[1]).toBeGreaterThan(built.objects.length * 4);
+  });
+
+  it('finds the street of the town the query names', () => {
+    const { name, streets } = built.towns[9];
+    const res = scoped.engine.standardize('ru', `г ${name}, ул ${streets[0]}, д 2`);
+    expect(scoped.dict.object(res.levels.city).name).toBe(name);
+    expect(scoped.dict.object(res.levels.street).name).toBe(streets[0]);
+    expect(res.house).toBeGreaterThanOrEqual(0);
+    expect(res.quality.unique).toBe(0);
+  });
+
+  it('says a street given without its town is not unique', () => {
+    expect(scoped.engine.standardize('ru', 'Ленина 2').quality.unique).toBe(2);
+  });
+
+  it('gives the answers of the one-pass reading', () => {
+    const queries = standardizeQueries(built);
+    const differ = queries.filter((q) => JSON.stringify(named(scoped, scoped.engine.standardize('ru', q))) !==
+      JSON.stringify(named(onePass, onePass.engine.standardize('ru', q))));
+    expect(differ).toEqual([]);
+  });
+});
+
+describe('suggest over streets that repeat in every town', () => {
+  it('gives the hints of the one-pass reading', () => {
+    const queries = suggestQueries(built);
+    for (const count of [5, 20]) {
+      const differ = queries.filter((q) => JSON.stringify(scoped.engine.suggest('ru', q, count).map((r) => named(scoped, r))) !==
+        JSON.stringify(onePass.engine.suggest('ru', q, count).map((r) => named(onePass, r))));
+      expect(differ, `count ${count}`).toEqual([]);
+    }
+  });
+});
+
+/** A resolution with object and house ids replaced by what they name (ids differ between the two orders). */
+function named({ dict }: { dict: LoadedDictionary }, res: ReturnType<AddressEngine['standardize']>): unknown {
+  const levels = Object.fromEntries(Object.entries(res.levels).map(([level, id]) => [level, id >= 0 ? dict.object(id).name : null]));
+  return { ...res, levels, house: res.house >= 0 ? dict.house(res.house).number : null };
+}
