@@ -3,11 +3,14 @@
  * processes, default one per core) as a child process on 127.0.0.1, and beside it the floor
  * (bench/http-floor.ts: bare node:http, same worker count, answering the very bytes the service answered
  * for each request). autocannon drives POST /api/v1/suggest/address and /api/v1/clean/address with
- * CONNECTIONS (32) connections for DURATION (10) seconds each, first against the service, then the floor;
- * it prints requests/s, latency p50/p99 and the ratio to the floor, and writes bench/http-load.json.
+ * CONNECTIONS (32) connections for DURATION (10) seconds against each of the service and the floor, after
+ * WARMUP (3) seconds of the same load that are not counted (JIT, the wasm tier-up and the first heap
+ * growth are start-up costs, not throughput). The DURATION is cut into SLICES (5) turns that alternate
+ * service and floor, so load from outside the bench falls on both alike and the ratio compares like
+ * with like; req/s is over all turns, p50/p99 the median of the turns'. It prints requests/s, latency
+ * p50/p99 and the ratio to the floor, and writes bench/http-load.json.
  *
- * Loopback only, bounded: each run lasts DURATION seconds; a watchdog stops everything after
- * 4 × DURATION + 120 s. The service logs at LOG_LEVEL (default info, as shipped: one line per request,
+ * Loopback only, bounded: a watchdog stops everything after 4 × (WARMUP + DURATION) + 120 s. The service logs at LOG_LEVEL (default info, as shipped: one line per request,
  * written to a temporary file). autocannon runs in this process, on the same cores as the servers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,6 +24,8 @@ import { freePort, HOST, sleep } from './net.js';
 const WORKERS = Number(process.env.WORKERS || availableParallelism());
 const CONNECTIONS = Number(process.env.CONNECTIONS || 32);
 const DURATION = Number(process.env.DURATION || 10);
+const WARMUP = Number(process.env.WARMUP ?? 3);
+const SLICES = Math.max(1, Number(process.env.SLICES || 5));
 const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
 const BODIES = 50;
 
@@ -67,11 +72,11 @@ interface Outcome {
   errors: number;
 }
 
-async function load(url: string, target: Target): Promise<AutocannonResult> {
+async function load(url: string, target: Target, duration: number): Promise<AutocannonResult> {
   return autocannon({
     url,
     connections: CONNECTIONS,
-    duration: DURATION,
+    duration,
     timeout: 10,
     requests: target.bodies.map((body) => ({ method: 'POST', path: target.path, headers: { 'content-type': 'application/json' }, body })),
   });
@@ -82,7 +87,7 @@ async function main(): Promise<void> {
     console.error('http-load: watchdog fired, stopping');
     stopChildren();
     process.exit(2);
-  }, (4 * DURATION + 120) * 1000);
+  }, (4 * (WARMUP + DURATION) + 120) * 1000);
   watchdog.unref();
 
   const work = mkdtempSync(join(tmpdir(), 'address-http-load-'));
@@ -150,23 +155,34 @@ async function main(): Promise<void> {
 
   const outcomes: Outcome[] = [];
   const load0 = loadavg()[0];
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
   for (const target of targets) {
-    for (const [kind, url] of [['service', serviceUrl], ['floor', floorUrl]] as const) {
-      process.stderr.write(`${target.name} → ${kind}: ${CONNECTIONS} connections, ${DURATION} s … `);
-      const r = await load(url, target);
-      process.stderr.write(`${r.requests.average.toFixed(0)} req/s\n`);
+    const runs: Record<'service' | 'floor', AutocannonResult[]> = { service: [], floor: [] };
+    const urls = { service: serviceUrl, floor: floorUrl };
+    process.stderr.write(`${target.name}: ${CONNECTIONS} connections, ${WARMUP} s warm-up each, then ${SLICES} × ${DURATION / SLICES} s per target, alternating … `);
+    if (WARMUP > 0) for (const kind of ['service', 'floor'] as const) await load(urls[kind], target, WARMUP);
+    for (let slice = 0; slice < SLICES; slice++) {
+      for (const kind of slice % 2 === 0 ? (['service', 'floor'] as const) : (['floor', 'service'] as const)) {
+        runs[kind].push(await load(urls[kind], target, DURATION / SLICES));
+      }
+    }
+    for (const kind of ['service', 'floor'] as const) {
+      const turns = runs[kind];
+      const seconds = turns.reduce((sum, r) => sum + r.duration, 0);
       outcomes.push({
         endpoint: target.name,
         target: kind,
-        rps: r.requests.average,
-        p50_ms: r.latency.p50,
-        p99_ms: r.latency.p99,
-        mb_per_s: r.throughput.average / 1024 / 1024,
-        completed: r.latency.total ?? 0,
-        non2xx: r.non2xx,
-        errors: r.errors + r.timeouts,
+        rps: turns.reduce((sum, r) => sum + r.requests.total, 0) / seconds,
+        p50_ms: median(turns.map((r) => r.latency.p50)),
+        p99_ms: median(turns.map((r) => r.latency.p99)),
+        mb_per_s: turns.reduce((sum, r) => sum + r.throughput.total, 0) / seconds / 1024 / 1024,
+        completed: turns.reduce((sum, r) => sum + r.requests.total, 0),
+        non2xx: turns.reduce((sum, r) => sum + r.non2xx, 0),
+        errors: turns.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
       });
     }
+    const [service, floorOutcome] = outcomes.slice(-2);
+    process.stderr.write(`service ${service.rps.toFixed(0)} req/s, floor ${floorOutcome.rps.toFixed(0)} req/s\n`);
   }
   stopChildren();
 
@@ -181,11 +197,11 @@ async function main(): Promise<void> {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   console.log(`\n${cpus()[0]?.model ?? ''}, ${availableParallelism()} cores; service and floor: ${WORKERS} workers each; autocannon in this process; ` +
-    `${CONNECTIONS} connections, ${DURATION} s per run; load average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}\n`);
+    `${CONNECTIONS} connections, ${DURATION} s per target in ${SLICES} alternating turns after ${WARMUP} s of warm-up; load average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}\n`);
   console.log([line(header), `|${widths.map((w, i) => (i < 2 ? ':' : '-') + '-'.repeat(w) + (i < 2 ? '-' : ':')).join('|')}|`, ...rows.map(line)].join('\n'));
   writeFileSync(
     join(ROOT, 'bench', 'http-load.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), workers: WORKERS, connections: CONNECTIONS, duration_s: DURATION, log_level: LOG_LEVEL, cores: availableParallelism(), outcomes }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), workers: WORKERS, connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, slices: SLICES, log_level: LOG_LEVEL, cores: availableParallelism(), outcomes }, null, 2)}\n`,
   );
   console.log('\nwrote bench/http-load.json');
   rmSync(work, { recursive: true, force: true });

@@ -1,9 +1,10 @@
 /**
  * The Koa application: `createApp({engine, config, logger})` builds it and never listens (`server.ts`
  * does). Chain: access log → errors → request guard (404/405, query-string limit, engine pinning) →
- * router (per route: auth when it is on → the endpoint: license → JSON body → handler → JSON bytes).
- * The per-route part is one function, not a middleware per step: each Koa layer is a promise and a
- * closure per request, and these run for every request.
+ * the service's routes by exact path and method → router (the same routes for HEAD, OPTIONS and 405,
+ * the OpenAPI document, the page). A route is one step: auth when it is on → license → JSON body →
+ * handler → JSON bytes; not a middleware per step, as each Koa layer is a promise and a closure per
+ * request, and these run for every request.
  */
 import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
@@ -13,7 +14,7 @@ import type { Engine } from './engine/types.js';
 import { MethodNotAllowedError, NotFoundError } from './errors.js';
 import { LicenseManager } from './license.js';
 import { accessLog } from './middleware/access-log.js';
-import { authMiddleware } from './middleware/auth.js';
+import { authCheck } from './middleware/auth.js';
 import { errorMiddleware, JSON_TYPE } from './middleware/errors.js';
 import { checkQueryString, readJsonBody } from './middleware/json-body.js';
 import { openApiDocument } from './openapi.js';
@@ -60,16 +61,31 @@ export function sendJson(ctx: Context, body: unknown): void {
   ctx.body = toJsonBytes(body);
 }
 
-/** The last step of every route: license, JSON body (POST/PUT), the handler, its answer as JSON. */
-function endpoint(route: RouteDefinition, services: AppServices) {
+type Endpoint = (ctx: Context) => Promise<void>;
+
+/** A route as one step: credentials, license, JSON body (POST/PUT), the handler, its answer as JSON. */
+function endpoint(route: RouteDefinition, services: AppServices): Endpoint {
+  const authenticate = authCheck(services.config, route.auth);
   const licensed = route.licensed;
   const readsBody = route.method !== 'GET';
   return async function serve(ctx: Context): Promise<void> {
+    authenticate?.(ctx);
     if (licensed) services.license.assertAllows();
     if (readsBody) ctx.request.body = await readJsonBody(ctx);
     let body = route.handle(ctx, services);
     if (body instanceof Promise) body = await body;
     sendJson(ctx, body);
+  };
+}
+
+/**
+ * The service's routes by exact path and method, before the router: one Map lookup instead of testing
+ * every route's pattern and composing a chain per request. What it does not hold goes on to the router.
+ */
+function exactRoutes(table: Map<string, Map<string, Endpoint>>) {
+  return function routeExact(ctx: Context, next: Next): Promise<void> {
+    const serve = table.get(ctx.path)?.get(ctx.method);
+    return serve ? serve(ctx) : next();
   };
 }
 
@@ -91,10 +107,14 @@ export function createApp(deps: AppDeps): AddressApp {
   app.on('error', (err: unknown) => logger.error({ err }, 'unhandled error outside a request'));
 
   const router = new Router();
+  const table = new Map<string, Map<string, Endpoint>>();
   for (const route of ROUTES) {
-    const chain = deps.config.auth.Enabled && route.auth !== 'open' ? [authMiddleware(deps.config, route.auth)] : [];
-    chain.push(endpoint(route, services));
-    for (const path of routePaths(route)) router.register(path, [route.method], [...chain], { name: path });
+    const serve = endpoint(route, services);
+    for (const path of routePaths(route)) {
+      router.register(path, [route.method], [serve], { name: path });
+      if (!table.has(path)) table.set(path, new Map());
+      table.get(path)!.set(route.method, serve);
+    }
   }
   const openapi = Buffer.from(JSON.stringify(openApiDocument()));
   for (const path of ['/api/v1/openapi.json', '/v1/openapi.json']) {
@@ -108,6 +128,7 @@ export function createApp(deps: AppDeps): AddressApp {
   app.use(accessLog(logger));
   app.use(errorMiddleware(logger));
   app.use(requestGuard(services));
+  app.use(exactRoutes(table));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -4,7 +4,7 @@
  * configured user. No credentials: 401 code 16 `Ключ API обязателен`; wrong ones: `Ошибка авторизации`.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import type { Config } from '../config.js';
 import { UnauthenticatedError } from '../errors.js';
 import type { RouteDefinition } from '../routes/route.js';
@@ -28,19 +28,21 @@ export function keyFromHeader(header: string | undefined): string {
   return (match ? match[1] : value).trim();
 }
 
-export function authMiddleware(config: Config, policy: RouteDefinition['auth']) {
+/**
+ * The credential check of a route, or null when there is nothing to check (auth off, or an open route):
+ * throws 401 code 16 for missing or wrong credentials.
+ */
+export function authCheck(config: Config, policy: RouteDefinition['auth']): ((ctx: Context) => void) | null {
+  if (!config.auth.Enabled || policy === 'open') return null;
   const keys = config.auth.Keys.map(digest);
   const users = config.auth.Users.map((user) => digest(`${user.login}\u0000${user.pwd}`));
-  return async function authenticate(ctx: Context, next: Next): Promise<void> {
-    if (config.auth.Enabled && policy !== 'open') {
-      const key = keyFromHeader(ctx.get('authorization'));
-      const login = typeof ctx.query.login === 'string' ? ctx.query.login : '';
-      const pwd = typeof ctx.query.pwd === 'string' ? ctx.query.pwd : '';
-      const byLogin = policy === 'key-or-login' && login !== '';
-      if (!key && !byLogin) throw new UnauthenticatedError(KEY_REQUIRED);
-      const ok = (key !== '' && contains(keys, key)) || (byLogin && contains(users, `${login}\u0000${pwd}`));
-      if (!ok) throw new UnauthenticatedError(AUTH_FAILED);
-    }
-    await next();
+  return function authenticate(ctx: Context): void {
+    const key = keyFromHeader(ctx.get('authorization'));
+    const login = typeof ctx.query.login === 'string' ? ctx.query.login : '';
+    const pwd = typeof ctx.query.pwd === 'string' ? ctx.query.pwd : '';
+    const byLogin = policy === 'key-or-login' && login !== '';
+    if (!key && !byLogin) throw new UnauthenticatedError(KEY_REQUIRED);
+    const ok = (key !== '' && contains(keys, key)) || (byLogin && contains(users, `${login}\u0000${pwd}`));
+    if (!ok) throw new UnauthenticatedError(AUTH_FAILED);
   };
 }

@@ -14,7 +14,7 @@ import {
   type MetroHit, type ObjectInfo, type Quality, type Resolution,
 } from '../engine/types.js';
 import { completeHouseParts, emptyHouseParts, houseFullName } from './house-details.js';
-import { shared } from './json.js';
+import { shared } from './shared.js';
 import { levelFullName } from './type-placement.js';
 
 export type RecordMethod = 'clean' | 'suggest' | 'idsearch' | 'center' | 'geosearch';
@@ -242,6 +242,7 @@ export function joinAddress(levels: Record<LevelKey, LevelRecord | null>): strin
 }
 
 function additionalRecord(house: HouseInfo | null, apartment: ApartmentInfo | null): AdditionalRecord {
+  if (!house && !apartment) return EMPTY_ADDITIONAL;
   return {
     houseIsMultiFlat: Boolean(house?.multiFlat),
     houseFlatCount: house && house.flatCount > 0 ? String(Math.trunc(house.flatCount)) : '',
@@ -262,7 +263,7 @@ const WITH_APARTMENT = new Set<RecordMethod>(['clean', 'idsearch']);
 const MUNICIPAL_NULL = new Set<RecordMethod>(['idsearch', 'center', 'geosearch']);
 
 /** HouseDetails in interface order; one literal, not a spread of the parts (it runs for every record). */
-function houseDetailsRecord(
+function houseDetailsLiteral(
   fullName: string, p: HouseParts, codes: CodesRecord | null, apartmentCodes: CodesRecord | null, additional: AdditionalRecord | null,
 ): HouseDetailsRecord {
   return {
@@ -270,6 +271,21 @@ function houseDetailsRecord(
     entr: p.entr, floor: p.floor, flat: p.flat, office: p.office, room: p.room, kab: p.kab, place: p.place, block: p.block,
     pav: p.pav, sek: p.sek, abon: p.abon, munit: p.munit, codes, apartmentCodes, additional,
   };
+}
+
+const EMPTY_ADDITIONAL: AdditionalRecord = shared({ houseIsMultiFlat: false, houseFlatCount: '', houseCadnum: '', apartmentCadnum: '' });
+const EMPTY_HOUSE_DETAILS = shared(houseDetailsLiteral('', emptyHouseParts(), EMPTY_CODES, null, null));
+const EMPTY_HOUSE_DETAILS_WITH_APARTMENT = shared(houseDetailsLiteral('', emptyHouseParts(), EMPTY_CODES, EMPTY_CODES, EMPTY_ADDITIONAL));
+
+/** A record without a house part (most hints are streets and places) gets a shared empty one. */
+function houseDetailsRecord(
+  fullName: string, parts: HouseParts, codes: CodesRecord | null, apartmentCodes: CodesRecord | null, additional: AdditionalRecord | null,
+): HouseDetailsRecord {
+  if (fullName === '' && codes === EMPTY_CODES) {
+    if (apartmentCodes === null && additional === null) return EMPTY_HOUSE_DETAILS;
+    if (apartmentCodes === EMPTY_CODES && additional === EMPTY_ADDITIONAL) return EMPTY_HOUSE_DETAILS_WITH_APARTMENT;
+  }
+  return houseDetailsLiteral(fullName, parts, codes, apartmentCodes, additional);
 }
 
 /** The eight levels of a record, in interface order (key order is part of the golden answers). */

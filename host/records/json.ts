@@ -1,10 +1,9 @@
 /**
  * A response body as JSON bytes, always equal to `Buffer.from(JSON.stringify(body))`, for less work: the
- * parts many responses share (the level of a region, city or street, the empty level, the country) are
- * frozen and encoded once, and their UTF-8 bytes kept beside them in a WeakMap. A record is then written
- * as a few `JSON.stringify` texts between copies of cached bytes, into one reused scratch buffer.
- * A shared part lives as long as something holds it (the dictionary's object cache holds the objects
- * behind the levels).
+ * parts many responses share (`shared.ts`: the level of a region, city or street, the country, an empty
+ * house part) are encoded once and their UTF-8 bytes kept beside them in a WeakMap; a record is then
+ * written as short texts between copies of cached bytes, into one reused scratch buffer. A shared part
+ * lives as long as something holds it (the dictionary's object cache holds the objects behind the levels).
  *
  * The walk goes WALK_DEPTH levels into plain objects and arrays, far enough to reach the levels of the
  * records in a hint list (`{suggestions: [record]}`), and hands what lies deeper to `JSON.stringify`
@@ -15,23 +14,12 @@
  * instances and `toJSON` go to `JSON.stringify`. Text between two shared parts is gathered into one
  * string before it is encoded: one encoder call per stretch.
  */
-const BYTES = new WeakMap<object, Buffer>();
+import { sharedBytes } from './shared.js';
+
 const WALK_DEPTH = 3;
 const SCRATCH_SIZE = 64 * 1024;
 
-function freezeDeep<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const member of Object.values(value)) freezeDeep(member);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-/** Freezes `value` (deeply) and keeps its JSON bytes: it may now appear in any number of responses. */
-export function shared<T extends object>(value: T): T {
-  if (!BYTES.has(value)) BYTES.set(freezeDeep(value), Buffer.from(JSON.stringify(value)));
-  return value;
-}
+const encode = (value: object): Uint8Array => Buffer.from(JSON.stringify(value));
 
 const KEYS = new Map<string, string>();
 
@@ -53,7 +41,7 @@ let pending = '';
 function reserve(bytes: number): void {
   if (length + bytes <= scratch.length) return;
   const bigger = Buffer.allocUnsafeSlow(Math.max(length + bytes, scratch.length * 2));
-  scratch.copy(bigger, 0, 0, length);
+  bigger.set(scratch.subarray(0, length));
   scratch = bigger;
 }
 
@@ -64,10 +52,10 @@ function flush(): void {
   pending = '';
 }
 
-function copy(bytes: Buffer): void {
+function copy(bytes: Uint8Array): void {
   flush();
   reserve(bytes.length);
-  bytes.copy(scratch, length);
+  scratch.set(bytes, length);
   length += bytes.length;
 }
 
@@ -110,7 +98,7 @@ function walk(value: unknown, depth: number): boolean {
     pending += 'null';
     return true;
   }
-  const known = BYTES.get(value);
+  const known = sharedBytes(value, encode);
   if (known !== undefined) {
     copy(known);
     return true;
@@ -178,7 +166,7 @@ export function toJsonBytes(value: unknown): Buffer {
     if (!walk(value, WALK_DEPTH)) pending = 'null';
     flush();
     const out = carve(length);
-    scratch.copy(out, 0, 0, length);
+    out.set(scratch.subarray(0, length));
     return out;
   } finally {
     if (scratch.length > SCRATCH_SIZE * 16) scratch = Buffer.allocUnsafeSlow(SCRATCH_SIZE);

@@ -20,7 +20,7 @@ export const legacySelectAddressRoute: RouteDefinition = {
     const query = legacySelectRequest.parse({ ...ctx.query });
     const engine = engineOf(ctx);
     const { country, dictionary } = requireDictionary(engine, query.country, { field: 'country', license: services.license });
-    if (letterCount(query.letters) < MIN_LETTERS) return [];
+    if (letterCount(query.letters, MIN_LETTERS) < MIN_LETTERS) return [];
     const count = suggestCount(Number(query.countreturnrec ?? '') || 0);
     return engine.suggest(country, query.letters, count)
       .filter((resolution) => resolution.matched)

@@ -7,8 +7,14 @@ import { engineOf, type RouteDefinition } from './route.js';
 
 export const MIN_LETTERS = 3;
 
-export function letterCount(text: string): number {
-  return text.match(/\p{L}/gu)?.length ?? 0;
+const LETTER = /\p{L}/gu;
+
+/** Letters in `text`, counted up to `enough` (the search needs only to know there are 3). */
+export function letterCount(text: string, enough = Infinity): number {
+  LETTER.lastIndex = 0;
+  let count = 0;
+  while (count < enough && LETTER.test(text)) count++;
+  return count;
 }
 
 /** count absent or 0 → 10, over 20 → 20 (conventions.md). */
@@ -46,7 +52,7 @@ export const suggestAddressRoute: RouteDefinition = {
     const body = suggestAddressRequest.parse(ctx.request.body);
     const engine = engineOf(ctx);
     const { country, dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
-    if (letterCount(body.query) < MIN_LETTERS) return { suggestions: [] };
+    if (letterCount(body.query, MIN_LETTERS) < MIN_LETTERS) return { suggestions: [] };
     const count = suggestCount(body.count);
     const resolutions = engine.suggest(country, body.query, count, normalizeScopes(body.scopes));
     return {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { shared, toJsonBytes } from '../../../../host/records/json.js';
+import { toJsonBytes } from '../../../../host/records/json.js';
+import { shared } from '../../../../host/records/shared.js';
 
 const text = (value: unknown): string => toJsonBytes(value).toString('utf8');
 const expected = (value: unknown): string => JSON.stringify(value) ?? 'null';
