@@ -15,24 +15,7 @@ import { bytes, LazyColumn, StringPool, type Section } from './house-store.js';
 import type { ApartmentRecord } from './model.js';
 import type { MergedApartment } from './merged.js';
 import { guidPrefixes, lowerBound, orderBy } from './order.js';
-
-const GUID = /^[0-9a-f]{32}$/;
-
-function guidInto(guid: string, out: Uint8Array, at: number): boolean {
-  const hex = guid.replace(/-/g, '').toLowerCase();
-  if (!GUID.test(hex)) return false;
-  for (let i = 0; i < 16; i++) out[at + i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return true;
-}
-
-function guidOf(column: LazyColumn<Uint8Array>, row: number): string {
-  const data = column.data;
-  if (data === null || row * 16 + 16 > data.length) return '';
-  let hex = '';
-  for (let i = row * 16; i < row * 16 + 16; i++) hex += data[i].toString(16).padStart(2, '0');
-  if (/^0+$/.test(hex)) return '';
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+import { guidInto, guidText } from './guid.js';
 
 /** Where the houses are: the GAR id and GUID of the house at each dictionary position. */
 export interface HousePositions {
@@ -98,7 +81,7 @@ export class ApartmentStore {
     const apartment: MergedApartment = { house, number: this.numbers.strings[this.number.get(row)], type: this.types.strings[this.type.get(row)], codes: {}, source: this.sourceOf(row) };
     const gar = this.gar.get(row);
     if (gar) apartment.codes.gar = String(gar);
-    const fias = guidOf(this.fias, row);
+    const fias = this.fias.data === null ? '' : guidText(this.fias.data, row);
     if (fias) apartment.codes.fias = fias;
     if (this.cadnum.data !== null) {
       const cadnum = decodeCadnum(this.cadnum.data, row * 2, this.cadnumOther);

@@ -9,6 +9,8 @@
  *
  * A column with no value in any row is written as nil, and the reader reads nil as empty rows.
  */
+import { guidInto } from './guid.js';
+
 const encoder = new TextEncoder();
 
 const bytes = (array: ArrayBufferView): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
@@ -51,10 +53,7 @@ export function guidColumn(values: readonly (string | undefined)[]): Buffer | nu
   if (empty(values)) return null;
   const out = Buffer.alloc(values.length * 16);
   values.forEach((value, row) => {
-    if (!value) return;
-    const hex = value.replace(/-/g, '').toLowerCase();
-    if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`bad GUID ${value} in row ${row}`);
-    out.write(hex, row * 16, 'hex');
+    if (value && !guidInto(value, out, row * 16)) throw new Error(`bad GUID ${value} in row ${row}`);
   });
   return out;
 }

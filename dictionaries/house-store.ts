@@ -24,6 +24,7 @@ import type { Codes, HouseRecord } from './model.js';
 import type { MergedHouse } from './merged.js';
 import { decodeCadnum, encodeCadnum } from './cadnum.js';
 import { houseKey } from './fold.js';
+import { guidInto, guidText } from './guid.js';
 
 export type TypedArray = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float64Array;
 export type TypedArrayConstructor<T extends TypedArray> = { new (length: number): T };
@@ -149,7 +150,6 @@ const FLAG_STEAD = 2;
 const FLAG_MULTI_FLAT = 4;
 const FLAG_MULTI_FLAT_KNOWN = 8;
 const OSM_KINDS = ['', 'N', 'W', 'R'];
-const HEX = '0123456789abcdef';
 const NO_COORDINATE = -0x80000000;
 const COORDINATE_SCALE = 1e7;
 /** the core's "no coordinate" (assembly/blob.ts NO_COORD) */
@@ -248,16 +248,7 @@ export class HouseStore {
     return this.gar.get(row);
   }
   fiasOf(row: number): string {
-    if (this.fias.data === null) return '';
-    let hex = '';
-    let zero = true;
-    for (let i = 0; i < 16; i++) {
-      const byte = this.fias.get(row, i);
-      if (byte !== 0) zero = false;
-      hex += HEX[byte >> 4] + HEX[byte & 15];
-    }
-    if (zero) return '';
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    return this.fias.data === null ? '' : guidText(this.fias.data, row);
   }
 
   /** the row as a merged house with parent index `parent` */
@@ -416,9 +407,6 @@ export class HouseStore {
   }
 
   private setGuid(row: number, guid: string): void {
-    const hex = guid.replace(/-/g, '').toLowerCase();
-    if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`house store: bad FIAS GUID ${guid}`);
-    const data = this.fias.reserve(row, this.capacity);
-    for (let i = 0; i < 16; i++) data[row * 16 + i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+    if (!guidInto(guid, this.fias.reserve(row, this.capacity), row * 16)) throw new Error(`house store: bad FIAS GUID ${guid}`);
   }
 }

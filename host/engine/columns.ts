@@ -14,6 +14,7 @@
  */
 
 import { guidPrefixes, lowerBound, orderBy } from '../../dictionaries/order.js';
+import { guidInto, guidText } from '../../dictionaries/guid.js';
 
 export { orderBy };
 
@@ -97,21 +98,7 @@ export function hashBytes(bytes: Uint8Array, start: number, end: number): number
   return h >>> 0;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-/** The GUID of row `id` of a 16-bytes-per-row column, '' when absent or all zero. */
-export function guidText(guids: Uint8Array, id: number): string {
-  const at = id * 16;
-  if (at < 0 || at + 16 > guids.length) return '';
-  let hex = '';
-  let zero = true;
-  for (let i = at; i < at + 16; i++) {
-    if (guids[i] !== 0) zero = false;
-    hex += HEX[guids[i]];
-  }
-  if (zero) return '';
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+export { guidText };
 
 /**
  * Rows by a u32 key, with `skip` rows (key 0 = no value) left out. `rows(key)` lists the rows holding it
@@ -133,15 +120,10 @@ export class KeyIndex {
   }
 }
 
-const GUID_HEX = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/;
-
-/** The 16 bytes of a GUID written with or without dashes (lower case), null for another shape. */
+/** The 16 bytes of a GUID written with or without dashes, in any case; null for another shape. */
 export function guidBytes(text: string): Uint8Array | null {
-  if (!GUID_HEX.test(text)) return null;
-  const hex = text.replace(/-/g, '');
   const out = new Uint8Array(16);
-  for (let i = 0; i < 16; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
+  return guidInto(text, out, 0) ? out : null;
 }
 
 /** Rows of a GUID column by GUID (keyed by their first four bytes). */
