@@ -17,21 +17,33 @@
  *   LEAF_MAX   i32 × 2 × wordCount    the greatest weight the word has in a leaf's name, and the most times it
  *                                     occurs in one (bounds, solve/scope.ts)
  *   LEAF_LEVELS i32 × wordCount       bit L set when a leaf of level L has the word in its name
+ *   LIGHTEST   i32 × wordCount        the smallest total weight of a leaf's name holding the word
  *   HEAVIEST   i32 × objectCount      the greatest weight in each object's subtree (hint rank bounds)
  *   CO_SLICE   i32 × 2 × wordCount    start, count of the word's companions in CO_WORDS
- *   CO_WORDS   i32 × Σ wc² over leaf names   companions: the distinct words that share a leaf's name with the
- *                                     word, itself included (a street name scores only from words it holds
- *                                     together; this does not grow with the number of places)
+ *   CO_WORDS   i32 × 2 × Σ wc² over leaf names   companions: the distinct words that share a leaf's name with
+ *                                     the word, itself included, each with its greatest weight in such a name
+ *                                     (a street name scores only from words it holds together; this does not
+ *                                     grow with the number of places)
  *   PATH       i32 × MAX_DEPTH        scratch of the depth-first check
+ *   CHAIN_WEIGHT i32 × objectCount    the greatest weight on the path from the root to each object (the
+ *                                     chain solver's last tie-break)
+ *   LEAF_SLICE i32 × 2 × wordCount    start, count of the word's leaf names in an ORDERED array
+ *   ORDERED    i32 × leaf postings    per order (`ensureOrder`): each word's leaf names by a solver's static key
+ *                                     of their object, greatest first, then by name id (the one-pass order);
+ *   ORDER_KEY  i32 × objectCount      that key. Built by the first query that reads streets in that order.
  *
  * The index is built by the first query after the sections are attached (`ensureSubtrees`); `scoped` is false
  * when the dictionary breaks one of the orders above (or is empty), and the classifier then reads every
  * posting in full, as it did before the index existed.
  */
 import { reserve, i32At, setI32 } from './memory';
+import { setHeapAt, sortAscending } from './heap';
 import {
   obj, name, nameWord, posting, word, O_PARENT, O_LEVEL, O_WEIGHT, OBJECTS, NAMES, objectCount, nameCount, wordCount,
 } from './blob';
+
+/** no more names in an order */
+export const NO_KEY: i32 = -1;
 
 const MAX_DEPTH: i32 = 256;
 
@@ -40,9 +52,18 @@ let AREA_SLICE: usize = 0;
 let AREA_NAMES: usize = 0;
 let LEAF_MAX: usize = 0;
 let LEAF_LEVELS: usize = 0;
+let LIGHTEST: usize = 0;
 let HEAVIEST: usize = 0;
 let CO_SLICE: usize = 0;
 let CO_WORDS: usize = 0;
+let CHAIN_WEIGHT: usize = 0;
+let LEAF_SLICE: usize = 0;
+let leafPostingTotal: i32 = 0;
+let longestLeafList: i32 = 0;
+const ORDERS: i32 = 2;
+/** ORDERED and ORDER_KEY of each order, 0 until built */
+let ORDERED: StaticArray<usize> = new StaticArray<usize>(ORDERS);
+let ORDER_KEY: StaticArray<usize> = new StaticArray<usize>(ORDERS);
 let PATH: usize = 0;
 let builtObjects: usize = 0;
 let builtNames: usize = 0;
@@ -78,10 +99,38 @@ export let scoped: bool = false;
 @inline export function leafMax(w: i32): i32 {
   return i32At(LEAF_MAX, w << 1);
 }
+/** The smallest total weight of a leaf's name holding word w. */
+// @ts-ignore: decorator
+@inline export function lightestName(w: i32): i32 {
+  return i32At(LIGHTEST, w);
+}
 /** Levels (bit set) of the leaves whose names hold word w. */
 // @ts-ignore: decorator
 @inline export function leafLevels(w: i32): i32 {
   return i32At(LEAF_LEVELS, w);
+}
+/** The greatest weight on the path from the root to o, o included. */
+// @ts-ignore: decorator
+@inline export function chainWeight(o: i32): i32 {
+  return i32At(CHAIN_WEIGHT, o);
+}
+// @ts-ignore: decorator
+@inline export function leafStart(w: i32): i32 {
+  return i32At(LEAF_SLICE, w << 1);
+}
+// @ts-ignore: decorator
+@inline export function leafCount(w: i32): i32 {
+  return i32At(LEAF_SLICE, (w << 1) + 1);
+}
+/** The i-th leaf name of an order (`leafStart(w)` … of word w). */
+// @ts-ignore: decorator
+@inline export function orderedName(order: i32, i: i32): i32 {
+  return i32At(unchecked(ORDERED[order]), i);
+}
+/** The key of object o in an order. */
+// @ts-ignore: decorator
+@inline export function orderKey(order: i32, o: i32): i32 {
+  return i32At(unchecked(ORDER_KEY[order]), o);
 }
 /** The greatest weight in the subtree of o. */
 // @ts-ignore: decorator
@@ -103,7 +152,12 @@ export let scoped: bool = false;
 }
 // @ts-ignore: decorator
 @inline export function companion(i: i32): i32 {
-  return i32At(CO_WORDS, i);
+  return i32At(CO_WORDS, i << 1);
+}
+/** The greatest weight companion i has in a leaf's name holding the word it accompanies. */
+// @ts-ignore: decorator
+@inline export function companionWeight(i: i32): i32 {
+  return i32At(CO_WORDS, (i << 1) + 1);
 }
 
 /** Builds the index when the attached sections changed since the last build. */
@@ -113,6 +167,10 @@ export function ensureSubtrees(): void {
   builtNames = NAMES;
   builtObjectCount = objectCount;
   scoped = false;
+  for (let k = 0; k < ORDERS; k++) {
+    unchecked((ORDERED[k] = 0));
+    unchecked((ORDER_KEY[k] = 0));
+  }
   if (objectCount == 0 || nameCount == 0 || wordCount == 0) return;
   if (PATH == 0) PATH = reserve(<usize>MAX_DEPTH << 2);
   END = reserve(<usize>objectCount << 2);
@@ -121,8 +179,11 @@ export function ensureSubtrees(): void {
   if (!leafWordsInRange()) return;
   LEAF_MAX = reserve(<usize>wordCount << 3);
   LEAF_LEVELS = reserve(<usize>wordCount << 2);
+  LIGHTEST = reserve(<usize>wordCount << 2);
   HEAVIEST = reserve(<usize>objectCount << 2);
+  CHAIN_WEIGHT = reserve(<usize>objectCount << 2);
   AREA_SLICE = reserve(<usize>wordCount << 3);
+  LEAF_SLICE = reserve(<usize>wordCount << 3);
   CO_SLICE = reserve(<usize>wordCount << 3);
   buildHeaviest();
   buildWords();
@@ -153,9 +214,14 @@ function buildEnds(): bool {
   return true;
 }
 
-/** HEAVIEST: one backward pass, as END. */
+/** HEAVIEST: one backward pass, as END; CHAIN_WEIGHT: one forward pass (a parent comes before its children). */
 function buildHeaviest(): void {
-  for (let o = 0; o < objectCount; o++) setI32(HEAVIEST, o, obj(o, O_WEIGHT));
+  for (let o = 0; o < objectCount; o++) {
+    setI32(HEAVIEST, o, obj(o, O_WEIGHT));
+    const parent = obj(o, O_PARENT);
+    const weight = obj(o, O_WEIGHT);
+    setI32(CHAIN_WEIGHT, o, parent >= 0 && chainWeight(parent) > weight ? chainWeight(parent) : weight);
+  }
   for (let o = objectCount - 1; o >= 0; o--) {
     const parent = obj(o, O_PARENT);
     if (parent >= 0 && heaviest(o) > heaviest(parent)) setI32(HEAVIEST, parent, heaviest(o));
@@ -202,6 +268,7 @@ function buildWords(): void {
     setI32(LEAF_MAX, w << 1, 0);
     setI32(LEAF_MAX, (w << 1) + 1, 0);
     setI32(LEAF_LEVELS, w, 0);
+    setI32(LIGHTEST, w, 0x7fffffff);
   }
   for (let n = 0; n < nameCount; n++) {
     if (isArea(name(n, 0))) continue;
@@ -211,6 +278,7 @@ function buildWords(): void {
     for (let j = start; j < end; j++) {
       const w = nameWord(j, 0);
       setI32(LEAF_LEVELS, w, leafLevels(w) | (1 << level));
+      if (name(n, 4) < lightestName(w)) setI32(LIGHTEST, w, name(n, 4));
       if (nameWord(j, 1) > leafMax(w)) setI32(LEAF_MAX, w << 1, nameWord(j, 1));
       let times = 0;
       for (let i = start; i < end; i++) if (nameWord(i, 0) == w) times++;
@@ -218,6 +286,8 @@ function buildWords(): void {
     }
   }
   let total = 0;
+  leafPostingTotal = 0;
+  longestLeafList = 0;
   for (let w = 0; w < wordCount; w++) {
     const start = word(w, 0);
     let areas = 0;
@@ -225,6 +295,11 @@ function buildWords(): void {
     setI32(AREA_SLICE, w << 1, total);
     setI32(AREA_SLICE, (w << 1) + 1, areas);
     total += areas;
+    const leaves = word(w, 1) - areas;
+    setI32(LEAF_SLICE, w << 1, leafPostingTotal);
+    setI32(LEAF_SLICE, (w << 1) + 1, leaves);
+    leafPostingTotal += leaves;
+    if (leaves > longestLeafList) longestLeafList = leaves;
   }
   const slots = total > 0 ? total : 1;
   AREA_NAMES = reserve(<usize>slots << 2);
@@ -266,7 +341,7 @@ function buildCompanions(): void {
     at += companionCount(w);
     setI32(CO_SLICE, (w << 1) + 1, 0);
   }
-  CO_WORDS = reserve(<usize>(total > 0 ? total : 1) << 2);
+  CO_WORDS = reserve(<usize>(total > 0 ? total : 1) << 3);
   for (let n = 0; n < nameCount; n++) {
     if (isArea(name(n, 0))) continue;
     const start = name(n, 1);
@@ -274,26 +349,64 @@ function buildCompanions(): void {
     for (let j = start; j < end; j++) {
       const w = nameWord(j, 0);
       for (let i = start; i < end; i++) {
-        setI32(CO_WORDS, companionStart(w) + companionCount(w), nameWord(i, 0));
+        const at = companionStart(w) + companionCount(w);
+        setI32(CO_WORDS, at << 1, nameWord(i, 0));
+        setI32(CO_WORDS, (at << 1) + 1, nameWord(i, 1));
         setI32(CO_SLICE, (w << 1) + 1, companionCount(w) + 1);
       }
     }
   }
-  // repeats out: MARK[v] = w + 1 once v is kept for w
+  // repeats out, keeping the greatest weight: MARK[v] = w + 1 once v is kept for w, at KEPT[v]
   const MARK = reserve(<usize>wordCount << 2);
+  const KEPT = reserve(<usize>wordCount << 2);
   for (let v = 0; v < wordCount; v++) setI32(MARK, v, 0);
   for (let w = 0; w < wordCount; w++) {
     const start = companionStart(w);
     let kept = 0;
     for (let i = start; i < start + companionCount(w); i++) {
       const v = companion(i);
-      if (i32At(MARK, v) == w + 1) continue;
+      const weight = companionWeight(i);
+      if (i32At(MARK, v) == w + 1) {
+        const at = i32At(KEPT, v);
+        if (weight > companionWeight(at)) setI32(CO_WORDS, (at << 1) + 1, weight);
+        continue;
+      }
       setI32(MARK, v, w + 1);
-      setI32(CO_WORDS, start + kept, v);
+      setI32(KEPT, v, start + kept);
+      setI32(CO_WORDS, (start + kept) << 1, v);
+      setI32(CO_WORDS, ((start + kept) << 1) + 1, weight);
       kept++;
     }
     setI32(CO_SLICE, (w << 1) + 1, kept);
   }
+}
+
+/**
+ * Builds order `order` (once per dictionary): ORDER_KEY from `key` (non-negative, below 2^31), then each word's
+ * leaf names sorted by (key descending, name id) through one packed i64 per name.
+ */
+export function ensureOrder(order: i32, key: (o: i32) => i32): void {
+  if (!scoped || unchecked(ORDERED[order]) != 0) return;
+  const keys = reserve(<usize>objectCount << 2);
+  for (let o = 0; o < objectCount; o++) setI32(keys, o, key(o));
+  const postings = leafPostingTotal > 0 ? leafPostingTotal : 1;
+  const longest = longestLeafList > 0 ? longestLeafList : 1;
+  const ordered = reserve(<usize>postings << 2);
+  const scratch = reserve(<usize>longest << 3);
+  for (let w = 0; w < wordCount; w++) {
+    const start = word(w, 0);
+    let count = 0;
+    for (let k = start; k < start + word(w, 1); k++) {
+      const n = posting(k);
+      const o = name(n, 0);
+      if (isArea(o)) continue;
+      setHeapAt(scratch, count++, (<i64>(0x7fffffff - i32At(keys, o)) << 32) | <i64>n);
+    }
+    sortAscending(scratch, count);
+    for (let i = 0; i < count; i++) setI32(ordered, leafStart(w) + i, <i32>(load<i64>(scratch + (<usize>i << 3)) & 0xffffffff));
+  }
+  unchecked((ORDER_KEY[order] = keys));
+  unchecked((ORDERED[order] = ordered));
 }
 
 /** The first index in [start, end) of a posting list whose name belongs to an object ≥ o. */

@@ -28,8 +28,11 @@ export let visitCount: i32 = 0;
 /** fuzzy nodes one call may still visit: bounds the cost of garbage input (reset per call) */
 export let visitBudget: i32 = 0;
 export const VISITS_PER_CALL: i32 = 400000;
+/** calls started (standardize, suggest): the solvers tell the readings of one call from the next call's */
+export let callCount: i32 = 0;
 export function resetVisitBudget(): void {
   visitBudget = VISITS_PER_CALL;
+  callCount++;
 }
 export let fuzzyCount: i32 = 0;
 

@@ -17,7 +17,8 @@
  * Three processes, so each memory figure is its own: this one; `--encode <file>` builds the model and
  * writes the blob; `--measure <file>` loads it (time, RSS) and times standardize, suggest and nearest on it
  * and on the real ru.dict. Env: SCALE_HOUSES (default 1 000 000); SCALE_BLOB=<file> keeps the synthetic blob
- * there and reuses it while it loads (a 10 M-house blob takes minutes to encode); DATA_DIR as for the build.
+ * there and reuses it while it loads (a 10 M-house blob takes minutes to encode); SCALE_WASM=<file> times
+ * another core build (before/after a change, same blobs); DATA_DIR as for the build.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -165,7 +166,7 @@ async function speeds(dict: LoadedDictionary): Promise<Pick<SizeFigures, 'standa
 }
 
 async function measureChild(file: string): Promise<{ synthetic: SizeFigures; real: SizeFigures }> {
-  const module = await WebAssembly.compile(readFileSync(defaultWasmFile()));
+  const module = await WebAssembly.compile(readFileSync(process.env.SCALE_WASM ?? defaultWasmFile()));
   const load = async (path: string) => {
     const bytes = readFileSync(path);
     global.gc?.();

@@ -6,9 +6,12 @@
  *
  * Lookups come first and go to a hit log (HIT_WORDS, HIT_INFO: word id, token << 8 | cost, in lookup order),
  * so the postings can be read in parts without a second trie walk. `classifyNames` reads the names of areas
- * (objects with children, see subtree.ts) in full; `expandLeaves(lo, hi)` reads the names of leaves whose object
- * lies in [lo, hi), as the solver opens subtrees (solve/scope.ts). Every part replays the log in order and a
- * name is read by exactly one part, so each name sees its hits in the same order as in one full pass. Without
+ * (objects with children, see subtree.ts) in full; the leaves are read in parts as the solver asks
+ * (solve/scope.ts): `expandLeaves(lo, hi)` the leaves whose object lies in [lo, hi), `readLeaf` one posting of a
+ * sweep, `readOrdered` the next object of an order with all its names (`beginOrdered`, `orderedKey`). Every part
+ * applies the hits in log order, and a name is read by one part only (the part number in its slot), so each
+ * name sees its hits as in one full pass. Bounds on what names not read yet can score: `leafGainBound` (per
+ * token), `leafNameBound` (per word and its companions), `orderedBound` (the next object's own names). Without
  * the subtree index (`scoped` false) `classifyNames` reads every posting at once.
  *
  * NAME_SLOTS: open-addressing table keyed by name id, NAME_SLOT_BYTES each:
@@ -17,6 +20,7 @@
  *   second hit of a word, −1  @32 u64 token mask
  *   @40 u8 × 8 token that hit each of the first 8 words (255 none)  @48 u8 × 8 what that hit gained
  *   @56 the hit that first reached the name (with the name id, its place in a one-pass reading)
+ *   @60 the part that read it (a name is read by one part: later parts pass it by)
  * OBJ_SLOTS: the same keyed by object id, OBJ_SLOT_BYTES each:
  *   @0 objectId  @4 score×100  @8 firstTok  @12 lastTok  @16 flags (NAME_HISTORICAL)  @20 typeToken
  *   @24 typeBonus×100  @28 chain score (solve/chain.ts)  @32 u64 token mask
@@ -30,8 +34,10 @@ import {
 import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
-  companionCount, companion, firstPostingAt,
+  companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName, orderKey,
+  NO_KEY,
 } from '../subtree';
+import { heapAt, setHeapAt, heapify, siftDown, popHeap } from '../heap';
 import { isLatin } from '../text';
 import {
   tok, setTok, tokChar, tokenCount, F_START, F_LEN, F_KIND, F_ROLE, F_ORDINAL, F_SEGMENT, F_TYPE_A, F_TYPE_B,
@@ -45,8 +51,11 @@ const OBJ_SLOT_BYTES: i32 = 48;
 const MAX_POSTINGS_PER_CALL: i32 = 200000;
 /** every hit of one call: MAX_HITS per token, 64 tokens */
 const HIT_CAP: i32 = MAX_HITS * 64;
-/** hit words whose best gain `leafNameBound` can keep (a bigger set falls back to the per-token bound) */
-const GAIN_SLOT_CAP: i32 = 8192;
+/** hit words the word table can keep (a bigger set falls back to the per-token bound and the unordered rest) */
+const WORD_SLOT_CAP: i32 = 8192;
+const WORD_SLOT_BYTES: i32 = 16;
+/** (hit, name) pairs one object is read with at once (`readObject`) */
+const TOUCH_CAP: i32 = 512;
 
 let NAME_SLOTS: usize = 0;
 let NAME_USED: usize = 0;
@@ -69,11 +78,38 @@ let TOKEN_GAIN: usize = 0;
 export let hitLeafLevels: i32 = 0;
 /** the hit being read (order key of the names it reaches first) */
 let hitNow: i32 = 0;
+/** the part being read: the areas, one range, one sweep, one name read in order */
+let partNow: i32 = 0;
+
+/** Starts a new part of the reading (names read by earlier parts are passed by). */
+export function newPart(): void {
+  partNow++;
+}
 let prefixTok: i32 = -1;
-/** GAIN_SLOTS: open-addressing table of (word id, best gain of a hit on it), reset through GAIN_USED */
-let GAIN_SLOTS: usize = 0;
-let GAIN_USED: usize = 0;
-let gainUsed: i32 = 0;
+/**
+ * WORD_SLOTS: open-addressing table of the words the leaf hits hit, WORD_SLOT_BYTES each: @0 word id, @4 best gain
+ * of a hit on it in a leaf's name, @8 its first hit, @12 its last hit; HIT_NEXT: the next hit of the same word.
+ * Built once per call when asked (`indexHitWords`), reset through WORD_USED.
+ */
+let WORD_SLOTS: usize = 0;
+let WORD_USED: usize = 0;
+let wordUsed: i32 = 0;
+let HIT_NEXT: usize = 0;
+/** 0 not built for this call, 1 built, −1 too many words */
+let wordsIndexed: i32 = 0;
+let TOUCH: usize = 0;
+/**
+ * Ordered reading of leaf names (solve/scope.ts, the rest): CURSORS i32 per leaf hit, the next index in its
+ * word's slice of the order (subtree.ts ORDERED); READER a max-heap of (key << 32 | 0x7fffffff − leaf hit index)
+ * over the cursors with names left, so names come by key, then by hit, then by id: the one-pass order.
+ */
+let CURSORS: usize = 0;
+let READER: usize = 0;
+let readerSize: i32 = 0;
+let readerOrder: i32 = 0;
+/** the next name `readOrdered` reads and the hit that reaches it first, after `orderedKey` */
+export let nextName: i32 = -1;
+export let nextHit: i32 = -1;
 /** names already turned into candidates (collectObjects reads the ones after) */
 let namesCollected: i32 = 0;
 
@@ -83,9 +119,13 @@ export function setupNames(): void {
   HIT_INFO = reserve(<usize>HIT_CAP << 2);
   LEAF_HITS = reserve(<usize>HIT_CAP << 2);
   TOKEN_GAIN = reserve(64 << 2);
-  GAIN_SLOTS = reserve(<usize>GAIN_SLOT_CAP << 3);
-  GAIN_USED = reserve(<usize>GAIN_SLOT_CAP << 2);
-  for (let i = 0; i < GAIN_SLOT_CAP; i++) store<i32>(GAIN_SLOTS + (<usize>i << 3), -1);
+  WORD_SLOTS = reserve(<usize>WORD_SLOT_CAP * WORD_SLOT_BYTES);
+  WORD_USED = reserve(<usize>WORD_SLOT_CAP << 2);
+  for (let i = 0; i < WORD_SLOT_CAP; i++) store<i32>(WORD_SLOTS + <usize>i * WORD_SLOT_BYTES, -1);
+  HIT_NEXT = reserve(<usize>HIT_CAP << 2);
+  TOUCH = reserve(<usize>TOUCH_CAP << 3);
+  CURSORS = reserve(<usize>HIT_CAP << 2);
+  READER = reserve(<usize>HIT_CAP << 3);
   NAME_SLOTS = reserve(<usize>NAME_SLOT_CAP * NAME_SLOT_BYTES);
   NAME_USED = reserve(<usize>NAME_SLOT_CAP * 4);
   OBJ_SLOTS = reserve(<usize>OBJ_SLOT_CAP * OBJ_SLOT_BYTES);
@@ -135,6 +175,7 @@ function nameSlot(nameId: i32): usize {
       store<u64>(p, 0xffffffffffffffff, 40);
       store<u64>(p, 0, 48);
       store<i32>(p, hitNow, 56);
+      store<i32>(p, partNow, 60);
       store<i32>(NAME_USED + (<usize>nameUsed << 2), i);
       nameUsed++;
       return p;
@@ -185,6 +226,7 @@ function hitName(nameId: i32, t: i32, w: i32, cost: i32, prefix: bool): bool {
   const bit: u64 = (<u64>1) << <u64>t;
   const p = nameSlot(nameId);
   if (p == 0) return false;
+  if (load<i32>(p, 60) != partNow) return true;
   const mask = load<u64>(p, 32);
   if ((mask & bit) != 0) return true;
   // which word of the name: the first one with this id not hit yet
@@ -350,7 +392,7 @@ function listLeafHits(): void {
   for (let h = 0; h < hitTotal; h++) {
     const w = hitWord(h);
     const count = word(w, 1);
-    if (leafMax(w) == 0 || count == 0) continue;
+    if (leafCount(w) == 0) continue;
     const t = hitToken(h);
     if (leafGain(h) > tokenLeafGain(t)) store<i32>(TOKEN_GAIN + (<usize>t << 2), leafGain(h));
     hitLeafLevels |= leafLevels(w);
@@ -361,11 +403,27 @@ function listLeafHits(): void {
   }
 }
 
-/** What hit h can gain on its word in a leaf's name at most (the word's greatest weight there, less typos). */
+/**
+ * What hit h gains on its word when the word weighs at most `weight` in the name: `hitName`'s gain (weight less a
+ * quarter per edit, less a twentieth for a prefix) at that weight or up to five below (the rounded terms can make
+ * a smaller weight gain one or two more; six below it gains less).
+ */
+function gainAt(h: i32, weight: i32): i32 {
+  const cost = hitCost(h);
+  const prefix = hitToken(h) == prefixTok;
+  let best = 0;
+  for (let w = weight; w >= 0 && w >= weight - 5; w--) {
+    let gained = w - (w * cost) / 4;
+    if (prefix) gained -= w / 20;
+    if (gained > best) best = gained;
+  }
+  return best;
+}
+
+/** What hit h can gain on its word in a leaf's name at most (the word's greatest weight there). */
 // @ts-ignore: decorator
 @inline function leafGain(h: i32): i32 {
-  const weight = leafMax(hitWord(h));
-  return weight - (weight * hitCost(h)) / 4;
+  return gainAt(h, leafMax(hitWord(h)));
 }
 
 /**
@@ -378,54 +436,238 @@ export function leafGainBound(): i32 {
   return total;
 }
 
-/** Slot of word w in GAIN_SLOTS (created when `create`), 0 when absent or the table is full. */
-function gainSlot(w: i32, create: bool): usize {
-  let i = hash(w) & (GAIN_SLOT_CAP - 1);
+/** Slot of word w in WORD_SLOTS (created when `create`), 0 when absent or the table is full. */
+function wordSlot(w: i32, create: bool): usize {
+  let i = hash(w) & (WORD_SLOT_CAP - 1);
   while (true) {
-    const p = GAIN_SLOTS + (<usize>i << 3);
+    const p = WORD_SLOTS + <usize>i * WORD_SLOT_BYTES;
     const id = load<i32>(p);
     if (id == w) return p;
     if (id < 0) {
-      if (!create || gainUsed >= (GAIN_SLOT_CAP * 3) / 4) return 0;
+      if (!create || wordUsed >= (WORD_SLOT_CAP * 3) / 4) return 0;
       store<i32>(p, w);
       store<i32>(p, 0, 4);
-      store<i32>(GAIN_USED + (<usize>gainUsed << 2), i);
-      gainUsed++;
+      store<i32>(p, -1, 8);
+      store<i32>(p, -1, 12);
+      store<i32>(WORD_USED + (<usize>wordUsed << 2), i);
+      wordUsed++;
       return p;
     }
-    i = (i + 1) & (GAIN_SLOT_CAP - 1);
+    i = (i + 1) & (WORD_SLOT_CAP - 1);
+  }
+}
+
+/** WORD_SLOTS and HIT_NEXT for the leaf hits of this call; false when they hit too many words. */
+function indexHitWords(): bool {
+  if (wordsIndexed != 0) return wordsIndexed > 0;
+  for (let k = 0; k < wordUsed; k++) store<i32>(WORD_SLOTS + <usize>load<i32>(WORD_USED + (<usize>k << 2)) * WORD_SLOT_BYTES, -1);
+  wordUsed = 0;
+  wordsIndexed = -1;
+  for (let i = 0; i < leafHitCount; i++) {
+    const h = leafHit(i);
+    const p = wordSlot(hitWord(h), true);
+    if (p == 0) return false;
+    const gained = leafGain(h);
+    if (gained > load<i32>(p, 4)) store<i32>(p, gained, 4);
+    store<i32>(HIT_NEXT + (<usize>h << 2), -1);
+    if (load<i32>(p, 8) < 0) store<i32>(p, h, 8);
+    else store<i32>(HIT_NEXT + (<usize>load<i32>(p, 12) << 2), h);
+    store<i32>(p, h, 12);
+  }
+  wordsIndexed = 1;
+  return true;
+}
+
+/**
+ * A tighter bound than `leafGainBound`: a leaf's name holding word w scores at most what the hits gain on w's
+ * companions (subtree.ts: the words that share a leaf's name with w, at their greatest weight in such a name),
+ * each times its repeats in one name, less the coverage penalty (collectObjects: a fifth of the weight not hit)
+ * on at least the lightest such name's weight beyond those companions'. The greatest over the hit words, never
+ * more than `leafGainBound`.
+ */
+export function leafNameBound(): i32 {
+  const perToken = leafGainBound();
+  if (!indexHitWords()) return perToken;
+  let best = 0;
+  for (let k = 0; k < wordUsed; k++) {
+    const w = load<i32>(WORD_SLOTS + <usize>load<i32>(WORD_USED + (<usize>k << 2)) * WORD_SLOT_BYTES);
+    let sum = 0;
+    let weightHit = 0;
+    const start = companionStart(w);
+    for (let i = start; i < start + companionCount(w); i++) {
+      const v = companion(i);
+      const q = wordSlot(v, false);
+      if (q == 0) continue;
+      let gained = 0;
+      for (let h = load<i32>(q, 8); h >= 0; h = load<i32>(HIT_NEXT + (<usize>h << 2))) {
+        const g = gainAt(h, companionWeight(i));
+        if (g > gained) gained = g;
+      }
+      sum += gained * leafRepeat(v);
+      weightHit += companionWeight(i) * leafRepeat(v);
+    }
+    const missed = lightestName(w) - weightHit;
+    if (missed > 0) sum -= missed / 5;
+    if (sum > best) best = sum;
+  }
+  return best < perToken ? best : perToken;
+}
+
+/** The name has been read in this call (it has a slot). */
+function nameRead(nameId: i32): bool {
+  let i = hash(nameId) & (NAME_SLOT_CAP - 1);
+  while (true) {
+    const id = load<i32>(NAME_SLOTS + <usize>i * NAME_SLOT_BYTES);
+    if (id == nameId) return true;
+    if (id < 0) return false;
+    i = (i + 1) & (NAME_SLOT_CAP - 1);
+  }
+}
+
+/** Adds (hit, name) for every hit on a word of name n to TOUCH, kept in (hit, name) order; returns the new count. */
+function touchName(n: i32, count: i32): i32 {
+  const start = name(n, 1);
+  for (let j = start; j < start + name(n, 2); j++) {
+    const p = wordSlot(nameWord(j, 0), false);
+    if (p == 0) continue;
+    for (let h = load<i32>(p, 8); h >= 0 && count < TOUCH_CAP; h = load<i32>(HIT_NEXT + (<usize>h << 2))) {
+      const entry = (<i64>h << 32) | <i64>n;
+      let at = count;
+      while (at > 0 && load<i64>(TOUCH + (<usize>(at - 1) << 3)) > entry) at--;
+      if (at > 0 && load<i64>(TOUCH + (<usize>(at - 1) << 3)) == entry) continue; // a word twice in the name
+      memory.copy(TOUCH + (<usize>(at + 1) << 3), TOUCH + (<usize>at << 3), <usize>(count - at) << 3);
+      store<i64>(TOUCH + (<usize>at << 3), entry);
+      count++;
+    }
+  }
+  return count;
+}
+
+/**
+ * Reads every name of the object of leaf name n (names are stored by object) with every hit on its words,
+ * by hit, then by name: as one pass reaches them, so the object is whole when it is collected.
+ */
+function readObject(n: i32): void {
+  const o = name(n, 0);
+  let first = n;
+  while (first > 0 && name(first - 1, 0) == o) first--;
+  let count = 0;
+  for (let m = first; m < nameCount && name(m, 0) == o; m++) if (!nameRead(m)) count = touchName(m, count);
+  for (let k = 0; k < count; k++) {
+    const entry = load<i64>(TOUCH + (<usize>k << 3));
+    hitNow = <i32>(entry >> 32);
+    if (!readPosting(hitNow, <i32>(entry & 0xffffffff))) return;
+  }
+}
+
+// @ts-ignore: decorator
+@inline function cursorName(i: i32): i32 {
+  return orderedName(readerOrder, leafStart(hitWord(leafHit(i))) + load<i32>(CURSORS + (<usize>i << 2)));
+}
+
+/** The reader entry of leaf hit i at its cursor. */
+function readerEntry(i: i32): i64 {
+  return (<i64>orderKey(readerOrder, name(cursorName(i), 0)) << 32) | <i64>(0x7fffffff - i);
+}
+
+/** Moves the cursor at the top of the reader one name on. */
+function advanceTop(): void {
+  const i = 0x7fffffff - <i32>(heapAt(READER, 0) & 0xffffffff);
+  const at = load<i32>(CURSORS + (<usize>i << 2)) + 1;
+  store<i32>(CURSORS + (<usize>i << 2), at);
+  if (at >= leafCount(hitWord(leafHit(i)))) {
+    readerSize = popHeap(READER, readerSize);
+  } else {
+    setHeapAt(READER, 0, readerEntry(i));
+    siftDown(READER, readerSize, 0);
   }
 }
 
 /**
- * A tighter bound than `leafGainBound`: a leaf's name holding word w scores at most the best gains of w's
- * companions (subtree.ts: the words that share a leaf's name with w), each times its repeats in one name.
- * The greatest such sum over the hit words, and never more than `leafGainBound`.
+ * Starts reading the leaf names of the hits in `order` (subtree.ts ensureOrder, built by the caller); false
+ * when the hits reach too many words for it (read the rest unordered then).
  */
-export function leafNameBound(): i32 {
-  const perToken = leafGainBound();
-  for (let k = 0; k < gainUsed; k++) store<i32>(GAIN_SLOTS + (<usize>load<i32>(GAIN_USED + (<usize>k << 2)) << 3), -1);
-  gainUsed = 0;
-  for (let h = 0; h < hitTotal; h++) {
-    const gained = leafGain(h);
-    if (gained <= 0) continue;
-    const p = gainSlot(hitWord(h), true);
-    if (p == 0) return perToken;
-    if (gained > load<i32>(p, 4)) store<i32>(p, gained, 4);
+export function beginOrdered(order: i32): bool {
+  if (!scoped || !indexHitWords()) return false;
+  readerOrder = order;
+  readerSize = 0;
+  for (let i = 0; i < leafHitCount; i++) {
+    store<i32>(CURSORS + (<usize>i << 2), 0);
+    setHeapAt(READER, readerSize, readerEntry(i));
+    readerSize++;
   }
-  let best = 0;
-  for (let k = 0; k < gainUsed; k++) {
-    const w = load<i32>(GAIN_SLOTS + (<usize>load<i32>(GAIN_USED + (<usize>k << 2)) << 3));
-    let sum = 0;
-    const start = companionStart(w);
-    for (let i = start; i < start + companionCount(w); i++) {
-      const v = companion(i);
-      const q = gainSlot(v, false);
-      if (q != 0) sum += load<i32>(q, 4) * leafRepeat(v);
+  heapify(READER, readerSize);
+  return true;
+}
+
+/** Key of the next leaf name not read yet (NO_KEY when none); sets nextName and nextHit. */
+export function orderedKey(): i32 {
+  while (readerSize > 0) {
+    const i = 0x7fffffff - <i32>(heapAt(READER, 0) & 0xffffffff);
+    const n = cursorName(i);
+    if (!nameRead(n)) {
+      nextName = n;
+      nextHit = leafHit(i);
+      return <i32>(heapAt(READER, 0) >> 32);
     }
-    if (sum > best) best = sum;
+    advanceTop();
   }
-  return best < perToken ? best : perToken;
+  return NO_KEY;
+}
+
+/** The most hit h's word gains in a name where it weighs `weight` (0 when no hit has the word). */
+function wordGainAt(w: i32, weight: i32): i32 {
+  const p = wordSlot(w, false);
+  if (p == 0) return 0;
+  let best = 0;
+  for (let h = load<i32>(p, 8); h >= 0; h = load<i32>(HIT_NEXT + (<usize>h << 2))) {
+    const g = gainAt(h, weight);
+    if (g > best) best = g;
+  }
+  return best;
+}
+
+/**
+ * The most leaf name n can score from this call's hits without reading it: its words' best gains, less the
+ * coverage penalty on the weight no hit reaches and the earlier-name penalty (collectObjects).
+ */
+function nameBound(n: i32): i32 {
+  let gained = 0;
+  let reached = 0;
+  const start = name(n, 1);
+  for (let j = start; j < start + name(n, 2); j++) {
+    const g = wordGainAt(nameWord(j, 0), nameWord(j, 1));
+    if (g <= 0) continue;
+    gained += g;
+    reached += nameWord(j, 1);
+  }
+  const total = name(n, 4);
+  return gained - (total > reached ? (total - reached) / 5 : 0) - (name(n, 3) != 0 ? 5 : 0);
+}
+
+/** The most the object of the name `orderedKey` found can score from its names (read it or pass it by). */
+export function orderedBound(): i32 {
+  const o = name(nextName, 0);
+  let first = nextName;
+  while (first > 0 && name(first - 1, 0) == o) first--;
+  let best = -1000000;
+  for (let m = first; m < nameCount && name(m, 0) == o; m++) {
+    const b = nameBound(m);
+    if (b > best) best = b;
+  }
+  return best;
+}
+
+/** Passes by the name `orderedKey` found without reading it. */
+export function skipOrdered(): void {
+  advanceTop();
+}
+
+/** Reads the name `orderedKey` found (call it first); new names wait for `collectObjects`. */
+export function readOrdered(): void {
+  advanceTop();
+  partNow++;
+  readObject(nextName);
 }
 
 /** Records a type word hit on token t. */
@@ -459,6 +701,7 @@ export function classifyNames(prefixToken: i32): void {
   ensureSubtrees();
   prefixTok = prefixToken;
   hitTotal = 0;
+  wordsIndexed = 0;
   for (let t = 0; t < tokenCount && t < 64; t++) {
     if (tok(t, F_ROLE) != ROLE_FREE) continue;
     const kind = tok(t, F_KIND);

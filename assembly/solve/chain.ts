@@ -10,7 +10,9 @@
  * scoring every candidate would give: ties fall to the candidate read first in one pass (names.ts).
  *
  * Solvers, in order (one reason each):
- *   ScopeSolver      the streets of the places named before the streets of the same name elsewhere (speed only)
+ *   ScopeSolver      the streets of the places named before the streets of the same name elsewhere, and those by
+ *                    registry and weight, the tie-breaks below (speed only)
+ *   FloorFilter      a reading of the query that cannot beat an earlier reading of it stops (speed only)
  *   AncestorSolver   region → … → street agreement is the strongest evidence of the right street
  *   HouseSolver      a house that exists under the street separates streets of the same name
  *   PostcodeSolver   a postcode in the input separates towns with the same street
@@ -21,11 +23,13 @@ import {
   obj, house, houseKeyChar, O_FLAGS, OBJ_REGISTRY, O_PARENT, O_LEVEL, O_HOUSE_START, O_HOUSE_COUNT, O_POSTCODE, O_WEIGHT, H_KEY, H_KEY_LEN,
   H_BASE_LEN,
 } from '../blob';
-import { objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound } from '../classify/names';
+import { objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName } from '../classify/names';
+import { chainWeight as pathWeight } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken, HOUSE_ALT_KEY, houseAltKeyLen } from '../house';
 import { u16At } from '../memory';
+import { callCount } from '../trie';
 import { tok, tokenCount, F_VALUE, F_TYPE_A } from '../tokenize';
-import { openScope, tightenScope, nextBound, openNext, NO_BOUND } from './scope';
+import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, restKey, NO_BOUND } from './scope';
 
 /** quality.unique: a runner-up at or above best − UNIQUE_MARGIN makes the answer not unique (abi.ts) */
 const UNIQUE_MARGIN: i32 = 30;
@@ -174,6 +178,44 @@ function anchorExtra(o: i32): i32 {
   return extra;
 }
 
+/** The rest is read by registry, then chain weight, greatest first: the tie-breaks after score and level. */
+const ORDER_CHAIN: i32 = 0;
+function chainKey(o: i32): i32 {
+  const weight = pathWeight(o);
+  const capped = weight < 0 ? 0 : weight < (1 << 30) ? weight : (1 << 30) - 1;
+  return (obj(o, O_FLAGS) & OBJ_REGISTRY) != 0 ? (1 << 30) | capped : capped;
+}
+function chainExtraOf(key: i32): i32 {
+  return extra;
+}
+/** What leaf o adds besides its words: as `leafExtra`, with its own house (HouseSolver's bonus for it). */
+function chainExtraOfLeaf(o: i32, key: i32): i32 {
+  // matchHouse's side effects (chainHouse) are read only right after chainScore, never across this call
+  return extra - (withHouse && houseKeyLen > 0 ? HOUSE_BONUS - matchHouse(o) : 0);
+}
+
+/**
+ * The rest read in order can no longer change the answer: it can at best tie the winner's score, not pass its
+ * level, and loses the other tie-breaks (registry and weight by its key, then the one-pass order), while the
+ * runner-up already ties the winner (quality.unique cannot change).
+ */
+function restLosesTies(bound: i32): bool {
+  if (bound > bestScore || runnerScore < bestScore) return false;
+  if (bestLevel < (withHouse && houseKeyLen > 0 ? 8 : 7)) return false;
+  const key = chainKey(bestObject);
+  if (restKey != key) return restKey < key;
+  const hit = load<i32>(bestSlot, 40);
+  return hit < nextHit || (hit == nextHit && load<i32>(bestSlot, 44) < nextName);
+}
+
+/**
+ * The best score of the earlier readings of this call (abi.ts: four foldings, a bare number read both ways):
+ * a reading that cannot beat it is dropped whole, so it may stop as soon as neither its best nor anything
+ * unread can (FloorFilter).
+ */
+let floor: i32 = -2000000;
+let floorCall: i32 = -1;
+
 let bestSlot: usize = 0;
 let bestWeight: i32 = -1;
 let bestLevel: i32 = 0;
@@ -240,25 +282,33 @@ export function solve(): i32 {
   bestWeight = -1;
   bestLevel = 0;
   bestRegistry = false;
+  if (floorCall != callCount) {
+    floorCall = callCount;
+    floor = -2000000;
+  }
   evaluate(0, objUsed);
   extra = leafExtra();
-  openScope(leafGainBound(), extra, anchorExtra, false);
+  openScope(leafGainBound(), extra, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, false);
   let tight = false;
   while (true) {
-    const bound = nextBound();
-    if (bound == NO_BOUND) break;
     // a chain below `needed` changes neither the winner nor quality.unique (runner-up ≥ best, ≥ best − margin)
     const needed = runnerScore >= bestScore - UNIQUE_MARGIN ? bestScore : bestScore - UNIQUE_MARGIN;
-    if (bound < needed) break;
+    // best − margin only rises: a leaf below it changes neither the winner nor quality.unique, ever
+    if (bestObject >= 0) passBelow(bestScore - UNIQUE_MARGIN, 0x7fffffff, 0x7fffffff, needed);
+    const bound = nextBound();
+    if (bound == NO_BOUND) break;
+    if (bound < needed || (bound <= floor && bestScore <= floor)) break;
     if (!tight) {
       // before reading anything, the tighter bound (it costs a pass over the hit words' companions)
       tight = true;
       tightenScope(leafNameBound());
       continue;
     }
+    if (nextIsOrdered() && restLosesTies(bound)) break;
     const from = objUsed;
     openNext();
     evaluate(from, objUsed);
   }
+  if (bestScore > floor) floor = bestScore;
   return bestScore;
 }

@@ -1,38 +1,42 @@
 /**
- * Scope: which subtrees the leaf names are read in (see subtree.ts), best first, so a solver reads the streets
- * of the places a query names and stops before the streets of the same name elsewhere.
+ * Scope: which leaf names a solver reads, and in what order, so that it reads the streets of the places a
+ * query names and stops before the thousands of streets of the same name elsewhere. The answer stays the one a
+ * reading of every name gives: a solver stops only when no unread name can change it (ties between equal
+ * answers go to the one-pass order, names.ts `readEarlier`), and reading more never changes it.
  *
- * After the area names are collected, every area candidate with a positive score is an anchor. Its bound is
- * the most a chain ending at a leaf under it can score: the leaf's own words, what the solver adds besides
- * (`anchorExtra(o)`: type word, house, postcode, rank bonuses) and its candidate ancestors, counted two
+ * Anchors. After the area names are collected, every area candidate with a positive score is an anchor. Its
+ * bound is the most a chain ending at a leaf under it can score: the leaf's own words, what the solver adds
+ * besides (`anchorExtra(o)`: type word, house, postcode, rank bonuses) and its candidate ancestors, counted two
  * ways and the smaller taken: (a) the ancestors' positive scores (with type bonuses) plus the most a leaf's
  * name scores (`own`, names.ts); (b) per token: a token an ancestor holds goes either to it or to the leaf,
  * since a chain uses each token once, so each ancestor counts the larger of its score and the leaf gains of
- * its tokens, and the tokens no ancestor holds count their leaf gains. A leaf under no anchor has no
- * candidate ancestor: `own + restExtra` bounds it ("the rest").
+ * its tokens, and the tokens no ancestor holds count their leaf gains. Opening an anchor reads the leaf names in
+ * its subtree's id range, less the ranges already open (ranges nest or are disjoint).
  *
- * Anchors are opened greatest bound first; on a tie the greater id first (a descendant: pre-order ids).
- * A descendant anchor's bound may be smaller than its ancestor's under (b), so an anchor can be opened
- * after a range that contains it: opening skips ranges already open, inside or around. Opening an anchor reads the leaf names in
- * its range minus the ranges already open, then collects them. The rest comes last. A solver asks
- * `nextBound()` and stops when that bound cannot change its answer; the answer is then the one a reading of
- * every name would give (the solvers break ties by the one-pass order, names.ts `readEarlier`).
- * Opening a range costs a binary search per hit word before it reads anything; once the openings would have
- * cost more than reading every leaf name of the hits, the anchors left are read in one sweep over the posting
- * lists (a leaf belongs to them when a candidate stands above it; reading more never changes the answer), and
- * the rest after them the same way: a scope never costs much more than one pass.
+ * The rest. A leaf under no anchor has no candidate ancestor: `own + restExtra` bounds it. The rest is read
+ * name by name (with the other names of its object) in the solver's order (subtree.ts ensureOrder: a static key
+ * of the object that the solver's rank or tie-break grows with, then the one-pass order), so its bound,
+ * `own + restExtraOf(key)`, falls as it goes; a leaf whose own names cannot reach the solver's threshold
+ * (`passBelow`) is passed by unread. Without an order (too many hit words) the rest is read at once.
+ *
+ * The solver asks `nextBound()` (the greater of the next anchor's and the rest's) and calls `openNext()` while
+ * the bound can change its answer. Opening a range costs a binary search per hit word before it reads
+ * anything; once the openings would have cost more than reading every leaf name of the hits, the anchors left
+ * are read in one sweep over the posting lists (a leaf is theirs when a candidate stands above it): a scope
+ * never costs much more than one pass.
  *
  *   ANCHORS i32 × 3 × anchorCount  id, bound (a) less `own`, bound (b), both with the anchor's extra
- *   HEAP  i64 × anchorCount  max-heap of (bound << 32 | anchor index); rebuilt when `own` is tightened
- *   OPEN  i32 × 2 × openCount the open ranges [start, end), sorted and disjoint
+ *   HEAP    i64 × anchorCount      max-heap of (bound << 32 | anchor index); rebuilt when `own` is tightened
+ *   OPEN    i32 × 2 × openCount    the open ranges [start, end), sorted and disjoint
  */
 import { reserve } from '../memory';
+import { heapAt, setHeapAt, heapify, popHeap } from '../heap';
 import { obj, name, posting, word, O_PARENT, objectCount } from '../blob';
 import {
   objSlot, objAt, objUsed, expandLeaves, collectObjects, postingsOfHits, probesPerRange, leafHit, leafHits, hitWordOf,
-  readLeaf, tokenLeafGain,
+  readLeaf, tokenLeafGain, newPart, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit,
 } from '../classify/names';
-import { scoped, isArea, subtreeEnd } from '../subtree';
+import { scoped, isArea, subtreeEnd, ensureOrder, NO_KEY } from '../subtree';
 
 const CAPACITY: i32 = 65536;
 export const NO_BOUND: i32 = -2147483648;
@@ -43,6 +47,19 @@ let ANCHORS: usize = 0;
 let anchorCount: i32 = 0;
 let own: i32 = 0;
 let restExtra: i32 = 0;
+/** the rest in order: the order, its key and the solver's extra by key; `ordering` once begun, `restKey` next */
+let order: i32 = -1;
+let keyOf: (o: i32) => i32 = (o: i32): i32 => 0;
+let restExtraOf: (key: i32) => i32 = (key: i32): i32 => 0;
+let leafExtraOf: (o: i32, key: i32) => i32 = (o: i32, key: i32): i32 => 0;
+let ordering: bool = false;
+export let restKey: i32 = NO_KEY;
+/** leaves of the rest that cannot reach this are passed by unread, and at it those read after (hit, name) */
+let skipBelow: i32 = NO_BOUND;
+let tieHit: i32 = 0x7fffffff;
+let tieName: i32 = 0x7fffffff;
+/** below this the solver stops on the bound of the rest: nothing to pass by then */
+let stopBelow: i32 = NO_BOUND;
 let OPEN: usize = 0;
 let openCount: i32 = 0;
 let restOpen: bool = true;
@@ -57,28 +74,6 @@ function setupScope(): void {
   HEAP = reserve(<usize>CAPACITY << 3);
   OPEN = reserve(<usize>CAPACITY << 3);
   ANCHORS = reserve(<usize>CAPACITY * 12);
-}
-
-// @ts-ignore: decorator
-@inline function heapAt(i: i32): i64 {
-  return load<i64>(HEAP + (<usize>i << 3));
-}
-// @ts-ignore: decorator
-@inline function setHeap(i: i32, v: i64): void {
-  store<i64>(HEAP + (<usize>i << 3), v);
-}
-
-function siftDown(i: i32): void {
-  const v = heapAt(i);
-  while (true) {
-    let child = 2 * i + 1;
-    if (child >= heapSize) break;
-    if (child + 1 < heapSize && heapAt(child + 1) > heapAt(child)) child++;
-    if (heapAt(child) <= v) break;
-    setHeap(i, heapAt(child));
-    i = child;
-  }
-  setHeap(i, v);
 }
 
 // @ts-ignore: decorator
@@ -127,18 +122,23 @@ function buildHeap(): void {
   for (let i = 0; i < anchorCount; i++) {
     const a = anchorField(i, 1) + own;
     const b = anchorField(i, 2);
-    setHeap(heapSize++, (<i64>(a < b ? a : b) << 32) | <i64>i);
+    setHeapAt(HEAP, heapSize, (<i64>(a < b ? a : b) << 32) | <i64>i);
+    heapSize++;
   }
-  for (let i = (heapSize >> 1) - 1; i >= 0; i--) siftDown(i);
+  heapify(HEAP, heapSize);
 }
 
 /**
  * Starts a scope over the candidates collected so far (the areas). `leafOwn` is the most a leaf's name scores;
- * the solver adds at most `anchorExtra(o)` to a leaf under anchor o besides, `leafExtra` to a leaf under none;
- * `hints` collects leaves as hints do (names.ts collectObjects). Without the subtree index every name is
- * read already and the scope is empty.
+ * the solver adds at most `anchorExtra(o)` to a leaf under anchor o besides, `leafExtra` to a leaf under none,
+ * `extraOf(key)` to one whose object has `key` in order `leafOrder` (`key(o)`), and `objectExtra(o, key)` to
+ * leaf o itself (looked at before passing it by); `hints` collects leaves as hints do (names.ts
+ * collectObjects). Without the subtree index every name is read already and the scope is empty.
  */
-export function openScope(leafOwn: i32, leafExtra: i32, anchorExtra: (o: i32) => i32, hints: bool): void {
+export function openScope(
+  leafOwn: i32, leafExtra: i32, anchorExtra: (o: i32) => i32, leafOrder: i32, key: (o: i32) => i32,
+  extraOf: (key: i32) => i32, objectExtra: (o: i32, key: i32) => i32, hints: bool,
+): void {
   setupScope();
   heapSize = 0;
   anchorCount = 0;
@@ -147,6 +147,14 @@ export function openScope(leafOwn: i32, leafExtra: i32, anchorExtra: (o: i32) =>
   restOpen = !scoped;
   own = leafOwn;
   restExtra = leafExtra;
+  order = leafOrder;
+  keyOf = key;
+  restExtraOf = extraOf;
+  leafExtraOf = objectExtra;
+  ordering = false;
+  restKey = NO_KEY;
+  skipBelow = NO_BOUND;
+  stopBelow = NO_BOUND;
   spent = 0;
   swept = false;
   if (!scoped) return;
@@ -167,15 +175,61 @@ export function tightenScope(leafOwn: i32): void {
   buildHeap();
 }
 
-/** Bound of the next opening (an anchor, then the rest), NO_BOUND when all is open. */
+/** Bound of the leaves not read under no anchor, NO_BOUND when they are all read. */
+function restBound(): i32 {
+  if (restOpen) return NO_BOUND;
+  if (!ordering) return own + restExtra;
+  while (true) {
+    restKey = orderedKey();
+    if (restKey == NO_KEY) {
+      restOpen = true;
+      return NO_BOUND;
+    }
+    const bound = own + restExtraOf(restKey);
+    // the solver stops on this bound, or a leaf under an anchor not open yet may add the anchor's score
+    if (skipBelow == NO_BOUND || bound < stopBelow || !reaches(bound)) return bound;
+    const o = name(nextName, 0);
+    if (underAnchor(o) || reaches(orderedBound() + leafExtraOf(o, restKey))) return bound;
+    skipOrdered();
+  }
+}
+
+/** A leaf of the rest with this bound, next in order, can still matter (see `passBelow`). */
+function reaches(bound: i32): bool {
+  return bound > skipBelow || (bound == skipBelow && (nextHit < tieHit || (nextHit == tieHit && nextName <= tieName)));
+}
+
+/**
+ * Leaves of the rest read in order that cannot reach `threshold` (their names' bound without reading them, plus
+ * what the solver adds to them) are passed by unread, and those that reach it exactly when they come after
+ * (`afterHit`, `afterName`) in one-pass order. A solver gives a threshold that never falls while it reads
+ * (hints: the last rank of a full list, and its place; standardize: the best less the runner-up margin, no
+ * tie), and `stop`, below which it stops on the bound of the rest anyway.
+ */
+export function passBelow(threshold: i32, afterHit: i32, afterName: i32, stop: i32): void {
+  skipBelow = threshold;
+  tieHit = afterHit;
+  tieName = afterName;
+  stopBelow = stop;
+}
+
+/** Bound of the next opening (an anchor or the rest, the greater), NO_BOUND when all is open. */
 export function nextBound(): i32 {
-  if (heapSize > 0) return <i32>(heapAt(0) >> 32);
-  return restOpen ? NO_BOUND : own + restExtra;
+  const rest = restBound();
+  if (heapSize == 0) return rest;
+  const anchor = <i32>(heapAt(HEAP, 0) >> 32);
+  return anchor > rest ? anchor : rest;
 }
 
 /** The next opening is the rest: leaves under no anchor. */
 export function nextIsRest(): bool {
-  return heapSize == 0 && !restOpen;
+  const rest = restBound();
+  return rest != NO_BOUND && (heapSize == 0 || rest >= <i32>(heapAt(HEAP, 0) >> 32));
+}
+
+/** The next opening reads one name of the rest in order: names.ts nextHit and nextName say which, `restKey` its key. */
+export function nextIsOrdered(): bool {
+  return ordering && nextIsRest();
 }
 
 /** Index of the first open range that ends after o. */
@@ -254,24 +308,43 @@ export function openNext(): void {
     // cheaper to sweep the lists for every anchor left than to keep searching per range
     heapSize = 0;
     swept = true;
+    newPart();
     sweep(true);
     collectObjects(typing);
     return;
   }
+  if (nextIsRest()) {
+    openRest();
+    return;
+  }
   spent += probesPerRange();
   if (heapSize > 0) {
-    const o = anchorField(<i32>(heapAt(0) & 0xffffffff), 0);
-    heapSize--;
-    if (heapSize > 0) {
-      setHeap(0, heapAt(heapSize));
-      siftDown(0);
-    }
+    const o = anchorField(<i32>(heapAt(HEAP, 0) & 0xffffffff), 0);
+    heapSize = popHeap(HEAP, heapSize);
+    newPart();
     open(o, subtreeEnd(o));
+    collectObjects(typing);
+  }
+}
+
+/**
+ * The rest: the first time, begins the ordered reading and reads nothing (the bound is then by key: the solver
+ * asks again); then one name per call. Unordered (no order, or too many hit words) it is read at once.
+ */
+function openRest(): void {
+  if (!ordering && order >= 0) {
+    ensureOrder(order, keyOf);
+    ordering = beginOrdered(order);
+    order = -1;
+    if (ordering) return;
+  }
+  if (ordering) {
+    readOrdered();
     collectObjects(typing);
     return;
   }
-  if (restOpen) return;
   restOpen = true;
+  newPart();
   if (swept) sweep(false);
   else open(0, objectCount);
   collectObjects(typing);

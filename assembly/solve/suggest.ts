@@ -9,28 +9,24 @@
  *        kept sorted by rank, then by the order one pass would have offered them in (so the list does not
  *        depend on the order subtrees are opened in).
  *
- * Streets come as in the chain solver (solve/scope.ts): under the places the query names first, until the
- * list is full and no street left could enter it. ScopeCut: the streets under no named place are not read
- * when none of them could rank first and reading them costs more than REST_POSTINGS postings: hints typed
- * after a city keep to what was found instead of scanning every same-named street in the country for the
- * tail of the list (the first hint is always the one reading everything would give).
+ * Streets come as in the chain solver (solve/scope.ts): under the places the query names first, then the others
+ * by the part of their rank known before reading them (LevelBonus and WeightBonus), until the list is full and
+ * no street left could enter it: the hints are those of reading everything.
  */
 import { reserve, RESULT, setI32, u16At } from '../memory';
 import { obj, house, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
 import {
-  resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, postingsOfHits,
-  hitLeafLevels,
+  resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
+  nextName,
 } from '../classify/names';
-import { heaviest } from '../subtree';
+import { heaviest, chainWeight } from '../subtree';
 import { chainScore, lastChainMask, lastChainWeight, scoreHouses, typeWordBound } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken } from '../house';
 import { tok, tokenCount, F_KIND, F_ROLE, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
-import { openScope, tightenScope, nextBound, nextIsRest, openNext, NO_BOUND } from './scope';
+import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, NO_BOUND } from './scope';
 
 const MAX_TOP: i32 = 100;
 const TOP_BYTES: i32 = 20;
-/** the streets under no named place are read anyway when their posting lists hold at most this many names */
-const REST_POSTINGS: i32 = 512;
 /** the most WeightBonus adds (bits of a weight are at most 31) */
 const WEIGHT_BONUS: i32 = 31 / 2 + 31 / 4;
 /** the most a house hint adds to its street's rank */
@@ -154,6 +150,30 @@ function levelBonusBelow(above: i32, levels: i32): i32 {
  * The most the bonuses add to a street under o: LevelBonus of the leaf levels the hits reach below o,
  * WeightBonus from the heaviest object on o's path and in its subtree (subtree.ts).
  */
+/** The rest is read by LevelBonus + WeightBonus of the street itself, greatest first (its rank grows with it). */
+const ORDER_HINT: i32 = 1;
+function hintKey(o: i32): i32 {
+  return levelBonus(obj(o, O_LEVEL)) + bits(chainWeight(o)) / 2 + bits(obj(o, O_WEIGHT)) / 4;
+}
+function hintExtraOf(key: i32): i32 {
+  return extra + key;
+}
+/** What street o adds besides its words: as `hintExtraOf`, with a house bonus only when a house of o is typed. */
+function hintExtraOfLeaf(o: i32, key: i32): i32 {
+  if (houseKeyLen == 0) return extra + key;
+  const start = obj(o, O_HOUSE_START);
+  for (let h = start; h < start + obj(o, O_HOUSE_COUNT); h++) {
+    if (keyStartsWith(house(h, H_KEY), house(h, H_KEY_LEN))) return extra + key;
+  }
+  return extra + key - HOUSE_HINT_BONUS;
+}
+
+/** The last hint comes before any hint of the next street in order at its rank (one-pass order). */
+function lastBefore(hit: i32, nameId: i32): bool {
+  const p = topAt(topCount - 1);
+  return load<i32>(p, 12) < hit || (load<i32>(p, 12) == hit && load<i32>(p, 16) < nameId);
+}
+
 function anchorRankExtra(o: i32): i32 {
   let weight = heaviest(o);
   for (let a = obj(o, O_PARENT); a >= 0; a = obj(a, O_PARENT)) if (obj(a, O_WEIGHT) > weight) weight = obj(a, O_WEIGHT);
@@ -183,19 +203,28 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   scoreHouses(false);
   rankCandidates(0, objUsed, prefixToken, cap);
   extra = leafRankExtra();
-  openScope(leafGainBound(), extra + levelBonusBelow(0, hitLeafLevels) + WEIGHT_BONUS, anchorRankExtra, true);
+  openScope(
+    leafGainBound(), extra + levelBonusBelow(0, hitLeafLevels) + WEIGHT_BONUS, anchorRankExtra, ORDER_HINT, hintKey,
+    hintExtraOf, hintExtraOfLeaf, true,
+  );
   let tight = false;
   while (true) {
+    // the last hint of a full list only moves up: a street below it (or at it, read after it) cannot enter, ever
+    if (topCount >= cap) {
+      const last = topAt(topCount - 1);
+      passBelow(load<i32>(last, 8), load<i32>(last, 12), load<i32>(last, 16), load<i32>(last, 8));
+    }
     const bound = nextBound();
     if (bound == NO_BOUND) break;
     if (topCount >= cap && bound < load<i32>(topAt(topCount - 1), 8)) break;
+    // a reading whose best rank cannot beat an earlier reading's is not written (abi.ts)
+    if (bound <= writeAbove && (topCount == 0 || load<i32>(TOP, 8) <= writeAbove)) break;
     if (!tight) {
       tight = true;
       tightenScope(leafNameBound());
       continue;
     }
-    // ScopeCut: the rest cannot give the first hint, and reading it costs more than REST_POSTINGS
-    if (nextIsRest() && topCount > 0 && bound < load<i32>(TOP, 8) && postingsOfHits() > REST_POSTINGS) break;
+    if (topCount >= cap && bound == load<i32>(topAt(topCount - 1), 8) && nextIsOrdered() && lastBefore(nextHit, nextName)) break;
     const from = objUsed;
     openNext();
     rankCandidates(from, objUsed, prefixToken, cap);
