@@ -815,6 +815,34 @@ function ordinalOnly(p: usize): bool {
   return t >= 0 && t < tokenCount && tok(t, F_ORDINAL) != 0;
 }
 
+/**
+ * The most a type word of the query can add to a leaf the hits reach: none when no type word's type occurs at
+ * a level of those leaves (types.levelMask holds every level a type occurs at).
+ */
+export function leafTypeBound(): i32 {
+  for (let t = 0; t < tokenCount; t++) {
+    const a = tok(t, F_TYPE_A);
+    if (a < 0) continue;
+    if (((typeLevelMask(a) | typeLevelMask(tok(t, F_TYPE_B))) & hitLeafLevels) != 0) return 30;
+  }
+  return 0;
+}
+
+/** The most a type word of the query can add to object o (scoreType's bonus, whatever the name's place). */
+export function typeBonusBound(o: i32): i32 {
+  const type = obj(o, O_TYPE);
+  const level = obj(o, O_LEVEL);
+  let best = 0;
+  for (let t = 0; t < tokenCount; t++) {
+    const a = tok(t, F_TYPE_A);
+    if (a < 0) continue;
+    const b = tok(t, F_TYPE_B);
+    if (a == type || b == type) return 30;
+    if (((typeLevelMask(a) | typeLevelMask(b)) & (1 << level)) != 0) best = 15;
+  }
+  return best;
+}
+
 /** Type word next to the name: agreeing with the object's type or level adds, contradicting takes away. */
 function scoreType(o: usize): void {
   const objectId = load<i32>(o);

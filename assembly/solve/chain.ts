@@ -23,19 +23,20 @@ import {
   obj, house, houseKeyChar, O_FLAGS, OBJ_REGISTRY, O_PARENT, O_LEVEL, O_HOUSE_START, O_HOUSE_COUNT, O_POSTCODE, O_WEIGHT, H_KEY, H_KEY_LEN,
   H_BASE_LEN,
 } from '../blob';
-import { objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName } from '../classify/names';
+import {
+  objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound,
+} from '../classify/names';
 import { chainWeight as pathWeight } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken, HOUSE_ALT_KEY, houseAltKeyLen } from '../house';
 import { u16At } from '../memory';
 import { callCount } from '../trie';
-import { tok, tokenCount, F_VALUE, F_TYPE_A } from '../tokenize';
+import { tok, F_VALUE } from '../tokenize';
 import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, restKey, NO_BOUND } from './scope';
 
 /** quality.unique: a runner-up at or above best − UNIQUE_MARGIN makes the answer not unique (abi.ts) */
 const UNIQUE_MARGIN: i32 = 30;
 const HOUSE_BONUS: i32 = 80;
 const POSTCODE_BONUS: i32 = 20;
-const TYPE_BONUS: i32 = 30;
 
 export let bestObject: i32 = -1;
 export let bestHouse: i32 = -1;
@@ -162,16 +163,10 @@ function isAncestor(a: i32, o: i32): bool {
   return false;
 }
 
-/** A type word in the query: a candidate next to it may gain up to TYPE_BONUS (names.ts scoreType). */
-export function typeWordBound(): i32 {
-  for (let t = 0; t < tokenCount; t++) if (tok(t, F_TYPE_A) >= 0) return TYPE_BONUS;
-  return 0;
-}
-
 /** What a leaf not read yet can add to a chain besides its words: its type word, the house, the postcode. */
 let extra: i32 = 0;
 function leafExtra(): i32 {
-  return typeWordBound() + (withHouse && houseKeyLen > 0 ? HOUSE_BONUS : 0) +
+  return leafTypeBound() + (withHouse && houseKeyLen > 0 ? HOUSE_BONUS : 0) +
     (postcodeToken >= 0 && tok(postcodeToken, F_VALUE) > 0 ? POSTCODE_BONUS : 0);
 }
 function anchorExtra(o: i32): i32 {
@@ -188,10 +183,10 @@ function chainKey(o: i32): i32 {
 function chainExtraOf(key: i32): i32 {
   return extra;
 }
-/** What leaf o adds besides its words: as `leafExtra`, with its own house (HouseSolver's bonus for it). */
+/** What leaf o adds besides its words: as `leafExtra`, with its own type word and house (HouseSolver's bonus). */
 function chainExtraOfLeaf(o: i32, key: i32): i32 {
   // matchHouse's side effects (chainHouse) are read only right after chainScore, never across this call
-  return extra - (withHouse && houseKeyLen > 0 ? HOUSE_BONUS - matchHouse(o) : 0);
+  return extra - leafTypeBound() + typeBonusBound(o) - (withHouse && houseKeyLen > 0 ? HOUSE_BONUS - matchHouse(o) : 0);
 }
 
 /**

@@ -17,10 +17,10 @@ import { reserve, RESULT, setI32, u16At } from '../memory';
 import { obj, house, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
-  nextName,
+  nextName, typeBonusBound, leafTypeBound,
 } from '../classify/names';
 import { heaviest, chainWeight } from '../subtree';
-import { chainScore, lastChainMask, lastChainWeight, scoreHouses, typeWordBound } from './chain';
+import { chainScore, lastChainMask, lastChainWeight, scoreHouses } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken } from '../house';
 import { tok, tokenCount, F_KIND, F_ROLE, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, NO_BOUND } from './scope';
@@ -133,7 +133,7 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
 /** What a street not read yet can add to its rank besides its words and bonuses: type word, postcode, a house. */
 let extra: i32 = 0;
 function leafRankExtra(): i32 {
-  return typeWordBound() + (houseKeyLen > 0 ? HOUSE_HINT_BONUS : 0) +
+  return leafTypeBound() + (houseKeyLen > 0 ? HOUSE_HINT_BONUS : 0) +
     (postcodeToken >= 0 && tok(postcodeToken, F_VALUE) > 0 ? 20 : 0);
 }
 
@@ -158,14 +158,15 @@ function hintKey(o: i32): i32 {
 function hintExtraOf(key: i32): i32 {
   return extra + key;
 }
-/** What street o adds besides its words: as `hintExtraOf`, with a house bonus only when a house of o is typed. */
+/** What street o adds besides its words: as `hintExtraOf`, with its own type word, and a house bonus when one is typed. */
 function hintExtraOfLeaf(o: i32, key: i32): i32 {
-  if (houseKeyLen == 0) return extra + key;
+  const own = extra + key - leafTypeBound() + typeBonusBound(o);
+  if (houseKeyLen == 0) return own;
   const start = obj(o, O_HOUSE_START);
   for (let h = start; h < start + obj(o, O_HOUSE_COUNT); h++) {
-    if (keyStartsWith(house(h, H_KEY), house(h, H_KEY_LEN))) return extra + key;
+    if (keyStartsWith(house(h, H_KEY), house(h, H_KEY_LEN))) return own;
   }
-  return extra + key - HOUSE_HINT_BONUS;
+  return own - HOUSE_HINT_BONUS;
 }
 
 /** The last hint comes before any hint of the next street in order at its rank (one-pass order). */
