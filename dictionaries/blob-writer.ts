@@ -109,10 +109,10 @@ function flattenTrie(words: string[]): Int32Builder {
   });
   const out = new Int32Builder();
   out.push(-1, -1, 0, -1);
-  // breadth-first: assign ids, then link
+  // breadth-first: assign ids, then link (a read index, not shift(): shift is linear, the walk would be quadratic)
   const queue: [TrieNode, number][] = [[root, 0]];
-  while (queue.length) {
-    const [node, id] = queue.shift()!;
+  for (let next = 0; next < queue.length; next++) {
+    const [node, id] = queue[next];
     const kids = [...node.children.entries()].sort((a, b) => a[0] - b[0]);
     let prev = -1;
     for (const [c, kid] of kids) {
