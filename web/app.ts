@@ -15,7 +15,7 @@ interface PageManifest {
   countries: { country: string; bytes: number; gzipBytes: number; objects: number; houses: number; sourceDate: string }[];
 }
 
-interface HintTiming {
+export interface HintTiming {
   query: string;
   /** keydown → hints in the DOM and a frame rendered */
   ms: number;

@@ -12,17 +12,10 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressRecord } from '../../web/engine.js';
 import { startServer, type RunningTestServer } from './server.js';
+import type { HintTiming } from '../../web/app.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = resolve('test-artifacts');
-
-interface HintTiming {
-  query: string;
-  ms: number;
-  engineMs: number;
-  count: number;
-  source: 'browser' | 'api';
-}
 
 let server: RunningTestServer;
 let browser: Browser;
