@@ -26,7 +26,7 @@ import {
 import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound,
 } from '../classify/names';
-import { chainWeight as pathWeight } from '../subtree';
+import { chainWeight as pathWeight, ensureOrder } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken, HOUSE_ALT_KEY, houseAltKeyLen } from '../house';
 import { u16At } from '../memory';
 import { callCount } from '../trie';
@@ -179,6 +179,11 @@ function chainKey(o: i32): i32 {
   const weight = pathWeight(o);
   const capped = weight < 0 ? 0 : weight < (1 << 30) ? weight : (1 << 30) - 1;
   return (obj(o, O_FLAGS) & OBJ_REGISTRY) != 0 ? (1 << 30) | capped : capped;
+}
+
+/** Builds the reading order of standardize now (at load) rather than in the first query. */
+export function prepareChainOrder(): void {
+  ensureOrder(ORDER_CHAIN, chainKey);
 }
 function chainExtraOf(key: i32): i32 {
   return extra;

@@ -19,7 +19,7 @@ import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
   nextName, typeBonusBound, leafTypeBound,
 } from '../classify/names';
-import { heaviest, chainWeight } from '../subtree';
+import { heaviest, chainWeight, ensureOrder } from '../subtree';
 import { chainScore, lastChainMask, lastChainWeight, scoreHouses } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken } from '../house';
 import { tok, tokenCount, F_KIND, F_ROLE, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
@@ -154,6 +154,11 @@ function levelBonusBelow(above: i32, levels: i32): i32 {
 const ORDER_HINT: i32 = 1;
 function hintKey(o: i32): i32 {
   return levelBonus(obj(o, O_LEVEL)) + bits(chainWeight(o)) / 2 + bits(obj(o, O_WEIGHT)) / 4;
+}
+
+/** Builds the reading order of hints now (at load) rather than in the first query. */
+export function prepareHintOrder(): void {
+  ensureOrder(ORDER_HINT, hintKey);
 }
 function hintExtraOf(key: i32): i32 {
   return extra + key;
