@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { writeBlob } from '../dictionaries/blob-writer.js';
+import { boundHeapGrowth } from '../dictionaries/build-model.js';
 import { ModelBuilder } from '../dictionaries/merge.js';
 import { readGar } from '../dictionaries/sources/gar.js';
 import { readSocrbase } from '../dictionaries/sources/hflabs.js';
@@ -90,6 +91,7 @@ async function childBuild(zipPath: string, outFile: string): Promise<BuildReport
     phaseStart = performance.now();
     cpuStart = process.cpuUsage();
   };
+  boundHeapGrowth();
   enter('types');
   typeTable().enrich(await readSocrbase(join(DATA_DIR, 'ru/hflabs/socrbase.csv')));
   enter('read');

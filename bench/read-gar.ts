@@ -17,14 +17,19 @@
  *
  * `--worker 0|1` forces the reader's scan worker off or on (default: the reader's own choice).
  *
+ * `--inflate N` measures the ceiling instead: only inflating the entries the reader opens, N entries at a
+ * time (each inflate runs in the libuv pool, so N = 2 uses both cores of this machine), nothing scanned;
+ * houses are the archive's (its `.json` sidecar from the generator). No reader can be faster than this on
+ * the same machine without a faster inflate.
+ *
  * Usage: tsx bench/read-gar.ts [archive ...] [--runs 3] [--digest] [--reader dictionaries/sources/gar.ts]
- *        [--worker 0|1] [--results build/read-gar.json]
+ *        [--worker 0|1] [--inflate 1|2] [--results build/read-gar.json]
  * Default archives: build/synth/gar-250000.zip and gar-1000000.zip (generate them with
  * `tsx dictionaries/synth/gar-scale.ts --houses 250000`, or let bench/build-scale.ts do it).
  */
 import { spawn } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,6 +37,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ApartmentRecord, AddressObject, HouseRecord, ModelSink, SourceInfo } from '../dictionaries/model.js';
 import { readSocrbase } from '../dictionaries/sources/hflabs.js';
 import { typeTable } from '../dictionaries/types.js';
+import { REGION_TABLES } from '../dictionaries/sources/gar-tables.js';
+import { openZip } from '../dictionaries/sources/zip.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SELF = fileURLToPath(import.meta.url);
@@ -117,6 +124,35 @@ async function childRun(archive: string, reader: string, digest: boolean, worker
   };
 }
 
+/** inflates every entry the reader opens (REGION_TABLES of every region folder), `lanes` at a time */
+async function childInflate(archive: string, lanes: number): Promise<RunReport> {
+  const zip = await openZip(archive);
+  const tables = new Set<string>(REGION_TABLES);
+  const entries = zip.entries.filter((entry) => {
+    const table = /\/(AS_[A-Z_]+?)_\d{8}_/i.exec(entry.fileName)?.[1]?.toUpperCase();
+    return table !== undefined && tables.has(table);
+  });
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  let xmlBytes = 0;
+  let next = 0;
+  const lane = async () => {
+    while (next < entries.length) {
+      const stream = await zip.open(entries[next++]);
+      for await (const chunk of stream) xmlBytes += (chunk as Buffer).length;
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  zip.close();
+  const sidecar = JSON.parse(readFileSync(`${archive}.json`, 'utf8')) as { houses: number };
+  return {
+    archive, reader: `inflate only, ${lanes} lane(s)`, houses: sidecar.houses, steads: 0, objects: 0, apartments: 0, xmlBytes, ms,
+    cpuMs: (used.user + used.system) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024, loadAverage: loadavg()[0],
+  };
+}
+
 async function runChild(args: string[]): Promise<RunReport> {
   const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--child', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
@@ -138,14 +174,15 @@ async function main(): Promise<void> {
   const runs = Number(option(args, 'runs') ?? 3);
   const reader = resolve(option(args, 'reader') ?? DEFAULT_READER);
   const worker = option(args, 'worker');
-  const valued = new Set(['runs', 'reader', 'results', 'worker'].flatMap((name) => [`--${name}`, option(args, name)]));
+  const inflate = option(args, 'inflate');
+  const valued = new Set(['runs', 'reader', 'results', 'worker', 'inflate'].flatMap((name) => [`--${name}`, option(args, name)]));
   const named = args.filter((arg) => !arg.startsWith('--') && !valued.has(arg)).map((arg) => resolve(arg));
   const archives = named.length > 0 ? named : ['gar-250000.zip', 'gar-1000000.zip'].map((name) => join(ROOT, 'build/synth', name));
   for (const archive of archives) if (!existsSync(archive)) throw new Error(`${archive} missing: generate it with tsx dictionaries/synth/gar-scale.ts --houses N`);
 
   const reports: RunReport[] = [];
   const lines = [
-    `reader ${reader}${worker === undefined ? '' : `, worker ${worker}`}, ${runs} run(s) per archive, each in a fresh process`,
+    `${inflate ? `inflate only, ${inflate} lane(s)` : `reader ${reader}`}${worker === undefined ? '' : `, worker ${worker}`}, ${runs} run(s) per archive, each in a fresh process`,
     '',
     '| archive | houses | XML MB | houses/s median (min–max) | MB/s median (min–max) | houses/CPU-s | peak RSS MB (max) | load avg |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -153,7 +190,7 @@ async function main(): Promise<void> {
   for (const archive of archives) {
     const mine: RunReport[] = [];
     for (let run = 0; run < runs; run++) {
-      const report = await runChild([archive, reader, ...(worker === undefined ? [] : ['--worker', worker])]);
+      const report = await runChild(inflate ? [archive, '--inflate', inflate] : [archive, reader, ...(worker === undefined ? [] : ['--worker', worker])]);
       console.error(`${archive}: ${Math.round(report.houses / (report.ms / 1000))} houses/s, ${(report.ms / 1000).toFixed(2)} s, CPU ${(report.cpuMs / 1000).toFixed(2)} s, peak RSS ${report.peakRssMb.toFixed(0)} MB, load ${report.loadAverage.toFixed(1)}`);
       mine.push(report);
     }
@@ -178,7 +215,10 @@ async function main(): Promise<void> {
   if (results) await writeFile(resolve(results), `${JSON.stringify({ date: new Date().toISOString(), command: `tsx bench/read-gar.ts ${args.join(' ')}`, reports }, null, 2)}\n`);
 }
 
-if (process.argv.includes('--child')) {
+if (process.argv.includes('--child') && process.argv.includes('--inflate')) {
+  const [archive] = process.argv.slice(process.argv.indexOf('--child') + 1);
+  process.stdout.write(`${JSON.stringify(await childInflate(archive, Number(option(process.argv, 'inflate'))))}\n`);
+} else if (process.argv.includes('--child')) {
   const [archive, reader] = process.argv.slice(process.argv.indexOf('--child') + 1);
   const worker = option(process.argv, 'worker');
   const report = await childRun(archive, reader, process.argv.includes('--digest'), worker === undefined ? undefined : worker === '1');

@@ -20,6 +20,7 @@ import { pack } from 'msgpackr';
 import type { MergedModel } from './merged.js';
 import { foldText, nameWords } from './fold.js';
 import { HouseStore, Int32Builder } from './house-store.js';
+import { BinBlocks } from './spill.js';
 import { f64Column, guidColumn, pooledColumn, textColumn, u32Column } from './columns.js';
 import { ApartmentStore } from './apartment-store.js';
 
@@ -148,19 +149,27 @@ function mapHeader(n: number): Buffer {
 
 /**
  * Writes `section` as msgpack through `out`: objects as maps key by key, binary sections as bin32 followed by
- * the section's own bytes (never copied into one buffer), anything else packed by msgpackr. A function is
+ * the section's own bytes (never copied into one buffer; a `BinBlocks` section block by block), anything else packed by msgpackr. A function is
  * called for its value just before it is written. Together with
  * a streamed file this keeps the writer's memory at the model's, not model + blob (+ blob again).
  */
 function writeMsgpack(section: unknown, out: Chunk): void {
   // a section given as a function is built now, written, and dropped (house-store.ts)
   const value = typeof section === 'function' ? section() : section;
-  if (value instanceof Uint8Array) {
+  if (value instanceof Uint8Array || value instanceof BinBlocks) {
     const header = Buffer.alloc(5);
     header[0] = 0xc6;
     header.writeUInt32BE(value.byteLength, 1);
     out(header);
-    out(value);
+    if (value instanceof Uint8Array) out(value);
+    else {
+      let written = 0;
+      for (const block of value.blocks()) {
+        out(block);
+        written += block.byteLength;
+      }
+      if (written !== value.byteLength) throw new Error(`blob writer: a streamed section gave ${written} bytes, ${value.byteLength} announced`);
+    }
   } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     out(mapHeader(entries.length));
@@ -324,7 +333,7 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
     const parents = model.houseRows.parents;
     for (let i = 0; i < rows.length; i++) place(parents[rows[i]]);
   } else {
-    store = new HouseStore(model.houseCount);
+    store = new HouseStore();
     for (const house of model.houses()) {
       place(house.parent);
       store.add(house, house.parent);

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { ModelBuilder } from './merge.js';
 import type { MergedModel } from './merged.js';
 import { readGar } from './sources/gar.js';
@@ -43,7 +44,18 @@ export interface BuildOptions {
   countries?: Country[];
 }
 
+/**
+ * Lets the build's heap grow only a fifth past what survived the last full collection before V8 collects
+ * again (its default lets a large heap grow by half or more). At national scale the merge holds about a
+ * gigabyte of live objects, so the default slack is hundreds of megabytes of garbage in the peak RSS; the
+ * price is a few more full collections (measured in bench/build-scale.ts).
+ */
+export function boundHeapGrowth(percent = 20): void {
+  setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
+
 export async function buildModels(dataDir: string, log: (line: string) => void, options: BuildOptions = {}): Promise<MergedModel[]> {
+  boundHeapGrowth();
   const countries = options.countries ?? (['ru', 'kz', 'by', 'ua'] as Country[]);
   const models: MergedModel[] = [];
   for (const country of countries) {

@@ -1,10 +1,9 @@
 /**
- * Columnar, append-only store of houses: one typed array per field, no JS object per house. The merge
- * keeps its houses here (rows in source order, parent = an interned key id); the blob writer takes the
- * blob's house sections straight from it (`sections(rows)`: each column gathered into dictionary order
- * only when the writer streams it, so the build holds one house column twice at most, never the store
- * twice; docs/DESIGN.md "Blob format"). A model without a store (tests, bench/scale.ts) is copied into
- * one first.
+ * Columnar, append-only store of houses: one chunked typed column per field (spill.ts), no JS object per
+ * house. The merge keeps its houses here (rows in source order, parent = an interned key id); the blob
+ * writer takes the blob's house sections straight from it (`sections(rows)`: each column gathered into
+ * dictionary order block by block while the writer streams it; docs/DESIGN.md "Blob format"). A model
+ * without a store (tests, bench/scale.ts) is copied into one first.
  *
  *   label     u32   the house's parts (number, корпус, строение, литера, сооружение) as one id: a country has
  *                   ≈35 M houses but a few million distinct part tuples (`HouseLabels`)
@@ -13,9 +12,11 @@
  *   fias      16 B  the GUID's bytes; gar u32; osm kind u8 + id f64; lat/lon i32 degrees × 10⁷;
  *                   flags u8; flatCount u16; source u8 (merge only); parent i32
  *
- * Columns a source never fills are never allocated (`LazyColumn`), so a GAR-only build carries no
- * coordinates and no OSM ids, an OSM-only build no GUIDs. GAR-like houses (60 % with a cadastral number)
- * cost ≈ 44 bytes each plus growth slack (capacity grows by half).
+ * Columns grow a chunk (1 Mi rows) at a time, and a chunk exists only once a row in it has a value, so a
+ * GAR-only build carries no coordinates and no OSM ids, an OSM-only build no GUIDs; GAR-like houses (60 %
+ * with a cadastral number) cost ≈ 42 bytes each. Past `spillAfterRows` (4 Mi rows) every full chunk goes
+ * to a spill file and leaves memory, so a national store holds one chunk per column while reading and
+ * the build's memory no longer grows with its houses (8 bytes per house of order remain: `order`).
  *
  * `order(parentIndex)` sorts rows by their resolved parent with a counting sort (two passes, one Uint32Array
  * of row numbers), which is how the merged model yields houses grouped by parent.
@@ -25,9 +26,10 @@ import type { MergedHouse } from './merged.js';
 import { decodeCadnum, encodeCadnum } from './cadnum.js';
 import { houseKey } from './fold.js';
 import { guidInto, guidText } from './guid.js';
+import { BinBlocks, CHUNK_SHIFT, ChunkedColumn, SpillFile } from './spill.js';
 
 export type TypedArray = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float64Array;
-export type TypedArrayConstructor<T extends TypedArray> = { new (length: number): T };
+export type TypedArrayConstructor<T extends TypedArray> = { new (length: number): T; readonly BYTES_PER_ELEMENT: number };
 
 /** a typed array that exists only once a non-default value was written; it grows to the store's capacity */
 export class LazyColumn<T extends TypedArray> {
@@ -167,65 +169,106 @@ export type Section = () => unknown;
 
 export const bytes = (array: ArrayBufferView): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
+export interface HouseStoreOptions {
+  /**
+   * once the store holds this many rows, its full chunks go to a spill file (spill.ts) and leave memory;
+   * default 4 Mi rows (≈ 190 MB of GAR-like columns), `Infinity` never spills
+   */
+  spillAfterRows?: number;
+  /** where the spill file goes (default: the OS temporary directory) */
+  spillDir?: string;
+  /** rows per chunk as a power of two (default 20: 1 Mi rows); tests use small chunks */
+  chunkShift?: number;
+}
+
+const DEFAULT_SPILL_AFTER_ROWS = 1 << 22;
+
 export class HouseStore {
   count = 0;
-  private capacity: number;
   readonly labels = new HouseLabels();
   private readonly postcodes = new StringPool();
   private readonly sources = new StringPool();
   private readonly cadnumOther: string[] = [];
-  private readonly parent = new LazyColumn(Int32Array, 1, -1);
-  private readonly label = new LazyColumn(Uint32Array);
-  private readonly flags = new LazyColumn(Uint8Array);
-  private readonly source = new LazyColumn(Uint8Array);
-  private readonly postcode = new LazyColumn(Uint32Array);
+  private readonly parent: ChunkedColumn<Int32Array>;
+  private readonly label: ChunkedColumn<Uint32Array>;
+  private readonly flags: ChunkedColumn<Uint8Array>;
+  private readonly source: ChunkedColumn<Uint8Array>;
+  private readonly postcode: ChunkedColumn<Uint32Array>;
   /** degrees × 10⁷ as OSM stores them (exact to 7 decimals, ±1 cm); NO_COORDINATE when unknown */
-  private readonly lat = new LazyColumn(Int32Array, 1, NO_COORDINATE);
-  private readonly lon = new LazyColumn(Int32Array, 1, NO_COORDINATE);
-  private readonly gar = new LazyColumn(Uint32Array);
-  private readonly fias = new LazyColumn(Uint8Array, 16);
-  private readonly osmKind = new LazyColumn(Uint8Array);
-  private readonly osmId = new LazyColumn(Float64Array);
-  private readonly flatCount = new LazyColumn(Uint16Array);
-  private readonly cadnum = new LazyColumn(Uint32Array, 2);
+  private readonly lat: ChunkedColumn<Int32Array>;
+  private readonly lon: ChunkedColumn<Int32Array>;
+  private readonly gar: ChunkedColumn<Uint32Array>;
+  private readonly fias: ChunkedColumn<Uint8Array>;
+  private readonly osmKind: ChunkedColumn<Uint8Array>;
+  private readonly osmId: ChunkedColumn<Float64Array>;
+  private readonly flatCount: ChunkedColumn<Uint16Array>;
+  private readonly cadnum: ChunkedColumn<Uint32Array>;
+  private readonly columns: Array<ChunkedColumn<TypedArray>>;
+  private readonly spillAfterRows: number;
+  private spillFile: SpillFile | null = null;
 
-  /** `capacity`: the number of houses expected (the writer knows it exactly; the merge does not) */
-  constructor(capacity = 1024) {
-    this.capacity = Math.max(1, capacity);
+  constructor(private readonly options: HouseStoreOptions = {}) {
+    this.spillAfterRows = options.spillAfterRows ?? DEFAULT_SPILL_AFTER_ROWS;
+    const shift = options.chunkShift ?? CHUNK_SHIFT;
+    const column = <T extends TypedArray>(make: TypedArrayConstructor<T>, width = 1, fill?: number) => new ChunkedColumn(make, width, fill, shift);
+    this.parent = column(Int32Array, 1, -1);
+    this.label = column(Uint32Array);
+    this.flags = column(Uint8Array);
+    this.source = column(Uint8Array);
+    this.postcode = column(Uint32Array);
+    this.lat = column(Int32Array, 1, NO_COORDINATE);
+    this.lon = column(Int32Array, 1, NO_COORDINATE);
+    this.gar = column(Uint32Array);
+    this.fias = column(Uint8Array, 16);
+    this.osmKind = column(Uint8Array);
+    this.osmId = column(Float64Array);
+    this.flatCount = column(Uint16Array);
+    this.cadnum = column(Uint32Array, 2);
+    this.columns = [
+      this.parent, this.label, this.flags, this.source, this.postcode, this.lat, this.lon, this.gar, this.fias,
+      this.osmKind, this.osmId, this.flatCount, this.cadnum,
+    ];
+  }
+
+  /** bytes the store has moved to its spill file */
+  get spilledBytes(): number {
+    return this.spillFile?.bytes ?? 0;
   }
 
   /** append a house whose parent is `parentId` (an interned key id, or an object index); returns the row */
   add(house: HouseRecord | MergedHouse, parentId: number): number {
     const row = this.count++;
-    if (this.count > this.capacity) this.capacity = Math.ceil(this.capacity * 1.5);
-    const capacity = this.capacity;
-    this.parent.set(row, parentId, capacity);
-    this.label.set(row, this.labels.id(house), capacity);
+    if (row >= this.spillAfterRows && this.parent.offset(row) === 0) {
+      this.spillFile ??= new SpillFile(this.options.spillDir);
+      for (const column of this.columns) column.spillBefore(this.parent.chunkOf(row), this.spillFile);
+    }
+    this.parent.set(row, parentId);
+    this.label.set(row, this.labels.id(house));
     let flags = 0;
     if (house.possession) flags |= FLAG_POSSESSION;
     if (house.stead) flags |= FLAG_STEAD;
     if (house.multiFlat !== undefined) flags |= FLAG_MULTI_FLAT_KNOWN | (house.multiFlat ? FLAG_MULTI_FLAT : 0);
-    if (flags !== 0) this.flags.set(row, flags, capacity);
+    if (flags !== 0) this.flags.set(row, flags);
     const source = this.sources.id(house.source);
     if (source > 255) throw new Error(`house store: more than 255 sources (${house.source})`);
-    if (source !== 0) this.source.set(row, source, capacity);
+    if (source !== 0) this.source.set(row, source);
     const postcode = this.postcodes.id(house.postcode);
-    if (postcode !== 0) this.postcode.set(row, postcode, capacity);
+    if (postcode !== 0) this.postcode.set(row, postcode);
     if (house.lat !== undefined && house.lon !== undefined && Number.isFinite(house.lat) && Number.isFinite(house.lon)) {
-      this.lat.set(row, Math.round(house.lat * COORDINATE_SCALE), capacity);
-      this.lon.set(row, Math.round(house.lon * COORDINATE_SCALE), capacity);
+      this.lat.set(row, Math.round(house.lat * COORDINATE_SCALE));
+      this.lon.set(row, Math.round(house.lon * COORDINATE_SCALE));
     }
     const codes = house.codes;
-    if (codes.gar) this.gar.set(row, Number(codes.gar), capacity);
+    if (codes.gar) this.gar.set(row, Number(codes.gar));
     if (codes.fias) this.setGuid(row, codes.fias);
     if (codes.osm) {
       const kind = OSM_KINDS.indexOf(codes.osm[0]);
       if (kind <= 0) throw new Error(`house store: bad OSM id ${codes.osm}`);
-      this.osmKind.set(row, kind, capacity);
-      this.osmId.set(row, Number(codes.osm.slice(1)), capacity);
+      this.osmKind.set(row, kind);
+      this.osmId.set(row, Number(codes.osm.slice(1)));
     }
-    if (house.flatCount) this.flatCount.set(row, Math.min(house.flatCount, 65535), capacity);
-    if (house.cadnum) encodeCadnum(house.cadnum, this.cadnum.reserve(row, capacity), row * 2, this.cadnumOther);
+    if (house.flatCount) this.flatCount.set(row, Math.min(house.flatCount, 65535));
+    if (house.cadnum) encodeCadnum(house.cadnum, this.cadnum.chunkFor(row), this.cadnum.offset(row), this.cadnumOther);
     return row;
   }
 
@@ -248,7 +291,8 @@ export class HouseStore {
     return this.gar.get(row);
   }
   fiasOf(row: number): string {
-    return this.fias.data === null ? '' : guidText(this.fias.data, row);
+    const chunk = this.fias.chunkAt(this.fias.chunkOf(row));
+    return chunk === null ? '' : guidText(chunk, this.fias.offset(row) / 16);
   }
 
   /** the row as a merged house with parent index `parent` */
@@ -284,8 +328,9 @@ export class HouseStore {
     }
     const flatCount = this.flatCount.get(row);
     if (flatCount) house.flatCount = flatCount;
-    if (this.cadnum.data !== null && row < this.cadnum.data.length / 2) {
-      const cadnum = decodeCadnum(this.cadnum.data as Uint32Array, row * 2, this.cadnumOther);
+    const cadnumChunk = this.cadnum.chunkAt(this.cadnum.chunkOf(row));
+    if (cadnumChunk !== null) {
+      const cadnum = decodeCadnum(cadnumChunk as Uint32Array, this.cadnum.offset(row), this.cadnumOther);
       if (cadnum) house.cadnum = cadnum;
     }
     return house;
@@ -316,11 +361,24 @@ export class HouseStore {
     return { rows, parents };
   }
 
+  /** `inverse[row]` = the row's position in `rows`, −1 for a row not in it (what a spilled column is gathered by) */
+  private inverseOf(rows: Uint32Array): () => Int32Array {
+    let inverse: Int32Array | null = null;
+    return () => {
+      if (inverse === null) {
+        inverse = new Int32Array(this.count).fill(-1);
+        for (let i = 0; i < rows.length; i++) inverse[rows[i]] = i;
+      }
+      return inverse;
+    };
+  }
+
   /** the GAR id and GUID of each of `rows` (the houses' dictionary positions), GUIDs only when `withFias` */
   positions(rows: Uint32Array, withFias: boolean): { gar: Uint32Array; fias: Uint8Array } {
+    const inverse = this.inverseOf(rows);
     return {
-      gar: this.gar.gather(rows) as Uint32Array,
-      fias: withFias ? (this.fias.gather(rows) as Uint8Array) : new Uint8Array(0),
+      gar: this.gar.gather(rows, undefined, inverse) as Uint32Array,
+      fias: withFias ? (this.fias.gather(rows, undefined, inverse) as Uint8Array) : new Uint8Array(0),
     };
   }
 
@@ -336,10 +394,12 @@ export class HouseStore {
    * house, per label its key (folded by fold.ts) as offset/length/base length into the deduplicated key
    * text, and coordinates in degrees × 10⁶ when any house has them. Host: the label parts, flags,
    * postcodes (u16 ids while there are fewer than 65,536), packed cadastral numbers, flat counts, GAR ids,
-   * OSM ids and FIAS GUIDs, each only when some house has one.
+   * OSM ids and FIAS GUIDs, each only when some house has one. A column is gathered block by block as it is
+   * written (`BinBlocks`), so the writer never holds a whole column of a national store.
    */
   sections(rows: Uint32Array): HouseSections {
     const labels = this.labels;
+    const inverse = this.inverseOf(rows);
     const keys = (): { labelCore: Int32Array; keyChars: Uint16Array } => {
       const labelCore = new Int32Array(labels.count * 3);
       const keyOffsets = new Map<string, number>();
@@ -360,45 +420,56 @@ export class HouseStore {
     };
     let keyTables: ReturnType<typeof keys> | null = null;
     const keyTable = () => (keyTables ??= keys());
+    /** a column in dictionary order, as blocks of bytes */
+    const stream = (column: ChunkedColumn<TypedArray>, make?: TypedArrayConstructor<TypedArray>): Section => () => {
+      return new BinBlocks(rows.length * column.bytesPerRow(make), function* () {
+        for (const block of column.gatherBlocks(rows, make, inverse)) yield bytes(block);
+      });
+    };
 
     const core: HouseSections['core'] = {
-      houses: () => bytes(this.label.gather(rows)),
+      houses: stream(this.label),
       houseLabels: () => bytes(keyTable().labelCore),
       houseKeys: () => bytes(keyTable().keyChars),
     };
-    if (this.lat.data !== null) {
-      core.houseCoords = () => {
-        const lat = this.lat.gather(rows);
-        const lon = this.lon.gather(rows);
-        const coords = new Int32Array(rows.length * 2);
-        for (let i = 0; i < rows.length; i++) {
-          const has = lat[i] !== NO_COORDINATE;
-          coords[i * 2] = has ? Math.round(lat[i] / 10) : NO_COORD_E6;
-          coords[i * 2 + 1] = has ? Math.round(lon[i] / 10) : NO_COORD_E6;
-        }
-        return bytes(coords);
-      };
+    if (this.lat.used) {
+      const lat = this.lat;
+      const lon = this.lon;
+      core.houseCoords = () =>
+        new BinBlocks(rows.length * 8, function* () {
+          const lons = lon.gatherBlocks(rows, undefined, inverse);
+          for (const latBlock of lat.gatherBlocks(rows, undefined, inverse)) {
+            const lonBlock = lons.next().value as Int32Array;
+            const coords = new Int32Array(latBlock.length * 2);
+            for (let i = 0; i < latBlock.length; i++) {
+              const has = latBlock[i] !== NO_COORDINATE;
+              coords[i * 2] = has ? Math.round(latBlock[i] / 10) : NO_COORD_E6;
+              coords[i * 2 + 1] = has ? Math.round(lonBlock[i] / 10) : NO_COORD_E6;
+            }
+            yield bytes(coords);
+          }
+        });
     }
 
     const host: HouseSections['host'] = {
       labels: () => bytes(labels.parts.data.subarray(0, labels.parts.length)),
       pool: () => labels.pool.strings,
     };
-    const put = (name: string, column: LazyColumn<TypedArray>, make?: TypedArrayConstructor<TypedArray>) => {
-      if (column.data !== null) host[name] = () => bytes(column.gather(rows, make));
+    const put = (name: string, column: ChunkedColumn<TypedArray>, make?: TypedArrayConstructor<TypedArray>) => {
+      if (column.used) host[name] = stream(column, make);
     };
     put('flags', this.flags);
-    if (this.postcode.data !== null) {
+    if (this.postcode.used) {
       put('postcode', this.postcode, this.postcodes.size <= 0x10000 ? Uint16Array : Uint32Array);
       host.postcodes = () => this.postcodes.strings;
     }
-    if (this.cadnum.data !== null) {
+    if (this.cadnum.used) {
       put('cadnum', this.cadnum);
       host.cadnumOther = () => this.cadnumOther;
     }
     put('flatCount', this.flatCount);
     put('gar', this.gar);
-    if (this.osmKind.data !== null) {
+    if (this.osmKind.used) {
       put('osmType', this.osmKind);
       put('osmId', this.osmId);
     }
@@ -406,7 +477,12 @@ export class HouseStore {
     return { core, host };
   }
 
+  /** closes the spill file (its space is freed); the store can no longer read spilled rows */
+  close(): void {
+    this.spillFile?.close();
+  }
+
   private setGuid(row: number, guid: string): void {
-    if (!guidInto(guid, this.fias.reserve(row, this.capacity), row * 16)) throw new Error(`house store: bad FIAS GUID ${guid}`);
+    if (!guidInto(guid, this.fias.chunkFor(row), this.fias.offset(row))) throw new Error(`house store: bad FIAS GUID ${guid}`);
   }
 }

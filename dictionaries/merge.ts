@@ -20,7 +20,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HouseStore } from './house-store.js';
+import { HouseStore, type HouseStoreOptions } from './house-store.js';
 import { ApartmentStore } from './apartment-store.js';
 import type { MergedApartment, MergedHouse, MergedModel, MergedObject } from './merged.js';
 import {
@@ -71,6 +71,8 @@ export interface ModelBuilderOptions {
   aliasesFile?: string;
   nameVariantsFile?: string;
   log?: (line: string) => void;
+  /** when the house store spills to disk, and where (house-store.ts) */
+  houses?: HouseStoreOptions;
 }
 
 export class ModelBuilder implements ModelSink {
@@ -80,7 +82,7 @@ export class ModelBuilder implements ModelSink {
   private readonly byFias = new Map<string, string>();
   private readonly houseParentIds = new Map<string, number>();
   private readonly houseParentKeys: string[] = [];
-  private readonly houseStore = new HouseStore();
+  private readonly houseStore: HouseStore;
   private readonly apartmentStore = new ApartmentStore();
   private readonly metro: MetroStation[] = [];
   private readonly postOffices: PostOffice[] = [];
@@ -94,6 +96,7 @@ export class ModelBuilder implements ModelSink {
     private readonly options: ModelBuilderOptions = {},
   ) {
     this.log = options.log ?? (() => {});
+    this.houseStore = new HouseStore(options.houses);
   }
 
   // ---- ModelSink ----
@@ -178,24 +181,21 @@ export class ModelBuilder implements ModelSink {
 
   // ---- finish ----
 
+  /** once: the builder gives up its read-phase state to the model */
   finish(): MergedModel {
+    if (this.finished) throw new Error('ModelBuilder.finish() called twice');
+    this.finished = true;
     const started = Date.now();
     this.locateParents();
     this.joinByName();
-    const { ordered, indexOf } = this.buildTree();
-    const objects = ordered.map((o) => toMerged(o, o.parent === null ? -1 : (indexOf.get(o.parent) ?? -1)));
+    const objects = this.numberObjects();
     this.assignGa(objects);
-
-    const resolveHouseParent = (parentId: number): number => {
-      const index = indexOf.get(this.canonical(this.houseParentKeys[parentId]));
-      return index ?? -1;
-    };
     const store = this.houseStore;
-    const { rows, parents } = store.order(resolveHouseParent, objects.length);
+    const { rows, parents } = this.orderHouses(objects);
     const droppedHouses = store.count - rows.length;
     if (droppedHouses > 0) this.rejects.set('houses: parent object missing', droppedHouses);
 
-    const housesWithCoordinates = this.aggregateHouses(objects, rows, parents);
+    const housesWithCoordinates = this.aggregateHouses(objects, parents);
     this.fillTopDown(objects);
     this.applyPopularNames(objects);
     this.applyKladrAliases(objects);
@@ -205,26 +205,38 @@ export class ModelBuilder implements ModelSink {
     // the address registry's date is the dictionary's version; without one, the newest source's
     const primary = this.sources.filter((s) => s.primary && s.date);
     const sourceDate = (primary.length ? primary : this.sources).reduce((newest, s) => (s.date > newest ? s.date : newest), '');
-    const summary = this.summarize(objects, rows, housesWithCoordinates, apartmentRows.rows.length);
+    const summary = this.summarize(objects, rows, parents, housesWithCoordinates, apartmentRows.rows.length);
     summary['finish ms'] = Date.now() - started;
-    const houseCount = rows.length;
-    return {
-      country: this.country,
-      sourceDate,
-      sources: this.sources,
-      objects,
-      houseCount,
-      houseRows: { store, rows, parents },
-      *houses(): Iterable<MergedHouse> {
-        for (let i = 0; i < rows.length; i++) yield store.get(rows[i], parents[rows[i]]);
-      },
-      apartmentRows,
-      get apartments(): MergedApartment[] {
-        return [...apartmentRows.rows].map((row, i) => apartmentRows.store.get(row, apartmentRows.houses[i]));
-      },
-      metro: this.metro,
-      summary,
-    };
+    return mergedModel(this.country, sourceDate, this.sources, objects, { store, rows, parents }, apartmentRows, this.metro, summary);
+  }
+
+  /**
+   * Step 3 and the end of the read phase's state: the tree numbered into merged objects, each parent an
+   * index. The builder's own maps (objects by key, aliases, FIAS keys) are emptied: at national scale they
+   * hold a copy of every object (≈ 0.6 KB each), and nothing after this reads them.
+   */
+  private numberObjects(): MergedObject[] {
+    const { ordered, indexOf } = this.buildTree();
+    const objects = ordered.map((o) => toMerged(o, o.parent === null ? -1 : (indexOf.get(o.parent) ?? -1)));
+    // houses name their parent by key: the key ids become object indexes now, before the keys go
+    const keys = this.houseParentKeys;
+    this.houseParentIndex = new Int32Array(keys.length);
+    for (let id = 0; id < keys.length; id++) this.houseParentIndex[id] = indexOf.get(this.canonical(keys[id])) ?? -1;
+    this.objects.clear();
+    this.keyAlias.clear();
+    this.byFias.clear();
+    this.houseParentIds.clear();
+    this.houseParentKeys.length = 0;
+    return objects;
+  }
+
+  private houseParentIndex = new Int32Array(0);
+  private finished = false;
+
+  /** step 4's order: houses grouped by their parent's index (counting sort, stable within a parent) */
+  private orderHouses(objects: MergedObject[]): { rows: Uint32Array; parents: Int32Array } {
+    const index = this.houseParentIndex;
+    return this.houseStore.order((parentId) => index[parentId], objects.length);
   }
 
   /** step 1: objects without a parent below region level get one by region name or by coordinates */
@@ -456,16 +468,18 @@ export class ModelBuilder implements ModelSink {
   }
 
   /** step 4: per object the most common postcode and mean coordinates of its houses, rolled up the tree */
-  private aggregateHouses(objects: MergedObject[], rows: Uint32Array, parents: Int32Array): number {
+  private aggregateHouses(objects: MergedObject[], parents: Int32Array): number {
     const store = this.houseStore;
     const tallies: Array<Map<string, number> | undefined> = new Array(objects.length);
     const latSum = new Float64Array(objects.length);
     const lonSum = new Float64Array(objects.length);
     const points = new Uint32Array(objects.length);
     let withCoordinates = 0;
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i];
+    // rows in the store's order (a spilled store reads its chunks in turn); each parent's houses still come
+    // in their source order, so its tally is the same as in dictionary order
+    for (let row = 0; row < store.count; row++) {
       const parent = parents[row];
+      if (parent < 0) continue;
       const postcode = store.postcodeOf(row);
       if (postcode) {
         const tally = (tallies[parent] ??= new Map());
@@ -688,7 +702,7 @@ export class ModelBuilder implements ModelSink {
     return { store, ...placed };
   }
 
-  private summarize(objects: MergedObject[], rows: Uint32Array, withCoordinates: number, apartments: number): Record<string, number | string> {
+  private summarize(objects: MergedObject[], rows: Uint32Array, parents: Int32Array, withCoordinates: number, apartments: number): Record<string, number | string> {
     const summary: Record<string, number | string> = { country: this.country, objects: objects.length };
     for (let level = 1; level < LEVEL_NAMES.length - 1; level++) {
       summary[`objects ${LEVEL_NAMES[level]}`] = objects.filter((o) => o.level === level).length;
@@ -707,7 +721,7 @@ export class ModelBuilder implements ModelSink {
     summary['streets with name variants'] = this.nameVariantsApplied;
     summary.houses = rows.length;
     let housePostcodes = 0;
-    for (let i = 0; i < rows.length; i++) if (this.houseStore.postcodeOf(rows[i])) housePostcodes++;
+    for (let row = 0; row < this.houseStore.count; row++) if (parents[row] >= 0 && this.houseStore.postcodeOf(row)) housePostcodes++;
     summary['houses with postcode'] = housePostcodes;
     summary['houses with coordinates'] = withCoordinates;
     summary['house labels (distinct part tuples)'] = this.houseStore.labels.count;
@@ -763,6 +777,37 @@ function foldInto(target: AddressObject, other: AddressObject): void {
     if (other.parent !== null) target.parent = other.parent;
     target.source = other.source;
   }
+}
+
+/** the model `finish()` returns, built outside the builder so its closures hold the columns, not the builder */
+function mergedModel(
+  country: Country,
+  sourceDate: string,
+  sources: SourceInfo[],
+  objects: MergedObject[],
+  houseRows: { store: HouseStore; rows: Uint32Array; parents: Int32Array },
+  apartmentRows: { store: ApartmentStore; rows: Uint32Array; houses: Uint32Array },
+  metro: MetroStation[],
+  summary: Record<string, number | string>,
+): MergedModel {
+  const { store, rows, parents } = houseRows;
+  return {
+    country,
+    sourceDate,
+    sources,
+    objects,
+    houseCount: rows.length,
+    houseRows,
+    *houses(): Iterable<MergedHouse> {
+      for (let i = 0; i < rows.length; i++) yield store.get(rows[i], parents[rows[i]]);
+    },
+    apartmentRows,
+    get apartments(): MergedApartment[] {
+      return [...apartmentRows.rows].map((row, i) => apartmentRows.store.get(row, apartmentRows.houses[i]));
+    },
+    metro,
+    summary,
+  };
 }
 
 function toMerged(object: AddressObject, parent: number): MergedObject {

@@ -1,5 +1,10 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HouseStore } from '../../../dictionaries/house-store.js';
+import { HouseStore, type HouseSections, type HouseStoreOptions } from '../../../dictionaries/house-store.js';
+import type { HouseRecord } from '../../../dictionaries/model.js';
+import { BinBlocks, ChunkedColumn, SpillFile } from '../../../dictionaries/spill.js';
 import { NumberMap } from '../../../dictionaries/sources/compact-map.js';
 
 describe('HouseStore', () => {
@@ -44,6 +49,95 @@ describe('HouseStore', () => {
     const store = new HouseStore();
     store.add({ parent: '', number: '1', codes: {}, source: 's' }, 0);
     expect(store.get(0, 0)).toEqual({ parent: 0, number: '1', codes: {}, source: 's' });
+  });
+});
+
+/** houses with every kind of field, some rows without several of them (seeded, so every run is the same) */
+function houses(n: number): Array<{ house: HouseRecord; parent: number }> {
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const hex = () => Math.floor(next() * 2 ** 32).toString(16).padStart(8, '0');
+  return Array.from({ length: n }, (_, i) => {
+    const house: HouseRecord = { parent: '', number: String(1 + Math.floor(next() * 90)), codes: { gar: String(1000 + i) }, source: next() < 0.8 ? 'gar' : 'osm' };
+    if (next() < 0.7) house.codes.fias = `${hex()}-${hex().slice(0, 4)}-4${hex().slice(0, 3)}-a${hex().slice(0, 3)}-${hex()}${hex().slice(0, 4)}`;
+    if (next() < 0.3) house.block = String(1 + Math.floor(next() * 4));
+    if (next() < 0.5) house.postcode = String(468300 + Math.floor(next() * 30));
+    if (next() < 0.4) house.cadnum = `99:01:${String(Math.floor(next() * 9999999)).padStart(7, '0')}:${Math.floor(next() * 5000)}`;
+    if (next() < 0.2) {
+      house.lat = 45 + next();
+      house.lon = 63 + next();
+      house.codes.osm = `W${Math.floor(next() * 1e9)}`;
+    }
+    if (next() < 0.1) house.flatCount = Math.floor(next() * 300);
+    if (next() < 0.1) house.stead = true;
+    return { house, parent: Math.floor(next() * 40) };
+  });
+}
+
+/** every section built and read out whole (a streamed one block by block) */
+function materialize(sections: HouseSections): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const read = (value: unknown) =>
+    value instanceof BinBlocks ? Buffer.concat([...value.blocks()]) : value instanceof Uint8Array ? Buffer.from(value) : value;
+  for (const [name, section] of Object.entries(sections.core)) if (section) out[`core.${name}`] = read(section());
+  for (const [name, section] of Object.entries(sections.host)) out[`host.${name}`] = read(section());
+  return out;
+}
+
+describe('HouseStore spilling to disk', () => {
+  const filled = (options: HouseStoreOptions, rows: ReturnType<typeof houses>) => {
+    const store = new HouseStore(options);
+    for (const { house, parent } of rows) store.add(house, parent);
+    return store;
+  };
+
+  it('gives the same houses, order, positions and sections as a store held in memory', () => {
+    const data = houses(1000);
+    const memory = filled({}, data);
+    const dir = mkdtempSync(join(tmpdir(), 'spill-test-'));
+    try {
+      // 16 rows per chunk, spilling from row 64: most chunks go to disk
+      const spilled = filled({ chunkShift: 4, spillAfterRows: 64, spillDir: dir }, data);
+      expect(spilled.spilledBytes).toBeGreaterThan(0);
+      // the spill file is unlinked once open: nothing is left in its directory
+      expect(readdirSync(dir)).toEqual([]);
+      const parentOf = (id: number) => (id % 7 === 3 ? -1 : 39 - id);
+      const a = memory.order(parentOf, 40);
+      const b = spilled.order(parentOf, 40);
+      expect([...b.rows]).toEqual([...a.rows]);
+      expect([...b.parents]).toEqual([...a.parents]);
+      for (let row = 0; row < data.length; row += 37) expect(spilled.get(row, 1)).toEqual(memory.get(row, 1));
+      const pa = memory.positions(a.rows, true);
+      const pb = spilled.positions(b.rows, true);
+      expect([...pb.gar]).toEqual([...pa.gar]);
+      expect(Buffer.from(pb.fias).equals(Buffer.from(pa.fias))).toBe(true);
+      expect(materialize(spilled.sections(b.rows))).toEqual(materialize(memory.sections(a.rows)));
+      spilled.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gathers a column in blocks that cover every row once, in the order asked', () => {
+    const column = new ChunkedColumn(Uint32Array, 2, undefined, 3);
+    const file = new SpillFile();
+    for (let row = 0; row < 100; row++) {
+      if (row % 5 === 0) continue; // rows never written read as 0
+      column.set(row, row * 10);
+      column.chunkFor(row)[column.offset(row) + 1] = row;
+      if (row % 8 === 7) column.spillBefore(column.chunkOf(row), file);
+    }
+    const rows = Uint32Array.from({ length: 100 }, (_, i) => (i * 37) % 100);
+    const inverse = new Int32Array(100).fill(-1);
+    rows.forEach((row, i) => (inverse[row] = i));
+    // blocks of 16 rows: each block reads every chunk, spilled or not
+    const gathered = column.gather(rows, undefined, () => inverse, 16);
+    expect([...column.gatherBlocks(rows, undefined, () => inverse, 16)].map((block) => block.length)).toEqual([...Array(6).fill(32), 8]);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      expect([gathered[i * 2], gathered[i * 2 + 1]]).toEqual(row % 5 === 0 ? [0, 0] : [row * 10, row]);
+    }
+    file.close();
   });
 });
 
