@@ -12,6 +12,8 @@
  *   cadnum    2×u32 the cadastral number packed by cadnum.ts (text only for odd shapes)
  *   fias      16 B  the GUID's bytes; gar u32; osm kind u8 + id f64; lat/lon i32 degrees × 10⁷;
  *                   flags u8; flatCount u16; source u8 (merge only); parent i32
+ *   municipal        sparse: (row, municipal id) pairs for the few houses whose municipal entity is not their
+ *                   parent object's (model.ts `HouseRecord.municipal`); 0 bytes for the others
  *
  * Columns a source never fills are never allocated (`LazyColumn`), so a GAR-only build carries no
  * coordinates and no OSM ids, an OSM-only build no GUIDs. GAR-like houses (60 % with a cadastral number)
@@ -188,15 +190,25 @@ export class HouseStore {
   private readonly osmId = new LazyColumn(Float64Array);
   private readonly flatCount = new LazyColumn(Uint16Array);
   private readonly cadnum = new LazyColumn(Uint32Array, 2);
+  /** the sparse municipal list: rows in the order added, and their municipal ids */
+  private readonly municipalRows = new Int32Builder();
+  private readonly municipalIds = new Int32Builder();
 
   /** `capacity`: the number of houses expected (the writer knows it exactly; the merge does not) */
   constructor(capacity = 1024) {
     this.capacity = Math.max(1, capacity);
   }
 
-  /** append a house whose parent is `parentId` (an interned key id, or an object index); returns the row */
-  add(house: HouseRecord | MergedHouse, parentId: number): number {
+  /**
+   * append a house whose parent is `parentId` (an interned key id, or an object index) and whose municipal
+   * entity, when not its parent's, is `municipal` (an id, −1: the parent's); returns the row
+   */
+  add(house: HouseRecord | MergedHouse, parentId: number, municipal = -1): number {
     const row = this.count++;
+    if (municipal >= 0) {
+      this.municipalRows.push(row);
+      this.municipalIds.push(municipal);
+    }
     if (this.count > this.capacity) this.capacity = Math.ceil(this.capacity * 1.5);
     const capacity = this.capacity;
     this.parent.set(row, parentId, capacity);
@@ -227,6 +239,19 @@ export class HouseStore {
     if (house.flatCount) this.flatCount.set(row, Math.min(house.flatCount, 65535), capacity);
     if (house.cadnum) encodeCadnum(house.cadnum, this.cadnum.reserve(row, capacity), row * 2, this.cadnumOther);
     return row;
+  }
+
+  /** renumbers the municipal ids of the sparse list (−1: dropped, the house has its parent's) */
+  remapMunicipal(map: (id: number) => number): void {
+    const ids = this.municipalIds.data;
+    for (let i = 0; i < this.municipalIds.length; i++) if (ids[i] >= 0) ids[i] = map(ids[i]);
+  }
+
+  /** the municipal id of `row` when it is not its parent's, else −1 (a scan of the sparse list: tests, small models) */
+  municipalOf(row: number): number {
+    const rows = this.municipalRows.data;
+    for (let i = 0; i < this.municipalRows.length; i++) if (rows[i] === row) return this.municipalIds.data[i];
+    return -1;
   }
 
   parentIdOf(row: number): number {
@@ -284,6 +309,10 @@ export class HouseStore {
     }
     const flatCount = this.flatCount.get(row);
     if (flatCount) house.flatCount = flatCount;
+    if (this.municipalRows.length > 0) {
+      const municipal = this.municipalOf(row);
+      if (municipal >= 0) house.municipal = municipal;
+    }
     if (this.cadnum.data !== null && row < this.cadnum.data.length / 2) {
       const cadnum = decodeCadnum(this.cadnum.data as Uint32Array, row * 2, this.cadnumOther);
       if (cadnum) house.cadnum = cadnum;
@@ -336,7 +365,8 @@ export class HouseStore {
    * house, per label its key (folded by fold.ts) as offset/length/base length into the deduplicated key
    * text, and coordinates in degrees × 10⁶ when any house has them. Host: the label parts, flags,
    * postcodes (u16 ids while there are fewer than 65,536), packed cadastral numbers, flat counts, GAR ids,
-   * OSM ids and FIAS GUIDs, each only when some house has one.
+   * OSM ids and FIAS GUIDs, each only when some house has one; the sparse municipal list as two u32
+   * columns, the houses' dictionary positions (ascending) and their municipal ids.
    */
   sections(rows: Uint32Array): HouseSections {
     const labels = this.labels;
@@ -403,7 +433,34 @@ export class HouseStore {
       put('osmId', this.osmId);
     }
     put('fias', this.fias);
+    if (this.municipalRows.length > 0) {
+      let sparse: { houses: Uint32Array; ids: Uint32Array } | null = null;
+      const municipal = () => (sparse ??= this.municipalSections(rows));
+      host.municipalHouse = () => bytes(municipal().houses);
+      host.municipalId = () => bytes(municipal().ids);
+    }
     return { core, host };
+  }
+
+  /** the sparse municipal list in dictionary order: positions of `rows` that are listed, and their ids */
+  private municipalSections(rows: Uint32Array): { houses: Uint32Array; ids: Uint32Array } {
+    const idOf = new Map<number, number>();
+    for (let i = 0; i < this.municipalRows.length; i++) {
+      const id = this.municipalIds.data[i];
+      if (id >= 0) idOf.set(this.municipalRows.data[i], id);
+    }
+    const houses: number[] = [];
+    const ids: number[] = [];
+    if (idOf.size > 0) {
+      for (let i = 0; i < rows.length; i++) {
+        const id = idOf.get(rows[i]);
+        if (id !== undefined) {
+          houses.push(i);
+          ids.push(id);
+        }
+      }
+    }
+    return { houses: Uint32Array.from(houses), ids: Uint32Array.from(ids) };
   }
 
   private setGuid(row: number, guid: string): void {

@@ -16,13 +16,16 @@
  *  4. houses sorted by parent (counting sort), then one pass over them bottom-up for postcodes (the most
  *     common one of an object's houses) and coordinates (the mean of its houses);
  *  5. top-down: postcode from Russian Post by (region, area, city) names, else the parent's; timezone and
- *     popular names (`data/aliases.tsv`).
+ *     popular names (`data/aliases.tsv`);
+ *  6. municipal entities (GAR levels 3 and 4) numbered by name and key; objects and houses refer to them
+ *     by that index (a house only when its municipal is not its parent object's: an id in a sparse list of
+ *     the `HouseStore`, no column per house).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HouseStore } from './house-store.js';
 import { ApartmentStore } from './apartment-store.js';
-import type { MergedApartment, MergedHouse, MergedModel, MergedObject } from './merged.js';
+import type { MergedApartment, MergedHouse, MergedModel, MergedMunicipal, MergedObject } from './merged.js';
 import {
   LEVEL_NAMES,
   Level,
@@ -32,6 +35,7 @@ import {
   type LevelNumber,
   type MetroStation,
   type ModelSink,
+  type MunicipalObject,
   type SourceInfo,
 } from './model.js';
 import { distanceKm, nameKey, regionKeys } from './normalize.js';
@@ -80,6 +84,10 @@ export class ModelBuilder implements ModelSink {
   private readonly byFias = new Map<string, string>();
   private readonly houseParentIds = new Map<string, number>();
   private readonly houseParentKeys: string[] = [];
+  private readonly municipals = new Map<string, MunicipalObject>();
+  /** municipal keys houses refer to, interned: the HouseStore keeps the id */
+  private readonly houseMunicipalIds = new Map<string, number>();
+  private readonly houseMunicipalKeys: string[] = [];
   private readonly houseStore = new HouseStore();
   private readonly apartmentStore = new ApartmentStore();
   private readonly metro: MetroStation[] = [];
@@ -117,6 +125,21 @@ export class ModelBuilder implements ModelSink {
     if (copy.codes.fias) this.byFias.set(copy.codes.fias, copy.key);
   }
 
+  addMunicipal(municipal: MunicipalObject): void {
+    if (!municipal.name || !municipal.key) {
+      this.reject(municipal.source, 'municipal entity without name or key');
+      return;
+    }
+    const existing = this.municipals.get(municipal.key);
+    if (existing) {
+      for (const [code, value] of Object.entries(municipal.codes) as Array<[keyof MunicipalObject['codes'], string | undefined]>) {
+        if (value && !existing.codes[code]) existing.codes[code] = value;
+      }
+      return;
+    }
+    this.municipals.set(municipal.key, { ...municipal, codes: { ...municipal.codes } });
+  }
+
   addHouse(house: HouseRecord): void {
     if (!house.number && !house.block && !house.building && !house.construction) {
       this.reject(house.source, 'house without a number');
@@ -128,7 +151,16 @@ export class ModelBuilder implements ModelSink {
       this.houseParentKeys.push(house.parent);
       this.houseParentIds.set(house.parent, id);
     }
-    this.houseStore.add(house, id);
+    let municipal = -1;
+    if (house.municipal !== undefined) {
+      municipal = this.houseMunicipalIds.get(house.municipal) ?? -1;
+      if (municipal < 0) {
+        municipal = this.houseMunicipalKeys.length;
+        this.houseMunicipalKeys.push(house.municipal);
+        this.houseMunicipalIds.set(house.municipal, municipal);
+      }
+    }
+    this.houseStore.add(house, id, municipal);
   }
 
   addApartment(apartment: ApartmentRecord): void {
@@ -183,7 +215,8 @@ export class ModelBuilder implements ModelSink {
     this.locateParents();
     this.joinByName();
     const { ordered, indexOf } = this.buildTree();
-    const objects = ordered.map((o) => toMerged(o, o.parent === null ? -1 : (indexOf.get(o.parent) ?? -1)));
+    const { municipals, municipalIndex } = this.numberMunicipals();
+    const objects = ordered.map((o) => toMerged(o, o.parent === null ? -1 : (indexOf.get(o.parent) ?? -1), municipalIndex));
     this.assignGa(objects);
 
     const resolveHouseParent = (parentId: number): number => {
@@ -191,6 +224,8 @@ export class ModelBuilder implements ModelSink {
       return index ?? -1;
     };
     const store = this.houseStore;
+    const houseMunicipal = Int32Array.from(this.houseMunicipalKeys, (key) => municipalIndex(key));
+    store.remapMunicipal((id) => houseMunicipal[id]);
     const { rows, parents } = store.order(resolveHouseParent, objects.length);
     const droppedHouses = store.count - rows.length;
     if (droppedHouses > 0) this.rejects.set('houses: parent object missing', droppedHouses);
@@ -213,6 +248,7 @@ export class ModelBuilder implements ModelSink {
       sourceDate,
       sources: this.sources,
       objects,
+      municipals,
       houseCount,
       houseRows: { store, rows, parents },
       *houses(): Iterable<MergedHouse> {
@@ -226,6 +262,24 @@ export class ModelBuilder implements ModelSink {
       summary,
     };
   }
+
+  /** step 6: municipal entities in a stable order (name, key); `municipalIndex(key)` is −1 for a key never added */
+  private numberMunicipals(): { municipals: MergedMunicipal[]; municipalIndex: (key: string | undefined) => number } {
+    const list = [...this.municipals.values()].sort((a, b) => compareText(nameKey(a.name), nameKey(b.name)) || compareText(a.key, b.key));
+    const index = new Map(list.map((m, i) => [m.key, i]));
+    let missing = 0;
+    const municipalIndex = (key: string | undefined): number => {
+      if (key === undefined) return -1;
+      const found = index.get(key);
+      if (found === undefined) missing++;
+      return found ?? -1;
+    };
+    const municipals = list.map(({ key, name, type, codes, source }) => ({ key, name, type, codes, source }));
+    this.municipalMissing = () => missing;
+    return { municipals, municipalIndex };
+  }
+
+  private municipalMissing = () => 0;
 
   /** step 1: objects without a parent below region level get one by region name or by coordinates */
   private locateParents(): void {
@@ -705,6 +759,9 @@ export class ModelBuilder implements ModelSink {
     summary['popular names applied'] = this.popularNamesApplied;
     summary['objects with old KLADR codes'] = this.kladrAliasesApplied;
     summary['streets with name variants'] = this.nameVariantsApplied;
+    summary['municipal entities'] = this.municipals.size;
+    summary['objects with a municipal entity'] = objects.filter((o) => o.municipal !== undefined).length;
+    if (this.municipalMissing() > 0) summary['rejected municipal references: entity missing'] = this.municipalMissing();
     summary.houses = rows.length;
     let housePostcodes = 0;
     for (let i = 0; i < rows.length; i++) if (this.houseStore.postcodeOf(rows[i])) housePostcodes++;
@@ -745,6 +802,7 @@ function foldInto(target: AddressObject, other: AddressObject): void {
   }
   target.postcode ||= other.postcode;
   target.timezone ||= other.timezone;
+  target.municipal ??= other.municipal;
   target.iso ||= other.iso;
   if (other.population !== undefined && (target.population ?? 0) < other.population) target.population = other.population;
   if (!target.type && other.type) target.type = other.type;
@@ -765,9 +823,12 @@ function foldInto(target: AddressObject, other: AddressObject): void {
   }
 }
 
-function toMerged(object: AddressObject, parent: number): MergedObject {
-  const { parent: _parent, regionName: _regionName, joinByName: _join, ...rest } = object;
-  return { ...rest, parent, ga: '' };
+function toMerged(object: AddressObject, parent: number, municipalIndex: (key: string | undefined) => number): MergedObject {
+  const { parent: _parent, regionName: _regionName, joinByName: _join, municipal: key, ...rest } = object;
+  const merged: MergedObject = { ...rest, parent, ga: '' };
+  const municipal = municipalIndex(key);
+  if (municipal >= 0) merged.municipal = municipal;
+  return merged;
 }
 
 function isPlaceLevel(level: LevelNumber): boolean {
