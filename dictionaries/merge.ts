@@ -16,10 +16,10 @@
  *  4. houses sorted by parent (counting sort), then one pass over them bottom-up for postcodes (the most
  *     common one of an object's houses) and coordinates (the mean of its houses);
  *  5. top-down: postcode from Russian Post by (region, area, city) names, else the parent's; timezone and
- *     popular names (`data/aliases.tsv`);
- *  6. municipal entities (GAR levels 3 and 4) numbered by name and key; objects and houses refer to them
- *     by that index (a house only when its municipal is not its parent object's: an id in a sparse list of
- *     the `HouseStore`, no column per house).
+ *     popular names (`data/aliases.tsv`).
+ * Municipal entities (GAR levels 3 and 4) are numbered with the tree (step 3), by name and key; objects and
+ * houses refer to them by that index (a house only when its entity is not its parent object's: an id in a
+ * sparse list of the `HouseStore`, no column per house).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -263,23 +263,22 @@ export class ModelBuilder implements ModelSink {
     };
   }
 
-  /** step 6: municipal entities in a stable order (name, key); `municipalIndex(key)` is −1 for a key never added */
+  /** with step 3: municipal entities in a stable order (name, key); `municipalIndex(key)` is −1 for a key never added */
   private numberMunicipals(): { municipals: MergedMunicipal[]; municipalIndex: (key: string | undefined) => number } {
     const list = [...this.municipals.values()].sort((a, b) => compareText(nameKey(a.name), nameKey(b.name)) || compareText(a.key, b.key));
     const index = new Map(list.map((m, i) => [m.key, i]));
-    let missing = 0;
     const municipalIndex = (key: string | undefined): number => {
       if (key === undefined) return -1;
       const found = index.get(key);
-      if (found === undefined) missing++;
+      if (found === undefined) this.municipalMissing++;
       return found ?? -1;
     };
     const municipals = list.map(({ key, name, type, codes, source }) => ({ key, name, type, codes, source }));
-    this.municipalMissing = () => missing;
     return { municipals, municipalIndex };
   }
 
-  private municipalMissing = () => 0;
+  /** references to a municipal entity that never arrived (objects, and distinct keys of houses) */
+  private municipalMissing = 0;
 
   /** step 1: objects without a parent below region level get one by region name or by coordinates */
   private locateParents(): void {
@@ -761,7 +760,7 @@ export class ModelBuilder implements ModelSink {
     summary['streets with name variants'] = this.nameVariantsApplied;
     summary['municipal entities'] = this.municipals.size;
     summary['objects with a municipal entity'] = objects.filter((o) => o.municipal !== undefined).length;
-    if (this.municipalMissing() > 0) summary['rejected municipal references: entity missing'] = this.municipalMissing();
+    if (this.municipalMissing > 0) summary['rejected municipal references: entity missing'] = this.municipalMissing;
     summary.houses = rows.length;
     let housePostcodes = 0;
     for (let i = 0; i < rows.length; i++) if (this.houseStore.postcodeOf(rows[i])) housePostcodes++;
