@@ -34,7 +34,7 @@ import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ApartmentRecord, AddressObject, HouseRecord, ModelSink, SourceInfo } from '../dictionaries/model.js';
+import type { ApartmentRecord, AddressObject, HouseRecord, ModelSink, MunicipalObject, SourceInfo } from '../dictionaries/model.js';
 import { readSocrbase } from '../dictionaries/sources/hflabs.js';
 import { typeTable } from '../dictionaries/types.js';
 import { REGION_TABLES } from '../dictionaries/sources/gar-tables.js';
@@ -78,6 +78,9 @@ class MeasuringSink implements ModelSink {
   addHouse(house: HouseRecord): void {
     this.houses++;
     this.line('house', house);
+  }
+  addMunicipal(municipal: MunicipalObject): void {
+    this.line('municipal', municipal);
   }
   addApartment(apartment: ApartmentRecord): void {
     this.apartments++;

@@ -336,7 +336,7 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
     store = new HouseStore();
     for (const house of model.houses()) {
       place(house.parent);
-      store.add(house, house.parent);
+      store.add(house, house.parent, house.municipal ?? -1);
     }
     rows = store.allRows();
   }
@@ -361,6 +361,8 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
   for (const m of model.metro) metroCoords.push(e6(m.lat), e6(m.lon));
 
   const col = <T>(f: (o: (typeof objects)[number]) => T) => objects.map(f);
+  const municipals = model.municipals ?? [];
+  const municipalCol = <T>(f: (m: (typeof municipals)[number]) => T) => municipals.map(f);
   // apartments in house order: the host finds a house's apartments by binary search
   const apartmentRows = model.apartmentRows ?? (() => {
     const store = new ApartmentStore();
@@ -375,7 +377,7 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
     createdAt: new Date().toISOString(),
     sources: model.sources,
     summary: model.summary,
-    counts: { objects: objects.length, houses: h, apartments: apartmentRows.rows.length, words: vocabWords.length, names: nameCount, metro: model.metro.length },
+    counts: { objects: objects.length, municipal: municipals.length, houses: h, apartments: apartmentRows.rows.length, words: vocabWords.length, names: nameCount, metro: model.metro.length },
     core: {
       objects: coreObjects.buffer(),
       ...houses.core,
@@ -405,6 +407,18 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
         timezone: () => pooledColumn(col((o) => o.timezone)),
         lat: () => f64Column(col((o) => o.lat)),
         lon: () => f64Column(col((o) => o.lon)),
+        // index + 1 of the object's municipal entity in host.municipal, 0: none
+        municipal: () => u32Column(col((o) => (o.municipal === undefined ? 0 : o.municipal + 1))),
+      },
+      // municipal entities: the `municipal` level of records, never matched (not in the core)
+      municipal: {
+        name: () => textColumn(municipalCol((m) => m.name)),
+        type: () => pooledColumn(municipalCol((m) => m.type)),
+        fias: () => guidColumn(municipalCol((m) => m.codes.fias)),
+        gar: () => u32Column(municipalCol((m) => m.codes.gar)),
+        kladr: () => textColumn(municipalCol((m) => m.codes.kladr)),
+        okato: () => textColumn(municipalCol((m) => m.codes.okato)),
+        oktmo: () => textColumn(municipalCol((m) => m.codes.oktmo)),
       },
       houses: houses.host,
       apartments: apartmentRows.store.sections(apartmentRows.rows, apartmentRows.houses),

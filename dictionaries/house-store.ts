@@ -11,6 +11,8 @@
  *   cadnum    2×u32 the cadastral number packed by cadnum.ts (text only for odd shapes)
  *   fias      16 B  the GUID's bytes; gar u32; osm kind u8 + id f64; lat/lon i32 degrees × 10⁷;
  *                   flags u8; flatCount u16; source u8 (merge only); parent i32
+ *   municipal        sparse: (row, municipal id) pairs for the few houses whose municipal entity is not their
+ *                   parent object's (model.ts `HouseRecord.municipal`); 0 bytes for the others
  *
  * Columns grow a chunk (1 Mi rows) at a time, and a chunk exists only once a row in it has a value, so a
  * GAR-only build carries no coordinates and no OSM ids, an OSM-only build no GUIDs; GAR-like houses (60 %
@@ -206,6 +208,9 @@ export class HouseStore {
   private readonly columns: Array<ChunkedColumn<TypedArray>>;
   private readonly spillAfterRows: number;
   private spillFile: SpillFile | null = null;
+  /** the sparse municipal list: rows in the order added, and their municipal ids */
+  private readonly municipalRows = new Int32Builder();
+  private readonly municipalIds = new Int32Builder();
 
   constructor(private readonly options: HouseStoreOptions = {}) {
     this.spillAfterRows = options.spillAfterRows ?? DEFAULT_SPILL_AFTER_ROWS;
@@ -235,9 +240,16 @@ export class HouseStore {
     return this.spillFile?.bytes ?? 0;
   }
 
-  /** append a house whose parent is `parentId` (an interned key id, or an object index); returns the row */
-  add(house: HouseRecord | MergedHouse, parentId: number): number {
+  /**
+   * append a house whose parent is `parentId` (an interned key id, or an object index) and whose municipal
+   * entity, when not its parent's, is `municipal` (an id, −1: the parent's); returns the row
+   */
+  add(house: HouseRecord | MergedHouse, parentId: number, municipal = -1): number {
     const row = this.count++;
+    if (municipal >= 0) {
+      this.municipalRows.push(row);
+      this.municipalIds.push(municipal);
+    }
     if (row >= this.spillAfterRows && this.parent.offset(row) === 0) {
       this.spillFile ??= new SpillFile(this.options.spillDir);
       for (const column of this.columns) column.spillBefore(this.parent.chunkOf(row), this.spillFile);
@@ -270,6 +282,19 @@ export class HouseStore {
     if (house.flatCount) this.flatCount.set(row, Math.min(house.flatCount, 65535));
     if (house.cadnum) encodeCadnum(house.cadnum, this.cadnum.chunkFor(row), this.cadnum.offset(row), this.cadnumOther);
     return row;
+  }
+
+  /** renumbers the municipal ids of the sparse list (−1: dropped, the house has its parent's) */
+  remapMunicipal(map: (id: number) => number): void {
+    const ids = this.municipalIds.data;
+    for (let i = 0; i < this.municipalIds.length; i++) if (ids[i] >= 0) ids[i] = map(ids[i]);
+  }
+
+  /** the municipal id of `row` when it is not its parent's, else −1 (a scan of the sparse list: tests, small models) */
+  municipalOf(row: number): number {
+    const rows = this.municipalRows.data;
+    for (let i = 0; i < this.municipalRows.length; i++) if (rows[i] === row) return this.municipalIds.data[i];
+    return -1;
   }
 
   parentIdOf(row: number): number {
@@ -328,6 +353,10 @@ export class HouseStore {
     }
     const flatCount = this.flatCount.get(row);
     if (flatCount) house.flatCount = flatCount;
+    if (this.municipalRows.length > 0) {
+      const municipal = this.municipalOf(row);
+      if (municipal >= 0) house.municipal = municipal;
+    }
     const cadnumChunk = this.cadnum.chunkAt(this.cadnum.chunkOf(row));
     if (cadnumChunk !== null) {
       const cadnum = decodeCadnum(cadnumChunk as Uint32Array, this.cadnum.offset(row), this.cadnumOther);
@@ -394,8 +423,9 @@ export class HouseStore {
    * house, per label its key (folded by fold.ts) as offset/length/base length into the deduplicated key
    * text, and coordinates in degrees × 10⁶ when any house has them. Host: the label parts, flags,
    * postcodes (u16 ids while there are fewer than 65,536), packed cadastral numbers, flat counts, GAR ids,
-   * OSM ids and FIAS GUIDs, each only when some house has one. A column is gathered block by block as it is
-   * written (`BinBlocks`), so the writer never holds a whole column of a national store.
+   * OSM ids and FIAS GUIDs, each only when some house has one; the sparse municipal list as two u32
+   * columns, the houses' dictionary positions (ascending) and their municipal ids. A column is gathered block
+   * by block as it is written (`BinBlocks`), so the writer never holds a whole column of a national store.
    */
   sections(rows: Uint32Array): HouseSections {
     const labels = this.labels;
@@ -474,12 +504,39 @@ export class HouseStore {
       put('osmId', this.osmId);
     }
     put('fias', this.fias);
+    if (this.municipalRows.length > 0) {
+      let sparse: { houses: Uint32Array; ids: Uint32Array } | null = null;
+      const municipal = () => (sparse ??= this.municipalSections(rows));
+      host.municipalHouse = () => bytes(municipal().houses);
+      host.municipalId = () => bytes(municipal().ids);
+    }
     return { core, host };
   }
 
   /** closes the spill file (its space is freed); the store can no longer read spilled rows */
   close(): void {
     this.spillFile?.close();
+  }
+
+  /** the sparse municipal list in dictionary order: positions of `rows` that are listed, and their ids */
+  private municipalSections(rows: Uint32Array): { houses: Uint32Array; ids: Uint32Array } {
+    const idOf = new Map<number, number>();
+    for (let i = 0; i < this.municipalRows.length; i++) {
+      const id = this.municipalIds.data[i];
+      if (id >= 0) idOf.set(this.municipalRows.data[i], id);
+    }
+    const houses: number[] = [];
+    const ids: number[] = [];
+    if (idOf.size > 0) {
+      for (let i = 0; i < rows.length; i++) {
+        const id = idOf.get(rows[i]);
+        if (id !== undefined) {
+          houses.push(i);
+          ids.push(id);
+        }
+      }
+    }
+    return { houses: Uint32Array.from(houses), ids: Uint32Array.from(ids) };
   }
 
   private setGuid(row: number, guid: string): void {

@@ -17,12 +17,15 @@
  *     common one of an object's houses) and coordinates (the mean of its houses);
  *  5. top-down: postcode from Russian Post by (region, area, city) names, else the parent's; timezone and
  *     popular names (`data/aliases.tsv`).
+ * Municipal entities (GAR levels 3 and 4) are numbered with the tree (step 3), by name and key; objects and
+ * houses refer to them by that index (a house only when its entity is not its parent object's: an id in a
+ * sparse list of the `HouseStore`, no column per house).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HouseStore, type HouseStoreOptions } from './house-store.js';
 import { ApartmentStore } from './apartment-store.js';
-import type { MergedApartment, MergedHouse, MergedModel, MergedObject } from './merged.js';
+import type { MergedApartment, MergedHouse, MergedModel, MergedMunicipal, MergedObject } from './merged.js';
 import {
   LEVEL_NAMES,
   Level,
@@ -32,6 +35,7 @@ import {
   type LevelNumber,
   type MetroStation,
   type ModelSink,
+  type MunicipalObject,
   type SourceInfo,
 } from './model.js';
 import { distanceKm, nameKey, regionKeys } from './normalize.js';
@@ -82,6 +86,10 @@ export class ModelBuilder implements ModelSink {
   private readonly byFias = new Map<string, string>();
   private readonly houseParentIds = new Map<string, number>();
   private readonly houseParentKeys: string[] = [];
+  private readonly municipals = new Map<string, MunicipalObject>();
+  /** municipal keys houses refer to, interned: the HouseStore keeps the id */
+  private readonly houseMunicipalIds = new Map<string, number>();
+  private readonly houseMunicipalKeys: string[] = [];
   private readonly houseStore: HouseStore;
   private readonly apartmentStore = new ApartmentStore();
   private readonly metro: MetroStation[] = [];
@@ -120,6 +128,21 @@ export class ModelBuilder implements ModelSink {
     if (copy.codes.fias) this.byFias.set(copy.codes.fias, copy.key);
   }
 
+  addMunicipal(municipal: MunicipalObject): void {
+    if (!municipal.name || !municipal.key) {
+      this.reject(municipal.source, 'municipal entity without name or key');
+      return;
+    }
+    const existing = this.municipals.get(municipal.key);
+    if (existing) {
+      for (const [code, value] of Object.entries(municipal.codes) as Array<[keyof MunicipalObject['codes'], string | undefined]>) {
+        if (value && !existing.codes[code]) existing.codes[code] = value;
+      }
+      return;
+    }
+    this.municipals.set(municipal.key, { ...municipal, codes: { ...municipal.codes } });
+  }
+
   addHouse(house: HouseRecord): void {
     if (!house.number && !house.block && !house.building && !house.construction) {
       this.reject(house.source, 'house without a number');
@@ -131,7 +154,16 @@ export class ModelBuilder implements ModelSink {
       this.houseParentKeys.push(house.parent);
       this.houseParentIds.set(house.parent, id);
     }
-    this.houseStore.add(house, id);
+    let municipal = -1;
+    if (house.municipal !== undefined) {
+      municipal = this.houseMunicipalIds.get(house.municipal) ?? -1;
+      if (municipal < 0) {
+        municipal = this.houseMunicipalKeys.length;
+        this.houseMunicipalKeys.push(house.municipal);
+        this.houseMunicipalIds.set(house.municipal, municipal);
+      }
+    }
+    this.houseStore.add(house, id, municipal);
   }
 
   addApartment(apartment: ApartmentRecord): void {
@@ -188,7 +220,7 @@ export class ModelBuilder implements ModelSink {
     const started = Date.now();
     this.locateParents();
     this.joinByName();
-    const objects = this.numberObjects();
+    const { objects, municipals } = this.numberObjects();
     this.assignGa(objects);
     const store = this.houseStore;
     const { rows, parents } = this.orderHouses(objects);
@@ -207,7 +239,7 @@ export class ModelBuilder implements ModelSink {
     const sourceDate = (primary.length ? primary : this.sources).reduce((newest, s) => (s.date > newest ? s.date : newest), '');
     const summary = this.summarize(objects, rows, parents, housesWithCoordinates, apartmentRows.rows.length);
     summary['finish ms'] = Date.now() - started;
-    return mergedModel(this.country, sourceDate, this.sources, objects, { store, rows, parents }, apartmentRows, this.metro, summary);
+    return mergedModel(this.country, sourceDate, this.sources, objects, municipals, { store, rows, parents }, apartmentRows, this.metro, summary);
   }
 
   /**
@@ -215,9 +247,12 @@ export class ModelBuilder implements ModelSink {
    * index. The builder's own maps (objects by key, aliases, FIAS keys) are emptied: at national scale they
    * hold a copy of every object (≈ 0.6 KB each), and nothing after this reads them.
    */
-  private numberObjects(): MergedObject[] {
+  private numberObjects(): { objects: MergedObject[]; municipals: MergedMunicipal[] } {
     const { ordered, indexOf } = this.buildTree();
-    const objects = ordered.map((o) => toMerged(o, o.parent === null ? -1 : (indexOf.get(o.parent) ?? -1)));
+    const { municipals, municipalIndex } = this.numberMunicipals();
+    const objects = ordered.map((o) => toMerged(o, o.parent === null ? -1 : (indexOf.get(o.parent) ?? -1), municipalIndex));
+    const houseMunicipal = Int32Array.from(this.houseMunicipalKeys, (key) => municipalIndex(key));
+    this.houseStore.remapMunicipal((id) => houseMunicipal[id]);
     // houses name their parent by key: the key ids become object indexes now, before the keys go
     const keys = this.houseParentKeys;
     this.houseParentIndex = new Int32Array(keys.length);
@@ -227,7 +262,7 @@ export class ModelBuilder implements ModelSink {
     this.byFias.clear();
     this.houseParentIds.clear();
     this.houseParentKeys.length = 0;
-    return objects;
+    return { objects, municipals };
   }
 
   private houseParentIndex = new Int32Array(0);
@@ -238,6 +273,23 @@ export class ModelBuilder implements ModelSink {
     const index = this.houseParentIndex;
     return this.houseStore.order((parentId) => index[parentId], objects.length);
   }
+
+  /** with step 3: municipal entities in a stable order (name, key); `municipalIndex(key)` is −1 for a key never added */
+  private numberMunicipals(): { municipals: MergedMunicipal[]; municipalIndex: (key: string | undefined) => number } {
+    const list = [...this.municipals.values()].sort((a, b) => compareText(nameKey(a.name), nameKey(b.name)) || compareText(a.key, b.key));
+    const index = new Map(list.map((m, i) => [m.key, i]));
+    const municipalIndex = (key: string | undefined): number => {
+      if (key === undefined) return -1;
+      const found = index.get(key);
+      if (found === undefined) this.municipalMissing++;
+      return found ?? -1;
+    };
+    const municipals = list.map(({ key, name, type, codes, source }) => ({ key, name, type, codes, source }));
+    return { municipals, municipalIndex };
+  }
+
+  /** references to a municipal entity that never arrived (objects, and distinct keys of houses) */
+  private municipalMissing = 0;
 
   /** step 1: objects without a parent below region level get one by region name or by coordinates */
   private locateParents(): void {
@@ -719,6 +771,9 @@ export class ModelBuilder implements ModelSink {
     summary['popular names applied'] = this.popularNamesApplied;
     summary['objects with old KLADR codes'] = this.kladrAliasesApplied;
     summary['streets with name variants'] = this.nameVariantsApplied;
+    summary['municipal entities'] = this.municipals.size;
+    summary['objects with a municipal entity'] = objects.filter((o) => o.municipal !== undefined).length;
+    if (this.municipalMissing > 0) summary['rejected municipal references: entity missing'] = this.municipalMissing;
     summary.houses = rows.length;
     let housePostcodes = 0;
     for (let row = 0; row < this.houseStore.count; row++) if (parents[row] >= 0 && this.houseStore.postcodeOf(row)) housePostcodes++;
@@ -759,6 +814,7 @@ function foldInto(target: AddressObject, other: AddressObject): void {
   }
   target.postcode ||= other.postcode;
   target.timezone ||= other.timezone;
+  target.municipal ??= other.municipal;
   target.iso ||= other.iso;
   if (other.population !== undefined && (target.population ?? 0) < other.population) target.population = other.population;
   if (!target.type && other.type) target.type = other.type;
@@ -785,6 +841,7 @@ function mergedModel(
   sourceDate: string,
   sources: SourceInfo[],
   objects: MergedObject[],
+  municipals: MergedMunicipal[],
   houseRows: { store: HouseStore; rows: Uint32Array; parents: Int32Array },
   apartmentRows: { store: ApartmentStore; rows: Uint32Array; houses: Uint32Array },
   metro: MetroStation[],
@@ -796,6 +853,7 @@ function mergedModel(
     sourceDate,
     sources,
     objects,
+    municipals,
     houseCount: rows.length,
     houseRows,
     *houses(): Iterable<MergedHouse> {
@@ -810,9 +868,12 @@ function mergedModel(
   };
 }
 
-function toMerged(object: AddressObject, parent: number): MergedObject {
-  const { parent: _parent, regionName: _regionName, joinByName: _join, ...rest } = object;
-  return { ...rest, parent, ga: '' };
+function toMerged(object: AddressObject, parent: number, municipalIndex: (key: string | undefined) => number): MergedObject {
+  const { parent: _parent, regionName: _regionName, joinByName: _join, municipal: key, ...rest } = object;
+  const merged: MergedObject = { ...rest, parent, ga: '' };
+  const municipal = municipalIndex(key);
+  if (municipal >= 0) merged.municipal = municipal;
+  return merged;
 }
 
 function isPlaceLevel(level: LevelNumber): boolean {

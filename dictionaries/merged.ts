@@ -4,22 +4,29 @@
  * Houses are grouped by their parent object (`houseStart`/`houseCount` on the object) so the
  * writer can emit them in one pass.
  */
-import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, SourceInfo } from './model.js';
+import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, MunicipalObject, SourceInfo } from './model.js';
 import type { HouseStore } from './house-store.js';
 import type { ApartmentStore } from './apartment-store.js';
 
-export interface MergedObject extends Omit<AddressObject, 'parent' | 'key'> {
+export interface MergedObject extends Omit<AddressObject, 'parent' | 'key' | 'municipal'> {
   key: string;
   /** index of the parent object in `objects`, -1 for a region */
   parent: number;
+  /** index of the object's municipal entity in `municipals`; absent: none */
+  municipal?: number;
   /** global address code: `RU` + 25 digits (conventions.md), stable for the same data */
   ga: string;
 }
 
-export interface MergedHouse extends Omit<HouseRecord, 'parent'> {
+export interface MergedHouse extends Omit<HouseRecord, 'parent' | 'municipal'> {
   /** index of the parent object in `objects` */
   parent: number;
+  /** index in `municipals`, only when the house's municipal entity is not its parent object's */
+  municipal?: number;
 }
+
+/** A municipal entity (model.ts `MunicipalObject`); objects and houses refer to it by its index. */
+export type MergedMunicipal = MunicipalObject;
 
 export interface MergedApartment extends Omit<ApartmentRecord, 'house'> {
   /** index of the house in the order `houses()` yields them */
@@ -32,6 +39,8 @@ export interface MergedModel {
   sourceDate: string;
   sources: SourceInfo[];
   objects: MergedObject[];
+  /** municipal entities (GAR levels 3 and 4), the `municipal` level of records; absent: none */
+  municipals?: MergedMunicipal[];
   /** every house, grouped by parent (all houses of one parent are consecutive) */
   houses(): Iterable<MergedHouse>;
   houseCount: number;

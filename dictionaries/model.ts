@@ -73,6 +73,24 @@ export interface AddressObject {
   regionName?: string;
   /** the merge joins this object into an existing one with the same name under the same parent/region */
   joinByName?: boolean;
+  /** key of the object's municipal entity (`MunicipalObject.key`): GAR's AS_MUN_HIERARCHY, nearest one above */
+  municipal?: string;
+}
+
+/**
+ * A municipal entity (GAR levels 3 and 4: муниципальный район/округ, городской округ, внутригородская
+ * территория; городское/сельское поселение): the `municipal` level of a record. It belongs to the
+ * municipal hierarchy, which runs beside the administrative one the core matches on, so it is not an
+ * `AddressObject`: objects and houses refer to it by key, and its names are not matched
+ * (docs/DECISIONS.md).
+ */
+export interface MunicipalObject {
+  key: string;
+  name: string;
+  /** type abbreviation from the type table (`м.р-н`, `г.о`, `г.п`, `с/п`, `вн.тер.г`, `м.о`) */
+  type: string;
+  codes: Codes;
+  source: string;
 }
 
 export interface HouseRecord {
@@ -100,6 +118,12 @@ export interface HouseRecord {
   /** ApartmentBuilding param of GAR */
   multiFlat?: boolean;
   flatCount?: number;
+  /**
+   * key of the house's municipal entity, only when it is not its parent object's (GAR: the house's
+   * AS_MUN_HIERARCHY parent is another object than its administrative parent); absent, the house has its
+   * parent's municipal
+   */
+  municipal?: string;
   source: string;
 }
 
@@ -138,6 +162,8 @@ export interface SourceInfo {
 export interface ModelSink {
   readonly country: 'ru' | 'kz' | 'by' | 'ua';
   addObject(object: AddressObject): void;
+  /** a municipal entity objects and houses refer to by `municipal` key (before or after them) */
+  addMunicipal(municipal: MunicipalObject): void;
   addHouse(house: HouseRecord): void;
   addApartment(apartment: ApartmentRecord): void;
   addMetro(station: MetroStation): void;

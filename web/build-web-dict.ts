@@ -55,6 +55,14 @@ export function webBlob(sourceBytes: Uint8Array, source = 'blob'): { bytes: Uint
     else objects[name] = values;
   }
 
+  // municipal entities: hints show the municipal level; their OKATO/OKTMO go as the objects' do
+  const municipal: Record<string, unknown> = {};
+  for (const [name, values] of Object.entries(blob.host.municipal ?? {})) {
+    if (values === null || values === undefined) continue;
+    if (DROPPED_OBJECT_COLUMNS.includes(name)) dropped.push(`municipal.${name}`);
+    else municipal[name] = values;
+  }
+
   // house columns no house fills are already absent from the server's blob (house-store.ts)
   const houses: Record<string, Uint8Array | string[]> = {};
   for (const [name, value] of Object.entries(blob.host.houses)) {
@@ -73,7 +81,7 @@ export function webBlob(sourceBytes: Uint8Array, source = 'blob'): { bytes: Uint
     variant: 'web',
     dropped,
     core,
-    host: { types: blob.host.types, objects, houses, apartments: {}, metro: {} },
+    host: { types: blob.host.types, objects, municipal, houses, apartments: {}, metro: {} },
   };
   const bytes = pack(web);
   const houseCount = (core.houses?.byteLength ?? 0) / 4;

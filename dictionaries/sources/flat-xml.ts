@@ -175,6 +175,41 @@ export class FlatRecord {
   }
 
   /**
+   * The numbers of a dot-separated path (GAR's `PATH="1460768.1461520.72668575"`, root first) into `out`,
+   * read in place; returns how many there are, or −1 when the attribute is absent or not such a path
+   * (empty parts, other characters, more numbers than `out` holds).
+   */
+  path(slot: number, out: Float64Array): number {
+    if (this.stamp[slot] !== this.generation) return -1;
+    let bytes: Uint8Array = this.bytes;
+    let start = this.starts[slot];
+    let end = this.ends[slot];
+    if (this.flags[slot] !== 0) {
+      bytes = Buffer.from(this.text(slot), 'latin1');
+      start = 0;
+      end = bytes.length;
+    }
+    let count = 0;
+    let n = 0;
+    let digits = 0;
+    for (let at = start; at <= end; at++) {
+      const byte = at === end ? 0x2e : bytes[at];
+      if (byte === 0x2e) {
+        if (digits === 0 || count === out.length) return -1;
+        out[count++] = n;
+        n = 0;
+        digits = 0;
+      } else if (byte >= 0x30 && byte <= 0x39) {
+        n = n * 10 + byte - 0x30;
+        digits++;
+      } else {
+        return -1;
+      }
+    }
+    return count;
+  }
+
+  /**
    * The value is ASCII digits only (`/^\d+$/`), exactly `count` of them when given. Read in place unless
    * the value holds an entity or a tab or line break.
    */

@@ -13,6 +13,8 @@ const HOUSE_PARAM_TYPES = new Set<number>([PARAM.ifnsFl, PARAM.postcode, PARAM.o
 
 export const OBJECT = recordLayout('OBJECT', ['OBJECTID', 'OBJECTGUID', 'NAME', 'TYPENAME', 'LEVEL', 'ISACTUAL', 'ISACTIVE']);
 export const HIERARCHY = recordLayout('ITEM', ['OBJECTID', 'PARENTOBJID', 'ISACTIVE']);
+/** AS_MUN_HIERARCHY: PATH is the OBJECTIDs from the region down to the object itself (`1460768.1461520.72668575`) */
+export const MUN_HIERARCHY = recordLayout('ITEM', ['OBJECTID', 'PARENTOBJID', 'ISACTIVE', 'PATH']);
 export const OBJECT_PARAM = recordLayout('PARAM', ['OBJECTID', 'TYPEID', 'VALUE', 'STARTDATE', 'ENDDATE', 'CHANGEIDEND']);
 export const HOUSE_PARAM = recordLayout('PARAM', ['OBJECTID', 'TYPEID', 'VALUE', 'ENDDATE', 'CHANGEIDEND']);
 export const HOUSE = recordLayout('HOUSE', ['OBJECTID', 'OBJECTGUID', 'HOUSENUM', 'HOUSETYPE', 'ADDNUM1', 'ADDTYPE1', 'ADDNUM2', 'ADDTYPE2', 'ISACTUAL', 'ISACTIVE']);
@@ -56,6 +58,7 @@ export const GAR_TABLES = {
   AS_ROOM_TYPES: typeList('ROOMTYPE'),
   AS_ADDR_OBJ: { layout: OBJECT, keep: isElement(OBJECT) },
   AS_ADM_HIERARCHY: { layout: HIERARCHY, keep: (r) => r.element === HIERARCHY.element && r.is(HIERARCHY.ISACTIVE, '1') },
+  AS_MUN_HIERARCHY: { layout: MUN_HIERARCHY, keep: (r) => r.element === MUN_HIERARCHY.element && r.is(MUN_HIERARCHY.ISACTIVE, '1') },
   AS_ADDR_OBJ_PARAMS: { layout: OBJECT_PARAM, keep: (r, asOf) => r.element === OBJECT_PARAM.element && isValid(r, asOf, OBJECT_PARAM) },
   AS_HOUSES_PARAMS: houseParams,
   AS_HOUSES: { layout: HOUSE, keep: isCurrent(HOUSE) },
@@ -72,10 +75,14 @@ export type GarTableName = keyof typeof GAR_TABLES;
 /** the type lists at the archive's root, in the order they are read */
 export const TYPE_TABLES = ['AS_HOUSE_TYPES', 'AS_ADDHOUSE_TYPES', 'AS_APARTMENT_TYPES', 'AS_ROOM_TYPES'] as const satisfies readonly GarTableName[];
 
-/** a region's tables in the order they are read (objects, their parents and codes, then houses and steads each after its params) */
+/**
+ * a region's tables in the order they are read (objects, their administrative parents, their municipal
+ * entities, their codes, then houses and steads each after its params)
+ */
 export const REGION_TABLES = [
   'AS_ADDR_OBJ',
   'AS_ADM_HIERARCHY',
+  'AS_MUN_HIERARCHY',
   'AS_ADDR_OBJ_PARAMS',
   'AS_HOUSES_PARAMS',
   'AS_HOUSES',

@@ -11,7 +11,15 @@
  *     historical names;
  *  2. AS_ADM_HIERARCHY (ISACTIVE=1): parent of every object — houses, steads, apartments included — in a
  *     `NumberMap` (uint32 → float64, ≈24 bytes per entry);
- *  3. AS_ADDR_OBJ_PARAMS: codes of the kept objects; the objects are then emitted (parents first);
+ *  2m. AS_MUN_HIERARCHY (ISACTIVE=1), as large as the ADM one: each row's PATH (region … object) is read in
+ *     place and its deepest municipal entity (GAR level 3 or 4) taken at once, so only the answer is kept,
+ *     in a `NumberMap` objectId → municipal objectId, and only where a house cannot take it from its
+ *     parent: for address objects and municipal entities, and for a house or stead whose municipal parent
+ *     is not its administrative parent (rare); apartments, rooms and car places are not kept (they are
+ *     their house's). A house whose MUN parent is its ADM parent has its street's municipal, which the
+ *     model says by leaving `HouseRecord.municipal` out (no byte per house);
+ *  3. AS_ADDR_OBJ_PARAMS: codes of the kept objects and municipal entities; the municipal entities are
+ *     emitted, then the objects (parents first);
  *  4. AS_HOUSES_PARAMS first, into compact maps keyed by OBJECTID (postcode as a number, OKATO/OKTMO/IFNS
  *     as numbers, cadastral numbers as strings only when `cadastralNumbers` is on), then AS_HOUSES streamed,
  *     each current house emitted at once with its parent and params; the same for AS_STEADS;
@@ -21,12 +29,14 @@
  * ≈ 12 M hierarchy rows ≈ 300 MB), not of the country.
  *
  * Levels: GAR 1 region, 2 administrative area → area, 5 city, 6 locality → settlement, 7 plan structure,
- * 8 street. The municipal levels 3 and 4 are not in the administrative hierarchy, whose parents we use;
- * if they occur they become areas. Region 99 (г Байконур) is a federal city: it is the region and its
- * streets hang under it, as GAR has it.
+ * 8 street: the administrative chain the core matches on. GAR 3 (муниципальный район/округ, городской
+ * округ, внутригородская территория) and 4 (городское/сельское поселение) are not in the administrative
+ * hierarchy: they become `MunicipalObject`s, the `municipal` level of records, and every object and house
+ * refers to the deepest one in its municipal PATH (docs/DECISIONS.md). Region 99 (г Байконур) is a
+ * federal city: it is the region and its streets hang under it, as GAR has it; it has no municipal entities.
  */
 import type { Entry } from 'yauzl';
-import { Level, type AddressObject, type HouseRecord, type LevelNumber, type ModelSink } from '../model.js';
+import { Level, type AddressObject, type HouseRecord, type LevelNumber, type ModelSink, type MunicipalObject } from '../model.js';
 import { typeTable, type TypeTable } from '../types.js';
 import { NumberMap } from './compact-map.js';
 import type { FlatRecord } from './flat-xml.js';
@@ -39,6 +49,7 @@ import {
   HIERARCHY,
   HOUSE,
   HOUSE_PARAM,
+  MUN_HIERARCHY,
   OBJECT,
   OBJECT_PARAM,
   PARAM,
@@ -72,13 +83,17 @@ export interface GarOptions {
 const GAR_LEVELS: Record<string, LevelNumber> = {
   '1': Level.region,
   '2': Level.area,
-  '3': Level.area,
-  '4': Level.area,
   '5': Level.city,
   '6': Level.settlement,
   '7': Level.planStructure,
   '8': Level.street,
 };
+/** GAR levels of municipal entities: 3 муниципальный район/округ, городской округ, …; 4 поселение */
+const MUNICIPAL_LEVELS = new Set(['3', '4']);
+/** the type table has no level of their own for them: their types (`м.р-н`, `г.о`, `с/п`) are area types */
+const MUNICIPAL_TYPE_LEVEL = Level.area;
+/** the longest PATH read (GAR's are ≤ 10 deep: region … apartment, room) */
+const MAX_PATH = 32;
 
 
 interface CurrentObject {
@@ -227,9 +242,20 @@ async function readRegion(
   // 1. address objects
   const objects = new Map<number, CurrentObject>();
   const history = new Map<number, Set<string>>();
+  const municipals = new Map<number, CurrentObject>();
   await stream('AS_ADDR_OBJ', true, (r) => {
     const objectId = requireInt(r, OBJECT.OBJECTID, 'OBJECTID');
-    const level = GAR_LEVELS[r.text(OBJECT.LEVEL)];
+    const garLevel = r.text(OBJECT.LEVEL);
+    if (MUNICIPAL_LEVELS.has(garLevel)) {
+      const name = r.text(OBJECT.NAME).trim();
+      const guid = r.text(OBJECT.OBJECTGUID).toLowerCase();
+      if (r.is(OBJECT.ISACTUAL, '1') && r.is(OBJECT.ISACTIVE, '1') && name && guid) {
+        const type = options.types.abbreviation(r.text(OBJECT.TYPENAME), 'ru', MUNICIPAL_TYPE_LEVEL);
+        municipals.set(objectId, { objectId, guid, key: `fias:${guid}`, name, type, level: MUNICIPAL_TYPE_LEVEL, codes: {} });
+      }
+      return;
+    }
+    const level = GAR_LEVELS[garLevel];
     if (level === undefined) return;
     const name = r.text(OBJECT.NAME);
     if (r.is(OBJECT.ISACTUAL, '1') && r.is(OBJECT.ISACTIVE, '1')) {
@@ -259,9 +285,33 @@ async function readRegion(
     if (parent > 0) parentOf.set(requireInt(r, HIERARCHY.OBJECTID, 'OBJECTID'), parent);
   });
 
-  // 3. object params, then the objects
+  // 2m. municipal hierarchy: the deepest municipal entity above each object (and odd house)
+  const municipalOf = new NumberMap(1024);
+  const path = new Float64Array(MAX_PATH);
+  // read even when the region has no municipal entities (Байконур): the scan worker works through the plan in order
+  await stream('AS_MUN_HIERARCHY', false, (r) => {
+    if (municipals.size === 0) return;
+    const objectId = r.int(MUN_HIERARCHY.OBJECTID);
+    const municipal = deepestMunicipal(path, r.path(MUN_HIERARCHY.PATH, path), objectId, municipals);
+    if (municipal === 0) return;
+    if (!objects.has(objectId) && !municipals.has(objectId)) {
+      // a house or stead under an address object: kept only when that object is not its administrative
+      // parent (else the parent's municipal is its own); under a house (apartments, rooms): not kept
+      const parent = r.int(MUN_HIERARCHY.PARENTOBJID);
+      if (!objects.has(parent) && !municipals.has(parent)) return;
+      if (parent === parentOf.get(objectId)) return;
+    }
+    municipalOf.set(objectId, municipal);
+  });
+  const municipalKey = (objectId: number): string | undefined => {
+    const municipal = municipalOf.get(objectId);
+    return municipal === undefined ? undefined : municipals.get(municipal)!.key;
+  };
+
+  // 3. object params, then the municipal entities and the objects
   await stream('AS_ADDR_OBJ_PARAMS', false, (r) => {
-    const object = objects.get(r.int(OBJECT_PARAM.OBJECTID));
+    const id = r.int(OBJECT_PARAM.OBJECTID);
+    const object = objects.get(id) ?? municipals.get(id);
     if (!object) return;
     const type = r.int(OBJECT_PARAM.TYPEID);
     const previous = object.codes[type];
@@ -274,6 +324,18 @@ async function readRegion(
     const object = objects.get(parent);
     return object ? object.key : `gar:${parent}`;
   };
+  for (const municipal of municipals.values()) {
+    const codeOf = (type: number) => municipal.codes[type]?.value || undefined;
+    const record: MunicipalObject = {
+      key: municipal.key,
+      name: municipal.name,
+      type: municipal.type,
+      codes: { fias: municipal.guid, gar: String(municipal.objectId), kladr: codeOf(PARAM.kladr), okato: codeOf(PARAM.okato), oktmo: codeOf(PARAM.oktmo) },
+      source: 'gar',
+    };
+    for (const code of Object.keys(record.codes) as Array<keyof typeof record.codes>) if (!record.codes[code]) delete record.codes[code];
+    sink.addMunicipal(record);
+  }
   for (const object of objects.values()) {
     const codeOf = (type: number) => object.codes[type]?.value || undefined;
     const record: AddressObject = {
@@ -294,6 +356,8 @@ async function readRegion(
       source: 'gar',
     };
     for (const code of Object.keys(record.codes) as Array<keyof typeof record.codes>) if (!record.codes[code]) delete record.codes[code];
+    const municipal = municipalKey(object.objectId);
+    if (municipal !== undefined) record.municipal = municipal;
     const older = history.get(object.objectId);
     if (older) {
       older.delete(object.name);
@@ -382,6 +446,8 @@ async function readRegion(
     if (postcode !== undefined) house.postcode = postcode;
     if (cadnum !== undefined) house.cadnum = cadnum;
     if (multiFlat !== undefined) house.multiFlat = multiFlat;
+    const municipal = municipalKey(objectId);
+    if (municipal !== undefined) house.municipal = municipal;
     house.source = 'gar';
     placeNumber(house, typeLists.house.get(r.text(HOUSE.HOUSETYPE)) ?? 'дом', r.text(HOUSE.HOUSENUM));
     placeNumber(house, typeLists.addHouse.get(r.text(HOUSE.ADDTYPE1)) ?? '', r.text(HOUSE.ADDNUM1));
@@ -403,6 +469,8 @@ async function readRegion(
     const cadnum = params.cadnum(objectId);
     if (postcode !== undefined) stead.postcode = postcode;
     if (cadnum !== undefined) stead.cadnum = cadnum;
+    const municipal = municipalKey(objectId);
+    if (municipal !== undefined) stead.municipal = municipal;
     stead.source = 'gar';
     sink.addHouse(stead);
     counts.steads++;
@@ -457,6 +525,17 @@ async function readRegion(
       counts.apartments++;
     });
   }
+}
+
+/**
+ * The deepest municipal entity of a MUN PATH of `count` ids (root first, the object last), the object itself
+ * excluded (a поселение's municipal is its район); 0 when none, or when the PATH is unreadable or does not
+ * end with the object.
+ */
+export function deepestMunicipal(path: Float64Array, count: number, objectId: number, municipals: { has(id: number): boolean }): number {
+  if (count < 1 || path[count - 1] !== objectId) return 0;
+  for (let i = count - 2; i >= 0; i--) if (municipals.has(path[i])) return path[i];
+  return 0;
 }
 
 /** put a GAR number where its type says: `дом` → number, `корпус` → block, `владение` → number + possession */

@@ -14,7 +14,7 @@ import { WasmCore } from './wasm-core.js';
 import { levelFullName } from '../records/type-placement.js';
 import { decodeCadnum } from '../../dictionaries/cadnum.js';
 import { guidText } from './columns.js';
-import { HouseIdIndex, houseColumns, LABEL_PARTS, type HouseColumns } from './house-columns.js';
+import { HouseIdIndex, houseColumns, houseMunicipal, LABEL_PARTS, type HouseColumns } from './house-columns.js';
 import { ObjectColumns, ObjectIdIndex } from './object-columns.js';
 import { ApartmentColumns } from './apartment-columns.js';
 
@@ -48,6 +48,8 @@ interface BlobFile {
   host: {
     types: string[];
     objects: Record<string, unknown>;
+    /** municipal entities: name, type, fias, gar, kladr, okato, oktmo (absent in blobs without any) */
+    municipal?: Record<string, unknown>;
     houses: Record<string, Uint8Array | string[]>;
     apartments: Record<string, unknown>;
     metro: Columns;
@@ -80,12 +82,14 @@ export class LoadedDictionary implements Dictionary {
   readonly objectCount: number;
   readonly houseCount: number;
   readonly apartmentCount: number;
+  readonly municipalCount: number;
   readonly sources: BlobFile['sources'];
   readonly counts: Record<string, number>;
   readonly variant: 'web' | 'server';
   readonly core: WasmCore;
   readonly metro: { name: string[]; line: string[]; city: string[] };
   private readonly o: ObjectColumns;
+  private readonly m: ObjectColumns;
   private readonly h: HouseColumns;
   private readonly a: ApartmentColumns;
   private objectIndex: ObjectIdIndex | null = null;
@@ -100,6 +104,8 @@ export class LoadedDictionary implements Dictionary {
     this.variant = blob.variant === 'web' ? 'web' : 'server';
     this.core = core;
     this.o = new ObjectColumns(blob.host.objects);
+    this.m = new ObjectColumns(blob.host.municipal);
+    this.municipalCount = blob.counts.municipal ?? 0;
     this.objectCount = blob.core.objects ? blob.core.objects.byteLength / (OBJ_STRIDE * 4) : 0;
     this.houseCount = blob.core.houses ? blob.core.houses.byteLength / 4 : 0;
     this.h = houseColumns(blob.host.houses, this.houseCount);
@@ -159,6 +165,51 @@ export class LoadedDictionary implements Dictionary {
       lat: o.lat[id] || 0,
       lon: o.lon[id] || 0,
     };
+  }
+
+  private readonly municipalCache = new Map<number, ObjectInfo>();
+
+  municipal(id: number): ObjectInfo {
+    let info = this.municipalCache.get(id);
+    if (!info) {
+      const m = this.m;
+      const name = m.name.get(id);
+      const type = m.type.get(id);
+      info = {
+        id,
+        level: 0,
+        parent: -1,
+        name,
+        type,
+        fullName: levelFullName(name, type),
+        codes: Object.freeze({ fias: m.fiasOf(id), ga: '', osm: '', gar: m.garOf(id), kladr: m.kladr.get(id) }),
+        okato: m.okato.get(id),
+        oktmo: m.oktmo.get(id),
+        ifns: '',
+        postcode: '',
+        timezone: '',
+        lat: 0,
+        lon: 0,
+      };
+      Object.freeze(info);
+      if (this.municipalCache.size >= OBJECT_CACHE_SIZE) this.municipalCache.clear();
+      this.municipalCache.set(id, info);
+    }
+    return info;
+  }
+
+  municipalOf(objectId: number, houseId = -1): number {
+    if (this.municipalCount === 0) return -1;
+    if (houseId >= 0) {
+      const own = houseMunicipal(this.h, houseId);
+      if (own >= 0) return own;
+    }
+    const column = this.o.municipal;
+    for (let id = objectId, n = 0; id >= 0 && id < this.objectCount && n < 16; id = this.parentOf(id), n++) {
+      const municipal = column[id] ?? 0;
+      if (municipal > 0) return municipal - 1;
+    }
+    return -1;
   }
 
   private houseFias(id: number): string {

@@ -84,14 +84,18 @@ export class AddressEngine implements Engine {
     return { parts, postcodeIn };
   }
 
-  /** Object ids per level for the chain ending at `objectId`. */
-  levelsOf(dict: Dictionary, objectId: number): Record<LevelKey, number> {
+  /**
+   * Object ids per level for the chain ending at `objectId` (and house `houseId`, when one was found);
+   * `municipal` is the municipal entity of the house or the chain (an index of `Dictionary.municipal`).
+   */
+  levelsOf(dict: Dictionary, objectId: number, houseId = -1): Record<LevelKey, number> {
     const levels = emptyLevels();
     const d = dict as LoadedDictionary;
     for (let id = objectId, n = 0; id >= 0 && n < 16; id = d.parentOf(id), n++) {
       const key = LEVEL_BY_NUMBER[d.levelOf(id)];
       if (key && levels[key] < 0) levels[key] = id;
     }
+    if (objectId >= 0) levels.municipal = d.municipalOf(objectId, houseId);
     return levels;
   }
 
@@ -136,7 +140,7 @@ export class AddressEngine implements Engine {
     let apartment = -1;
     if (houseId >= 0 && parts.flat) apartment = this.findApartment(dict, houseId, parts.flat);
     return {
-      levels: this.levelsOf(dict, objectId),
+      levels: this.levelsOf(dict, objectId, houseId),
       house: houseId,
       apartment,
       parts,
@@ -198,7 +202,7 @@ export class AddressEngine implements Engine {
     }
     const level = houseId >= 0 ? 8 : dict.object(objectId).level;
     return {
-      levels: this.levelsOf(dict, objectId),
+      levels: this.levelsOf(dict, objectId, houseId),
       house: houseId,
       apartment,
       parts,
@@ -210,7 +214,8 @@ export class AddressEngine implements Engine {
   }
 
   private inScope(dict: Dictionary, res: Resolution, scope: Scope): boolean {
-    const ids = LEVEL_KEYS.map((k) => res.levels[k]).filter((x) => x >= 0);
+    // object ids of the administrative levels (the municipal index is not one)
+    const ids = LEVEL_KEYS.filter((k) => k !== 'municipal').map((k) => res.levels[k]).filter((x) => x >= 0);
     const objects = ids.map((id) => dict.object(id));
     const norm = (s: string) => s.toLowerCase().replace(/ё/g, 'е').trim();
     for (const key of ['fias', 'ga', 'osm', 'gar', 'kladr'] as const) {

@@ -24,6 +24,10 @@ export interface HouseColumns {
   osmId: Float64Array;
   /** 16 bytes per house */
   fias: Uint8Array;
+  /** the few houses whose municipal entity is not their parent object's: ascending house ids … */
+  municipalHouse: Uint32Array;
+  /** … and the index of their entity in host.municipal */
+  municipalId: Uint32Array;
 }
 
 /** The house columns of `host.houses` for `count` houses. */
@@ -45,7 +49,24 @@ export function houseColumns(houses: Record<string, Uint8Array | string[]> | und
     osmType: numbers(h.osmType, Uint8Array),
     osmId: numbers(h.osmId, Float64Array),
     fias: numbers(h.fias, Uint8Array),
+    municipalHouse: numbers(h.municipalHouse, Uint32Array),
+    municipalId: numbers(h.municipalId, Uint32Array),
   };
+}
+
+/** the municipal entity of house `id` when it is not its parent's (binary search of the sparse list), else −1 */
+export function houseMunicipal(h: HouseColumns, id: number): number {
+  const houses = h.municipalHouse;
+  let low = 0;
+  let high = houses.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = houses[middle];
+    if (at === id) return h.municipalId[middle];
+    if (at < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }
 
 /**

@@ -2,6 +2,7 @@
  * The host's object columns of a dictionary blob (docs/DESIGN.md "Blob format", host.objects): names and
  * codes as text, pooled, GUID and number columns (columns.ts), read per object when a record needs it.
  * Parent and level are the core's (objects section). The id index is built on the first id lookup.
+ * The municipal entities (host.municipal) are read through the same class: their columns are a subset.
  */
 import {
   GuidIndex, KeyIndex, PooledColumn, TextColumn, TextIndex, first, guidText, numbers,
@@ -22,6 +23,8 @@ export class ObjectColumns {
   readonly timezone: PooledColumn;
   readonly lat: Float64Array;
   readonly lon: Float64Array;
+  /** index + 1 of the object's municipal entity (host.municipal), 0: none; empty when no object has one */
+  readonly municipal: Uint32Array;
 
   constructor(objects: Record<string, unknown> | undefined) {
     const o = objects ?? {};
@@ -39,6 +42,7 @@ export class ObjectColumns {
     this.timezone = new PooledColumn(o.timezone);
     this.lat = numbers(o.lat, Float64Array);
     this.lon = numbers(o.lon, Float64Array);
+    this.municipal = numbers(o.municipal, Uint32Array);
   }
 
   fiasOf(id: number): string {

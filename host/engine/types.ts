@@ -28,7 +28,10 @@ export interface Quality {
   geo: number;
 }
 
-/** One resolved address: an object id per level (-1 when absent), the house and apartment ids. */
+/**
+ * One resolved address: an object id per level (-1 when absent), the house and apartment ids. `municipal`
+ * is not an object id: it indexes the dictionary's municipal entities (`Dictionary.municipal`).
+ */
 export interface Resolution {
   levels: Record<LevelKey, number>;
   house: number;
@@ -113,7 +116,13 @@ export interface Dictionary {
   objectCount: number;
   houseCount: number;
   apartmentCount: number;
+  /** municipal entities (GAR levels 3 and 4), kept beside the objects: the core does not see them */
+  municipalCount: number;
   object(id: number): ObjectInfo;
+  /** a municipal entity (level 0, parent −1) */
+  municipal(id: number): ObjectInfo;
+  /** the municipal entity of a house (its own when GAR gives it another than its parent's, else its parent's) or of an object and its nearest ancestor that has one; −1 when none */
+  municipalOf(objectId: number, houseId?: number): number;
   house(id: number): HouseInfo;
   apartment(id: number): ApartmentInfo;
   /** object id → chain of ids from region down to it */

@@ -106,12 +106,16 @@ function objectOrNull(dictionary: Dictionary, id: number): ObjectInfo | null {
   return Number.isInteger(id) && id >= 0 && id < dictionary.objectCount ? dictionary.object(id) : null;
 }
 
+function municipalOrNull(dictionary: Dictionary, id: number): ObjectInfo | null {
+  return Number.isInteger(id) && id >= 0 && id < dictionary.municipalCount ? dictionary.municipal(id) : null;
+}
+
 export function resolveObjects(resolution: Resolution, dictionary: Dictionary): ResolvedObjects {
   const ids = resolution.levels;
   const levels: Record<LevelKey, ObjectInfo | null> = {
     region: objectOrNull(dictionary, ids.region ?? -1),
     area: objectOrNull(dictionary, ids.area ?? -1),
-    municipal: objectOrNull(dictionary, ids.municipal ?? -1),
+    municipal: municipalOrNull(dictionary, ids.municipal ?? -1),
     city: objectOrNull(dictionary, ids.city ?? -1),
     cityArea: objectOrNull(dictionary, ids.cityArea ?? -1),
     settlement: objectOrNull(dictionary, ids.settlement ?? -1),

@@ -58,7 +58,9 @@ export function filledParts(parts: HouseParts): Partial<HouseParts> {
 /** Level fullNames of a resolution, only the levels it has: `{ region: 'г Москва', street: 'ул Тверская' }`. */
 export function levelNames(dict: Dictionary, res: Resolution): Partial<Record<LevelKey, string>> {
   const out: Partial<Record<LevelKey, string>> = {};
-  for (const key of LEVEL_KEYS) if (res.levels[key] >= 0) out[key] = dict.object(res.levels[key]).fullName;
+  for (const key of LEVEL_KEYS) {
+    if (res.levels[key] >= 0) out[key] = key === 'municipal' ? dict.municipal(res.levels[key]).fullName : dict.object(res.levels[key]).fullName;
+  }
   return out;
 }
 

@@ -296,3 +296,36 @@ describe('decodeBlob(bytes)', () => {
     await expect(LoadedDictionary.fromBytes(bytes, await debugWasm(), 'old.dict')).rejects.toThrow(/^old\.dict: dictionary format 0/);
   });
 });
+
+describe('encodeBlob(model) with municipal entities → LoadedDictionary', () => {
+  const MUNICIPALS = [
+    { key: 'fias:6f1d0c9a-0000-4000-8000-000000000001', name: 'Екатеринбург', type: 'г.о', codes: { fias: '6f1d0c9a-0000-4000-8000-000000000001', gar: '900', oktmo: '65701000' }, source: 'test' },
+    { key: 'fias:6f1d0c9a-0000-4000-8000-000000000002', name: 'Верх-Исетский', type: 'вн.р-н', codes: { gar: '901' }, source: 'test' },
+  ];
+
+  it('keeps the entities host-side, the objects’ reference and the few houses that have their own', async () => {
+    // the city and its streets are in entity 0; house 8 Марта 9/1 alone in entity 1
+    const objects = SMALL_OBJECTS.map((o, i) => (i === 0 ? o : { ...o, municipal: 0 }));
+    const houses = SMALL_HOUSES.map((h) => (h.number === '9/1' ? { ...h, municipal: 1 } : h));
+    const model = { ...mergedModel(objects, houses, SMALL_APARTMENTS), municipals: MUNICIPALS };
+    const { dict } = await engineOfModel(model);
+    expect(dict.municipalCount).toBe(2);
+    expect(dict.municipal(0)).toMatchObject({
+      level: 0, parent: -1, name: 'Екатеринбург', type: 'г.о', fullName: 'г.о Екатеринбург', oktmo: '65701000',
+      codes: { fias: '6f1d0c9a-0000-4000-8000-000000000001', ga: '', osm: '', gar: '900', kladr: '' },
+    });
+    expect(dict.municipal(1)).toMatchObject({ fullName: 'вн.р-н Верх-Исетский', codes: { fias: '', gar: '901' } });
+    expect(dict.municipalOf(REGION)).toBe(-1);
+    expect(dict.municipalOf(LENINA)).toBe(0);
+    const houseAt = (number: string) => SMALL_HOUSES.findIndex((h) => h.number === number);
+    expect(dict.municipalOf(MARTA, houseAt('9/1'))).toBe(1);
+    expect(dict.municipalOf(MARTA, houseAt('12'))).toBe(0);
+    expect(dict.municipalOf(LENINA, houseAt('14'))).toBe(0);
+  });
+
+  it('reads a blob without them (the region 99 build) as no municipal level', async () => {
+    const { dict } = await engineOfModel(smallModel());
+    expect(dict.municipalCount).toBe(0);
+    expect(dict.municipalOf(LENINA, 0)).toBe(-1);
+  });
+});

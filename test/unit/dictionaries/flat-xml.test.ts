@@ -198,3 +198,30 @@ describe('streamFlatXml(stream, file, layout, onRecord)', () => {
     await expect(streamFlatXml(failing, 'x.zip:AS_HOUSES.XML', HOUSE, () => {})).rejects.toThrow('x.zip:AS_HOUSES.XML: read failed after element 1: unexpected end of file');
   });
 });
+
+describe('FlatRecord.path(slot, out)', () => {
+  const ITEM = recordLayout('ITEM', ['OBJECTID', 'PATH']);
+  const paths = (document: string, capacity = 8): number[][] => {
+    const out = new Float64Array(capacity);
+    const seen: number[][] = [];
+    const scanner = new FlatXmlScanner('AS_MUN_HIERARCHY.XML', ITEM, (r: FlatRecord) => {
+      const count = r.path(ITEM.PATH, out);
+      seen.push(count < 0 ? [count] : [...out.subarray(0, count)]);
+    });
+    scanner.write(bytes(`<ITEMS>${document}</ITEMS>`));
+    scanner.end();
+    return seen;
+  };
+
+  it('reads the ids of a GAR PATH in place, root first', () => {
+    expect(paths('<ITEM PATH="1460768.1461520.72668575"/><ITEM PATH="7"/>')).toEqual([[1460768, 1461520, 72668575], [7]]);
+  });
+
+  it('reads a PATH written with a character reference', () => {
+    expect(paths('<ITEM PATH="10&#46;30"/>')).toEqual([[10, 30]]);
+  });
+
+  it('gives −1 for an absent, empty or malformed PATH, or one longer than out', () => {
+    expect(paths('<ITEM OBJECTID="1"/><ITEM PATH=""/><ITEM PATH="1..2"/><ITEM PATH="1.2."/><ITEM PATH="1.x"/><ITEM PATH="1.2.3"/>', 2)).toEqual([[-1], [-1], [-1], [-1], [-1], [-1]]);
+  });
+});

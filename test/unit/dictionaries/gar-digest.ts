@@ -21,6 +21,7 @@ export async function readerDigest(readGar: Reader, zip: string): Promise<string
   const sink: ModelSink = {
     country: 'ru',
     addObject: (object) => line('object', object),
+    addMunicipal: (municipal) => line('municipal', municipal),
     addHouse: (house) => line('house', house),
     addApartment: (apartment) => line('apartment', apartment),
     addMetro: () => {},

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, ModelSink, SourceInfo } from '../../../dictionaries/model.js';
+import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, ModelSink, MunicipalObject, SourceInfo } from '../../../dictionaries/model.js';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const FIXTURES = resolve(REPO_ROOT, 'test/fixtures/dictionaries');
@@ -11,6 +11,7 @@ export const HAS_DATA = existsSync(resolve(DATA_DIR, 'ru/gar/gar_xml.zip'));
 
 export class CollectingSink implements ModelSink {
   objects: AddressObject[] = [];
+  municipals: MunicipalObject[] = [];
   houses: HouseRecord[] = [];
   apartments: ApartmentRecord[] = [];
   metro: MetroStation[] = [];
@@ -20,6 +21,9 @@ export class CollectingSink implements ModelSink {
   constructor(readonly country: ModelSink['country'] = 'ru') {}
   addObject(object: AddressObject): void {
     this.objects.push(object);
+  }
+  addMunicipal(municipal: MunicipalObject): void {
+    this.municipals.push(municipal);
   }
   addHouse(house: HouseRecord): void {
     this.houses.push(house);

@@ -35,6 +35,11 @@ export const OBJECTS: ObjectInfo[] = [
   object(7, { level: 3, parent: 6, name: 'Київ', type: 'м', codes: codes({ osm: 'N26150422' }) }),
 ];
 
+/** municipal entities (GAR levels 3, 4): beside the objects, no parent, level 0 */
+export const MUNICIPALS: ObjectInfo[] = [
+  object(0, { level: 0, parent: -1, name: 'Слободской', type: 'м.р-н', codes: codes({ fias: '2b8e5a0c-7f3d-4e1a-9c6b-3d2f1e0a9b8c', gar: '95234567' }), oktmo: '33637000' }),
+];
+
 export const HOUSES: HouseInfo[] = [
   {
     id: 0, parent: 1, number: '1', block: '', building: '', liter: '', construction: '', possession: false, stead: false,
@@ -59,7 +64,10 @@ export function fixtureDictionary(country: Country = 'ru'): Dictionary {
     objectCount: OBJECTS.length,
     houseCount: HOUSES.length,
     apartmentCount: APARTMENTS.length,
+    municipalCount: MUNICIPALS.length,
     object: (id) => OBJECTS[id],
+    municipal: (id) => MUNICIPALS[id],
+    municipalOf: (objectId) => (objectId === 3 || objectId === 4 ? 0 : -1),
     house: (id) => HOUSES[id],
     apartment: (id) => APARTMENTS[id],
     chain(id) {

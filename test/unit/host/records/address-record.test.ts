@@ -80,6 +80,20 @@ describe('buildAddressRecord placement of the type', () => {
     expect(record.addressFull).toBe('Кировская обл, г Слободской, Варшавское ш, дом 10, строение 12');
   });
 
+  it('puts the municipal level after the area and before the city, м.р-н after its name', () => {
+    const levels = { region: 2, municipal: 0, city: 3, street: 4 };
+    const record = buildAddressRecord(resolution({ levels, house: 1, quality: { level: 8, house: 3 } }), dictionary, { method: 'clean', original: '' });
+    expect(record.municipal).toEqual({
+      fullName: 'Слободской м.р-н', name: 'Слободской', type: 'м.р-н', codes: { fias: '2b8e5a0c-7f3d-4e1a-9c6b-3d2f1e0a9b8c', ga: '', osm: '', gar: '95234567', kladr: '' },
+    });
+    expect(record.address).toBe('Кировская обл, Слободской м.р-н, г Слободской, Варшавское ш');
+    expect(record.addressFull).toBe('Кировская обл, Слободской м.р-н, г Слободской, Варшавское ш, дом 10, строение 12');
+    // idsearch shows no municipal level (null), so neither does its address
+    const idsearch = buildAddressRecord(resolution({ levels }), dictionary, { method: 'idsearch', original: '' });
+    expect(idsearch.municipal).toBeNull();
+    expect(idsearch.address).toBe('Кировская обл, г Слободской, Варшавское ш');
+  });
+
   it('writes a проезд after its name', () => {
     const record = buildAddressRecord(resolution({ levels: { region: 0, street: 5 } }), dictionary, { method: 'clean', original: '' });
     expect(record.street.fullName).toBe('2-й Варшавский проезд');
