@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createApp, swapEngine, type AddressApp } from './app.js';
+import { requestHandler } from './fast-path.js';
 import { loadConfig, parseListen, type Config } from './config.js';
 import type { Engine } from './engine/types.js';
 import { LicenseManager } from './license.js';
@@ -103,7 +104,7 @@ export async function startServer(options: {
   logger.info({ dir, countries: engine.countries(), ms: Math.round(performance.now() - started) }, 'dictionaries loaded');
   const license = options.license ?? licenseManager(config, logger);
   const app = createApp({ engine, config, logger, license });
-  const callback = app.callback();
+  const handle = requestHandler(app);
   let closing = false;
   const inFlight = new Set<ServerResponse>();
   const server = createHttpServer(config, (req, res) => {
@@ -113,7 +114,7 @@ export async function startServer(options: {
       if (closing) server.closeIdleConnections();
     });
     if (closing) res.setHeader('Connection', 'close');
-    void callback(req, res);
+    handle(req, res);
   });
   const { host, port } = options.listen ?? parseListen(config.gateway.Listen);
   await new Promise<void>((resolveListen, reject) => {
