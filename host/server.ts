@@ -17,6 +17,11 @@ import { LicenseManager } from './license.js';
 import { envelope, JSON_TYPE } from './middleware/errors.js';
 import { AppError, GrpcCode } from './errors.js';
 
+/** The access log goes to stdout in writes of about this many bytes (≈30 request lines)… */
+const LOG_BATCH_BYTES = 4096;
+/** …and at least this often when traffic is low. */
+const LOG_FLUSH_MS = 500;
+
 type EngineFactory = (options: { dir: string; log?: (line: string) => void }) => Promise<Engine>;
 
 /** `host/engine/index.ts` (the lead's) exports `createEngine({dir})`. */
@@ -261,8 +266,9 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     return;
   }
   const config = loadConfig({ argv });
-  // asynchronous log writes: a request does not wait on a stdout write (flushed before every exit)
-  const destination = pino.destination({ dest: 1, sync: false });
+  // asynchronous log writes in batches: lines gather until LOG_BATCH_BYTES (or LOG_FLUSH_MS passed) and go
+  // out in one write, not a write per request line; a request never waits on stdout (flushed before every exit)
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
   const logger = pino({ level: config.log.Level, base: { pid: process.pid } }, destination);
   process.on('exit', () => {
     try {
