@@ -79,9 +79,12 @@ export function requestHandler(app: AddressApp): RequestHandler {
       void koa(req, res);
       return;
     }
-    // WriteTimeout may have answered 504 already (server.ts)
-    if (res.writableEnded) return;
     const ms = elapsedMs(start);
+    // WriteTimeout may have answered 504 already (server.ts): the line says so
+    if (res.writableEnded) {
+      logRequest(logger, 'POST', fast.path, res.statusCode, ms);
+      return;
+    }
     res.statusCode = 200;
     res.setHeader('Content-Type', JSON_TYPE);
     res.setHeader('Content-Length', answered.length);
