@@ -1,6 +1,7 @@
 /**
  * One request through the whole HTTP stack in-process: `createApp()` (access log silent, no auth) served
- * by node:http on 127.0.0.1, port 0, called one request at a time over a keep-alive connection, for
+ * by node:http through `requestHandler(app)` (the fast path of the POST routes in front of Koa, as host/server.ts
+ * serves it) on 127.0.0.1, port 0, called one request at a time over a keep-alive connection, for
  * POST /api/v1/clean/address and /api/v1/suggest/address with the evaluation queries. The floor is a bare
  * node:http server on another port that reads the same request and answers the same response bytes the
  * app gave for it (recorded first), through the same client: the ratio is what Koa, validation, the
@@ -11,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp } from '../host/app.js';
 import { configFromObject } from '../host/config.js';
+import { requestHandler } from '../host/fast-path.js';
 import { cleanQueries, suggestQueries } from './fixtures.js';
 import { consume, isMain, measure, row, runStandalone, type BenchContext, type Row } from './harness.js';
 import { replayHandler, type Reply } from './net.js';
@@ -45,7 +47,7 @@ function floorServer(replies: Map<string, Reply>): Server {
 export async function run(ctx: BenchContext): Promise<Row[]> {
   const config = configFromObject({ log: { Level: 'silent' } });
   const app = createApp({ engine: ctx.engine, config, logger: pino({ level: 'silent' }) });
-  const appServer = createServer(app.callback());
+  const appServer = createServer(requestHandler(app));
   const replies = new Map<string, Reply>();
   const floor = floorServer(replies);
   const appPort = await listen(appServer);

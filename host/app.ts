@@ -4,7 +4,8 @@
  * the service's routes by exact path and method → router (the same routes for HEAD, OPTIONS and 405,
  * the OpenAPI document, the page). A route is one step: auth when it is on → license → JSON body →
  * handler → JSON bytes; not a middleware per step, as each Koa layer is a promise and a closure per
- * request, and these run for every request.
+ * request, and these run for every request. The service's POST routes are served before Koa by the fast
+ * path (`fast-path.ts`, `requestHandler(app)`), which hands this app every request it does not answer 200.
  */
 import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
@@ -21,7 +22,7 @@ import { openApiDocument } from './openapi.js';
 import { toJsonBytes } from './records/json.js';
 import { ROUTES, routePaths } from './routes/index.js';
 import { webRoutes } from './routes/web.js';
-import type { AppServices, RouteDefinition } from './routes/route.js';
+import type { AppServices, RouteDefinition, RouteRequest } from './routes/route.js';
 
 export interface AppDeps {
   engine: Engine;
@@ -69,10 +70,10 @@ function endpoint(route: RouteDefinition, services: AppServices): Endpoint {
   const licensed = route.licensed;
   const readsBody = route.method !== 'GET';
   return async function serve(ctx: Context): Promise<void> {
-    authenticate?.(ctx);
+    authenticate?.(ctx.get('authorization'), ctx.query);
     if (licensed) services.license.assertAllows();
-    if (readsBody) ctx.request.body = await readJsonBody(ctx);
-    let body = route.handle(ctx, services);
+    const request: RouteRequest = { body: readsBody ? await readJsonBody(ctx) : {}, query: ctx.query, engine: ctx.state.engine as Engine };
+    let body = route.handle(request, services);
     if (body instanceof Promise) body = await body;
     sendJson(ctx, body);
   };

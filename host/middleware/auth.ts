@@ -4,7 +4,6 @@
  * configured user. No credentials: 401 code 16 `Ключ API обязателен`; wrong ones: `Ошибка авторизации`.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { Context } from 'koa';
 import type { Config } from '../config.js';
 import { UnauthenticatedError } from '../errors.js';
 import type { RouteDefinition } from '../routes/route.js';
@@ -28,18 +27,21 @@ export function keyFromHeader(header: string | undefined): string {
   return (match ? match[1] : value).trim();
 }
 
+/** The `Authorization` header and the parsed query string: what a credential check reads of a request. */
+export type Authenticate = (authorization: string | undefined, query: Readonly<Record<string, unknown>>) => void;
+
 /**
  * The credential check of a route, or null when there is nothing to check (auth off, or an open route):
  * throws 401 code 16 for missing or wrong credentials.
  */
-export function authCheck(config: Config, policy: RouteDefinition['auth']): ((ctx: Context) => void) | null {
+export function authCheck(config: Config, policy: RouteDefinition['auth']): Authenticate | null {
   if (!config.auth.Enabled || policy === 'open') return null;
   const keys = config.auth.Keys.map(digest);
   const users = config.auth.Users.map((user) => digest(`${user.login}\u0000${user.pwd}`));
-  return function authenticate(ctx: Context): void {
-    const key = keyFromHeader(ctx.get('authorization'));
-    const login = typeof ctx.query.login === 'string' ? ctx.query.login : '';
-    const pwd = typeof ctx.query.pwd === 'string' ? ctx.query.pwd : '';
+  return function authenticate(authorization, query): void {
+    const key = keyFromHeader(authorization);
+    const login = typeof query.login === 'string' ? query.login : '';
+    const pwd = typeof query.pwd === 'string' ? query.pwd : '';
     const byLogin = policy === 'key-or-login' && login !== '';
     if (!key && !byLogin) throw new UnauthenticatedError(KEY_REQUIRED);
     const ok = (key !== '' && contains(keys, key)) || (byLogin && contains(users, `${login}\u0000${pwd}`));

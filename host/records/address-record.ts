@@ -369,14 +369,50 @@ function metroRecords(hits: MetroHit[]): MetroRecord[] {
   return records;
 }
 
+/**
+ * A hint for a place with no house part (a street, a city: most hints) shows nothing but the place: the
+ * same record every time the place comes up. It is built once per place, frozen and shared like the levels
+ * (so json.ts encodes it once as well), and kept as long as the dictionary keeps the place's object, with
+ * the eight level objects it was built from, compared on every use.
+ */
+const PLACE_HINTS = new WeakMap<ObjectInfo, { levels: Record<LevelKey, ObjectInfo | null>; record: AddressRecord }>();
+
+/** The most precise level object of a resolution without a house, when the dictionary keeps it (frozen). */
+function placeOf(resolved: ResolvedObjects): ObjectInfo | null {
+  if (resolved.house || resolved.apartment) return null;
+  for (const key of DEEPEST_FIRST) {
+    const object = resolved.levels[key];
+    if (object) return Object.isFrozen(object) ? object : null;
+  }
+  return null;
+}
+
+function sameLevels(a: Record<LevelKey, ObjectInfo | null>, b: Record<LevelKey, ObjectInfo | null>): boolean {
+  for (const key of LEVEL_KEYS) if (a[key] !== b[key]) return false;
+  return true;
+}
+
 /** `objects`: the resolution's objects when the caller has them already (`resolveObjects`). */
 export function buildAddressRecord(resolution: Resolution, dictionary: Dictionary, options: BuildOptions, objects?: ResolvedObjects | null): AddressRecord {
   if (!resolution.matched) return nothingMatched(resolution, dictionary, options);
   const resolved = objects ?? resolveObjects(resolution, dictionary);
-  const levels = recordLevels(resolved, options.method);
-
   const parts = completeHouseParts(resolution.parts, resolved.house, resolved.apartment);
   const houseLine = houseFullName(parts);
+  const place = options.method === 'suggest' && houseLine === '' ? placeOf(resolved) : null;
+  if (place) {
+    const known = PLACE_HINTS.get(place);
+    if (known && sameLevels(known.levels, resolved.levels)) return known.record;
+    const record = shared(buildFromParts(resolution, dictionary, options, resolved, parts, houseLine));
+    PLACE_HINTS.set(place, { levels: { ...resolved.levels }, record });
+    return record;
+  }
+  return buildFromParts(resolution, dictionary, options, resolved, parts, houseLine);
+}
+
+function buildFromParts(
+  resolution: Resolution, dictionary: Dictionary, options: BuildOptions, resolved: ResolvedObjects, parts: HouseParts, houseLine: string,
+): AddressRecord {
+  const levels = recordLevels(resolved, options.method);
   const withApartment = WITH_APARTMENT.has(options.method);
   const houseDetails = houseDetailsRecord(
     houseLine,

@@ -45,9 +45,29 @@ function reserve(bytes: number): void {
   scratch = bigger;
 }
 
+/**
+ * Most stretches between two shared parts are a key or two (`,"area":`): ASCII, a few bytes, written here
+ * byte by byte, as a call into the encoder costs more than such a stretch. Others go to the encoder.
+ */
+const SHORT_STRETCH = 48;
+
 function flush(): void {
   if (pending === '') return;
-  reserve(pending.length * 3);
+  const count = pending.length;
+  reserve(count * 3);
+  if (count <= SHORT_STRETCH) {
+    let i = 0;
+    for (; i < count; i++) {
+      const code = pending.charCodeAt(i);
+      if (code >= 0x80) break;
+      scratch[length + i] = code;
+    }
+    if (i === count) {
+      length += count;
+      pending = '';
+      return;
+    }
+  }
   length += scratch.write(pending, length, 'utf8');
   pending = '';
 }

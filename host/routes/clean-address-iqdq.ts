@@ -2,7 +2,7 @@
 import { iqdqRecord } from '../records/legacy-record.js';
 import { cleanAddressRequest } from '../schemas/clean-address.js';
 import { requireDictionary } from './country.js';
-import { engineOf, type RouteDefinition } from './route.js';
+import type { RouteDefinition } from './route.js';
 import { standardizeAddress } from './standardize.js';
 
 export const cleanAddressIqdqRoute: RouteDefinition = {
@@ -15,9 +15,9 @@ export const cleanAddressIqdqRoute: RouteDefinition = {
   licensed: true,
   request: cleanAddressRequest,
   response: { $ref: 'IqdqRecord' },
-  handle(ctx, services) {
-    const body = cleanAddressRequest.parse(ctx.request.body);
-    const engine = engineOf(ctx);
+  handle(request, services) {
+    const body = cleanAddressRequest.parse(request.body);
+    const engine = request.engine;
     const { country, dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
     const { record, objects } = standardizeAddress(engine, country, dictionary, body.query);
     return iqdqRecord(record, objects);

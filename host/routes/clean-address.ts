@@ -1,7 +1,7 @@
 /** POST /clean/address: one standardized AddressRecord for a free-text address. */
 import { cleanAddressRequest } from '../schemas/clean-address.js';
 import { requireDictionary } from './country.js';
-import { engineOf, type RouteDefinition } from './route.js';
+import type { RouteDefinition } from './route.js';
 import { standardizeAddress } from './standardize.js';
 
 export const cleanAddressRoute: RouteDefinition = {
@@ -14,9 +14,9 @@ export const cleanAddressRoute: RouteDefinition = {
   licensed: true,
   request: cleanAddressRequest,
   response: { $ref: 'AddressRecord' },
-  handle(ctx, services) {
-    const body = cleanAddressRequest.parse(ctx.request.body);
-    const engine = engineOf(ctx);
+  handle(request, services) {
+    const body = cleanAddressRequest.parse(request.body);
+    const engine = request.engine;
     const { country, dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
     return standardizeAddress(engine, country, dictionary, body.query).record;
   },

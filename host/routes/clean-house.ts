@@ -2,7 +2,7 @@
 import { houseFullName, completeHouseParts } from '../records/house-details.js';
 import { cleanHouseRequest } from '../schemas/clean-house.js';
 import { parseCountryField } from './country.js';
-import { engineOf, type RouteDefinition } from './route.js';
+import type { RouteDefinition } from './route.js';
 
 export const cleanHouseRoute: RouteDefinition = {
   method: 'POST',
@@ -14,10 +14,10 @@ export const cleanHouseRoute: RouteDefinition = {
   licensed: true,
   request: cleanHouseRequest,
   response: { $ref: 'CleanHouseResponse' },
-  handle(ctx) {
-    const body = cleanHouseRequest.parse(ctx.request.body);
+  handle(request) {
+    const body = cleanHouseRequest.parse(request.body);
     parseCountryField(body.countryCode, 'countryCode');
-    const parsed = engineOf(ctx).parseHouse(body.query);
+    const parsed = request.engine.parseHouse(body.query);
     const parts = completeHouseParts(parsed.parts, null, null);
     return {
       original: body.query,

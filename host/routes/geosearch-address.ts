@@ -4,7 +4,7 @@ import { buildAddressRecord } from '../records/address-record.js';
 import { resolutionOfFound } from '../records/resolution.js';
 import { GEOSEARCH_DEFAULT_RADIUS, geosearchAddressRequest } from '../schemas/geosearch-address.js';
 import { requireDictionary } from './country.js';
-import { engineOf, type RouteDefinition } from './route.js';
+import type { RouteDefinition } from './route.js';
 
 export const geosearchAddressRoute: RouteDefinition = {
   method: 'POST',
@@ -17,9 +17,9 @@ export const geosearchAddressRoute: RouteDefinition = {
   request: geosearchAddressRequest,
   response: { $ref: 'AddressRecord' },
   errorStatuses: [404],
-  handle(ctx, services) {
-    const body = geosearchAddressRequest.parse(ctx.request.body);
-    const engine = engineOf(ctx);
+  handle(request, services) {
+    const body = geosearchAddressRequest.parse(request.body);
+    const engine = request.engine;
     const { country, dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
     const radius = body.radius || GEOSEARCH_DEFAULT_RADIUS;
     const level = body.addresslevel || undefined;

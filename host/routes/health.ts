@@ -1,6 +1,6 @@
 /** GET /health: 200 when at least one dictionary is loaded (a readiness probe), else 503 code 14. */
 import { UnavailableError } from '../errors.js';
-import { engineOf, type RouteDefinition } from './route.js';
+import type { RouteDefinition } from './route.js';
 
 export const healthRoute: RouteDefinition = {
   method: 'GET',
@@ -12,8 +12,8 @@ export const healthRoute: RouteDefinition = {
   licensed: false,
   response: { $ref: 'HealthResponse' },
   errorStatuses: [503],
-  handle(ctx, services) {
-    const countries = engineOf(ctx).countries();
+  handle(request, services) {
+    const countries = request.engine.countries();
     if (countries.length === 0) throw new UnavailableError('справочники не загружены.');
     return { status: 'ok', countries, license: services.license.state().status };
   },

@@ -5,7 +5,7 @@ import { resolutionOfFound } from '../records/resolution.js';
 import { idsearchAddressRequest, normalizeIdKind } from '../schemas/idsearch-address.js';
 import { requireDictionary } from './country.js';
 import { candidateKinds, findById } from './id-kind.js';
-import { engineOf, type RouteDefinition } from './route.js';
+import type { RouteDefinition } from './route.js';
 
 export const idsearchAddressRoute: RouteDefinition = {
   method: 'POST',
@@ -18,9 +18,9 @@ export const idsearchAddressRoute: RouteDefinition = {
   request: idsearchAddressRequest,
   response: { $ref: 'AddressRecord' },
   errorStatuses: [404],
-  handle(ctx, services) {
-    const body = idsearchAddressRequest.parse(normalizeIdKind(ctx.request.body));
-    const engine = engineOf(ctx);
+  handle(request, services) {
+    const body = idsearchAddressRequest.parse(normalizeIdKind(request.body));
+    const engine = request.engine;
     const { dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
     const id = body.query.trim();
     const kind = body.type ?? 'UNKNOWN';

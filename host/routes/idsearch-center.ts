@@ -8,7 +8,7 @@ import { resolutionOfFound } from '../records/resolution.js';
 import { idsearchCenterRequest } from '../schemas/idsearch-center.js';
 import { requireDictionary } from './country.js';
 import { findById } from './id-kind.js';
-import { engineOf, type RouteDefinition } from './route.js';
+import type { RouteDefinition } from './route.js';
 
 /**
  * Rings searched for the house nearest the centre, smallest first: a near house is found cheaply, and a
@@ -27,9 +27,9 @@ export const idsearchCenterRoute: RouteDefinition = {
   request: idsearchCenterRequest,
   response: { $ref: 'AddressRecord' },
   errorStatuses: [404],
-  handle(ctx, services) {
-    const body = idsearchCenterRequest.parse(ctx.request.body);
-    const engine = engineOf(ctx);
+  handle(request, services) {
+    const body = idsearchCenterRequest.parse(request.body);
+    const engine = request.engine;
     const { country, dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
     const id = body.query.trim();
     const found = findById(dictionary, 'UNKNOWN', id);

@@ -6,13 +6,13 @@ import { checkAddressRecord, searchAddressDetailRecord, searchAddressDetailVaria
 import type { AddressRecord, ResolvedObjects } from '../records/address-record.js';
 import { legacyAddrRequest } from '../schemas/legacy.js';
 import { requireDictionary } from './country.js';
-import { engineOf, type RouteDefinition } from './route.js';
+import type { RouteDefinition } from './route.js';
 import { standardizeAddress } from './standardize.js';
 
 function legacyStandardize(build: (record: AddressRecord, objects: ResolvedObjects | null) => object): RouteDefinition['handle'] {
-  return (ctx, services) => {
-    const query = legacyAddrRequest.parse({ ...ctx.query });
-    const engine = engineOf(ctx);
+  return (request, services) => {
+    const query = legacyAddrRequest.parse({ ...request.query });
+    const engine = request.engine;
     const { country, dictionary } = requireDictionary(engine, query.country, { field: 'country', license: services.license });
     const { record, objects } = standardizeAddress(engine, country, dictionary, query.addr);
     return [build(record, objects)];

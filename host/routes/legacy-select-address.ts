@@ -3,7 +3,7 @@ import { buildAddressRecord } from '../records/address-record.js';
 import { selectAddressRecord } from '../records/legacy-record.js';
 import { legacySelectRequest } from '../schemas/legacy.js';
 import { requireDictionary } from './country.js';
-import { engineOf, type RouteDefinition } from './route.js';
+import type { RouteDefinition } from './route.js';
 import { MIN_LETTERS, letterCount, suggestCount } from './suggest-address.js';
 
 export const legacySelectAddressRoute: RouteDefinition = {
@@ -16,9 +16,9 @@ export const legacySelectAddressRoute: RouteDefinition = {
   licensed: true,
   request: legacySelectRequest,
   response: { type: 'array', items: { $ref: 'LegacySelectAddressRecord' } },
-  handle(ctx, services) {
-    const query = legacySelectRequest.parse({ ...ctx.query });
-    const engine = engineOf(ctx);
+  handle(request, services) {
+    const query = legacySelectRequest.parse({ ...request.query });
+    const engine = request.engine;
     const { country, dictionary } = requireDictionary(engine, query.country, { field: 'country', license: services.license });
     if (letterCount(query.letters, MIN_LETTERS) < MIN_LETTERS) return [];
     const count = suggestCount(Number(query.countreturnrec ?? '') || 0);

@@ -19,7 +19,7 @@ export const getLicenseRoute: RouteDefinition = {
   auth: 'key',
   licensed: false,
   response: { $ref: 'LicenseResponse' },
-  handle(ctx, services) {
+  handle(request, services) {
     return licenseView(services);
   },
 };
@@ -34,8 +34,8 @@ export const putLicenseRoute: RouteDefinition = {
   licensed: false,
   request: licenseKeyRequest,
   response: { $ref: 'LicenseResponse' },
-  handle(ctx, services) {
-    const body = licenseKeyRequest.parse(ctx.request.body);
+  handle(request, services) {
+    const body = licenseKeyRequest.parse(request.body);
     services.license.install(body.key);
     return licenseView(services);
   },

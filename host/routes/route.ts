@@ -2,7 +2,6 @@
  * What a route module exports: the handler and what the app and the OpenAPI document need to know about
  * it (method, path, base, auth policy, license check, request and response schemas).
  */
-import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/types.js';
@@ -39,10 +38,18 @@ export interface RouteDefinition {
   /** error statuses the route answers besides 400 and 500, for the OpenAPI document */
   errorStatuses?: number[];
   /** returns the body of the 200 answer, which the app sends as JSON; a failure throws an AppError */
-  handle(ctx: Context, services: AppServices): unknown;
+  handle(request: RouteRequest, services: AppServices): unknown;
 }
 
-/** The engine this request started with. */
-export function engineOf(ctx: Context): Engine {
-  return ctx.state.engine as Engine;
+/**
+ * What a handler reads of a request: no Koa context, so the same handler serves the Koa chain and the
+ * fast path of the hot POST routes (`fast-path.ts`).
+ */
+export interface RouteRequest {
+  /** the parsed JSON body of POST/PUT (`{}` when blank), `{}` for GET */
+  body: unknown;
+  /** the query string, parsed (GET routes read their parameters here) */
+  query: Readonly<Record<string, string | string[] | undefined>>;
+  /** the engine this request started with (a SIGHUP swap never changes it under a request in flight) */
+  engine: Engine;
 }

@@ -3,7 +3,7 @@ import type { Scope } from '../engine/types.js';
 import { buildAddressRecord } from '../records/address-record.js';
 import { SUGGEST_DEFAULT_COUNT, SUGGEST_MAX_COUNT, suggestAddressRequest, type ScopeRequest } from '../schemas/suggest-address.js';
 import { requireDictionary } from './country.js';
-import { engineOf, type RouteDefinition } from './route.js';
+import type { RouteDefinition } from './route.js';
 
 export const MIN_LETTERS = 3;
 
@@ -48,9 +48,9 @@ export const suggestAddressRoute: RouteDefinition = {
   licensed: true,
   request: suggestAddressRequest,
   response: { $ref: 'SuggestResponse' },
-  handle(ctx, services) {
-    const body = suggestAddressRequest.parse(ctx.request.body);
-    const engine = engineOf(ctx);
+  handle(request, services) {
+    const body = suggestAddressRequest.parse(request.body);
+    const engine = request.engine;
     const { country, dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
     if (letterCount(body.query, MIN_LETTERS) < MIN_LETTERS) return { suggestions: [] };
     const count = suggestCount(body.count);

@@ -2,7 +2,6 @@
 import { readFileSync } from 'node:fs';
 import { COUNTRIES, type Engine } from '../engine/types.js';
 import type { RouteDefinition } from './route.js';
-import { engineOf } from './route.js';
 
 export const SERVICE_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -27,7 +26,7 @@ export const versionRoute: RouteDefinition = {
   auth: 'open',
   licensed: false,
   response: { $ref: 'VersionResponse' },
-  handle(ctx) {
-    return { serviceVersion: SERVICE_VERSION, dbVersion: dbVersion(engineOf(ctx)) };
+  handle(request) {
+    return { serviceVersion: SERVICE_VERSION, dbVersion: dbVersion(request.engine) };
   },
 };

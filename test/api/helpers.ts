@@ -9,6 +9,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import pino from 'pino';
 import { createApp, type AddressApp } from '../../host/app.js';
 import { configFromObject } from '../../host/config.js';
+import { requestHandler } from '../../host/fast-path.js';
 import type { Engine } from '../../host/engine/types.js';
 import type { LicenseManager } from '../../host/license.js';
 import { RESPONSE_SCHEMAS } from '../../host/schemas/responses.js';
@@ -40,10 +41,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { config?: Record<string, unknown>; license?: LicenseManager; engine?: Engine } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { config?: Record<string, unknown>; license?: LicenseManager; engine?: Engine; /** the Koa app alone, without the fast path */ koaOnly?: boolean } = {},
+): Promise<TestServer> {
   const config = configFromObject(options.config ?? {});
   const app = createApp({ engine: options.engine ?? (await realEngine()), config, logger: pino({ level: 'silent' }), license: options.license });
-  const server = createServer(app.callback());
+  // as host/server.ts serves it: the fast path of the POST routes in front of the Koa app
+  const server = createServer(options.koaOnly ? app.callback() : requestHandler(app));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

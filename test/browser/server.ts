@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import pino from 'pino';
 import { createApp, type AddressApp } from '../../host/app.js';
+import { requestHandler } from '../../host/fast-path.js';
 import { configFromObject } from '../../host/config.js';
 import { createEngine } from '../../host/engine/index.js';
 
@@ -22,7 +23,7 @@ export async function startServer(): Promise<RunningTestServer> {
   const engine = await createEngine({ dir: DICTIONARIES_DIR });
   const config = configFromObject({ dictionaries: { Dir: DICTIONARIES_DIR } });
   const app = createApp({ engine, config, logger: pino({ level: 'silent' }) });
-  const server = createServer(app.callback());
+  const server = createServer(requestHandler(app));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -12,8 +12,11 @@ const codes = (c: Partial<CodesOut>): CodesOut => ({ fias: '', ga: '', osm: '', 
 
 type ObjectSpec = Omit<ObjectInfo, 'id' | 'fullName' | 'okato' | 'oktmo' | 'ifns' | 'postcode' | 'timezone' | 'lat' | 'lon'> & Partial<ObjectInfo>;
 
+/** Frozen, as the real dictionary hands out its objects (the record builders share what they build from them). */
 function object(id: number, spec: ObjectSpec): ObjectInfo {
-  return { okato: '', oktmo: '', ifns: '', postcode: '', timezone: '', lat: 0, lon: 0, fullName: '', ...spec, id };
+  const info = { okato: '', oktmo: '', ifns: '', postcode: '', timezone: '', lat: 0, lon: 0, fullName: '', ...spec, id };
+  Object.freeze(info.codes);
+  return Object.freeze(info);
 }
 
 export const OBJECTS: ObjectInfo[] = [

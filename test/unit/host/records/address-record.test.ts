@@ -144,6 +144,22 @@ describe('buildAddressRecord per method', () => {
     expect(record.houseDetails.additional).toBeNull();
   });
 
+  it('builds the hint of a place without a house part once, shared, and the same as a fresh build', () => {
+    const place = resolution({ levels: { region: 2, city: 3, street: 4 } });
+    const first = buildAddressRecord(place, dictionary, { method: 'suggest', original: 'варш' });
+    const again = buildAddressRecord(place, dictionary, { method: 'suggest', original: 'слоб варш' });
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first.street.fullName).toBe('Варшавское ш');
+    // the same street under other levels is another record; a hint with a house part is never shared
+    const elsewhere = buildAddressRecord(resolution({ levels: { region: 2, street: 4 } }), dictionary, { method: 'suggest', original: 'варш' });
+    expect(elsewhere).not.toBe(first);
+    expect(elsewhere.city.fullName).toBe('');
+    expect(Object.isFrozen(buildAddressRecord(base, dictionary, { method: 'suggest', original: 'моск' }))).toBe(false);
+    // other methods build a record per call
+    expect(buildAddressRecord(place, dictionary, { method: 'clean', original: 'варш' })).not.toBe(buildAddressRecord(place, dictionary, { method: 'clean', original: 'варш' }));
+  });
+
   it('sets municipal null and metro [] for geosearch, with an empty original', () => {
     const record = buildAddressRecord(base, dictionary, { method: 'geosearch', original: 'ignored', nearestMetro: () => { throw new Error('metro asked'); } });
     expect(record.municipal).toBeNull();

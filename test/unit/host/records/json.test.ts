@@ -37,6 +37,18 @@ describe('toJsonBytes(value)', () => {
     expect(Object.isFrozen(level.codes)).toBe(true);
   });
 
+  it('writes the stretches between shared parts as JSON.stringify does, short or long, ASCII or not', () => {
+    const part = shared({ name: 'Москва', codes: { fias: '' } });
+    const member = fc.tuple(fc.string({ unit: 'binary', maxLength: 60 }), fc.jsonValue({ maxDepth: 1 }));
+    fc.assert(
+      fc.property(fc.array(member, { maxLength: 6 }), (members) => {
+        const value = Object.fromEntries(members.flatMap(([key, item], i) => [[key, item], [`p${i}`, part]]));
+        return text(value) === expected(value) && text([value, part]) === expected([value, part]);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('answers bodies larger than its scratch buffer and keeps earlier answers intact', () => {
     const first = toJsonBytes({ a: 'first' });
     const big = { list: Array.from({ length: 5000 }, (_, i) => ({ index: i, text: 'длинный текст '.repeat(5) })) };

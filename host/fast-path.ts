@@ -1,0 +1,115 @@
+/**
+ * The request handler the server listens with: `requestHandler(app)`. The service's POST routes (clean,
+ * suggest, geosearch, idsearch … under /api/v1 and /v1), asked for at their exact path with no query
+ * string, are served here on node's own request and response: credentials, license, body, the route's
+ * handler, its answer as JSON bytes, the access log line. Koa's context, request and response objects
+ * and its middleware promises cost about as much as the rest of a hint request together, and these
+ * routes are nearly all the traffic.
+ *
+ * Only a 200 is answered here. Whatever fails (credentials, license, a body too large or not JSON,
+ * validation, an unknown country, a thrown error) goes to the Koa app with the body already read
+ * (`handOverBody`), which runs the route again and answers through the one error middleware: the same
+ * status, headers and envelope as a request that never came this way. Every other method and path goes
+ * to Koa at once. The two paths send the same bytes (test/api/fast-path.test.ts).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressApp } from './app.js';
+import { elapsedMs, logRequest } from './middleware/access-log.js';
+import { authCheck, type Authenticate } from './middleware/auth.js';
+import { JSON_TYPE } from './middleware/errors.js';
+import { declaredTooLarge, handOverBody, parseJsonBody, readBody } from './middleware/json-body.js';
+import { toJsonBytes } from './records/json.js';
+import { ROUTES, routePaths } from './routes/index.js';
+import type { AppServices, RouteDefinition, RouteRequest } from './routes/route.js';
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+interface FastRoute {
+  route: RouteDefinition;
+  path: string;
+  authenticate: Authenticate | null;
+}
+
+/** The query of a path without a query string. */
+const NO_QUERY: RouteRequest['query'] = Object.freeze({});
+
+/** The POST routes by exact path (`/api/v1/clean/address`, `/v1/clean/address`, …). */
+function fastRoutes(services: AppServices): Map<string, FastRoute> {
+  const table = new Map<string, FastRoute>();
+  for (const route of ROUTES) {
+    if (route.method !== 'POST') continue;
+    const authenticate = authCheck(services.config, route.auth);
+    for (const path of routePaths(route)) table.set(path, { route, path, authenticate });
+  }
+  return table;
+}
+
+/** True when credentials and license let the request through; a refusal is left for Koa to answer. */
+function admitted(fast: FastRoute, req: IncomingMessage, services: AppServices): boolean {
+  try {
+    fast.authenticate?.(req.headers.authorization, NO_QUERY);
+    if (fast.route.licensed) services.license.assertAllows();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function requestHandler(app: AddressApp): RequestHandler {
+  const koa = app.callback();
+  const services = app.services;
+  const { logger } = services;
+  const table = fastRoutes(services);
+
+  /** The handler's answer as JSON bytes, or null when anything threw (Koa then answers). */
+  function answer(fast: FastRoute, request: RouteRequest, bytes: Buffer): Buffer | null | Promise<Buffer | null> {
+    try {
+      request.body = parseJsonBody(bytes);
+      const body = fast.route.handle(request, services);
+      if (body instanceof Promise) return body.then((resolved: unknown) => toJsonBytes(resolved)).catch(() => null);
+      return toJsonBytes(body);
+    } catch {
+      return null;
+    }
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, fast: FastRoute, answered: Buffer | null, bytesIn: Buffer, start: number): void {
+    if (answered === null) {
+      handOverBody(req, bytesIn);
+      void koa(req, res);
+      return;
+    }
+    const ms = elapsedMs(start);
+    // WriteTimeout may have answered 504 already (server.ts): the line says so
+    if (res.writableEnded) {
+      logRequest(logger, 'POST', fast.path, res.statusCode, ms);
+      return;
+    }
+    res.statusCode = 200;
+    res.setHeader('Content-Type', JSON_TYPE);
+    res.setHeader('Content-Length', answered.length);
+    res.end(answered);
+    logRequest(logger, 'POST', fast.path, 200, ms);
+  }
+
+  return function handleRequest(req: IncomingMessage, res: ServerResponse): void {
+    const fast = req.method === 'POST' ? table.get(req.url ?? '') : undefined;
+    if (fast === undefined || !admitted(fast, req, services) || declaredTooLarge(req.headers['content-length'])) {
+      void koa(req, res);
+      return;
+    }
+    const start = performance.now();
+    // pinned now, as Koa pins it: a SIGHUP swap never changes the engine under a request in flight
+    const request: RouteRequest = { body: undefined, query: NO_QUERY, engine: services.engine };
+    readBody(req, (err, bytes) => {
+      if (err) {
+        handOverBody(req, err);
+        void koa(req, res);
+        return;
+      }
+      const answered = answer(fast, request, bytes);
+      if (answered instanceof Promise) void answered.then((out) => send(req, res, fast, out, bytes, start));
+      else send(req, res, fast, answered, bytes, start);
+    });
+  };
+}
