@@ -11,42 +11,40 @@
  */
 import { guidInto } from './guid.js';
 
-const encoder = new TextEncoder();
-
 const bytes = (array: ArrayBufferView): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
 const empty = (values: readonly unknown[]): boolean => values.every((value) => !value);
 
 export function textColumn(values: readonly (string | undefined)[]): { text: Buffer; ends: Buffer } | null {
   if (empty(values)) return null;
+  // sized first, then written in place: no buffer per value (a national build has millions of rows per column)
+  let total = 0;
+  for (const value of values) if (value) total += Buffer.byteLength(value, 'utf8');
+  const text = Buffer.allocUnsafe(total);
   const ends = new Uint32Array(values.length);
-  const parts: Uint8Array[] = [];
   let end = 0;
   values.forEach((value, row) => {
-    if (value) {
-      const encoded = encoder.encode(value);
-      parts.push(encoded);
-      end += encoded.length;
-    }
+    if (value) end += text.write(value, end, 'utf8');
     ends[row] = end;
   });
-  return { text: Buffer.concat(parts, end), ends: bytes(ends) };
+  return { text, ends: bytes(ends) };
 }
 
 export function pooledColumn(values: readonly (string | undefined)[]): { pool: string[]; ids: Buffer } | null {
   if (empty(values)) return null;
   const pool = [''];
   const index = new Map<string, number>([['', 0]]);
-  const ids = values.map((value) => {
+  const ids = new Uint32Array(values.length);
+  values.forEach((value, row) => {
     let id = index.get(value ?? '');
     if (id === undefined) {
       id = pool.length;
       pool.push(value!);
       index.set(value!, id);
     }
-    return id;
+    ids[row] = id;
   });
-  return { pool, ids: bytes(pool.length > 0x10000 ? Uint32Array.from(ids) : Uint16Array.from(ids)) };
+  return { pool, ids: bytes(pool.length > 0x10000 ? ids : Uint16Array.from(ids)) };
 }
 
 export function guidColumn(values: readonly (string | undefined)[]): Buffer | null {

@@ -212,8 +212,10 @@ export class ChunkedColumn<T extends TypedArray> {
         }
       }
       yield out;
-      if (end >= rows.length) return;
+      if (end >= rows.length) break;
     }
+    // the chunk read back last is not needed once the column is gathered
+    this.loaded = null;
   }
 
   /** `gatherBlocks` as one array (small stores, and sections the writer needs whole) */
