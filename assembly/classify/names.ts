@@ -74,6 +74,19 @@ let leafPostings: i32 = 0;
 let leafProbes: i32 = 0;
 /** TOKEN_GAIN i32 × 64: the most each token gains in a leaf's name (`leafGain` of its best hit) */
 let TOKEN_GAIN: usize = 0;
+/**
+ * The tokens with a leaf gain, by gain ascending (TOKEN_RANK i32 × 64: a token's place, TOKEN_SUM i32 × 64: the
+ * gains up to and including that place). A leaf's name scores at most the gains of the tokens that hit it (a token
+ * hits a name once), so a name hit only by the first `minorTokens` tokens, whose gains sum below what the ordered
+ * reading needs, cannot matter: their cursors are dropped (MaxScore, as in top-k retrieval).
+ */
+let TOKEN_RANK: usize = 0;
+let TOKEN_SUM: usize = 0;
+let rankedTokens: i32 = 0;
+let minorTokens: i32 = 0;
+/** what a leaf's name must score, at a key of the ordered reading, to matter (solve/scope.ts); NO_NEED: anything */
+export const NO_NEED: i32 = -2147483648;
+let neededAt: (key: i32) => i32 = (key: i32): i32 => NO_NEED;
 /** levels (bit set) of the leaves the hits can reach */
 export let hitLeafLevels: i32 = 0;
 /** the hit being read (order key of the names it reaches first) */
@@ -119,6 +132,8 @@ export function setupNames(): void {
   HIT_INFO = reserve(<usize>HIT_CAP << 2);
   LEAF_HITS = reserve(<usize>HIT_CAP << 2);
   TOKEN_GAIN = reserve(64 << 2);
+  TOKEN_RANK = reserve(64 << 2);
+  TOKEN_SUM = reserve(64 << 2);
   WORD_SLOTS = reserve(<usize>WORD_SLOT_CAP * WORD_SLOT_BYTES);
   WORD_USED = reserve(<usize>WORD_SLOT_CAP << 2);
   for (let i = 0; i < WORD_SLOT_CAP; i++) store<i32>(WORD_SLOTS + <usize>i * WORD_SLOT_BYTES, -1);
@@ -401,6 +416,45 @@ function listLeafHits(): void {
     leafPostings += count;
     leafProbes += 2 + 32 - clz<i32>(count);
   }
+  rankTokens();
+}
+
+/** TOKEN_RANK and TOKEN_SUM: the tokens with a leaf gain by gain ascending (insertion, at most 64). */
+function rankTokens(): void {
+  rankedTokens = 0;
+  minorTokens = 0;
+  for (let t = 0; t < 64; t++) {
+    store<i32>(TOKEN_RANK + (<usize>t << 2), 64);
+    const gain = tokenLeafGain(t);
+    if (gain <= 0) continue;
+    // TOKEN_SUM holds the ranked tokens themselves until the sums are taken
+    let at = rankedTokens;
+    while (at > 0 && tokenLeafGain(load<i32>(TOKEN_SUM + (<usize>(at - 1) << 2))) > gain) {
+      store<i32>(TOKEN_SUM + (<usize>at << 2), load<i32>(TOKEN_SUM + (<usize>(at - 1) << 2)));
+      at--;
+    }
+    store<i32>(TOKEN_SUM + (<usize>at << 2), t);
+    rankedTokens++;
+  }
+  let sum = 0;
+  for (let i = 0; i < rankedTokens; i++) {
+    const t = load<i32>(TOKEN_SUM + (<usize>i << 2));
+    store<i32>(TOKEN_RANK + (<usize>t << 2), i);
+    sum += tokenLeafGain(t);
+    store<i32>(TOKEN_SUM + (<usize>i << 2), sum);
+  }
+}
+
+/**
+ * Leaf hit h cannot lead the ordered reading to a name that matters at this key: its token is among those whose
+ * gains together stay below what a name needs there (`neededAt`, which only grows as the reading goes: the
+ * threshold never falls and the key never rises, so a dropped cursor is never needed again).
+ */
+function minorHit(h: i32, key: i32): bool {
+  const needed = neededAt(key);
+  if (needed == NO_NEED) return false;
+  while (minorTokens < rankedTokens && load<i32>(TOKEN_SUM + (<usize>minorTokens << 2)) < needed) minorTokens++;
+  return load<i32>(TOKEN_RANK + (<usize>hitToken(h) << 2)) < minorTokens;
 }
 
 /**
@@ -587,8 +641,9 @@ function advanceTop(): void {
  * Starts reading the leaf names of the hits in `order` (subtree.ts ensureOrder, built by the caller); false
  * when the hits reach too many words for it (read the rest unordered then).
  */
-export function beginOrdered(order: i32): bool {
+export function beginOrdered(order: i32, needed: (key: i32) => i32): bool {
   if (!scoped || !indexHitWords()) return false;
+  neededAt = needed;
   readerOrder = order;
   readerSize = 0;
   for (let i = 0; i < leafHitCount; i++) {
@@ -604,6 +659,10 @@ export function beginOrdered(order: i32): bool {
 export function orderedKey(): i32 {
   while (readerSize > 0) {
     const i = 0x7fffffff - <i32>(heapAt(READER, 0) & 0xffffffff);
+    if (minorHit(leafHit(i), <i32>(heapAt(READER, 0) >> 32))) {
+      readerSize = popHeap(READER, readerSize);
+      continue;
+    }
     const n = cursorName(i);
     if (!nameRead(n)) {
       nextName = n;

@@ -10,7 +10,9 @@
  * ways and the smaller taken: (a) the ancestors' positive scores (with type bonuses) plus the most a leaf's
  * name scores (`own`, names.ts); (b) per token: a token an ancestor holds goes either to it or to the leaf,
  * since a chain uses each token once, so each ancestor counts the larger of its score and the leaf gains of
- * its tokens, and the tokens no ancestor holds count their leaf gains. Opening an anchor reads the leaf names in
+ * its tokens, and the tokens no ancestor holds count their leaf gains; when those gain nothing, the leaf scores
+ * on some ancestor's tokens and that ancestor leaves the chain, so the least an ancestor loses so comes off
+ * (`сер`: a town named Серов bounds its streets by what `сер` gains on a street, not by its own score). Opening an anchor reads the leaf names in
  * its subtree's id range, less the ranges already open (ranges nest or are disjoint).
  *
  * The rest. A leaf under no anchor has no candidate ancestor: `own + restExtra` bounds it. The rest is read
@@ -34,7 +36,7 @@ import { heapAt, setHeapAt, heapify, popHeap } from '../heap';
 import { obj, name, posting, word, O_PARENT, objectCount } from '../blob';
 import {
   objSlot, objAt, objUsed, expandLeaves, collectObjects, postingsOfHits, probesPerRange, leafHit, leafHits, hitWordOf,
-  readLeaf, tokenLeafGain, newPart, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit,
+  readLeaf, tokenLeafGain, newPart, NO_NEED, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit,
 } from '../classify/names';
 import { scoped, isArea, subtreeEnd, ensureOrder, NO_KEY } from '../subtree';
 
@@ -96,6 +98,8 @@ function boundAnchor(i: i32, o: i32, extra: i32): void {
   let scores = 0;
   let byToken = 0;
   let held: u64 = 0;
+  // the least an ancestor loses when the leaf takes its tokens (score over its tokens' leaf gains)
+  let yields = 0x7fffffff;
   let a = o;
   while (a >= 0) {
     const q = objSlot(a, false);
@@ -107,10 +111,16 @@ function boundAnchor(i: i32, o: i32, extra: i32): void {
       const leaf = maskGain(mask);
       byToken += gain > leaf ? gain : leaf;
       held |= mask;
+      const loss = gain > leaf ? gain - leaf : 0;
+      if (leaf > 0 && loss < yields) yields = loss;
     }
     a = obj(a, O_PARENT);
   }
-  byToken += maskGain(~held);
+  const unheld = maskGain(~held);
+  byToken += unheld;
+  // a leaf scores on some token of its own: when every token it can gain on is an ancestor's, that ancestor
+  // leaves the chain (a chain uses a token once), so the leaf gains at most what the ancestor would have
+  if (unheld == 0) byToken -= yields == 0x7fffffff ? byToken : yields;
   store<i32>(ANCHORS + <usize>(i * 3) * 4, o);
   store<i32>(ANCHORS + <usize>(i * 3 + 1) * 4, scores + extra);
   store<i32>(ANCHORS + <usize>(i * 3 + 2) * 4, byToken + extra);
@@ -163,6 +173,9 @@ export function openScope(
     if (load<i32>(p, 4) <= 0) continue;
     const o = load<i32>(p);
     if (!isArea(o)) continue;
+    // every token a leaf can gain on is the area's own: a leaf under it takes one, and the area leaves the chain,
+    // so its leaves are those of the areas above it or of the rest (`сер`: a town named Серов)
+    if (maskGain(~load<u64>(p, 32)) == 0) continue;
     boundAnchor(anchorCount++, o, anchorExtra(o));
   }
   buildHeap();
@@ -192,6 +205,14 @@ function restBound(): i32 {
     if (underAnchor(o) || reaches(orderedBound() + leafExtraOf(o, restKey))) return bound;
     skipOrdered();
   }
+}
+
+/**
+ * What the words of a leaf of the rest at this key must score for it to matter: below it the leaf cannot reach
+ * `skipBelow`, even at a tie (names.ts drops the cursors that can lead only to such leaves).
+ */
+function restNeeded(key: i32): i32 {
+  return skipBelow == NO_BOUND ? NO_NEED : skipBelow - restExtraOf(key);
 }
 
 /** A leaf of the rest with this bound, next in order, can still matter (see `passBelow`). */
@@ -304,6 +325,10 @@ function sweep(anchors: bool): void {
 
 /** Opens the next anchor (or the rest) and collects the candidates it brings. */
 export function openNext(): void {
+  if (nextIsRest()) {
+    openRest();
+    return;
+  }
   if (heapSize > 0 && spent + probesPerRange() > postingsOfHits()) {
     // cheaper to sweep the lists for every anchor left than to keep searching per range
     heapSize = 0;
@@ -311,10 +336,6 @@ export function openNext(): void {
     newPart();
     sweep(true);
     collectObjects(typing);
-    return;
-  }
-  if (nextIsRest()) {
-    openRest();
     return;
   }
   spent += probesPerRange();
@@ -334,7 +355,7 @@ export function openNext(): void {
 function openRest(): void {
   if (!ordering && order >= 0) {
     ensureOrder(order, keyOf);
-    ordering = beginOrdered(order);
+    ordering = beginOrdered(order, restNeeded);
     order = -1;
     if (ordering) return;
   }
