@@ -37,7 +37,7 @@ import {
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName, orderKey,
   NO_KEY,
 } from '../subtree';
-import { heapAt, setHeapAt, heapify, siftDown, popHeap } from '../heap';
+import { heapAt, setHeapAt, heapify, siftDown, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
 import {
   tok, setTok, tokChar, tokenCount, F_START, F_LEN, F_KIND, F_ROLE, F_ORDINAL, F_SEGMENT, F_TYPE_A, F_TYPE_B,
@@ -53,9 +53,13 @@ const MAX_POSTINGS_PER_CALL: i32 = 200000;
 const HIT_CAP: i32 = MAX_HITS * 64;
 /** hit words the word table can keep (a bigger set falls back to the per-token bound and the unordered rest) */
 const WORD_SLOT_CAP: i32 = 8192;
-const WORD_SLOT_BYTES: i32 = 16;
+const WORD_SLOT_BYTES: i32 = 20;
 /** (hit, name) pairs one object is read with at once (`readObject`) */
 const TOUCH_CAP: i32 = 512;
+/** (hit, name) pairs one range read by its names can hold (`readRangeByNames`; a bigger one is read by hit) */
+const RANGE_CAP: i32 = 32768;
+/** what reading one name of a range by its words costs, in binary-search steps (a few word-table probes) */
+const NAME_SCAN_COST: i32 = 2;
 
 let NAME_SLOTS: usize = 0;
 let NAME_USED: usize = 0;
@@ -81,6 +85,10 @@ let TOKEN_GAIN: usize = 0;
  * reading needs, cannot matter: their cursors are dropped (MaxScore, as in top-k retrieval).
  */
 let TOKEN_RANK: usize = 0;
+/** TOKEN_LEAF_HITS i32 × 2 × 64: first index in LEAF_HITS and count of each token's leaf hits (the log is by token) */
+let TOKEN_LEAF_HITS: usize = 0;
+/** `leafTokensIn` looks for a token's words in a subtree when it has at most this many leaf hits */
+const FEW_HITS: i32 = 8;
 let TOKEN_SUM: usize = 0;
 let rankedTokens: i32 = 0;
 let minorTokens: i32 = 0;
@@ -101,7 +109,8 @@ export function newPart(): void {
 let prefixTok: i32 = -1;
 /**
  * WORD_SLOTS: open-addressing table of the words the leaf hits hit, WORD_SLOT_BYTES each: @0 word id, @4 best gain
- * of a hit on it in a leaf's name, @8 its first hit, @12 its last hit; HIT_NEXT: the next hit of the same word.
+ * of a hit on it in a leaf's name, @8 its first hit, @12 its last hit, @16 the most a leaf's name holding it scores
+ * (`leafNameBound`; 0x7fffffff until it is computed); HIT_NEXT: the next hit of the same word.
  * Built once per call when asked (`indexHitWords`), reset through WORD_USED.
  */
 let WORD_SLOTS: usize = 0;
@@ -111,6 +120,7 @@ let HIT_NEXT: usize = 0;
 /** 0 not built for this call, 1 built, −1 too many words */
 let wordsIndexed: i32 = 0;
 let TOUCH: usize = 0;
+let RANGE_PAIRS: usize = 0;
 /**
  * Ordered reading of leaf names (solve/scope.ts, the rest): CURSORS i32 per leaf hit, the next index in its
  * word's slice of the order (subtree.ts ORDERED); READER a max-heap of (key << 32 | 0x7fffffff − leaf hit index)
@@ -133,12 +143,14 @@ export function setupNames(): void {
   LEAF_HITS = reserve(<usize>HIT_CAP << 2);
   TOKEN_GAIN = reserve(64 << 2);
   TOKEN_RANK = reserve(64 << 2);
+  TOKEN_LEAF_HITS = reserve(64 << 3);
   TOKEN_SUM = reserve(64 << 2);
   WORD_SLOTS = reserve(<usize>WORD_SLOT_CAP * WORD_SLOT_BYTES);
   WORD_USED = reserve(<usize>WORD_SLOT_CAP << 2);
   for (let i = 0; i < WORD_SLOT_CAP; i++) store<i32>(WORD_SLOTS + <usize>i * WORD_SLOT_BYTES, -1);
   HIT_NEXT = reserve(<usize>HIT_CAP << 2);
   TOUCH = reserve(<usize>TOUCH_CAP << 3);
+  RANGE_PAIRS = reserve(<usize>RANGE_CAP << 3);
   CURSORS = reserve(<usize>HIT_CAP << 2);
   READER = reserve(<usize>HIT_CAP << 3);
   NAME_SLOTS = reserve(<usize>NAME_SLOT_CAP * NAME_SLOT_BYTES);
@@ -341,12 +353,68 @@ function readHit(h: i32, areas: bool): void {
   }
 }
 
+/** The first name of an object ≥ o (names are stored by object), nameCount when none. */
+function firstNameAt(o: i32): i32 {
+  let lo = 0;
+  let hi = nameCount;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (name(mid, 0) < o) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Binary-search steps of reading [lo, hi) the cheaper way (`expandLeaves`): by hit, or by the range's names. */
+export function rangeCost(lo: i32, hi: i32): i32 {
+  if (!indexHitWords()) return leafProbes;
+  const byNames = 2 * (32 - clz<i32>(nameCount)) + (firstNameAt(hi) - firstNameAt(lo)) * NAME_SCAN_COST;
+  return byNames < leafProbes ? byNames : leafProbes;
+}
+
+/**
+ * Reads the leaf names [first, end) by their words (WORD_SLOTS): every (hit, name) pair, sorted, so the names
+ * see their hits as a reading by hit gives them. False, having read nothing, when the pairs do not fit.
+ */
+function readRangeByNames(first: i32, end: i32): bool {
+  let count = 0;
+  for (let n = first; n < end; n++) {
+    if (isArea(name(n, 0))) continue;
+    const start = name(n, 1);
+    for (let j = start; j < start + name(n, 2); j++) {
+      const p = wordSlot(nameWord(j, 0), false);
+      if (p == 0) continue;
+      for (let h = load<i32>(p, 8); h >= 0; h = load<i32>(HIT_NEXT + (<usize>h << 2))) {
+        if (count >= RANGE_CAP) return false;
+        store<i64>(RANGE_PAIRS + (<usize>count << 3), (<i64>h << 32) | <i64>n);
+        count++;
+      }
+    }
+  }
+  sortAscending(RANGE_PAIRS, count);
+  let last: i64 = -1;
+  for (let k = 0; k < count; k++) {
+    const pair = load<i64>(RANGE_PAIRS + (<usize>k << 3));
+    if (pair == last) continue; // a word twice in the name
+    last = pair;
+    hitNow = <i32>(pair >> 32);
+    if (!readPosting(hitNow, <i32>(pair & 0xffffffff))) return true;
+  }
+  return true;
+}
+
 /**
  * Reads the leaf names of objects in [lo, hi) for every hit, in hit order: one slice of each posting list
- * (subtree.ts). New names wait for `collectObjects`.
+ * (subtree.ts), or, when the range has fewer names than the slices cost to find, the range's names by their words
+ * (a town's streets against the thousands of words a short prefix hits). New names wait for `collectObjects`.
  */
 export function expandLeaves(lo: i32, hi: i32): void {
   if (!scoped || lo >= hi) return;
+  if (indexHitWords()) {
+    const first = firstNameAt(lo);
+    const end = firstNameAt(hi);
+    if (2 * (32 - clz<i32>(nameCount)) + (end - first) * NAME_SCAN_COST < leafProbes && readRangeByNames(first, end)) return;
+  }
   for (let i = 0; i < leafHitCount; i++) {
     const h = load<i32>(LEAF_HITS + (<usize>i << 2));
     hitNow = h;
@@ -386,11 +454,6 @@ export function postingsOfHits(): i32 {
   return leafPostings;
 }
 
-/** Binary-search steps one `expandLeaves` call costs before it reads anything. */
-export function probesPerRange(): i32 {
-  return leafProbes;
-}
-
 /** The most token t gains in a leaf's name. */
 export function tokenLeafGain(t: i32): i32 {
   return load<i32>(TOKEN_GAIN + (<usize>t << 2));
@@ -402,7 +465,11 @@ function listLeafHits(): void {
   leafPostings = 0;
   leafProbes = 0;
   hitLeafLevels = 0;
-  for (let t = 0; t < 64; t++) store<i32>(TOKEN_GAIN + (<usize>t << 2), 0);
+  for (let t = 0; t < 64; t++) {
+    store<i32>(TOKEN_GAIN + (<usize>t << 2), 0);
+    store<i32>(TOKEN_LEAF_HITS + (<usize>t << 3), 0);
+    store<i32>(TOKEN_LEAF_HITS + (<usize>t << 3), 0, 4);
+  }
   if (!scoped) return;
   for (let h = 0; h < hitTotal; h++) {
     const w = hitWord(h);
@@ -411,12 +478,48 @@ function listLeafHits(): void {
     const t = hitToken(h);
     if (leafGain(h) > tokenLeafGain(t)) store<i32>(TOKEN_GAIN + (<usize>t << 2), leafGain(h));
     hitLeafLevels |= leafLevels(w);
+    const q = TOKEN_LEAF_HITS + (<usize>t << 3);
+    if (load<i32>(q, 4) == 0) store<i32>(q, leafHitCount);
+    store<i32>(q, load<i32>(q, 4) + 1, 4);
     store<i32>(LEAF_HITS + (<usize>leafHitCount << 2), h);
     leafHitCount++;
     leafPostings += count;
     leafProbes += 2 + 32 - clz<i32>(count);
   }
   rankTokens();
+}
+
+/**
+ * The tokens with a leaf gain that may gain on a leaf in [lo, hi) (bit set): those with a word in a leaf's name
+ * there (a binary search per word), and those with more than FEW_HITS words, unsearched.
+ */
+export function leafTokensIn(lo: i32, hi: i32): u64 {
+  let tokens: u64 = 0;
+  for (let t = 0; t < 64; t++) {
+    if (tokenLeafGain(t) <= 0) continue;
+    const q = TOKEN_LEAF_HITS + (<usize>t << 3);
+    const count = load<i32>(q, 4);
+    if (count > FEW_HITS || hasLeafIn(load<i32>(q), count, lo, hi)) tokens |= (<u64>1) << <u64>t;
+  }
+  return tokens;
+}
+
+/** Some leaf hit of LEAF_HITS[first, first + count) has its word in a leaf's name in [lo, hi). */
+function hasLeafIn(first: i32, count: i32, lo: i32, hi: i32): bool {
+  for (let i = first; i < first + count; i++) {
+    const w = hitWord(leafHit(i));
+    const start = word(w, 0);
+    const end = start + word(w, 1);
+    // areas with the word in the range come first at most a few times; past FEW_HITS of them, say yes
+    let seen = 0;
+    for (let k = firstPostingAt(start, end, lo); k < end && seen < FEW_HITS; k++, seen++) {
+      const o = name(posting(k), 0);
+      if (o >= hi) break;
+      if (!isArea(o)) return true;
+    }
+    if (seen >= FEW_HITS) return true;
+  }
+  return false;
 }
 
 /** TOKEN_RANK and TOKEN_SUM: the tokens with a leaf gain by gain ascending (insertion, at most 64). */
@@ -448,13 +551,16 @@ function rankTokens(): void {
 /**
  * Leaf hit h cannot lead the ordered reading to a name that matters at this key: its token is among those whose
  * gains together stay below what a name needs there (`neededAt`, which only grows as the reading goes: the
- * threshold never falls and the key never rises, so a dropped cursor is never needed again).
+ * threshold never falls and the key never rises, so a dropped cursor is never needed again), or every leaf's
+ * name holding its word scores below it (the word's companions, `leafNameBound`).
  */
 function minorHit(h: i32, key: i32): bool {
   const needed = neededAt(key);
   if (needed == NO_NEED) return false;
   while (minorTokens < rankedTokens && load<i32>(TOKEN_SUM + (<usize>minorTokens << 2)) < needed) minorTokens++;
-  return load<i32>(TOKEN_RANK + (<usize>hitToken(h) << 2)) < minorTokens;
+  if (load<i32>(TOKEN_RANK + (<usize>hitToken(h) << 2)) < minorTokens) return true;
+  const p = wordSlot(hitWord(h), false);
+  return p != 0 && load<i32>(p, 16) < needed;
 }
 
 /**
@@ -503,6 +609,7 @@ function wordSlot(w: i32, create: bool): usize {
       store<i32>(p, 0, 4);
       store<i32>(p, -1, 8);
       store<i32>(p, -1, 12);
+      store<i32>(p, 0x7fffffff, 16);
       store<i32>(WORD_USED + (<usize>wordUsed << 2), i);
       wordUsed++;
       return p;
@@ -544,7 +651,8 @@ export function leafNameBound(): i32 {
   if (!indexHitWords()) return perToken;
   let best = 0;
   for (let k = 0; k < wordUsed; k++) {
-    const w = load<i32>(WORD_SLOTS + <usize>load<i32>(WORD_USED + (<usize>k << 2)) * WORD_SLOT_BYTES);
+    const slot = WORD_SLOTS + <usize>load<i32>(WORD_USED + (<usize>k << 2)) * WORD_SLOT_BYTES;
+    const w = load<i32>(slot);
     let sum = 0;
     let weightHit = 0;
     const start = companionStart(w);
@@ -562,6 +670,7 @@ export function leafNameBound(): i32 {
     }
     const missed = lightestName(w) - weightHit;
     if (missed > 0) sum -= missed / 5;
+    store<i32>(slot, sum, 16);
     if (sum > best) best = sum;
   }
   return best < perToken ? best : perToken;

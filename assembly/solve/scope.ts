@@ -21,11 +21,19 @@
  * `own + restExtraOf(key)`, falls as it goes; a leaf whose own names cannot reach the solver's threshold
  * (`passBelow`) is passed by unread. Without an order (too many hit words) the rest is read at once.
  *
- * The solver asks `nextBound()` (the greater of the next anchor's and the rest's) and calls `openNext()` while
- * the bound can change its answer. Opening a range costs a binary search per hit word before it reads
- * anything; once the openings would have cost more than reading every leaf name of the hits, the anchors left
- * are read in one sweep over the posting lists (a leaf is theirs when a candidate stands above it): a scope
- * never costs much more than one pass.
+ * The solver asks `nextBound()` (the greater of the next anchor's and the rest's, an anchor first at a tie) and
+ * calls `openNext()` while the bound can change its answer. Opening a range costs a binary search per hit word,
+ * or a look at each name in the range when it has fewer (names.ts rangeCost: a town's streets against the
+ * thousands of words a short prefix hits); once the openings would have cost more than reading every leaf name
+ * of the hits, the anchors left are read in one sweep over the posting lists (a leaf is theirs when a candidate
+ * stands above it): a scope never costs much more than one pass.
+ *
+ * Bounds that look at the subtree: a token counts for the leaves under an anchor only when one of its words is
+ * in a leaf's name there (names.ts leafTokensIn: a binary search per word, for tokens of few words), and an area
+ * whose own tokens are all that its leaves can gain on is no anchor (a leaf under it takes one of them, and the
+ * area leaves the chain). The rest read in order drops the cursors that can only lead to leaves below the
+ * threshold (names.ts minorHit): those of the tokens whose gains together stay below it, and those of words
+ * whose names all score below it.
  *
  *   ANCHORS i32 × 3 × anchorCount  id, bound (a) less `own`, bound (b), both with the anchor's extra
  *   HEAP    i64 × anchorCount      max-heap of (bound << 32 | anchor index); rebuilt when `own` is tightened
@@ -35,8 +43,8 @@ import { reserve } from '../memory';
 import { heapAt, setHeapAt, heapify, popHeap } from '../heap';
 import { obj, name, posting, word, O_PARENT, objectCount } from '../blob';
 import {
-  objSlot, objAt, objUsed, expandLeaves, collectObjects, postingsOfHits, probesPerRange, leafHit, leafHits, hitWordOf,
-  readLeaf, tokenLeafGain, newPart, NO_NEED, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit,
+  objSlot, objAt, objUsed, expandLeaves, collectObjects, postingsOfHits, rangeCost, leafHit, leafHits, hitWordOf,
+  readLeaf, tokenLeafGain, newPart, NO_NEED, leafTokensIn, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit,
 } from '../classify/names';
 import { scoped, isArea, subtreeEnd, ensureOrder, NO_KEY } from '../subtree';
 
@@ -94,7 +102,7 @@ function maskGain(mask: u64): i32 {
 }
 
 /** Bound (a) less `own` and bound (b) of the leaves under o (see the top of the file), into anchor i. */
-function boundAnchor(i: i32, o: i32, extra: i32): void {
+function boundAnchor(i: i32, o: i32, extra: i32, present: u64): void {
   let scores = 0;
   let byToken = 0;
   let held: u64 = 0;
@@ -108,7 +116,7 @@ function boundAnchor(i: i32, o: i32, extra: i32): void {
       if (gain < 0) gain = 0;
       scores += gain;
       const mask = load<u64>(q, 32);
-      const leaf = maskGain(mask);
+      const leaf = maskGain(mask & present);
       byToken += gain > leaf ? gain : leaf;
       held |= mask;
       const loss = gain > leaf ? gain - leaf : 0;
@@ -116,7 +124,7 @@ function boundAnchor(i: i32, o: i32, extra: i32): void {
     }
     a = obj(a, O_PARENT);
   }
-  const unheld = maskGain(~held);
+  const unheld = maskGain(~held & present);
   byToken += unheld;
   // a leaf scores on some token of its own: when every token it can gain on is an ancestor's, that ancestor
   // leaves the chain (a chain uses a token once), so the leaf gains at most what the ancestor would have
@@ -175,8 +183,9 @@ export function openScope(
     if (!isArea(o)) continue;
     // every token a leaf can gain on is the area's own: a leaf under it takes one, and the area leaves the chain,
     // so its leaves are those of the areas above it or of the rest (`сер`: a town named Серов)
-    if (maskGain(~load<u64>(p, 32)) == 0) continue;
-    boundAnchor(anchorCount++, o, anchorExtra(o));
+    const present = leafTokensIn(o, subtreeEnd(o));
+    if (maskGain(~load<u64>(p, 32) & present) == 0) continue;
+    boundAnchor(anchorCount++, o, anchorExtra(o), present);
   }
   buildHeap();
 }
@@ -242,10 +251,10 @@ export function nextBound(): i32 {
   return anchor > rest ? anchor : rest;
 }
 
-/** The next opening is the rest: leaves under no anchor. */
+/** The next opening is the rest: leaves under no anchor (at an equal bound an anchor goes first: the places a query names). */
 export function nextIsRest(): bool {
   const rest = restBound();
-  return rest != NO_BOUND && (heapSize == 0 || rest >= <i32>(heapAt(HEAP, 0) >> 32));
+  return rest != NO_BOUND && (heapSize == 0 || rest > <i32>(heapAt(HEAP, 0) >> 32));
 }
 
 /** The next opening reads one name of the rest in order: names.ts nextHit and nextName say which, `restKey` its key. */
@@ -329,7 +338,9 @@ export function openNext(): void {
     openRest();
     return;
   }
-  if (heapSize > 0 && spent + probesPerRange() > postingsOfHits()) {
+  const next = heapSize > 0 ? anchorField(<i32>(heapAt(HEAP, 0) & 0xffffffff), 0) : -1;
+  const cost = next >= 0 ? rangeCost(next, subtreeEnd(next)) : 0;
+  if (heapSize > 0 && spent + cost > postingsOfHits()) {
     // cheaper to sweep the lists for every anchor left than to keep searching per range
     heapSize = 0;
     swept = true;
@@ -338,12 +349,11 @@ export function openNext(): void {
     collectObjects(typing);
     return;
   }
-  spent += probesPerRange();
+  spent += cost;
   if (heapSize > 0) {
-    const o = anchorField(<i32>(heapAt(HEAP, 0) & 0xffffffff), 0);
     heapSize = popHeap(HEAP, heapSize);
     newPart();
-    open(o, subtreeEnd(o));
+    open(next, subtreeEnd(next));
     collectObjects(typing);
   }
 }
