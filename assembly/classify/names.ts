@@ -91,6 +91,8 @@ let TOKEN_LEAF_HITS: usize = 0;
 const FEW_HITS: i32 = 8;
 let TOKEN_SUM: usize = 0;
 let rankedTokens: i32 = 0;
+/** the tokens with a leaf gain (bit set) */
+export let gainingTokens: u64 = 0;
 let minorTokens: i32 = 0;
 /** what a leaf's name must score, at a key of the ordered reading, to matter (solve/scope.ts); NO_NEED: anything */
 export const NO_NEED: i32 = -2147483648;
@@ -465,6 +467,9 @@ function listLeafHits(): void {
   leafPostings = 0;
   leafProbes = 0;
   hitLeafLevels = 0;
+  gainingTokens = 0;
+  rankedTokens = 0;
+  minorTokens = 0;
   for (let t = 0; t < 64; t++) {
     store<i32>(TOKEN_GAIN + (<usize>t << 2), 0);
     store<i32>(TOKEN_LEAF_HITS + (<usize>t << 3), 0);
@@ -476,7 +481,8 @@ function listLeafHits(): void {
     const count = word(w, 1);
     if (leafCount(w) == 0) continue;
     const t = hitToken(h);
-    if (leafGain(h) > tokenLeafGain(t)) store<i32>(TOKEN_GAIN + (<usize>t << 2), leafGain(h));
+    const gain = leafGain(h);
+    if (gain > tokenLeafGain(t)) store<i32>(TOKEN_GAIN + (<usize>t << 2), gain);
     hitLeafLevels |= leafLevels(w);
     const q = TOKEN_LEAF_HITS + (<usize>t << 3);
     if (load<i32>(q, 4) == 0) store<i32>(q, leafHitCount);
@@ -495,8 +501,8 @@ function listLeafHits(): void {
  */
 export function leafTokensIn(lo: i32, hi: i32): u64 {
   let tokens: u64 = 0;
-  for (let t = 0; t < 64; t++) {
-    if (tokenLeafGain(t) <= 0) continue;
+  for (let left = gainingTokens; left != 0; left &= left - 1) {
+    const t = <i32>ctz<u64>(left);
     const q = TOKEN_LEAF_HITS + (<usize>t << 3);
     const count = load<i32>(q, 4);
     if (count > FEW_HITS || hasLeafIn(load<i32>(q), count, lo, hi)) tokens |= (<u64>1) << <u64>t;
@@ -526,10 +532,12 @@ function hasLeafIn(first: i32, count: i32, lo: i32, hi: i32): bool {
 function rankTokens(): void {
   rankedTokens = 0;
   minorTokens = 0;
+  gainingTokens = 0;
   for (let t = 0; t < 64; t++) {
     store<i32>(TOKEN_RANK + (<usize>t << 2), 64);
     const gain = tokenLeafGain(t);
     if (gain <= 0) continue;
+    gainingTokens |= (<u64>1) << <u64>t;
     // TOKEN_SUM holds the ranked tokens themselves until the sums are taken
     let at = rankedTokens;
     while (at > 0 && tokenLeafGain(load<i32>(TOKEN_SUM + (<usize>(at - 1) << 2))) > gain) {
@@ -568,15 +576,22 @@ function minorHit(h: i32, key: i32): bool {
  * quarter per edit, less a twentieth for a prefix) at that weight or up to five below (the rounded terms can make
  * a smaller weight gain one or two more; six below it gains less).
  */
+let gainMemoKey: i32 = -1;
+let gainMemo: i32 = 0;
 function gainAt(h: i32, weight: i32): i32 {
   const cost = hitCost(h);
   const prefix = hitToken(h) == prefixTok;
+  // one remembered (weight, cost, prefix): most words weigh the same, and a call asks thousands of times
+  const key = (weight << 9) | (cost << 1) | (prefix ? 1 : 0);
+  if (key == gainMemoKey && weight >= 0) return gainMemo;
   let best = 0;
   for (let w = weight; w >= 0 && w >= weight - 5; w--) {
     let gained = w - (w * cost) / 4;
     if (prefix) gained -= w / 20;
     if (gained > best) best = gained;
   }
+  gainMemoKey = key;
+  gainMemo = best;
   return best;
 }
 

@@ -44,7 +44,7 @@ import { heapAt, setHeapAt, heapify, popHeap } from '../heap';
 import { obj, name, posting, word, O_PARENT, objectCount } from '../blob';
 import {
   objSlot, objAt, objUsed, expandLeaves, collectObjects, postingsOfHits, rangeCost, leafHit, leafHits, hitWordOf,
-  readLeaf, tokenLeafGain, newPart, NO_NEED, leafTokensIn, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit,
+  readLeaf, tokenLeafGain, newPart, NO_NEED, leafTokensIn, gainingTokens, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit,
 } from '../classify/names';
 import { scoped, isArea, subtreeEnd, ensureOrder, NO_KEY } from '../subtree';
 
@@ -183,8 +183,10 @@ export function openScope(
     if (!isArea(o)) continue;
     // every token a leaf can gain on is the area's own: a leaf under it takes one, and the area leaves the chain,
     // so its leaves are those of the areas above it or of the rest (`сер`: a town named Серов)
+    const others = ~load<u64>(p, 32) & gainingTokens;
+    if (others == 0) continue;
     const present = leafTokensIn(o, subtreeEnd(o));
-    if (maskGain(~load<u64>(p, 32) & present) == 0) continue;
+    if ((others & present) == 0) continue;
     boundAnchor(anchorCount++, o, anchorExtra(o), present);
   }
   buildHeap();
