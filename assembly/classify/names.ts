@@ -11,7 +11,9 @@
  * sweep, `readOrdered` the next object of an order with all its names (`beginOrdered`, `orderedKey`). Every part
  * applies the hits in log order, and a name is read by one part only (the part number in its slot), so each
  * name sees its hits as in one full pass. Bounds on what names not read yet can score: `leafGainBound` (per
- * token), `leafNameBound` (per word and its companions), `orderedBound` (the next object's own names). Without
+ * token), `leafNameBound` (per word and its companions), `orderedBound` (the next object's own names). A hint
+ * typed as one word (every hit is the prefix token's) defers its area names too: they are read object by object,
+ * best bound first (`orderDeferredAreas`, `readDeferredArea`), as a place's chain is then the place alone. Without
  * the subtree index (`scoped` false) `classifyNames` reads every posting at once.
  *
  * NAME_SLOTS: open-addressing table keyed by name id, NAME_SLOT_BYTES each:
@@ -124,6 +126,22 @@ let wordsIndexed: i32 = 0;
 let TOUCH: usize = 0;
 let RANGE_PAIRS: usize = 0;
 /**
+ * Deferred areas (hints typed as one word): the area names the word's hits reach are read object by object,
+ * best bound first (`orderDeferredAreas`), rather than all at once: AREA_PAIRS i32 × 2 (hit, name) in one-pass
+ * order, AREA_SORTED i64 (object << 32 | pair) sorted, AREA_GROUPS i32 × 2 each object's [start, end) in it,
+ * AREA_HEAP i64 max-heap of (bound << 32 | 0x7fffffff − group).
+ */
+const AREA_PAIR_CAP: i32 = 65536;
+let AREA_PAIRS: usize = 0;
+let AREA_SORTED: usize = 0;
+let AREA_GROUPS: usize = 0;
+let AREA_HEAP: usize = 0;
+let areaPairCount: i32 = 0;
+let areaGroupCount: i32 = 0;
+let areaHeapSize: i32 = 0;
+/** this call's areas wait for `readDeferredArea` */
+export let areasDeferred: bool = false;
+/**
  * Ordered reading of leaf names (solve/scope.ts, the rest): CURSORS i32 per leaf hit, the next index in its
  * word's slice of the order (subtree.ts ORDERED); READER a max-heap of (key << 32 | 0x7fffffff − leaf hit index)
  * over the cursors with names left, so names come by key, then by hit, then by id: the one-pass order.
@@ -153,6 +171,10 @@ export function setupNames(): void {
   HIT_NEXT = reserve(<usize>HIT_CAP << 2);
   TOUCH = reserve(<usize>TOUCH_CAP << 3);
   RANGE_PAIRS = reserve(<usize>RANGE_CAP << 3);
+  AREA_PAIRS = reserve(<usize>AREA_PAIR_CAP << 3);
+  AREA_SORTED = reserve(<usize>AREA_PAIR_CAP << 3);
+  AREA_GROUPS = reserve(<usize>AREA_PAIR_CAP << 3);
+  AREA_HEAP = reserve(<usize>AREA_PAIR_CAP << 3);
   CURSORS = reserve(<usize>HIT_CAP << 2);
   READER = reserve(<usize>HIT_CAP << 3);
   NAME_SLOTS = reserve(<usize>NAME_SLOT_CAP * NAME_SLOT_BYTES);
@@ -880,11 +902,12 @@ function isRoman(t: i32): bool {
  * names the hits reach: those of areas when the dictionary has its subtree index (leaves wait for
  * `expandLeaves`), every name otherwise. `prefixToken` is the token read as a prefix (hints), or −1.
  */
-export function classifyNames(prefixToken: i32): void {
+export function classifyNames(prefixToken: i32, deferAreas: bool = false): void {
   ensureSubtrees();
   prefixTok = prefixToken;
   hitTotal = 0;
   wordsIndexed = 0;
+  areaHeapSize = 0;
   for (let t = 0; t < tokenCount && t < 64; t++) {
     if (tok(t, F_ROLE) != ROLE_FREE) continue;
     const kind = tok(t, F_KIND);
@@ -907,8 +930,93 @@ export function classifyNames(prefixToken: i32): void {
       hitTotal++;
     }
   }
-  for (let h = 0; h < hitTotal; h++) readHit(h, scoped);
+  areasDeferred = deferAreas && scoped && onlyToken(prefixToken) && gatherAreas();
+  if (!areasDeferred) for (let h = 0; h < hitTotal; h++) readHit(h, scoped);
   listLeafHits();
+}
+
+/** Every hit is token t's. */
+function onlyToken(t: i32): bool {
+  if (t < 0 || hitTotal == 0) return false;
+  for (let h = 0; h < hitTotal; h++) if (hitToken(h) != t) return false;
+  return true;
+}
+
+/**
+ * AREA_PAIRS: the (hit, name) pairs of the area names the hits reach, in one-pass order (by hit, then name),
+ * as (object << 32 | pair index) once `orderDeferredAreas` sorts them by object; false (nothing gathered) when
+ * they are more than AREA_PAIR_CAP.
+ */
+function gatherAreas(): bool {
+  let total = 0;
+  for (let h = 0; h < hitTotal; h++) total += areaCount(hitWord(h));
+  if (total > AREA_PAIR_CAP) return false;
+  areaPairCount = 0;
+  for (let h = 0; h < hitTotal; h++) {
+    const w = hitWord(h);
+    for (let k = areaStart(w); k < areaStart(w) + areaCount(w); k++) {
+      const n = areaName(k);
+      store<i32>(AREA_PAIRS + (<usize>areaPairCount << 3), h);
+      store<i32>(AREA_PAIRS + (<usize>areaPairCount << 3), n, 4);
+      areaPairCount++;
+    }
+  }
+  return true;
+}
+
+/**
+ * Orders the deferred areas (one group per object, its pairs in one-pass order) by `boundOf(object, gain)`, the
+ * most the object can rank given the most its names gain from their hits.
+ */
+export function orderDeferredAreas(boundOf: (o: i32, gain: i32) => i32): void {
+  for (let i = 0; i < areaPairCount; i++) {
+    const n = load<i32>(AREA_PAIRS + (<usize>i << 3), 4);
+    setHeapAt(AREA_SORTED, i, (<i64>name(n, 0) << 32) | <i64>i);
+  }
+  sortAscending(AREA_SORTED, areaPairCount);
+  areaGroupCount = 0;
+  let i = 0;
+  while (i < areaPairCount) {
+    const o = <i32>(heapAt(AREA_SORTED, i) >> 32);
+    let gain = 0;
+    let j = i;
+    for (; j < areaPairCount && <i32>(heapAt(AREA_SORTED, j) >> 32) == o; j++) {
+      const pair = <i32>(heapAt(AREA_SORTED, j) & 0xffffffff);
+      const h = load<i32>(AREA_PAIRS + (<usize>pair << 3));
+      const n = load<i32>(AREA_PAIRS + (<usize>pair << 3), 4);
+      const start = name(n, 1);
+      for (let k = start; k < start + name(n, 2); k++) {
+        if (nameWord(k, 0) != hitWord(h)) continue;
+        const g = gainAt(h, nameWord(k, 1));
+        if (g > gain) gain = g;
+      }
+    }
+    store<i32>(AREA_GROUPS + (<usize>areaGroupCount << 3), i);
+    store<i32>(AREA_GROUPS + (<usize>areaGroupCount << 3), j, 4);
+    setHeapAt(AREA_HEAP, areaGroupCount, (<i64>boundOf(o, gain) << 32) | <i64>(0x7fffffff - areaGroupCount));
+    areaGroupCount++;
+    i = j;
+  }
+  areaHeapSize = areaGroupCount;
+  heapify(AREA_HEAP, areaHeapSize);
+}
+
+/** The bound of the next deferred area (`orderDeferredAreas`), NO_NEED when none is left. */
+export function deferredAreaBound(): i32 {
+  return areaHeapSize > 0 ? <i32>(heapAt(AREA_HEAP, 0) >> 32) : NO_NEED;
+}
+
+/** Reads the next deferred area: every name of the object with its hits, as one pass reads them. */
+export function readDeferredArea(): void {
+  const group = 0x7fffffff - <i32>(heapAt(AREA_HEAP, 0) & 0xffffffff);
+  areaHeapSize = popHeap(AREA_HEAP, areaHeapSize);
+  partNow++;
+  const end = load<i32>(AREA_GROUPS + (<usize>group << 3), 4);
+  for (let j = load<i32>(AREA_GROUPS + (<usize>group << 3)); j < end; j++) {
+    const pair = <i32>(heapAt(AREA_SORTED, j) & 0xffffffff);
+    hitNow = load<i32>(AREA_PAIRS + (<usize>pair << 3));
+    if (!readPosting(hitNow, load<i32>(AREA_PAIRS + (<usize>pair << 3), 4))) return;
+  }
 }
 
 /**
