@@ -1,10 +1,14 @@
 /**
- * Which queries a big dictionary slows down (`npx tsx bench/scale-queries.ts <blob> [--wasm file] [--answers out.json]
- * [--top 30] [--rounds 3]`): every evaluation-like query of bench/scale.ts (bench/fixtures.ts: clean and suggest)
- * timed one by one on the synthetic blob (bench/scale.ts, SCALE_BLOB) and on the real ru.dict, the least of
- * `rounds` rounds (the machine is shared: the least is the least disturbed), then the slowest by time on the big
- * one, with their ratio to the small one, and the share of the total they carry. `--answers` writes every answer
- * on the big blob (standardize resolutions, suggest lists) so two core builds can be compared: they must agree.
+ * Which queries a big dictionary slows down (`npx tsx bench/scale-queries.ts <blob> [--wasm file] [--against file]
+ * [--answers out.json] [--top 30] [--rounds 5]`): every evaluation-like query of bench/scale.ts (bench/fixtures.ts:
+ * clean and suggest) timed one by one on the synthetic blob (bench/scale.ts, SCALE_BLOB) and on the real ru.dict,
+ * each once per round in turn (caches as a stream of requests leaves them), the least of `rounds` rounds (the
+ * machine is shared: the least is the least disturbed); then the slowest by time on the big one, with their ratio
+ * to the small one, the share of the total they carry, and the CPU time of all rounds on each; then the core alone
+ * over each kind as one stream (`core … as a stream`: mean µs per query, no records built), the figure the README
+ * quotes, and with `--against old.wasm` the same for another core build on the same blobs, pass by pass in one
+ * process. `--answers` writes every answer on the big blob (standardize resolutions, suggest lists) so that two
+ * core builds can be compared: they must agree.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,9 +18,11 @@ import { cleanQueries, ROOT, suggestQueries } from './fixtures.js';
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const blob = args[0];
-if (!blob || blob.startsWith('--')) throw new Error('usage: tsx bench/scale-queries.ts <blob> [--wasm file] [--answers out.json] [--top n] [--rounds n]');
+if (!blob || blob.startsWith('--')) {
+  throw new Error('usage: tsx bench/scale-queries.ts <blob> [--wasm file] [--against file] [--answers out.json] [--top n] [--rounds n]');
+}
 const top = Number(option('--top') ?? 30);
-const rounds = Number(option('--rounds') ?? 3);
+const rounds = Number(option('--rounds') ?? 5);
 
 const module = await WebAssembly.compile(readFileSync(option('--wasm') ?? defaultWasmFile()));
 const small = new AddressEngine([await LoadedDictionary.fromBytes(readFileSync(blobFile(join(ROOT, 'build', 'dictionaries'), 'ru')), module, 'ru')]);
@@ -56,17 +62,16 @@ const onSmall = queries.map(() => Infinity);
 const onBig = queries.map(() => Infinity);
 const cpu = { small: 0, big: 0 };
 for (let round = 0; round < rounds; round++) {
-  queries.forEach((q, i) => {
-    // alternating, so a busy moment of the machine falls on both
-    let c = process.cpuUsage();
-    onSmall[i] = Math.min(onSmall[i], time(small, q, 3));
-    let d = process.cpuUsage(c);
-    cpu.small += d.user + d.system;
-    c = process.cpuUsage();
-    onBig[i] = Math.min(onBig[i], time(big, q, 3));
-    d = process.cpuUsage(c);
-    cpu.big += d.user + d.system;
-  });
+  // each query once per round, every query in turn (as a stream of requests meets the caches), the two
+  // dictionaries alternating by round so a busy moment of the machine falls on both
+  for (const [engine, times, key] of [[big, onBig, 'big'], [small, onSmall, 'small']] as const) {
+    const c = process.cpuUsage();
+    queries.forEach((q, i) => {
+      times[i] = Math.min(times[i], time(engine, q, 1));
+    });
+    const d = process.cpuUsage(c);
+    cpu[key] += d.user + d.system;
+  }
 }
 
 for (const kind of ['standardize', 'suggest'] as const) {
@@ -90,3 +95,37 @@ for (const kind of ['standardize', 'suggest'] as const) {
   }
 }
 console.log(`cpu: big ${(cpu.big / 1000).toFixed(0)} ms, small ${(cpu.small / 1000).toFixed(0)} ms (×${(cpu.big / cpu.small).toFixed(2)})`);
+
+/**
+ * The core alone (no records built), the queries of a kind as one stream: mean µs per query, the least of `rounds`
+ * passes, the dictionaries (and the `--against` core's) alternating by pass.
+ */
+function coreStream(kind: Query['kind'], engines: AddressEngine[]): number[] {
+  const list = queries.filter((q) => q.kind === kind);
+  const least = engines.map(() => Infinity);
+  for (let round = 0; round < rounds; round++) {
+    engines.forEach((engine, e) => {
+      const core = engine.dictionary('ru')!.core;
+      const t0 = process.hrtime.bigint();
+      for (const q of list) {
+        const len = core.write(q.query);
+        if (kind === 'standardize') core.exports.standardize(len);
+        else core.exports.suggest(len, q.count, /[\p{L}\p{N}]$/u.test(q.query) ? 1 : 0);
+      }
+      least[e] = Math.min(least[e], Number(process.hrtime.bigint() - t0) / 1000 / list.length);
+    });
+  }
+  return least;
+}
+const against = option('--against');
+const others: AddressEngine[] = [];
+if (against) {
+  const other = await WebAssembly.compile(readFileSync(against));
+  others.push(new AddressEngine([await LoadedDictionary.fromBytes(readFileSync(blob), other, blob)]));
+  others.push(new AddressEngine([await LoadedDictionary.fromBytes(readFileSync(blobFile(join(ROOT, 'build', 'dictionaries'), 'ru')), other, 'ru')]));
+}
+for (const kind of ['standardize', 'suggest'] as const) {
+  const [onBigCore, onSmallCore, otherBig, otherSmall] = coreStream(kind, [big, small, ...others]);
+  const vs = (a: number, b: number) => `${a.toFixed(1)} µs vs ${b.toFixed(1)} µs per query (×${(a / b).toFixed(2)})`;
+  console.log(`core ${kind}, as a stream: ${vs(onBigCore, onSmallCore)}${against ? `; --against core: ${vs(otherBig, otherSmall)}` : ''}`);
+}
