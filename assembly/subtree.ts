@@ -12,14 +12,16 @@
  * places the query names.
  *
  *   END        i32 × objectCount      end of each object's subtree (one backward pass over parents)
- *   AREA_SLICE i32 × 2 × wordCount    start, count of the word's area names in AREA_NAMES
+ *   WORD_INFO  i32 × 10 × wordCount   the per-word tables marked (fields …), one record per word: a query reads
+ *                                     them all for each hit word, thousands for a short prefix
+ *   AREA_SLICE i32 × 2 × wordCount    start, count of the word's area names in AREA_NAMES (fields 0, 1)
  *   AREA_NAMES i32 × area postings    name ids of objects with children, grouped by word, in posting order
  *   LEAF_MAX   i32 × 2 × wordCount    the greatest weight the word has in a leaf's name, and the most times it
- *                                     occurs in one (bounds, solve/scope.ts)
- *   LEAF_LEVELS i32 × wordCount       bit L set when a leaf of level L has the word in its name
- *   LIGHTEST   i32 × wordCount        the smallest total weight of a leaf's name holding the word
+ *                                     occurs in one (bounds, solve/scope.ts) (fields 2, 3)
+ *   LEAF_LEVELS i32 × wordCount       bit L set when a leaf of level L has the word in its name (field 4)
+ *   LIGHTEST   i32 × wordCount        the smallest total weight of a leaf's name holding the word (field 5)
  *   HEAVIEST   i32 × objectCount      the greatest weight in each object's subtree (hint rank bounds)
- *   CO_SLICE   i32 × 2 × wordCount    start, count of the word's companions in CO_WORDS
+ *   CO_SLICE   i32 × 2 × wordCount    start, count of the word's companions in CO_WORDS (fields 6, 7)
  *   CO_WORDS   i32 × 2 × Σ wc² over leaf names   companions: the distinct words that share a leaf's name with
  *                                     the word, itself included, each with its greatest weight in such a name
  *                                     (a street name scores only from words it holds together; this does not
@@ -27,7 +29,7 @@
  *   PATH       i32 × MAX_DEPTH        scratch of the depth-first check
  *   CHAIN_WEIGHT i32 × objectCount    the greatest weight on the path from the root to each object (the
  *                                     chain solver's last tie-break)
- *   LEAF_SLICE i32 × 2 × wordCount    start, count of the word's leaf names in an ORDERED array
+ *   LEAF_SLICE i32 × 2 × wordCount    start, count of the word's leaf names in an ORDERED array (fields 8, 9)
  *   ORDERED    i32 × leaf postings    per order (`ensureOrder`): each word's leaf names by a solver's static key
  *                                     of their object, greatest first, then by name id (the one-pass order);
  *   ORDER_KEY  i32 × objectCount      that key. Built by the first query that reads streets in that order.
@@ -48,16 +50,13 @@ export const NO_KEY: i32 = -1;
 const MAX_DEPTH: i32 = 256;
 
 let END: usize = 0;
-let AREA_SLICE: usize = 0;
+/** the per-word tables, one record of WORD_FIELDS i32 per word (a word's figures share a cache line or two) */
+const WORD_FIELDS: i32 = 10;
+let WORD_INFO: usize = 0;
 let AREA_NAMES: usize = 0;
-let LEAF_MAX: usize = 0;
-let LEAF_LEVELS: usize = 0;
-let LIGHTEST: usize = 0;
 let HEAVIEST: usize = 0;
-let CO_SLICE: usize = 0;
 let CO_WORDS: usize = 0;
 let CHAIN_WEIGHT: usize = 0;
-let LEAF_SLICE: usize = 0;
 let leafPostingTotal: i32 = 0;
 let longestLeafList: i32 = 0;
 const ORDERS: i32 = 2;
@@ -73,6 +72,15 @@ let builtObjectCount: i32 = -1;
 export let scoped: bool = false;
 
 // @ts-ignore: decorator
+@inline function wordField(w: i32, field: i32): i32 {
+  return i32At(WORD_INFO, w * WORD_FIELDS + field);
+}
+// @ts-ignore: decorator
+@inline function setWordField(w: i32, field: i32, v: i32): void {
+  setI32(WORD_INFO, w * WORD_FIELDS + field, v);
+}
+
+// @ts-ignore: decorator
 @inline export function subtreeEnd(o: i32): i32 {
   return i32At(END, o);
 }
@@ -85,11 +93,11 @@ export let scoped: bool = false;
 
 // @ts-ignore: decorator
 @inline export function areaStart(w: i32): i32 {
-  return i32At(AREA_SLICE, w << 1);
+  return wordField(w, 0);
 }
 // @ts-ignore: decorator
 @inline export function areaCount(w: i32): i32 {
-  return i32At(AREA_SLICE, (w << 1) + 1);
+  return wordField(w, 1);
 }
 // @ts-ignore: decorator
 @inline export function areaName(i: i32): i32 {
@@ -97,17 +105,17 @@ export let scoped: bool = false;
 }
 // @ts-ignore: decorator
 @inline export function leafMax(w: i32): i32 {
-  return i32At(LEAF_MAX, w << 1);
+  return wordField(w, 2);
 }
 /** The smallest total weight of a leaf's name holding word w. */
 // @ts-ignore: decorator
 @inline export function lightestName(w: i32): i32 {
-  return i32At(LIGHTEST, w);
+  return wordField(w, 5);
 }
 /** Levels (bit set) of the leaves whose names hold word w. */
 // @ts-ignore: decorator
 @inline export function leafLevels(w: i32): i32 {
-  return i32At(LEAF_LEVELS, w);
+  return wordField(w, 4);
 }
 /** The greatest weight on the path from the root to o, o included. */
 // @ts-ignore: decorator
@@ -116,11 +124,11 @@ export let scoped: bool = false;
 }
 // @ts-ignore: decorator
 @inline export function leafStart(w: i32): i32 {
-  return i32At(LEAF_SLICE, w << 1);
+  return wordField(w, 8);
 }
 // @ts-ignore: decorator
 @inline export function leafCount(w: i32): i32 {
-  return i32At(LEAF_SLICE, (w << 1) + 1);
+  return wordField(w, 9);
 }
 /** The i-th leaf name of an order (`leafStart(w)` … of word w). */
 // @ts-ignore: decorator
@@ -140,15 +148,15 @@ export let scoped: bool = false;
 /** The most times word w occurs in one leaf's name. */
 // @ts-ignore: decorator
 @inline export function leafRepeat(w: i32): i32 {
-  return i32At(LEAF_MAX, (w << 1) + 1);
+  return wordField(w, 3);
 }
 // @ts-ignore: decorator
 @inline export function companionStart(w: i32): i32 {
-  return i32At(CO_SLICE, w << 1);
+  return wordField(w, 6);
 }
 // @ts-ignore: decorator
 @inline export function companionCount(w: i32): i32 {
-  return i32At(CO_SLICE, (w << 1) + 1);
+  return wordField(w, 7);
 }
 // @ts-ignore: decorator
 @inline export function companion(i: i32): i32 {
@@ -177,14 +185,9 @@ export function ensureSubtrees(): void {
   if (!buildEnds()) return;
   if (!namesInOrder()) return;
   if (!leafWordsInRange()) return;
-  LEAF_MAX = reserve(<usize>wordCount << 3);
-  LEAF_LEVELS = reserve(<usize>wordCount << 2);
-  LIGHTEST = reserve(<usize>wordCount << 2);
+  WORD_INFO = reserve(<usize>wordCount * WORD_FIELDS * 4);
   HEAVIEST = reserve(<usize>objectCount << 2);
   CHAIN_WEIGHT = reserve(<usize>objectCount << 2);
-  AREA_SLICE = reserve(<usize>wordCount << 3);
-  LEAF_SLICE = reserve(<usize>wordCount << 3);
-  CO_SLICE = reserve(<usize>wordCount << 3);
   buildHeaviest();
   buildWords();
   buildCompanions();
@@ -265,10 +268,10 @@ function leafWordsInRange(): bool {
 /** LEAF_MAX from the names of leaves; AREA_SLICE and AREA_NAMES from the postings (count, reserve, fill). */
 function buildWords(): void {
   for (let w = 0; w < wordCount; w++) {
-    setI32(LEAF_MAX, w << 1, 0);
-    setI32(LEAF_MAX, (w << 1) + 1, 0);
-    setI32(LEAF_LEVELS, w, 0);
-    setI32(LIGHTEST, w, 0x7fffffff);
+    setWordField(w, 2, 0);
+    setWordField(w, 3, 0);
+    setWordField(w, 4, 0);
+    setWordField(w, 5, 0x7fffffff);
   }
   for (let n = 0; n < nameCount; n++) {
     if (isArea(name(n, 0))) continue;
@@ -277,12 +280,12 @@ function buildWords(): void {
     const level = obj(name(n, 0), O_LEVEL) & 31;
     for (let j = start; j < end; j++) {
       const w = nameWord(j, 0);
-      setI32(LEAF_LEVELS, w, leafLevels(w) | (1 << level));
-      if (name(n, 4) < lightestName(w)) setI32(LIGHTEST, w, name(n, 4));
-      if (nameWord(j, 1) > leafMax(w)) setI32(LEAF_MAX, w << 1, nameWord(j, 1));
+      setWordField(w, 4, leafLevels(w) | (1 << level));
+      if (name(n, 4) < lightestName(w)) setWordField(w, 5, name(n, 4));
+      if (nameWord(j, 1) > leafMax(w)) setWordField(w, 2, nameWord(j, 1));
       let times = 0;
       for (let i = start; i < end; i++) if (nameWord(i, 0) == w) times++;
-      if (times > leafRepeat(w)) setI32(LEAF_MAX, (w << 1) + 1, times);
+      if (times > leafRepeat(w)) setWordField(w, 3, times);
     }
   }
   let total = 0;
@@ -292,12 +295,12 @@ function buildWords(): void {
     const start = word(w, 0);
     let areas = 0;
     for (let k = start; k < start + word(w, 1); k++) if (isArea(name(posting(k), 0))) areas++;
-    setI32(AREA_SLICE, w << 1, total);
-    setI32(AREA_SLICE, (w << 1) + 1, areas);
+    setWordField(w, 0, total);
+    setWordField(w, 1, areas);
     total += areas;
     const leaves = word(w, 1) - areas;
-    setI32(LEAF_SLICE, w << 1, leafPostingTotal);
-    setI32(LEAF_SLICE, (w << 1) + 1, leaves);
+    setWordField(w, 8, leafPostingTotal);
+    setWordField(w, 9, leaves);
     leafPostingTotal += leaves;
     if (leaves > longestLeafList) longestLeafList = leaves;
   }
@@ -321,8 +324,8 @@ function buildWords(): void {
  */
 function buildCompanions(): void {
   for (let w = 0; w < wordCount; w++) {
-    setI32(CO_SLICE, w << 1, 0);
-    setI32(CO_SLICE, (w << 1) + 1, 0);
+    setWordField(w, 6, 0);
+    setWordField(w, 7, 0);
   }
   let total: i64 = 0;
   for (let n = 0; n < nameCount; n++) {
@@ -331,15 +334,15 @@ function buildCompanions(): void {
     const count = name(n, 2);
     for (let j = start; j < start + count; j++) {
       const w = nameWord(j, 0);
-      setI32(CO_SLICE, (w << 1) + 1, companionCount(w) + count);
+      setWordField(w, 7, companionCount(w) + count);
     }
     total += <i64>(count * count);
   }
   let at = 0;
   for (let w = 0; w < wordCount; w++) {
-    setI32(CO_SLICE, w << 1, at);
+    setWordField(w, 6, at);
     at += companionCount(w);
-    setI32(CO_SLICE, (w << 1) + 1, 0);
+    setWordField(w, 7, 0);
   }
   CO_WORDS = reserve(<usize>(total > 0 ? total : 1) << 3);
   for (let n = 0; n < nameCount; n++) {
@@ -352,7 +355,7 @@ function buildCompanions(): void {
         const at = companionStart(w) + companionCount(w);
         setI32(CO_WORDS, at << 1, nameWord(i, 0));
         setI32(CO_WORDS, (at << 1) + 1, nameWord(i, 1));
-        setI32(CO_SLICE, (w << 1) + 1, companionCount(w) + 1);
+        setWordField(w, 7, companionCount(w) + 1);
       }
     }
   }
@@ -377,7 +380,7 @@ function buildCompanions(): void {
       setI32(CO_WORDS, ((start + kept) << 1) + 1, weight);
       kept++;
     }
-    setI32(CO_SLICE, (w << 1) + 1, kept);
+    setWordField(w, 7, kept);
   }
 }
 

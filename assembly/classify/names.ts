@@ -11,7 +11,9 @@
  * sweep, `readOrdered` the next object of an order with all its names (`beginOrdered`, `orderedKey`). Every part
  * applies the hits in log order, and a name is read by one part only (the part number in its slot), so each
  * name sees its hits as in one full pass. Bounds on what names not read yet can score: `leafGainBound` (per
- * token), `leafNameBound` (per word and its companions), `orderedBound` (the next object's own names). Without
+ * token), `leafNameBound` (per word and its companions), `orderedBound` (the next object's own names). A hint
+ * typed as one word (every hit is the prefix token's) defers its area names too: they are read object by object,
+ * best bound first (`orderDeferredAreas`, `readDeferredArea`), as a place's chain is then the place alone. Without
  * the subtree index (`scoped` false) `classifyNames` reads every posting at once.
  *
  * NAME_SLOTS: open-addressing table keyed by name id, NAME_SLOT_BYTES each:
@@ -37,7 +39,7 @@ import {
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName, orderKey,
   NO_KEY,
 } from '../subtree';
-import { heapAt, setHeapAt, heapify, siftDown, popHeap } from '../heap';
+import { heapAt, setHeapAt, heapify, siftDown, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
 import {
   tok, setTok, tokChar, tokenCount, F_START, F_LEN, F_KIND, F_ROLE, F_ORDINAL, F_SEGMENT, F_TYPE_A, F_TYPE_B,
@@ -53,9 +55,13 @@ const MAX_POSTINGS_PER_CALL: i32 = 200000;
 const HIT_CAP: i32 = MAX_HITS * 64;
 /** hit words the word table can keep (a bigger set falls back to the per-token bound and the unordered rest) */
 const WORD_SLOT_CAP: i32 = 8192;
-const WORD_SLOT_BYTES: i32 = 16;
+const WORD_SLOT_BYTES: i32 = 20;
 /** (hit, name) pairs one object is read with at once (`readObject`) */
 const TOUCH_CAP: i32 = 512;
+/** (hit, name) pairs one range read by its names can hold (`readRangeByNames`; a bigger one is read by hit) */
+const RANGE_CAP: i32 = 32768;
+/** what reading one name of a range by its words costs, in binary-search steps (a few word-table probes) */
+const NAME_SCAN_COST: i32 = 2;
 
 let NAME_SLOTS: usize = 0;
 let NAME_USED: usize = 0;
@@ -74,6 +80,25 @@ let leafPostings: i32 = 0;
 let leafProbes: i32 = 0;
 /** TOKEN_GAIN i32 × 64: the most each token gains in a leaf's name (`leafGain` of its best hit) */
 let TOKEN_GAIN: usize = 0;
+/**
+ * The tokens with a leaf gain, by gain ascending (TOKEN_RANK i32 × 64: a token's place, TOKEN_SUM i32 × 64: the
+ * gains up to and including that place). A leaf's name scores at most the gains of the tokens that hit it (a token
+ * hits a name once), so a name hit only by the first `minorTokens` tokens, whose gains sum below what the ordered
+ * reading needs, cannot matter: their cursors are dropped (MaxScore, as in top-k retrieval).
+ */
+let TOKEN_RANK: usize = 0;
+/** TOKEN_LEAF_HITS i32 × 2 × 64: first index in LEAF_HITS and count of each token's leaf hits (the log is by token) */
+let TOKEN_LEAF_HITS: usize = 0;
+/** `leafTokensIn` looks for a token's words in a subtree when it has at most this many leaf hits */
+const FEW_HITS: i32 = 8;
+let TOKEN_SUM: usize = 0;
+let rankedTokens: i32 = 0;
+/** the tokens with a leaf gain (bit set) */
+export let gainingTokens: u64 = 0;
+let minorTokens: i32 = 0;
+/** what a leaf's name must score, at a key of the ordered reading, to matter (solve/scope.ts); NO_NEED: anything */
+export const NO_NEED: i32 = -2147483648;
+let neededAt: (key: i32) => i32 = (key: i32): i32 => NO_NEED;
 /** levels (bit set) of the leaves the hits can reach */
 export let hitLeafLevels: i32 = 0;
 /** the hit being read (order key of the names it reaches first) */
@@ -88,7 +113,8 @@ export function newPart(): void {
 let prefixTok: i32 = -1;
 /**
  * WORD_SLOTS: open-addressing table of the words the leaf hits hit, WORD_SLOT_BYTES each: @0 word id, @4 best gain
- * of a hit on it in a leaf's name, @8 its first hit, @12 its last hit; HIT_NEXT: the next hit of the same word.
+ * of a hit on it in a leaf's name, @8 its first hit, @12 its last hit, @16 the most a leaf's name holding it scores
+ * (`leafNameBound`; 0x7fffffff until it is computed); HIT_NEXT: the next hit of the same word.
  * Built once per call when asked (`indexHitWords`), reset through WORD_USED.
  */
 let WORD_SLOTS: usize = 0;
@@ -98,6 +124,23 @@ let HIT_NEXT: usize = 0;
 /** 0 not built for this call, 1 built, −1 too many words */
 let wordsIndexed: i32 = 0;
 let TOUCH: usize = 0;
+let RANGE_PAIRS: usize = 0;
+/**
+ * Deferred areas (hints typed as one word): the area names the word's hits reach are read object by object,
+ * best bound first (`orderDeferredAreas`), rather than all at once: AREA_PAIRS i32 × 2 (hit, name) in one-pass
+ * order, AREA_SORTED i64 (object << 32 | pair) sorted, AREA_GROUPS i32 × 2 each object's [start, end) in it,
+ * AREA_HEAP i64 max-heap of (bound << 32 | 0x7fffffff − group).
+ */
+const AREA_PAIR_CAP: i32 = 65536;
+let AREA_PAIRS: usize = 0;
+let AREA_SORTED: usize = 0;
+let AREA_GROUPS: usize = 0;
+let AREA_HEAP: usize = 0;
+let areaPairCount: i32 = 0;
+let areaGroupCount: i32 = 0;
+let areaHeapSize: i32 = 0;
+/** this call's areas wait for `readDeferredArea` */
+export let areasDeferred: bool = false;
 /**
  * Ordered reading of leaf names (solve/scope.ts, the rest): CURSORS i32 per leaf hit, the next index in its
  * word's slice of the order (subtree.ts ORDERED); READER a max-heap of (key << 32 | 0x7fffffff − leaf hit index)
@@ -119,11 +162,19 @@ export function setupNames(): void {
   HIT_INFO = reserve(<usize>HIT_CAP << 2);
   LEAF_HITS = reserve(<usize>HIT_CAP << 2);
   TOKEN_GAIN = reserve(64 << 2);
+  TOKEN_RANK = reserve(64 << 2);
+  TOKEN_LEAF_HITS = reserve(64 << 3);
+  TOKEN_SUM = reserve(64 << 2);
   WORD_SLOTS = reserve(<usize>WORD_SLOT_CAP * WORD_SLOT_BYTES);
   WORD_USED = reserve(<usize>WORD_SLOT_CAP << 2);
   for (let i = 0; i < WORD_SLOT_CAP; i++) store<i32>(WORD_SLOTS + <usize>i * WORD_SLOT_BYTES, -1);
   HIT_NEXT = reserve(<usize>HIT_CAP << 2);
   TOUCH = reserve(<usize>TOUCH_CAP << 3);
+  RANGE_PAIRS = reserve(<usize>RANGE_CAP << 3);
+  AREA_PAIRS = reserve(<usize>AREA_PAIR_CAP << 3);
+  AREA_SORTED = reserve(<usize>AREA_PAIR_CAP << 3);
+  AREA_GROUPS = reserve(<usize>AREA_PAIR_CAP << 3);
+  AREA_HEAP = reserve(<usize>AREA_PAIR_CAP << 3);
   CURSORS = reserve(<usize>HIT_CAP << 2);
   READER = reserve(<usize>HIT_CAP << 3);
   NAME_SLOTS = reserve(<usize>NAME_SLOT_CAP * NAME_SLOT_BYTES);
@@ -326,12 +377,68 @@ function readHit(h: i32, areas: bool): void {
   }
 }
 
+/** The first name of an object ≥ o (names are stored by object), nameCount when none. */
+function firstNameAt(o: i32): i32 {
+  let lo = 0;
+  let hi = nameCount;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (name(mid, 0) < o) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Binary-search steps of reading [lo, hi) the cheaper way (`expandLeaves`): by hit, or by the range's names. */
+export function rangeCost(lo: i32, hi: i32): i32 {
+  if (!indexHitWords()) return leafProbes;
+  const byNames = 2 * (32 - clz<i32>(nameCount)) + (firstNameAt(hi) - firstNameAt(lo)) * NAME_SCAN_COST;
+  return byNames < leafProbes ? byNames : leafProbes;
+}
+
+/**
+ * Reads the leaf names [first, end) by their words (WORD_SLOTS): every (hit, name) pair, sorted, so the names
+ * see their hits as a reading by hit gives them. False, having read nothing, when the pairs do not fit.
+ */
+function readRangeByNames(first: i32, end: i32): bool {
+  let count = 0;
+  for (let n = first; n < end; n++) {
+    if (isArea(name(n, 0))) continue;
+    const start = name(n, 1);
+    for (let j = start; j < start + name(n, 2); j++) {
+      const p = wordSlot(nameWord(j, 0), false);
+      if (p == 0) continue;
+      for (let h = load<i32>(p, 8); h >= 0; h = load<i32>(HIT_NEXT + (<usize>h << 2))) {
+        if (count >= RANGE_CAP) return false;
+        store<i64>(RANGE_PAIRS + (<usize>count << 3), (<i64>h << 32) | <i64>n);
+        count++;
+      }
+    }
+  }
+  sortAscending(RANGE_PAIRS, count);
+  let last: i64 = -1;
+  for (let k = 0; k < count; k++) {
+    const pair = load<i64>(RANGE_PAIRS + (<usize>k << 3));
+    if (pair == last) continue; // a word twice in the name
+    last = pair;
+    hitNow = <i32>(pair >> 32);
+    if (!readPosting(hitNow, <i32>(pair & 0xffffffff))) return true;
+  }
+  return true;
+}
+
 /**
  * Reads the leaf names of objects in [lo, hi) for every hit, in hit order: one slice of each posting list
- * (subtree.ts). New names wait for `collectObjects`.
+ * (subtree.ts), or, when the range has fewer names than the slices cost to find, the range's names by their words
+ * (a town's streets against the thousands of words a short prefix hits). New names wait for `collectObjects`.
  */
 export function expandLeaves(lo: i32, hi: i32): void {
   if (!scoped || lo >= hi) return;
+  if (indexHitWords()) {
+    const first = firstNameAt(lo);
+    const end = firstNameAt(hi);
+    if (2 * (32 - clz<i32>(nameCount)) + (end - first) * NAME_SCAN_COST < leafProbes && readRangeByNames(first, end)) return;
+  }
   for (let i = 0; i < leafHitCount; i++) {
     const h = load<i32>(LEAF_HITS + (<usize>i << 2));
     hitNow = h;
@@ -371,11 +478,6 @@ export function postingsOfHits(): i32 {
   return leafPostings;
 }
 
-/** Binary-search steps one `expandLeaves` call costs before it reads anything. */
-export function probesPerRange(): i32 {
-  return leafProbes;
-}
-
 /** The most token t gains in a leaf's name. */
 export function tokenLeafGain(t: i32): i32 {
   return load<i32>(TOKEN_GAIN + (<usize>t << 2));
@@ -387,20 +489,108 @@ function listLeafHits(): void {
   leafPostings = 0;
   leafProbes = 0;
   hitLeafLevels = 0;
-  for (let t = 0; t < 64; t++) store<i32>(TOKEN_GAIN + (<usize>t << 2), 0);
+  gainingTokens = 0;
+  rankedTokens = 0;
+  minorTokens = 0;
+  for (let t = 0; t < 64; t++) {
+    store<i32>(TOKEN_GAIN + (<usize>t << 2), 0);
+    store<i32>(TOKEN_LEAF_HITS + (<usize>t << 3), 0);
+    store<i32>(TOKEN_LEAF_HITS + (<usize>t << 3), 0, 4);
+  }
   if (!scoped) return;
   for (let h = 0; h < hitTotal; h++) {
     const w = hitWord(h);
     const count = word(w, 1);
     if (leafCount(w) == 0) continue;
     const t = hitToken(h);
-    if (leafGain(h) > tokenLeafGain(t)) store<i32>(TOKEN_GAIN + (<usize>t << 2), leafGain(h));
+    const gain = leafGain(h);
+    if (gain > tokenLeafGain(t)) store<i32>(TOKEN_GAIN + (<usize>t << 2), gain);
     hitLeafLevels |= leafLevels(w);
+    const q = TOKEN_LEAF_HITS + (<usize>t << 3);
+    if (load<i32>(q, 4) == 0) store<i32>(q, leafHitCount);
+    store<i32>(q, load<i32>(q, 4) + 1, 4);
     store<i32>(LEAF_HITS + (<usize>leafHitCount << 2), h);
     leafHitCount++;
     leafPostings += count;
     leafProbes += 2 + 32 - clz<i32>(count);
   }
+  rankTokens();
+}
+
+/**
+ * The tokens with a leaf gain that may gain on a leaf in [lo, hi) (bit set): those with a word in a leaf's name
+ * there (a binary search per word), and those with more than FEW_HITS words, unsearched.
+ */
+export function leafTokensIn(lo: i32, hi: i32): u64 {
+  let tokens: u64 = 0;
+  for (let left = gainingTokens; left != 0; left &= left - 1) {
+    const t = <i32>ctz<u64>(left);
+    const q = TOKEN_LEAF_HITS + (<usize>t << 3);
+    const count = load<i32>(q, 4);
+    if (count > FEW_HITS || hasLeafIn(load<i32>(q), count, lo, hi)) tokens |= (<u64>1) << <u64>t;
+  }
+  return tokens;
+}
+
+/** Some leaf hit of LEAF_HITS[first, first + count) has its word in a leaf's name in [lo, hi). */
+function hasLeafIn(first: i32, count: i32, lo: i32, hi: i32): bool {
+  for (let i = first; i < first + count; i++) {
+    const w = hitWord(leafHit(i));
+    const start = word(w, 0);
+    const end = start + word(w, 1);
+    // areas with the word in the range come first at most a few times; past FEW_HITS of them, say yes
+    let seen = 0;
+    for (let k = firstPostingAt(start, end, lo); k < end && seen < FEW_HITS; k++, seen++) {
+      const o = name(posting(k), 0);
+      if (o >= hi) break;
+      if (!isArea(o)) return true;
+    }
+    if (seen >= FEW_HITS) return true;
+  }
+  return false;
+}
+
+/** TOKEN_RANK and TOKEN_SUM: the tokens with a leaf gain by gain ascending (insertion, at most 64). */
+function rankTokens(): void {
+  rankedTokens = 0;
+  minorTokens = 0;
+  gainingTokens = 0;
+  for (let t = 0; t < 64; t++) {
+    store<i32>(TOKEN_RANK + (<usize>t << 2), 64);
+    const gain = tokenLeafGain(t);
+    if (gain <= 0) continue;
+    gainingTokens |= (<u64>1) << <u64>t;
+    // TOKEN_SUM holds the ranked tokens themselves until the sums are taken
+    let at = rankedTokens;
+    while (at > 0 && tokenLeafGain(load<i32>(TOKEN_SUM + (<usize>(at - 1) << 2))) > gain) {
+      store<i32>(TOKEN_SUM + (<usize>at << 2), load<i32>(TOKEN_SUM + (<usize>(at - 1) << 2)));
+      at--;
+    }
+    store<i32>(TOKEN_SUM + (<usize>at << 2), t);
+    rankedTokens++;
+  }
+  let sum = 0;
+  for (let i = 0; i < rankedTokens; i++) {
+    const t = load<i32>(TOKEN_SUM + (<usize>i << 2));
+    store<i32>(TOKEN_RANK + (<usize>t << 2), i);
+    sum += tokenLeafGain(t);
+    store<i32>(TOKEN_SUM + (<usize>i << 2), sum);
+  }
+}
+
+/**
+ * Leaf hit h cannot lead the ordered reading to a name that matters at this key: its token is among those whose
+ * gains together stay below what a name needs there (`neededAt`, which only grows as the reading goes: the
+ * threshold never falls and the key never rises, so a dropped cursor is never needed again), or every leaf's
+ * name holding its word scores below it (the word's companions, `leafNameBound`).
+ */
+function minorHit(h: i32, key: i32): bool {
+  const needed = neededAt(key);
+  if (needed == NO_NEED) return false;
+  while (minorTokens < rankedTokens && load<i32>(TOKEN_SUM + (<usize>minorTokens << 2)) < needed) minorTokens++;
+  if (load<i32>(TOKEN_RANK + (<usize>hitToken(h) << 2)) < minorTokens) return true;
+  const p = wordSlot(hitWord(h), false);
+  return p != 0 && load<i32>(p, 16) < needed;
 }
 
 /**
@@ -408,15 +598,22 @@ function listLeafHits(): void {
  * quarter per edit, less a twentieth for a prefix) at that weight or up to five below (the rounded terms can make
  * a smaller weight gain one or two more; six below it gains less).
  */
+let gainMemoKey: i32 = -1;
+let gainMemo: i32 = 0;
 function gainAt(h: i32, weight: i32): i32 {
   const cost = hitCost(h);
   const prefix = hitToken(h) == prefixTok;
+  // one remembered (weight, cost, prefix): most words weigh the same, and a call asks thousands of times
+  const key = (weight << 9) | (cost << 1) | (prefix ? 1 : 0);
+  if (key == gainMemoKey && weight >= 0) return gainMemo;
   let best = 0;
   for (let w = weight; w >= 0 && w >= weight - 5; w--) {
     let gained = w - (w * cost) / 4;
     if (prefix) gained -= w / 20;
     if (gained > best) best = gained;
   }
+  gainMemoKey = key;
+  gainMemo = best;
   return best;
 }
 
@@ -449,6 +646,7 @@ function wordSlot(w: i32, create: bool): usize {
       store<i32>(p, 0, 4);
       store<i32>(p, -1, 8);
       store<i32>(p, -1, 12);
+      store<i32>(p, 0x7fffffff, 16);
       store<i32>(WORD_USED + (<usize>wordUsed << 2), i);
       wordUsed++;
       return p;
@@ -490,7 +688,8 @@ export function leafNameBound(): i32 {
   if (!indexHitWords()) return perToken;
   let best = 0;
   for (let k = 0; k < wordUsed; k++) {
-    const w = load<i32>(WORD_SLOTS + <usize>load<i32>(WORD_USED + (<usize>k << 2)) * WORD_SLOT_BYTES);
+    const slot = WORD_SLOTS + <usize>load<i32>(WORD_USED + (<usize>k << 2)) * WORD_SLOT_BYTES;
+    const w = load<i32>(slot);
     let sum = 0;
     let weightHit = 0;
     const start = companionStart(w);
@@ -508,6 +707,7 @@ export function leafNameBound(): i32 {
     }
     const missed = lightestName(w) - weightHit;
     if (missed > 0) sum -= missed / 5;
+    store<i32>(slot, sum, 16);
     if (sum > best) best = sum;
   }
   return best < perToken ? best : perToken;
@@ -587,8 +787,9 @@ function advanceTop(): void {
  * Starts reading the leaf names of the hits in `order` (subtree.ts ensureOrder, built by the caller); false
  * when the hits reach too many words for it (read the rest unordered then).
  */
-export function beginOrdered(order: i32): bool {
+export function beginOrdered(order: i32, needed: (key: i32) => i32): bool {
   if (!scoped || !indexHitWords()) return false;
+  neededAt = needed;
   readerOrder = order;
   readerSize = 0;
   for (let i = 0; i < leafHitCount; i++) {
@@ -604,6 +805,10 @@ export function beginOrdered(order: i32): bool {
 export function orderedKey(): i32 {
   while (readerSize > 0) {
     const i = 0x7fffffff - <i32>(heapAt(READER, 0) & 0xffffffff);
+    if (minorHit(leafHit(i), <i32>(heapAt(READER, 0) >> 32))) {
+      readerSize = popHeap(READER, readerSize);
+      continue;
+    }
     const n = cursorName(i);
     if (!nameRead(n)) {
       nextName = n;
@@ -697,11 +902,12 @@ function isRoman(t: i32): bool {
  * names the hits reach: those of areas when the dictionary has its subtree index (leaves wait for
  * `expandLeaves`), every name otherwise. `prefixToken` is the token read as a prefix (hints), or −1.
  */
-export function classifyNames(prefixToken: i32): void {
+export function classifyNames(prefixToken: i32, deferAreas: bool = false): void {
   ensureSubtrees();
   prefixTok = prefixToken;
   hitTotal = 0;
   wordsIndexed = 0;
+  areaHeapSize = 0;
   for (let t = 0; t < tokenCount && t < 64; t++) {
     if (tok(t, F_ROLE) != ROLE_FREE) continue;
     const kind = tok(t, F_KIND);
@@ -724,8 +930,93 @@ export function classifyNames(prefixToken: i32): void {
       hitTotal++;
     }
   }
-  for (let h = 0; h < hitTotal; h++) readHit(h, scoped);
+  areasDeferred = deferAreas && scoped && onlyToken(prefixToken) && gatherAreas();
+  if (!areasDeferred) for (let h = 0; h < hitTotal; h++) readHit(h, scoped);
   listLeafHits();
+}
+
+/** Every hit is token t's. */
+function onlyToken(t: i32): bool {
+  if (t < 0 || hitTotal == 0) return false;
+  for (let h = 0; h < hitTotal; h++) if (hitToken(h) != t) return false;
+  return true;
+}
+
+/**
+ * AREA_PAIRS: the (hit, name) pairs of the area names the hits reach, in one-pass order (by hit, then name),
+ * as (object << 32 | pair index) once `orderDeferredAreas` sorts them by object; false (nothing gathered) when
+ * they are more than AREA_PAIR_CAP.
+ */
+function gatherAreas(): bool {
+  let total = 0;
+  for (let h = 0; h < hitTotal; h++) total += areaCount(hitWord(h));
+  if (total > AREA_PAIR_CAP) return false;
+  areaPairCount = 0;
+  for (let h = 0; h < hitTotal; h++) {
+    const w = hitWord(h);
+    for (let k = areaStart(w); k < areaStart(w) + areaCount(w); k++) {
+      const n = areaName(k);
+      store<i32>(AREA_PAIRS + (<usize>areaPairCount << 3), h);
+      store<i32>(AREA_PAIRS + (<usize>areaPairCount << 3), n, 4);
+      areaPairCount++;
+    }
+  }
+  return true;
+}
+
+/**
+ * Orders the deferred areas (one group per object, its pairs in one-pass order) by `boundOf(object, gain)`, the
+ * most the object can rank given the most its names gain from their hits.
+ */
+export function orderDeferredAreas(boundOf: (o: i32, gain: i32) => i32): void {
+  for (let i = 0; i < areaPairCount; i++) {
+    const n = load<i32>(AREA_PAIRS + (<usize>i << 3), 4);
+    setHeapAt(AREA_SORTED, i, (<i64>name(n, 0) << 32) | <i64>i);
+  }
+  sortAscending(AREA_SORTED, areaPairCount);
+  areaGroupCount = 0;
+  let i = 0;
+  while (i < areaPairCount) {
+    const o = <i32>(heapAt(AREA_SORTED, i) >> 32);
+    let gain = 0;
+    let j = i;
+    for (; j < areaPairCount && <i32>(heapAt(AREA_SORTED, j) >> 32) == o; j++) {
+      const pair = <i32>(heapAt(AREA_SORTED, j) & 0xffffffff);
+      const h = load<i32>(AREA_PAIRS + (<usize>pair << 3));
+      const n = load<i32>(AREA_PAIRS + (<usize>pair << 3), 4);
+      const start = name(n, 1);
+      for (let k = start; k < start + name(n, 2); k++) {
+        if (nameWord(k, 0) != hitWord(h)) continue;
+        const g = gainAt(h, nameWord(k, 1));
+        if (g > gain) gain = g;
+      }
+    }
+    store<i32>(AREA_GROUPS + (<usize>areaGroupCount << 3), i);
+    store<i32>(AREA_GROUPS + (<usize>areaGroupCount << 3), j, 4);
+    setHeapAt(AREA_HEAP, areaGroupCount, (<i64>boundOf(o, gain) << 32) | <i64>(0x7fffffff - areaGroupCount));
+    areaGroupCount++;
+    i = j;
+  }
+  areaHeapSize = areaGroupCount;
+  heapify(AREA_HEAP, areaHeapSize);
+}
+
+/** The bound of the next deferred area (`orderDeferredAreas`), NO_NEED when none is left. */
+export function deferredAreaBound(): i32 {
+  return areaHeapSize > 0 ? <i32>(heapAt(AREA_HEAP, 0) >> 32) : NO_NEED;
+}
+
+/** Reads the next deferred area: every name of the object with its hits, as one pass reads them. */
+export function readDeferredArea(): void {
+  const group = 0x7fffffff - <i32>(heapAt(AREA_HEAP, 0) & 0xffffffff);
+  areaHeapSize = popHeap(AREA_HEAP, areaHeapSize);
+  partNow++;
+  const end = load<i32>(AREA_GROUPS + (<usize>group << 3), 4);
+  for (let j = load<i32>(AREA_GROUPS + (<usize>group << 3)); j < end; j++) {
+    const pair = <i32>(heapAt(AREA_SORTED, j) & 0xffffffff);
+    hitNow = load<i32>(AREA_PAIRS + (<usize>pair << 3));
+    if (!readPosting(hitNow, load<i32>(AREA_PAIRS + (<usize>pair << 3), 4))) return;
+  }
 }
 
 /**

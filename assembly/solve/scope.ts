@@ -10,7 +10,9 @@
  * ways and the smaller taken: (a) the ancestors' positive scores (with type bonuses) plus the most a leaf's
  * name scores (`own`, names.ts); (b) per token: a token an ancestor holds goes either to it or to the leaf,
  * since a chain uses each token once, so each ancestor counts the larger of its score and the leaf gains of
- * its tokens, and the tokens no ancestor holds count their leaf gains. Opening an anchor reads the leaf names in
+ * its tokens, and the tokens no ancestor holds count their leaf gains; when those gain nothing, the leaf scores
+ * on some ancestor's tokens and that ancestor leaves the chain, so the least an ancestor loses so comes off
+ * (`сер`: a town named Серов bounds its streets by what `сер` gains on a street, not by its own score). Opening an anchor reads the leaf names in
  * its subtree's id range, less the ranges already open (ranges nest or are disjoint).
  *
  * The rest. A leaf under no anchor has no candidate ancestor: `own + restExtra` bounds it. The rest is read
@@ -19,11 +21,19 @@
  * `own + restExtraOf(key)`, falls as it goes; a leaf whose own names cannot reach the solver's threshold
  * (`passBelow`) is passed by unread. Without an order (too many hit words) the rest is read at once.
  *
- * The solver asks `nextBound()` (the greater of the next anchor's and the rest's) and calls `openNext()` while
- * the bound can change its answer. Opening a range costs a binary search per hit word before it reads
- * anything; once the openings would have cost more than reading every leaf name of the hits, the anchors left
- * are read in one sweep over the posting lists (a leaf is theirs when a candidate stands above it): a scope
- * never costs much more than one pass.
+ * The solver asks `nextBound()` (the greater of the next anchor's and the rest's, an anchor first at a tie) and
+ * calls `openNext()` while the bound can change its answer. Opening a range costs a binary search per hit word,
+ * or a look at each name in the range when it has fewer (names.ts rangeCost: a town's streets against the
+ * thousands of words a short prefix hits); once the openings would have cost more than reading every leaf name
+ * of the hits, the anchors left are read in one sweep over the posting lists (a leaf is theirs when a candidate
+ * stands above it): a scope never costs much more than one pass.
+ *
+ * Bounds that look at the subtree: a token counts for the leaves under an anchor only when one of its words is
+ * in a leaf's name there (names.ts leafTokensIn: a binary search per word, for tokens of few words), and an area
+ * whose own tokens are all that its leaves can gain on is no anchor (a leaf under it takes one of them, and the
+ * area leaves the chain). The rest read in order drops the cursors that can only lead to leaves below the
+ * threshold (names.ts minorHit): those of the tokens whose gains together stay below it, and those of words
+ * whose names all score below it.
  *
  *   ANCHORS i32 × 3 × anchorCount  id, bound (a) less `own`, bound (b), both with the anchor's extra
  *   HEAP    i64 × anchorCount      max-heap of (bound << 32 | anchor index); rebuilt when `own` is tightened
@@ -33,8 +43,8 @@ import { reserve } from '../memory';
 import { heapAt, setHeapAt, heapify, popHeap } from '../heap';
 import { obj, name, posting, word, O_PARENT, objectCount } from '../blob';
 import {
-  objSlot, objAt, objUsed, expandLeaves, collectObjects, postingsOfHits, probesPerRange, leafHit, leafHits, hitWordOf,
-  readLeaf, tokenLeafGain, newPart, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit,
+  objSlot, objAt, objUsed, expandLeaves, collectObjects, postingsOfHits, rangeCost, leafHit, leafHits, hitWordOf,
+  readLeaf, tokenLeafGain, newPart, NO_NEED, leafTokensIn, gainingTokens, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit,
 } from '../classify/names';
 import { scoped, isArea, subtreeEnd, ensureOrder, NO_KEY } from '../subtree';
 
@@ -92,10 +102,12 @@ function maskGain(mask: u64): i32 {
 }
 
 /** Bound (a) less `own` and bound (b) of the leaves under o (see the top of the file), into anchor i. */
-function boundAnchor(i: i32, o: i32, extra: i32): void {
+function boundAnchor(i: i32, o: i32, extra: i32, present: u64): void {
   let scores = 0;
   let byToken = 0;
   let held: u64 = 0;
+  // the least an ancestor loses when the leaf takes its tokens (score over its tokens' leaf gains)
+  let yields = 0x7fffffff;
   let a = o;
   while (a >= 0) {
     const q = objSlot(a, false);
@@ -104,13 +116,19 @@ function boundAnchor(i: i32, o: i32, extra: i32): void {
       if (gain < 0) gain = 0;
       scores += gain;
       const mask = load<u64>(q, 32);
-      const leaf = maskGain(mask);
+      const leaf = maskGain(mask & present);
       byToken += gain > leaf ? gain : leaf;
       held |= mask;
+      const loss = gain > leaf ? gain - leaf : 0;
+      if (leaf > 0 && loss < yields) yields = loss;
     }
     a = obj(a, O_PARENT);
   }
-  byToken += maskGain(~held);
+  const unheld = maskGain(~held & present);
+  byToken += unheld;
+  // a leaf scores on some token of its own: when every token it can gain on is an ancestor's, that ancestor
+  // leaves the chain (a chain uses a token once), so the leaf gains at most what the ancestor would have
+  if (unheld == 0) byToken -= yields == 0x7fffffff ? byToken : yields;
   store<i32>(ANCHORS + <usize>(i * 3) * 4, o);
   store<i32>(ANCHORS + <usize>(i * 3 + 1) * 4, scores + extra);
   store<i32>(ANCHORS + <usize>(i * 3 + 2) * 4, byToken + extra);
@@ -163,7 +181,13 @@ export function openScope(
     if (load<i32>(p, 4) <= 0) continue;
     const o = load<i32>(p);
     if (!isArea(o)) continue;
-    boundAnchor(anchorCount++, o, anchorExtra(o));
+    // every token a leaf can gain on is the area's own: a leaf under it takes one, and the area leaves the chain,
+    // so its leaves are those of the areas above it or of the rest (`сер`: a town named Серов)
+    const others = ~load<u64>(p, 32) & gainingTokens;
+    if (others == 0) continue;
+    const present = leafTokensIn(o, subtreeEnd(o));
+    if ((others & present) == 0) continue;
+    boundAnchor(anchorCount++, o, anchorExtra(o), present);
   }
   buildHeap();
 }
@@ -194,6 +218,14 @@ function restBound(): i32 {
   }
 }
 
+/**
+ * What the words of a leaf of the rest at this key must score for it to matter: below it the leaf cannot reach
+ * `skipBelow`, even at a tie (names.ts drops the cursors that can lead only to such leaves).
+ */
+function restNeeded(key: i32): i32 {
+  return skipBelow == NO_BOUND ? NO_NEED : skipBelow - restExtraOf(key);
+}
+
 /** A leaf of the rest with this bound, next in order, can still matter (see `passBelow`). */
 function reaches(bound: i32): bool {
   return bound > skipBelow || (bound == skipBelow && (nextHit < tieHit || (nextHit == tieHit && nextName <= tieName)));
@@ -221,10 +253,10 @@ export function nextBound(): i32 {
   return anchor > rest ? anchor : rest;
 }
 
-/** The next opening is the rest: leaves under no anchor. */
+/** The next opening is the rest: leaves under no anchor (at an equal bound an anchor goes first: the places a query names). */
 export function nextIsRest(): bool {
   const rest = restBound();
-  return rest != NO_BOUND && (heapSize == 0 || rest >= <i32>(heapAt(HEAP, 0) >> 32));
+  return rest != NO_BOUND && (heapSize == 0 || rest > <i32>(heapAt(HEAP, 0) >> 32));
 }
 
 /** The next opening reads one name of the rest in order: names.ts nextHit and nextName say which, `restKey` its key. */
@@ -304,7 +336,13 @@ function sweep(anchors: bool): void {
 
 /** Opens the next anchor (or the rest) and collects the candidates it brings. */
 export function openNext(): void {
-  if (heapSize > 0 && spent + probesPerRange() > postingsOfHits()) {
+  if (nextIsRest()) {
+    openRest();
+    return;
+  }
+  const next = heapSize > 0 ? anchorField(<i32>(heapAt(HEAP, 0) & 0xffffffff), 0) : -1;
+  const cost = next >= 0 ? rangeCost(next, subtreeEnd(next)) : 0;
+  if (heapSize > 0 && spent + cost > postingsOfHits()) {
     // cheaper to sweep the lists for every anchor left than to keep searching per range
     heapSize = 0;
     swept = true;
@@ -313,16 +351,11 @@ export function openNext(): void {
     collectObjects(typing);
     return;
   }
-  if (nextIsRest()) {
-    openRest();
-    return;
-  }
-  spent += probesPerRange();
+  spent += cost;
   if (heapSize > 0) {
-    const o = anchorField(<i32>(heapAt(HEAP, 0) & 0xffffffff), 0);
     heapSize = popHeap(HEAP, heapSize);
     newPart();
-    open(o, subtreeEnd(o));
+    open(next, subtreeEnd(next));
     collectObjects(typing);
   }
 }
@@ -334,7 +367,7 @@ export function openNext(): void {
 function openRest(): void {
   if (!ordering && order >= 0) {
     ensureOrder(order, keyOf);
-    ordering = beginOrdered(order);
+    ordering = beginOrdered(order, restNeeded);
     order = -1;
     if (ordering) return;
   }

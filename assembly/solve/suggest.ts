@@ -11,13 +11,15 @@
  *
  * Streets come as in the chain solver (solve/scope.ts): under the places the query names first, then the others
  * by the part of their rank known before reading them (LevelBonus and WeightBonus), until the list is full and
- * no street left could enter it: the hints are those of reading everything.
+ * no street left could enter it: the hints are those of reading everything. A word typed alone (`сер`) reads its
+ * places that way too, best bound first (LevelBonus and WeightBonus known before reading): a prefix of a few letters
+ * reaches thousands of places in a national dictionary.
  */
 import { reserve, RESULT, setI32, u16At } from '../memory';
 import { obj, house, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
-  nextName, typeBonusBound, leafTypeBound,
+  nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea,
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder } from '../subtree';
 import { chainScore, lastChainMask, lastChainWeight, scoreHouses } from './chain';
@@ -174,6 +176,15 @@ function hintExtraOfLeaf(o: i32, key: i32): i32 {
   return own - HOUSE_HINT_BONUS;
 }
 
+/**
+ * The most a place read later (`areasDeferred`: the query is one word, so a place's chain is the place alone) can
+ * rank: what its names gain, its type word, the postcode, a house, and its LevelBonus and WeightBonus.
+ */
+function areaRankBound(o: i32, gain: i32): i32 {
+  return gain + typeBonusBound(o) + (postcodeToken >= 0 && tok(postcodeToken, F_VALUE) > 0 ? 20 : 0) +
+    (houseKeyLen > 0 && obj(o, O_HOUSE_COUNT) > 0 ? HOUSE_HINT_BONUS : 0) + hintKey(o);
+}
+
 /** The last hint comes before any hint of the next street in order at its rank (one-pass order). */
 function lastBefore(hit: i32, nameId: i32): bool {
   const p = topAt(topCount - 1);
@@ -204,7 +215,9 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     if (t >= 0 && tok(t, F_KIND) == KIND_ALPHA) prefixToken = t;
   }
   resetCandidates();
-  classifyNames(prefixToken);
+  // a word typed alone: its places are read best bound first, like the streets (names.ts orderDeferredAreas)
+  classifyNames(prefixToken, true);
+  if (areasDeferred) orderDeferredAreas(areaRankBound);
   collectObjects(true);
   scoreHouses(false);
   rankCandidates(0, objUsed, prefixToken, cap);
@@ -220,7 +233,9 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
       const last = topAt(topCount - 1);
       passBelow(load<i32>(last, 8), load<i32>(last, 12), load<i32>(last, 16), load<i32>(last, 8));
     }
-    const bound = nextBound();
+    const scopeBound = nextBound();
+    const areaBound = deferredAreaBound();
+    const bound = areaBound > scopeBound ? areaBound : scopeBound;
     if (bound == NO_BOUND) break;
     if (topCount >= cap && bound < load<i32>(topAt(topCount - 1), 8)) break;
     // a reading whose best rank cannot beat an earlier reading's is not written (abi.ts)
@@ -228,6 +243,13 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     if (!tight) {
       tight = true;
       tightenScope(leafNameBound());
+      continue;
+    }
+    if (areaBound != NO_BOUND && areaBound >= scopeBound) {
+      const from = objUsed;
+      readDeferredArea();
+      collectObjects(true);
+      rankCandidates(from, objUsed, prefixToken, cap);
       continue;
     }
     if (topCount >= cap && bound == load<i32>(topAt(topCount - 1), 8) && nextIsOrdered() && lastBefore(nextHit, nextName)) break;
