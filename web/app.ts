@@ -368,6 +368,10 @@ async function registerWorker(): Promise<void> {
   if (!('serviceWorker' in navigator)) throw new Error('no service workers in this browser');
   await navigator.serviceWorker.register('/sw.js', { scope: '/' });
   await navigator.serviceWorker.ready;
+}
+
+/** Everything the page needs offline is in the cache: the worker's shell, and the dictionary `loadEngine` put there. */
+async function assertCachedForOffline(): Promise<void> {
   const cache = await caches.open(CACHE);
   for (const url of ['/', '/web/app.js', '/web/core.wasm', `/web/${country}.dict`]) {
     if (!(await cache.match(url))) throw new Error(`${url} is not cached`);
@@ -380,7 +384,9 @@ const engineLoaded = loadEngine().catch((err: unknown) => {
   statusLine.textContent = `словарь не загружен (${state.error}); подсказки с сервера`;
 });
 const workerReady = registerWorker();
-Promise.all([engineLoaded, workerReady]).then(() => {
+// checked once both are done: the dictionary is cached by loadEngine, which may finish after the worker is ready
+Promise.all([engineLoaded, workerReady]).then(async () => {
+  await assertCachedForOffline();
   state.offlineReady = state.ready;
   document.documentElement.dataset.offline = state.offlineReady ? 'ready' : 'no';
 }).catch((err: unknown) => {
