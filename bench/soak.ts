@@ -78,7 +78,9 @@ async function main(): Promise<void> {
     const end = after[Number(pid)] ?? NaN;
     return { pid: Number(pid), startMb: +start.toFixed(1), endMb: +end.toFixed(1), growthPct: +(((end - start) / start) * 100).toFixed(2) };
   });
-  const expectedBad = 2 / requests.length; // the two bad bodies answer 400 on purpose
+  // the malformed body answers 400 on purpose; the 900-letter query is valid (≤ 1000 characters) and answers 200
+  // with nothing found, so one request of the mix is expected to fail
+  const expectedBad = 1 / requests.length;
   const summary = {
     seconds: SECONDS,
     connections: CONNECTIONS,
