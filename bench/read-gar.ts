@@ -39,6 +39,7 @@ import { readSocrbase } from '../dictionaries/sources/hflabs.js';
 import { typeTable } from '../dictionaries/types.js';
 import { REGION_TABLES } from '../dictionaries/sources/gar-tables.js';
 import { openZip } from '../dictionaries/sources/zip.js';
+import { tableOf } from '../dictionaries/sources/gar.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SELF = fileURLToPath(import.meta.url);
@@ -131,10 +132,7 @@ async function childRun(archive: string, reader: string, digest: boolean, worker
 async function childInflate(archive: string, lanes: number): Promise<RunReport> {
   const zip = await openZip(archive);
   const tables = new Set<string>(REGION_TABLES);
-  const entries = zip.entries.filter((entry) => {
-    const table = /\/(AS_[A-Z_]+?)_\d{8}_/i.exec(entry.fileName)?.[1]?.toUpperCase();
-    return table !== undefined && tables.has(table);
-  });
+  const entries = zip.entries.filter((entry) => tables.has(tableOf(entry.fileName) ?? ''));
   const cpu = process.cpuUsage();
   const started = performance.now();
   let xmlBytes = 0;

@@ -220,10 +220,11 @@ export class ModelBuilder implements ModelSink {
     const started = Date.now();
     this.locateParents();
     this.joinByName();
-    const { objects, municipals } = this.numberObjects();
+    const { objects, municipals, houseParent } = this.numberObjects();
     this.assignGa(objects);
     const store = this.houseStore;
-    const { rows, parents } = this.orderHouses(objects);
+    // step 4's order: houses grouped by their parent's index (counting sort, stable within a parent)
+    const { rows, parents } = store.order((parentId) => houseParent[parentId], objects.length);
     const droppedHouses = store.count - rows.length;
     if (droppedHouses > 0) this.rejects.set('houses: parent object missing', droppedHouses);
 
@@ -245,34 +246,26 @@ export class ModelBuilder implements ModelSink {
   /**
    * Step 3 and the end of the read phase's state: the tree numbered into merged objects, each parent an
    * index. The builder's own maps (objects by key, aliases, FIAS keys) are emptied: at national scale they
-   * hold a copy of every object (≈ 0.6 KB each), and nothing after this reads them.
+   * hold a copy of every object (≈ 0.6 KB each), and nothing after this reads them. `houseParent[id]` is the
+   * object index of the parent key houses were interned with as `id` (−1: no such object).
    */
-  private numberObjects(): { objects: MergedObject[]; municipals: MergedMunicipal[] } {
+  private numberObjects(): { objects: MergedObject[]; municipals: MergedMunicipal[]; houseParent: Int32Array } {
     const { ordered, indexOf } = this.buildTree();
     const { municipals, municipalIndex } = this.numberMunicipals();
     const objects = ordered.map((o) => toMerged(o, o.parent === null ? -1 : (indexOf.get(o.parent) ?? -1), municipalIndex));
     const houseMunicipal = Int32Array.from(this.houseMunicipalKeys, (key) => municipalIndex(key));
     this.houseStore.remapMunicipal((id) => houseMunicipal[id]);
     // houses name their parent by key: the key ids become object indexes now, before the keys go
-    const keys = this.houseParentKeys;
-    this.houseParentIndex = new Int32Array(keys.length);
-    for (let id = 0; id < keys.length; id++) this.houseParentIndex[id] = indexOf.get(this.canonical(keys[id])) ?? -1;
+    const houseParent = Int32Array.from(this.houseParentKeys, (key) => indexOf.get(this.canonical(key)) ?? -1);
     this.objects.clear();
     this.keyAlias.clear();
     this.byFias.clear();
     this.houseParentIds.clear();
     this.houseParentKeys.length = 0;
-    return { objects, municipals };
+    return { objects, municipals, houseParent };
   }
 
-  private houseParentIndex = new Int32Array(0);
   private finished = false;
-
-  /** step 4's order: houses grouped by their parent's index (counting sort, stable within a parent) */
-  private orderHouses(objects: MergedObject[]): { rows: Uint32Array; parents: Int32Array } {
-    const index = this.houseParentIndex;
-    return this.houseStore.order((parentId) => index[parentId], objects.length);
-  }
 
   /** with step 3: municipal entities in a stable order (name, key); `municipalIndex(key)` is −1 for a key never added */
   private numberMunicipals(): { municipals: MergedMunicipal[]; municipalIndex: (key: string | undefined) => number } {

@@ -168,7 +168,8 @@ interface TypeLists {
   room: Map<string, string>;
 }
 
-function tableOf(fileName: string): string | undefined {
+/** the GAR table an entry holds (`99/AS_HOUSES_20230626_….XML` → `AS_HOUSES`), undefined for other files */
+export function tableOf(fileName: string): string | undefined {
   const base = fileName.split('/').pop()!;
   return /^(AS_[A-Z_]+?)_\d{8}_/i.exec(base)?.[1]?.toUpperCase();
 }
