@@ -188,10 +188,14 @@ export function prepareChainOrder(): void {
 function chainExtraOf(key: i32): i32 {
   return extra;
 }
-/** What leaf o adds besides its words: as `leafExtra`, with its own type word and house (HouseSolver's bonus). */
+/** What leaf o adds besides its words: as `leafExtra`, with its own type word (its house: `chainHouseLoss`). */
 function chainExtraOfLeaf(o: i32, key: i32): i32 {
+  return extra - leafTypeBound() + typeBonusBound(o);
+}
+/** What leaf o's houses take from `chainExtraOfLeaf`: the house bonus it cannot have (HouseSolver's bonus). */
+function chainHouseLoss(o: i32): i32 {
   // matchHouse's side effects (chainHouse) are read only right after chainScore, never across this call
-  return extra - leafTypeBound() + typeBonusBound(o) - (withHouse && houseKeyLen > 0 ? HOUSE_BONUS - matchHouse(o) : 0);
+  return withHouse && houseKeyLen > 0 ? HOUSE_BONUS - matchHouse(o) : 0;
 }
 
 /**
@@ -288,7 +292,7 @@ export function solve(): i32 {
   }
   evaluate(0, objUsed);
   extra = leafExtra();
-  openScope(leafGainBound(), extra, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, false);
+  openScope(leafGainBound(), extra, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, chainHouseLoss, false);
   let tight = false;
   while (true) {
     // a chain below `needed` changes neither the winner nor quality.unique (runner-up ≥ best, ≥ best − margin)

@@ -165,15 +165,18 @@ export function prepareHintOrder(): void {
 function hintExtraOf(key: i32): i32 {
   return extra + key;
 }
-/** What street o adds besides its words: as `hintExtraOf`, with its own type word, and a house bonus when one is typed. */
+/** What street o adds besides its words: as `hintExtraOf`, with its own type word (its houses: `hintHouseLoss`). */
 function hintExtraOfLeaf(o: i32, key: i32): i32 {
-  const own = extra + key - leafTypeBound() + typeBonusBound(o);
-  if (houseKeyLen == 0) return own;
+  return extra + key - leafTypeBound() + typeBonusBound(o);
+}
+/** What street o's houses take from `hintExtraOfLeaf`: the house hint bonus, when none starts with the number typed. */
+function hintHouseLoss(o: i32): i32 {
+  if (houseKeyLen == 0) return 0;
   const start = obj(o, O_HOUSE_START);
   for (let h = start; h < start + obj(o, O_HOUSE_COUNT); h++) {
-    if (keyStartsWith(house(h, H_KEY), house(h, H_KEY_LEN))) return own;
+    if (keyStartsWith(house(h, H_KEY), house(h, H_KEY_LEN))) return 0;
   }
-  return own - HOUSE_HINT_BONUS;
+  return HOUSE_HINT_BONUS;
 }
 
 /**
@@ -224,7 +227,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   extra = leafRankExtra();
   openScope(
     leafGainBound(), extra + levelBonusBelow(0, hitLeafLevels) + WEIGHT_BONUS, anchorRankExtra, ORDER_HINT, hintKey,
-    hintExtraOf, hintExtraOfLeaf, true,
+    hintExtraOf, hintExtraOfLeaf, hintHouseLoss, true,
   );
   let tight = false;
   while (true) {
