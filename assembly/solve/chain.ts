@@ -26,7 +26,7 @@ import {
 import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound,
 } from '../classify/names';
-import { chainWeight as pathWeight, ensureOrder } from '../subtree';
+import { chainWeight as pathWeight, ensureOrder, houseLeads, firstLead } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken, HOUSE_ALT_KEY, houseAltKeyLen } from '../house';
 import { u16At } from '../memory';
 import { callCount } from '../trie';
@@ -194,8 +194,14 @@ function chainExtraOfLeaf(o: i32, key: i32): i32 {
 }
 /** What leaf o's houses take from `chainExtraOfLeaf`: the house bonus it cannot have (HouseSolver's bonus). */
 function chainHouseLoss(o: i32): i32 {
+  if (!withHouse || houseKeyLen == 0) return 0;
+  // no house key starts as the typed one (nor its base, a prefix of it) or the alternative: matchHouse finds
+  // nothing, as the first characters of its keys say (subtree.ts HOUSE_LEADS)
+  const leads = houseLeads(o);
+  if (leads >= 0 && houseBaseLen > 0 && (leads & firstLead(u16At(HOUSE_KEY, 0))) == 0 &&
+    (houseAltKeyLen == 0 || (leads & firstLead(u16At(HOUSE_ALT_KEY, 0))) == 0)) return HOUSE_BONUS;
   // matchHouse's side effects (chainHouse) are read only right after chainScore, never across this call
-  return withHouse && houseKeyLen > 0 ? HOUSE_BONUS - matchHouse(o) : 0;
+  return HOUSE_BONUS - matchHouse(o);
 }
 
 /**
