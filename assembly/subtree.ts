@@ -33,6 +33,9 @@
  *   ORDERED    i32 × leaf postings    per order (`ensureOrder`): each word's leaf names by a solver's static key
  *                                     of their object, greatest first, then by name id (the one-pass order);
  *   ORDER_KEY  i32 × objectCount      that key. Built by the first query that reads streets in that order.
+ *   HOUSE_LEADS i32 × objectCount     the first two characters of the object's house keys as bits (`firstLead`,
+ *                                     `secondLead`): a street passed by for want of the house typed (`9`, `35`) is
+ *                                     told by one load, not by reading its houses (hundreds on a long street)
  *
  * The index is built by the first query after the sections are attached (`ensureSubtrees`); `scoped` is false
  * when the dictionary breaks one of the orders above (or is empty), and the classifier then reads every
@@ -41,7 +44,8 @@
 import { reserve, i32At, setI32 } from './memory';
 import { setHeapAt, sortAscending } from './heap';
 import {
-  obj, name, nameWord, posting, word, O_PARENT, O_LEVEL, O_WEIGHT, OBJECTS, NAMES, objectCount, nameCount, wordCount,
+  obj, name, nameWord, posting, word, house, houseKeyChar, O_PARENT, O_LEVEL, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT,
+  H_KEY, H_KEY_LEN, OBJECTS, NAMES, objectCount, nameCount, wordCount,
 } from './blob';
 
 /** no more names in an order */
@@ -57,6 +61,7 @@ let AREA_NAMES: usize = 0;
 let HEAVIEST: usize = 0;
 let CO_WORDS: usize = 0;
 let CHAIN_WEIGHT: usize = 0;
+let HOUSE_LEADS: usize = 0;
 let leafPostingTotal: i32 = 0;
 let longestLeafList: i32 = 0;
 const ORDERS: i32 = 2;
@@ -188,7 +193,9 @@ export function ensureSubtrees(): void {
   WORD_INFO = reserve(<usize>wordCount * WORD_FIELDS * 4);
   HEAVIEST = reserve(<usize>objectCount << 2);
   CHAIN_WEIGHT = reserve(<usize>objectCount << 2);
+  HOUSE_LEADS = reserve(<usize>objectCount << 2);
   buildHeaviest();
+  buildHouseLeads();
   buildWords();
   buildCompanions();
   scoped = true;
@@ -228,6 +235,39 @@ function buildHeaviest(): void {
   for (let o = objectCount - 1; o >= 0; o--) {
     const parent = obj(o, O_PARENT);
     if (parent >= 0 && heaviest(o) > heaviest(parent)) setI32(HEAVIEST, parent, heaviest(o));
+  }
+}
+
+/** The bit a house key starting with character c sets in HOUSE_LEADS: one per digit, one for any other. */
+// @ts-ignore: decorator
+@inline export function firstLead(c: i32): i32 {
+  return c >= 48 && c <= 57 ? 1 << (c - 48) : 1 << 10;
+}
+
+/** The bit a house key whose second character is c sets (keys of one character set none). */
+// @ts-ignore: decorator
+@inline export function secondLead(c: i32): i32 {
+  return c >= 48 && c <= 57 ? 1 << (c - 37) : 1 << 21;
+}
+
+/** The lead bits of object o's house keys (`firstLead`, `secondLead`), −1 without the index. */
+// @ts-ignore: decorator
+@inline export function houseLeads(o: i32): i32 {
+  return HOUSE_LEADS == 0 ? -1 : i32At(HOUSE_LEADS, o);
+}
+
+function buildHouseLeads(): void {
+  for (let o = 0; o < objectCount; o++) {
+    let leads = 0;
+    const start = obj(o, O_HOUSE_START);
+    for (let h = start; h < start + obj(o, O_HOUSE_COUNT); h++) {
+      const len = house(h, H_KEY_LEN);
+      if (len == 0) continue;
+      const off = house(h, H_KEY);
+      leads |= firstLead(houseKeyChar(off));
+      if (len > 1) leads |= secondLead(houseKeyChar(off + 1));
+    }
+    setI32(HOUSE_LEADS, o, leads);
   }
 }
 

@@ -141,6 +141,9 @@ let areaGroupCount: i32 = 0;
 let areaHeapSize: i32 = 0;
 /** this call's areas wait for `readDeferredArea` */
 export let areasDeferred: bool = false;
+/** the areas whose score turned positive in this call, in that order (solve/scope.ts: what stands above a leaf) */
+let RAISED: usize = 0;
+export let raisedCount: i32 = 0;
 /**
  * Ordered reading of leaf names (solve/scope.ts, the rest): CURSORS i32 per leaf hit, the next index in its
  * word's slice of the order (subtree.ts ORDERED); READER a max-heap of (key << 32 | 0x7fffffff − leaf hit index)
@@ -181,6 +184,7 @@ export function setupNames(): void {
   NAME_USED = reserve(<usize>NAME_SLOT_CAP * 4);
   OBJ_SLOTS = reserve(<usize>OBJ_SLOT_CAP * OBJ_SLOT_BYTES);
   OBJ_USED = reserve(<usize>OBJ_SLOT_CAP * 4);
+  RAISED = reserve(<usize>OBJ_SLOT_CAP * 4);
   for (let i = 0; i < NAME_SLOT_CAP; i++) store<i32>(NAME_SLOTS + <usize>i * NAME_SLOT_BYTES, -1);
   for (let i = 0; i < OBJ_SLOT_CAP; i++) store<i32>(OBJ_SLOTS + <usize>i * OBJ_SLOT_BYTES, -1);
 }
@@ -194,6 +198,7 @@ export function resetCandidates(): void {
     store<i32>(OBJ_SLOTS + <usize>load<i32>(OBJ_USED + (<usize>k << 2)) * OBJ_SLOT_BYTES, -1);
   }
   objUsed = 0;
+  raisedCount = 0;
   postingsSeen = 0;
   namesCollected = 0;
   hitTotal = 0;
@@ -261,6 +266,11 @@ export function objSlot(objectId: i32, create: bool): usize {
     }
     i = (i + 1) & (OBJ_SLOT_CAP - 1);
   }
+}
+
+/** The i-th area whose score turned positive in this call (scores only grow: it stays positive). */
+export function raisedArea(i: i32): i32 {
+  return load<i32>(RAISED + (<usize>i << 2));
 }
 
 /** The k-th object candidate slot. */
@@ -1056,6 +1066,10 @@ export function collectObjects(typing: bool = false): void {
       store<i32>(o, nameId, 44);
     }
     if (score > load<i32>(o, 4)) {
+      if (score > 0 && load<i32>(o, 4) <= 0 && isArea(objectId)) {
+        store<i32>(RAISED + (<usize>raisedCount << 2), objectId);
+        raisedCount++;
+      }
       store<i32>(o, score, 4);
       store<i32>(o, load<i32>(p, 16), 8);
       store<i32>(o, load<i32>(p, 20), 12);

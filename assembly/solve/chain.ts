@@ -26,7 +26,7 @@ import {
 import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound,
 } from '../classify/names';
-import { chainWeight as pathWeight, ensureOrder } from '../subtree';
+import { chainWeight as pathWeight, ensureOrder, houseLeads, firstLead } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken, HOUSE_ALT_KEY, houseAltKeyLen } from '../house';
 import { u16At } from '../memory';
 import { callCount } from '../trie';
@@ -188,10 +188,20 @@ export function prepareChainOrder(): void {
 function chainExtraOf(key: i32): i32 {
   return extra;
 }
-/** What leaf o adds besides its words: as `leafExtra`, with its own type word and house (HouseSolver's bonus). */
+/** What leaf o adds besides its words: as `leafExtra`, with its own type word (its house: `chainHouseLoss`). */
 function chainExtraOfLeaf(o: i32, key: i32): i32 {
+  return extra - leafTypeBound() + typeBonusBound(o);
+}
+/** What leaf o's houses take from `chainExtraOfLeaf`: the house bonus it cannot have (HouseSolver's bonus). */
+function chainHouseLoss(o: i32): i32 {
+  if (!withHouse || houseKeyLen == 0) return 0;
+  // no house key starts as the typed one (nor its base, a prefix of it) or the alternative: matchHouse finds
+  // nothing, as the first characters of its keys say (subtree.ts HOUSE_LEADS)
+  const leads = houseLeads(o);
+  if (leads >= 0 && houseBaseLen > 0 && (leads & firstLead(u16At(HOUSE_KEY, 0))) == 0 &&
+    (houseAltKeyLen == 0 || (leads & firstLead(u16At(HOUSE_ALT_KEY, 0))) == 0)) return HOUSE_BONUS;
   // matchHouse's side effects (chainHouse) are read only right after chainScore, never across this call
-  return extra - leafTypeBound() + typeBonusBound(o) - (withHouse && houseKeyLen > 0 ? HOUSE_BONUS - matchHouse(o) : 0);
+  return HOUSE_BONUS - matchHouse(o);
 }
 
 /**
@@ -288,7 +298,7 @@ export function solve(): i32 {
   }
   evaluate(0, objUsed);
   extra = leafExtra();
-  openScope(leafGainBound(), extra, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, false);
+  openScope(leafGainBound(), extra, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, chainHouseLoss, false);
   let tight = false;
   while (true) {
     // a chain below `needed` changes neither the winner nor quality.unique (runner-up ≥ best, ≥ best − margin)

@@ -38,13 +38,15 @@
  *   ANCHORS i32 × 3 × anchorCount  id, bound (a) less `own`, bound (b), both with the anchor's extra
  *   HEAP    i64 × anchorCount      max-heap of (bound << 32 | anchor index); rebuilt when `own` is tightened
  *   OPEN    i32 × 2 × openCount    the open ranges [start, end), sorted and disjoint
+ *   ABOVE   i32 × 2 × aboveCount   the objects a candidate area stands above, [area + 1, subtree end) merged, sorted
+ *                                  and disjoint; grown from names.ts raisedArea as areas turn positive
  */
 import { reserve } from '../memory';
-import { heapAt, setHeapAt, heapify, popHeap } from '../heap';
+import { heapAt, setHeapAt, heapify, popHeap, sortAscending } from '../heap';
 import { obj, name, posting, word, O_PARENT, objectCount } from '../blob';
 import {
   objSlot, objAt, objUsed, expandLeaves, collectObjects, postingsOfHits, rangeCost, leafHit, leafHits, hitWordOf,
-  readLeaf, tokenLeafGain, newPart, NO_NEED, leafTokensIn, gainingTokens, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit,
+  readLeaf, tokenLeafGain, raisedCount, raisedArea, newPart, NO_NEED, leafTokensIn, gainingTokens, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit,
 } from '../classify/names';
 import { scoped, isArea, subtreeEnd, ensureOrder, NO_KEY } from '../subtree';
 
@@ -62,6 +64,7 @@ let order: i32 = -1;
 let keyOf: (o: i32) => i32 = (o: i32): i32 => 0;
 let restExtraOf: (key: i32) => i32 = (key: i32): i32 => 0;
 let leafExtraOf: (o: i32, key: i32) => i32 = (o: i32, key: i32): i32 => 0;
+let leafHouseLoss: (o: i32) => i32 = (o: i32): i32 => 0;
 let ordering: bool = false;
 export let restKey: i32 = NO_KEY;
 /** leaves of the rest that cannot reach this are passed by unread, and at it those read after (hit, name) */
@@ -72,6 +75,13 @@ let tieName: i32 = 0x7fffffff;
 let stopBelow: i32 = NO_BOUND;
 let OPEN: usize = 0;
 let openCount: i32 = 0;
+let ABOVE: usize = 0;
+let aboveCount: i32 = 0;
+/** the areas of names.ts raisedArea merged into ABOVE so far */
+let aboveTaken: i32 = 0;
+/** more raised areas than this at once are merged by a sort (one by one each shifts the ranges after it) */
+const FEW_RAISED: i32 = 8;
+let ABOVE_SORTED: usize = 0;
 let restOpen: bool = true;
 /** search steps spent on openings, against the postings of one full reading */
 let spent: i32 = 0;
@@ -83,6 +93,8 @@ function setupScope(): void {
   if (HEAP != 0) return;
   HEAP = reserve(<usize>CAPACITY << 3);
   OPEN = reserve(<usize>CAPACITY << 3);
+  ABOVE = reserve(<usize>CAPACITY << 3);
+  ABOVE_SORTED = reserve(<usize>CAPACITY << 3);
   ANCHORS = reserve(<usize>CAPACITY * 12);
 }
 
@@ -150,17 +162,20 @@ function buildHeap(): void {
  * Starts a scope over the candidates collected so far (the areas). `leafOwn` is the most a leaf's name scores;
  * the solver adds at most `anchorExtra(o)` to a leaf under anchor o besides, `leafExtra` to a leaf under none,
  * `extraOf(key)` to one whose object has `key` in order `leafOrder` (`key(o)`), and `objectExtra(o, key)` to
- * leaf o itself (looked at before passing it by); `hints` collects leaves as hints do (names.ts
+ * leaf o itself (looked at before passing it by), less `houseLoss(o)` (what o loses for want of the house typed:
+ * it reads o's houses, so it is asked last, only when the rest of the bound reaches the threshold); `hints` collects leaves as hints do (names.ts
  * collectObjects). Without the subtree index every name is read already and the scope is empty.
  */
 export function openScope(
   leafOwn: i32, leafExtra: i32, anchorExtra: (o: i32) => i32, leafOrder: i32, key: (o: i32) => i32,
-  extraOf: (key: i32) => i32, objectExtra: (o: i32, key: i32) => i32, hints: bool,
+  extraOf: (key: i32) => i32, objectExtra: (o: i32, key: i32) => i32, houseLoss: (o: i32) => i32, hints: bool,
 ): void {
   setupScope();
   heapSize = 0;
   anchorCount = 0;
   openCount = 0;
+  aboveCount = 0;
+  aboveTaken = 0;
   typing = hints;
   restOpen = !scoped;
   own = leafOwn;
@@ -169,6 +184,7 @@ export function openScope(
   keyOf = key;
   restExtraOf = extraOf;
   leafExtraOf = objectExtra;
+  leafHouseLoss = houseLoss;
   ordering = false;
   restKey = NO_KEY;
   skipBelow = NO_BOUND;
@@ -212,8 +228,12 @@ function restBound(): i32 {
     const bound = own + restExtraOf(restKey);
     // the solver stops on this bound, or a leaf under an anchor not open yet may add the anchor's score
     if (skipBelow == NO_BOUND || bound < stopBelow || !reaches(bound)) return bound;
+    // passed by when under no anchor and short of the threshold: the cheap bounds first, the houses last
     const o = name(nextName, 0);
-    if (underAnchor(o) || reaches(orderedBound() + leafExtraOf(o, restKey))) return bound;
+    const leaf = orderedBound() + leafExtraOf(o, restKey);
+    if (reaches(leaf)) {
+      if (underAnchor(o) || reaches(leaf - leafHouseLoss(o))) return bound;
+    } else if (underAnchor(o)) return bound;
     skipOrdered();
   }
 }
@@ -264,16 +284,33 @@ export function nextIsOrdered(): bool {
   return ordering && nextIsRest();
 }
 
-/** Index of the first open range that ends after o. */
-function openAfter(o: i32): i32 {
+/** Index of the first of `count` ranges at `base` (i32 start, end; sorted and disjoint) that ends after o. */
+function rangeAfter(base: usize, count: i32, o: i32): i32 {
   let lo = 0;
-  let hi = openCount;
+  let hi = count;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (load<i32>(OPEN + (<usize>mid << 3), 4) <= o) lo = mid + 1;
+    if (load<i32>(base + (<usize>mid << 3), 4) <= o) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** Ranges first … k−1 of the `count` at `base` (they lie inside [start, end)) replaced by it; returns the new count. */
+function replaceRanges(base: usize, count: i32, first: i32, k: i32, start: i32, end: i32): i32 {
+  const removed = k - first;
+  if (removed != 1) {
+    memory.copy(base + (<usize>(first + 1) << 3), base + (<usize>k << 3), <usize>(count - k) << 3);
+    count += 1 - removed;
+  }
+  store<i32>(base + (<usize>first << 3), start);
+  store<i32>(base + (<usize>first << 3), end, 4);
+  return count;
+}
+
+/** Index of the first open range that ends after o. */
+function openAfter(o: i32): i32 {
+  return rangeAfter(OPEN, openCount, o);
 }
 
 /**
@@ -291,25 +328,49 @@ function open(start: i32, end: i32): void {
     k++;
   }
   expandLeaves(from, end);
-  // ranges first … k−1 lie inside [start, end): one range replaces them
-  const removed = k - first;
-  if (removed != 1) {
-    memory.copy(OPEN + (<usize>(first + 1) << 3), OPEN + (<usize>k << 3), <usize>(openCount - k) << 3);
-    openCount += 1 - removed;
-  }
-  store<i32>(OPEN + (<usize>first << 3), start);
-  store<i32>(OPEN + (<usize>first << 3), end, 4);
+  openCount = replaceRanges(OPEN, openCount, first, k, start, end);
 }
 
-/** A candidate area stands above o: o is under an anchor. */
-function underAnchor(o: i32): bool {
-  let a = obj(o, O_PARENT);
-  while (a >= 0) {
-    const q = objSlot(a, false);
-    if (q != 0 && load<i32>(q, 4) > 0) return true;
-    a = obj(a, O_PARENT);
+/** Adds [start, end) to ABOVE: inside a range it changes nothing, else it replaces the ranges it holds (subtrees nest). */
+function addAbove(start: i32, end: i32): void {
+  const first = rangeAfter(ABOVE, aboveCount, start);
+  if (first < aboveCount && load<i32>(ABOVE + (<usize>first << 3)) <= start) return;
+  let k = first;
+  while (k < aboveCount && load<i32>(ABOVE + (<usize>k << 3)) < end) k++;
+  aboveCount = replaceRanges(ABOVE, aboveCount, first, k, start, end);
+}
+
+/** ABOVE anew from every raised area: sorted by start, a range inside the one before it left out (subtrees nest). */
+function rebuildAbove(): void {
+  for (let i = 0; i < raisedCount; i++) {
+    const a = raisedArea(i);
+    setHeapAt(ABOVE_SORTED, i, (<i64>(a + 1) << 32) | <i64>subtreeEnd(a));
   }
-  return false;
+  sortAscending(ABOVE_SORTED, raisedCount);
+  aboveCount = 0;
+  let end = -1;
+  for (let i = 0; i < raisedCount; i++) {
+    const range = heapAt(ABOVE_SORTED, i);
+    if (<i32>(range >> 32) < end) continue;
+    end = <i32>(range & 0xffffffff);
+    store<i64>(ABOVE + (<usize>aboveCount << 3), (<i64>end << 32) | (range >> 32));
+    aboveCount++;
+  }
+  aboveTaken = raisedCount;
+}
+
+/**
+ * A candidate area stands above o: o is under an anchor. A binary search over the subtrees of the areas with a
+ * positive score (the walk up o's parents costs a hash probe per level, and a sweep asks for every posting).
+ */
+function underAnchor(o: i32): bool {
+  if (raisedCount - aboveTaken > FEW_RAISED) rebuildAbove();
+  while (aboveTaken < raisedCount) {
+    const a = raisedArea(aboveTaken++);
+    addAbove(a + 1, subtreeEnd(a));
+  }
+  const k = rangeAfter(ABOVE, aboveCount, o);
+  return k < aboveCount && load<i32>(ABOVE + (<usize>k << 3)) <= o;
 }
 
 /** Inside a range opened one by one. */

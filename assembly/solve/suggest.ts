@@ -21,7 +21,7 @@ import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea,
 } from '../classify/names';
-import { heaviest, chainWeight, ensureOrder } from '../subtree';
+import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead } from '../subtree';
 import { chainScore, lastChainMask, lastChainWeight, scoreHouses } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken } from '../house';
 import { tok, tokenCount, F_KIND, F_ROLE, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
@@ -165,15 +165,25 @@ export function prepareHintOrder(): void {
 function hintExtraOf(key: i32): i32 {
   return extra + key;
 }
-/** What street o adds besides its words: as `hintExtraOf`, with its own type word, and a house bonus when one is typed. */
+/** What street o adds besides its words: as `hintExtraOf`, with its own type word (its houses: `hintHouseLoss`). */
 function hintExtraOfLeaf(o: i32, key: i32): i32 {
-  const own = extra + key - leafTypeBound() + typeBonusBound(o);
-  if (houseKeyLen == 0) return own;
+  return extra + key - leafTypeBound() + typeBonusBound(o);
+}
+/** What street o's houses take from `hintExtraOfLeaf`: the house hint bonus, when none starts with the number typed. */
+function hintHouseLoss(o: i32): i32 {
+  if (houseKeyLen == 0) return 0;
+  // the first two characters of its house keys (subtree.ts HOUSE_LEADS) say it for most streets
+  const leads = houseLeads(o);
+  if (leads >= 0) {
+    if ((leads & firstLead(u16At(HOUSE_KEY, 0))) == 0) return HOUSE_HINT_BONUS;
+    if (houseKeyLen == 1) return 0;
+    if ((leads & secondLead(u16At(HOUSE_KEY, 1))) == 0) return HOUSE_HINT_BONUS;
+  }
   const start = obj(o, O_HOUSE_START);
   for (let h = start; h < start + obj(o, O_HOUSE_COUNT); h++) {
-    if (keyStartsWith(house(h, H_KEY), house(h, H_KEY_LEN))) return own;
+    if (keyStartsWith(house(h, H_KEY), house(h, H_KEY_LEN))) return 0;
   }
-  return own - HOUSE_HINT_BONUS;
+  return HOUSE_HINT_BONUS;
 }
 
 /**
@@ -224,7 +234,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   extra = leafRankExtra();
   openScope(
     leafGainBound(), extra + levelBonusBelow(0, hitLeafLevels) + WEIGHT_BONUS, anchorRankExtra, ORDER_HINT, hintKey,
-    hintExtraOf, hintExtraOfLeaf, true,
+    hintExtraOf, hintExtraOfLeaf, hintHouseLoss, true,
   );
   let tight = false;
   while (true) {

@@ -198,6 +198,22 @@ describe('standardize and suggest with words no street of a town holds', () => {
   });
 });
 
+describe('standardize and suggest with a house typed after a street, many places named', () => {
+  it('give the answers of the one-pass reading', () => {
+    // streets of 1–9 houses: a number some copies of a street lack (their houses are looked at last, once the rest
+    // of the bound reaches); `Новый` names several towns at once (the places above a street are merged by a sort),
+    // the microdistrict of town 5 lies inside a named town
+    const micro = built.towns[5].name;
+    const queries = STREETS.flatMap((s, i) => [`${s} ${1 + (i % 9)}`, `${s} ${7 + (i % 3)}`, `Новый ${s} ${2 + (i % 4)}`, `Новый ${s.slice(0, 3)} 4`]);
+    queries.push(`${micro} Солнечный Ленина 4`, `${micro} Солнечный Лен`, `${micro} Ленина 3`, 'Новый Малый Ленина 5', 'Ленина 9', 'Садовая 8а');
+    const differ = queries.filter((q) => JSON.stringify(named(scoped, scoped.engine.standardize('ru', q))) !==
+      JSON.stringify(named(onePass, onePass.engine.standardize('ru', q))));
+    expect(differ).toEqual([]);
+    for (const count of [1, 5, 20]) expect(hintsDiffer(queries, count), `count ${count}`).toEqual([]);
+    expect(hintsDiffer(queries.map((q) => q.slice(0, -1)), 5)).toEqual([]);
+  });
+});
+
 describe('any query over the country', () => {
   it('gives the answers and hints of the one-pass reading', () => {
     // words of the country, prefixes of them, numbers and type words, in any order and number
