@@ -330,8 +330,15 @@ function blobOf(model: MergedModel, types: TypeTable): { blob: Record<string, un
   if (model.houseRows) {
     // the merge's own store: its columns are gathered into dictionary order as they are written
     ({ store, rows } = model.houseRows);
-    const parents = model.houseRows.parents;
-    for (let i = 0; i < rows.length; i++) place(parents[rows[i]]);
+    const counts = model.houseRows.counts;
+    if (counts.length !== objects.length) throw new Error(`house counts for ${counts.length} objects, the model has ${objects.length}`);
+    for (let parent = 0; parent < counts.length; parent++) {
+      if (counts[parent] === 0) continue;
+      houseStart[parent] = h;
+      houseCountOf[parent] = counts[parent];
+      h += counts[parent];
+    }
+    if (h !== rows.length) throw new Error(`house counts add up to ${h}, the model has ${rows.length} rows`);
   } else {
     store = new HouseStore();
     for (const house of model.houses()) {

@@ -18,7 +18,7 @@
  * GAR-only build carries no coordinates and no OSM ids, an OSM-only build no GUIDs; GAR-like houses (60 %
  * with a cadastral number) cost ≈ 42 bytes each. Past `spillAfterRows` (4 Mi rows) every full chunk goes
  * to a spill file and leaves memory, so a national store holds one chunk per column while reading and
- * the build's memory no longer grows with its houses (8 bytes per house of order remain: `order`).
+ * the build's memory no longer grows with its houses (4 bytes per house of order remain: `order`).
  *
  * `order(parentIndex)` sorts rows by their resolved parent with a counting sort (two passes, one Uint32Array
  * of row numbers), which is how the merged model yields houses grouped by parent.
@@ -367,27 +367,29 @@ export class HouseStore {
 
   /**
    * Rows sorted by parent: `parentIndexOf(parentId)` maps an interned key id to an object index (or -1 for
-   * a house to drop). Counting sort, stable within a parent (houses keep their source order).
+   * a house to drop). Counting sort, stable within a parent (houses keep their source order); the parent ids
+   * are read twice in store order (a spilled store reads its chunks back in turn) rather than kept resolved,
+   * which cost 4 bytes per house for as long as the model lived. `counts[index]` is the houses of object
+   * `index`, so the houses of an object are `rows[start … start + counts[index])`, objects in index order.
    */
-  order(parentIndexOf: (parentId: number) => number, objectCount: number): { rows: Uint32Array; parents: Int32Array } {
-    const parents = new Int32Array(this.count);
-    const counts = new Uint32Array(objectCount + 1);
+  order(parentIndexOf: (parentId: number) => number, objectCount: number): { rows: Uint32Array; counts: Uint32Array } {
+    const counts = new Uint32Array(objectCount);
     let kept = 0;
     for (let row = 0; row < this.count; row++) {
       const index = parentIndexOf(this.parent.get(row));
-      parents[row] = index;
       if (index >= 0) {
-        counts[index + 1]++;
+        counts[index]++;
         kept++;
       }
     }
-    for (let i = 1; i <= objectCount; i++) counts[i] += counts[i - 1];
+    const next = new Uint32Array(objectCount);
+    for (let i = 1; i < objectCount; i++) next[i] = next[i - 1] + counts[i - 1];
     const rows = new Uint32Array(kept);
     for (let row = 0; row < this.count; row++) {
-      const index = parents[row];
-      if (index >= 0) rows[counts[index]++] = row;
+      const index = parentIndexOf(this.parent.get(row));
+      if (index >= 0) rows[next[index]++] = row;
     }
-    return { rows, parents };
+    return { rows, counts };
   }
 
   /** `inverse[row]` = the row's position in `rows`, −1 for a row not in it (what a spilled column is gathered by) */

@@ -41,6 +41,8 @@ import {
 import { distanceKm, nameKey, regionKeys } from './normalize.js';
 
 type Country = ModelSink['country'];
+/** an object as the builder holds it while reading: a copy of the reader's record, with room for its `ga` code */
+type HeldObject = AddressObject & { ga: string };
 
 /** digits of each `ga` slot, by level: region 3, area 3, city 3, settlement 3, city district 4, plan structure 4, street 5 */
 const GA_SLOTS: Record<number, { offset: number; width: number }> = {
@@ -80,7 +82,7 @@ export interface ModelBuilderOptions {
 }
 
 export class ModelBuilder implements ModelSink {
-  private readonly objects = new Map<string, AddressObject>();
+  private readonly objects = new Map<string, HeldObject>();
   /** key of a folded-in record → key of the object it was folded into */
   private readonly keyAlias = new Map<string, string>();
   private readonly byFias = new Map<string, string>();
@@ -116,16 +118,27 @@ export class ModelBuilder implements ModelSink {
     }
     this.count(this.objectsPerSource, object.source);
     const key = this.canonical(object.key);
-    const existing = this.objects.get(key) ?? (object.codes.fias ? this.objects.get(this.byFias.get(object.codes.fias) ?? '') : undefined);
+    const existing = this.objects.get(key) ?? (object.codes.fias ? this.byFiasCode(object.codes.fias) : undefined);
     if (existing) {
       if (existing.key !== object.key) this.keyAlias.set(object.key, existing.key);
       foldInto(existing, object);
-      if (existing.codes.fias && !this.byFias.has(existing.codes.fias)) this.byFias.set(existing.codes.fias, existing.key);
+      this.noteFias(existing);
       return;
     }
-    const copy: AddressObject = { ...object, codes: { ...object.codes } };
+    const copy = held(object);
     this.objects.set(copy.key, copy);
-    if (copy.codes.fias) this.byFias.set(copy.codes.fias, copy.key);
+    this.noteFias(copy);
+  }
+
+  /** the object with this FIAS code: keyed by it (`fiasKey`, nearly all), or noted in `byFias` */
+  private byFiasCode(fias: string): HeldObject | undefined {
+    return this.objects.get(fias) ?? this.objects.get(this.byFias.get(fias) ?? '');
+  }
+
+  /** `byFias` holds only the objects whose FIAS code is not their key (an OSM or name-joined object given one) */
+  private noteFias(object: HeldObject): void {
+    const fias = object.codes.fias;
+    if (fias && fias !== object.key && !this.byFias.has(fias)) this.byFias.set(fias, object.key);
   }
 
   addMunicipal(municipal: MunicipalObject): void {
@@ -224,11 +237,12 @@ export class ModelBuilder implements ModelSink {
     this.assignGa(objects);
     const store = this.houseStore;
     // step 4's order: houses grouped by their parent's index (counting sort, stable within a parent)
-    const { rows, parents } = store.order((parentId) => houseParent[parentId], objects.length);
+    const parentOfId = (parentId: number) => houseParent[parentId];
+    const { rows, counts } = store.order(parentOfId, objects.length);
     const droppedHouses = store.count - rows.length;
     if (droppedHouses > 0) this.rejects.set('houses: parent object missing', droppedHouses);
 
-    const housesWithCoordinates = this.aggregateHouses(objects, parents);
+    const houseTally = this.aggregateHouses(objects, parentOfId);
     this.fillTopDown(objects);
     this.applyPopularNames(objects);
     this.applyKladrAliases(objects);
@@ -238,9 +252,9 @@ export class ModelBuilder implements ModelSink {
     // the address registry's date is the dictionary's version; without one, the newest source's
     const primary = this.sources.filter((s) => s.primary && s.date);
     const sourceDate = (primary.length ? primary : this.sources).reduce((newest, s) => (s.date > newest ? s.date : newest), '');
-    const summary = this.summarize(objects, rows, parents, housesWithCoordinates, apartmentRows.rows.length);
+    const summary = this.summarize(objects, rows, houseTally, apartmentRows.rows.length);
     summary['finish ms'] = Date.now() - started;
-    return mergedModel(this.country, sourceDate, this.sources, objects, municipals, { store, rows, parents }, apartmentRows, this.metro, summary);
+    return mergedModel(this.country, sourceDate, this.sources, objects, municipals, { store, rows, counts }, apartmentRows, this.metro, summary);
   }
 
   /**
@@ -252,7 +266,7 @@ export class ModelBuilder implements ModelSink {
   private numberObjects(): { objects: MergedObject[]; municipals: MergedMunicipal[]; houseParent: Int32Array } {
     const { ordered, indexOf } = this.buildTree();
     const { municipals, municipalIndex } = this.numberMunicipals();
-    const objects = ordered.map((o) => toMerged(o, o.parent === null ? -1 : (indexOf.get(o.parent) ?? -1), municipalIndex));
+    const objects = ordered.map((o) => numbered(o, o.parent === null ? -1 : (indexOf.get(o.parent) ?? -1), municipalIndex(o.municipal)));
     const houseMunicipal = Int32Array.from(this.houseMunicipalKeys, (key) => municipalIndex(key));
     this.houseStore.remapMunicipal((id) => houseMunicipal[id]);
     // houses name their parent by key: the key ids become object indexes now, before the keys go
@@ -422,9 +436,9 @@ export class ModelBuilder implements ModelSink {
   private joinedByName = 0;
 
   /** step 3: parents as indexes, rejected orphans, depth-first order with children sorted */
-  private buildTree(): { ordered: AddressObject[]; indexOf: Map<string, number> } {
-    const childrenOf = new Map<string, AddressObject[]>();
-    const roots: AddressObject[] = [];
+  private buildTree(): { ordered: HeldObject[]; indexOf: Map<string, number> } {
+    const childrenOf = new Map<string, HeldObject[]>();
+    const roots: HeldObject[] = [];
     for (const object of this.objects.values()) {
       if (object.parent === null) {
         if (object.level === Level.region) roots.push(object);
@@ -445,7 +459,7 @@ export class ModelBuilder implements ModelSink {
       list.push(object);
       childrenOf.set(parentKey, list);
     }
-    const ordered: AddressObject[] = [];
+    const ordered: HeldObject[] = [];
     const indexOf = new Map<string, number>();
     const byOrder = (a: AddressObject, b: AddressObject) =>
       a.level - b.level || compareText(nameKey(a.name), nameKey(b.name)) || compareText(a.type, b.type) || compareText(a.key, b.key);
@@ -513,21 +527,27 @@ export class ModelBuilder implements ModelSink {
     if (overflow > 0) this.rejects.set('ga: more children than the slot holds (code shared)', overflow);
   }
 
-  /** step 4: per object the most common postcode and mean coordinates of its houses, rolled up the tree */
-  private aggregateHouses(objects: MergedObject[], parents: Int32Array): number {
+  /**
+   * step 4: per object the most common postcode and mean coordinates of its houses, rolled up the tree;
+   * `parentOfId` resolves a house's interned parent id to its object index (−1: dropped). Returns how many
+   * kept houses have coordinates and a postcode, for the summary.
+   */
+  private aggregateHouses(objects: MergedObject[], parentOfId: (parentId: number) => number): { withCoordinates: number; withPostcode: number } {
     const store = this.houseStore;
     const tallies: Array<Map<string, number> | undefined> = new Array(objects.length);
     const latSum = new Float64Array(objects.length);
     const lonSum = new Float64Array(objects.length);
     const points = new Uint32Array(objects.length);
     let withCoordinates = 0;
+    let withPostcode = 0;
     // rows in the store's order (a spilled store reads its chunks in turn); each parent's houses still come
     // in their source order, so its tally is the same as in dictionary order
     for (let row = 0; row < store.count; row++) {
-      const parent = parents[row];
+      const parent = parentOfId(store.parentIdOf(row));
       if (parent < 0) continue;
       const postcode = store.postcodeOf(row);
       if (postcode) {
+        withPostcode++;
         const tally = (tallies[parent] ??= new Map());
         tally.set(postcode, (tally.get(postcode) ?? 0) + 1);
       }
@@ -560,7 +580,7 @@ export class ModelBuilder implements ModelSink {
       points[parent] += points[index];
       tallies[index] = undefined;
     }
-    return withCoordinates;
+    return { withCoordinates, withPostcode };
   }
 
   /** step 5: region coordinates from its largest city, Post postcodes by name, inheritance of timezone/postcode */
@@ -748,7 +768,7 @@ export class ModelBuilder implements ModelSink {
     return { store, ...placed };
   }
 
-  private summarize(objects: MergedObject[], rows: Uint32Array, parents: Int32Array, withCoordinates: number, apartments: number): Record<string, number | string> {
+  private summarize(objects: MergedObject[], rows: Uint32Array, houses: { withCoordinates: number; withPostcode: number }, apartments: number): Record<string, number | string> {
     const summary: Record<string, number | string> = { country: this.country, objects: objects.length };
     for (let level = 1; level < LEVEL_NAMES.length - 1; level++) {
       summary[`objects ${LEVEL_NAMES[level]}`] = objects.filter((o) => o.level === level).length;
@@ -769,10 +789,8 @@ export class ModelBuilder implements ModelSink {
     summary['objects with a municipal entity'] = objects.filter((o) => o.municipal !== undefined).length;
     if (this.municipalMissing > 0) summary['rejected municipal references: entity missing'] = this.municipalMissing;
     summary.houses = rows.length;
-    let housePostcodes = 0;
-    for (let row = 0; row < this.houseStore.count; row++) if (parents[row] >= 0 && this.houseStore.postcodeOf(row)) housePostcodes++;
-    summary['houses with postcode'] = housePostcodes;
-    summary['houses with coordinates'] = withCoordinates;
+    summary['houses with postcode'] = houses.withPostcode;
+    summary['houses with coordinates'] = houses.withCoordinates;
     summary['house labels (distinct part tuples)'] = this.houseStore.labels.count;
     summary.apartments = apartments;
     summary.metro = this.metro.length;
@@ -836,12 +854,12 @@ function mergedModel(
   sources: SourceInfo[],
   objects: MergedObject[],
   municipals: MergedMunicipal[],
-  houseRows: { store: HouseStore; rows: Uint32Array; parents: Int32Array },
+  houseRows: { store: HouseStore; rows: Uint32Array; counts: Uint32Array },
   apartmentRows: { store: ApartmentStore; rows: Uint32Array; houses: Uint32Array },
   metro: MetroStation[],
   summary: Record<string, number | string>,
 ): MergedModel {
-  const { store, rows, parents } = houseRows;
+  const { store, rows, counts } = houseRows;
   return {
     country,
     sourceDate,
@@ -851,7 +869,9 @@ function mergedModel(
     houseCount: rows.length,
     houseRows,
     *houses(): Iterable<MergedHouse> {
-      for (let i = 0; i < rows.length; i++) yield store.get(rows[i], parents[rows[i]]);
+      for (let parent = 0, i = 0; parent < counts.length; parent++) {
+        for (const end = i + counts[parent]; i < end; i++) yield store.get(rows[i], parent);
+      }
     },
     apartmentRows,
     get apartments(): MergedApartment[] {
@@ -863,37 +883,49 @@ function mergedModel(
 }
 
 /**
- * The merged object, built field by field in one order: objects of the same fields then share one hidden
- * class (a spread of a rest object gave each its own, ≈ 0.3 KB more per object at national scale).
+ * Step 3 in place: the held object becomes the merged one, its parent and municipal entity now indexes. A
+ * national build holds millions of objects; a merged copy of each (as this step once made) doubled them for
+ * as long as the model lived. Their codes were copied in one order when they arrived (`addObject`), so
+ * objects of the same fields share hidden classes.
  */
-function toMerged(object: AddressObject, parent: number, municipalIndex: (key: string | undefined) => number): MergedObject {
-  const merged: MergedObject = { key: object.key, level: object.level, parent, name: object.name, type: object.type, codes: codesOf(object.codes), source: object.source, ga: '' };
-  if (object.postcode !== undefined) merged.postcode = object.postcode;
-  if (object.timezone !== undefined) merged.timezone = object.timezone;
-  if (object.lat !== undefined) merged.lat = object.lat;
-  if (object.lon !== undefined) merged.lon = object.lon;
-  if (object.geoLevel !== undefined) merged.geoLevel = object.geoLevel;
-  if (object.population !== undefined) merged.population = object.population;
-  if (object.historicalNames !== undefined) merged.historicalNames = object.historicalNames;
-  if (object.historicalKladr !== undefined) merged.historicalKladr = object.historicalKladr;
-  if (object.aliases !== undefined) merged.aliases = object.aliases;
-  if (object.iso !== undefined) merged.iso = object.iso;
-  const municipal = municipalIndex(object.municipal);
-  if (municipal >= 0) merged.municipal = municipal;
+function numbered(object: HeldObject, parent: number, municipal: number): MergedObject {
+  const merged = object as unknown as MergedObject;
+  merged.parent = parent;
+  merged.municipal = municipal >= 0 ? municipal : undefined;
   return merged;
 }
 
-/** registry codes in the one order `Codes` declares, present ones only */
+/**
+ * The builder's copy of a reader's record, built field by field in one order: the fields most objects have
+ * or gain in the merge (postcode, timezone, municipal entity, `ga`) always, so that they never grow an
+ * object's property store later, the rare ones only when present. Objects of the same fields then share a
+ * hidden class; a spread copy (`{ ...object, ga: '' }`) gave each object its own (a map and a descriptor
+ * array, ≈ 0.3 KB per object at national scale).
+ */
+function held(object: AddressObject): HeldObject {
+  const copy: HeldObject = {
+    key: object.key, level: object.level, parent: object.parent, name: object.name, type: object.type, codes: codesOf(object.codes),
+    source: object.source, ga: '', postcode: object.postcode, timezone: object.timezone, municipal: object.municipal,
+  };
+  if (object.lat !== undefined) copy.lat = object.lat;
+  if (object.lon !== undefined) copy.lon = object.lon;
+  if (object.geoLevel !== undefined) copy.geoLevel = object.geoLevel;
+  if (object.population !== undefined) copy.population = object.population;
+  if (object.historicalNames !== undefined) copy.historicalNames = object.historicalNames;
+  if (object.historicalKladr !== undefined) copy.historicalKladr = object.historicalKladr;
+  if (object.aliases !== undefined) copy.aliases = object.aliases;
+  if (object.iso !== undefined) copy.iso = object.iso;
+  if (object.regionName !== undefined) copy.regionName = object.regionName;
+  if (object.joinByName !== undefined) copy.joinByName = object.joinByName;
+  return copy;
+}
+
+/** registry codes as one literal in the order `Codes` declares (one hidden class, no property store), absent ones undefined */
 function codesOf(codes: AddressObject['codes']): AddressObject['codes'] {
-  const out: AddressObject['codes'] = {};
-  if (codes.fias) out.fias = codes.fias;
-  if (codes.gar) out.gar = codes.gar;
-  if (codes.kladr) out.kladr = codes.kladr;
-  if (codes.osm) out.osm = codes.osm;
-  if (codes.okato) out.okato = codes.okato;
-  if (codes.oktmo) out.oktmo = codes.oktmo;
-  if (codes.ifns) out.ifns = codes.ifns;
-  return out;
+  return {
+    fias: codes.fias || undefined, gar: codes.gar || undefined, kladr: codes.kladr || undefined, osm: codes.osm || undefined,
+    okato: codes.okato || undefined, oktmo: codes.oktmo || undefined, ifns: codes.ifns || undefined,
+  };
 }
 
 function isPlaceLevel(level: LevelNumber): boolean {

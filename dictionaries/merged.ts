@@ -46,9 +46,10 @@ export interface MergedModel {
   houseCount: number;
   /**
    * The same houses as columns, when the model keeps them so (the merge): `rows` are rows of `store` in
-   * `houses()` order, `parents[row]` their object index. The writer reads these without a JS object per house.
+   * `houses()` order, `counts[index]` the houses of object `index` (so its houses follow those of the objects
+   * before it). The writer reads these without a JS object per house.
    */
-  houseRows?: { store: HouseStore; rows: Uint32Array; parents: Int32Array };
+  houseRows?: { store: HouseStore; rows: Uint32Array; counts: Uint32Array };
   apartments: MergedApartment[];
   /** The same apartments as columns (the merge): `rows` of `store` in house order, `houses` their house positions. */
   apartmentRows?: { store: ApartmentStore; rows: Uint32Array; houses: Uint32Array };

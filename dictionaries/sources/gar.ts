@@ -36,7 +36,7 @@
  * federal city: it is the region and its streets hang under it, as GAR has it; it has no municipal entities.
  */
 import type { Entry } from 'yauzl';
-import { Level, type AddressObject, type HouseRecord, type LevelNumber, type ModelSink, type MunicipalObject } from '../model.js';
+import { fiasKey, Level, type AddressObject, type HouseRecord, type LevelNumber, type ModelSink, type MunicipalObject } from '../model.js';
 import { typeTable, type TypeTable } from '../types.js';
 import { NumberMap } from './compact-map.js';
 import type { FlatRecord } from './flat-xml.js';
@@ -99,7 +99,7 @@ const MAX_PATH = 32;
 interface CurrentObject {
   objectId: number;
   guid: string;
-  /** `fias:<guid>`, made once: every house under the object refers to it */
+  /** `fiasKey(guid)`, the GUID string itself: every house under the object refers to it */
   key: string;
   name: string;
   type: string;
@@ -252,7 +252,7 @@ async function readRegion(
       const guid = r.text(OBJECT.OBJECTGUID).toLowerCase();
       if (r.is(OBJECT.ISACTUAL, '1') && r.is(OBJECT.ISACTIVE, '1') && name && guid) {
         const type = options.types.abbreviation(r.text(OBJECT.TYPENAME), 'ru', MUNICIPAL_TYPE_LEVEL);
-        municipals.set(objectId, { objectId, guid, key: `fias:${guid}`, name, type, level: MUNICIPAL_TYPE_LEVEL, codes: {} });
+        municipals.set(objectId, { objectId, guid, key: fiasKey(guid), name, type, level: MUNICIPAL_TYPE_LEVEL, codes: {} });
       }
       return;
     }
@@ -266,7 +266,7 @@ async function readRegion(
       objects.set(objectId, {
         objectId,
         guid: lower,
-        key: `fias:${lower}`,
+        key: fiasKey(lower),
         name: name.trim(),
         type: options.types.abbreviation(r.text(OBJECT.TYPENAME), 'ru', level),
         level,

@@ -3,7 +3,7 @@
  * postcode, ISO, timezone), `city.csv` (cities with names of region/area/city/settlement, codes,
  * timezone, coordinates, population) and `socrbase.csv` (type abbreviations, read by `readSocrbase`).
  *
- * Keys are `fias:<guid>` so a GAR record of the same place folds into the same object. A city row is the
+ * Keys are `fiasKey(guid)` so a GAR record of the same place folds into the same object. A city row is the
  * place its FIAS id names: the settlement when one is given (`г Ялта, г Алупка` is Алупка), else the city,
  * else an area written as a city (`Московская обл, г Воскресенск`, FIAS level 3). It is put at level city,
  * which is what people call it. Areas (`р-н`, `у`) become area objects keyed by region and name. Federal
@@ -12,7 +12,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { Level, type AddressObject, type ModelSink } from '../model.js';
+import { fiasKey, Level, type AddressObject, type ModelSink } from '../model.js';
 import { nameKey } from '../normalize.js';
 import type { AddressType } from '../types.js';
 
@@ -52,7 +52,7 @@ export async function readHflabs(paths: HflabsPaths, sink: ModelSink, _options: 
   let regions = 0;
   for await (const { row, line } of csvRows(paths.region)) {
     const fias = requireGuid(row.fias_id, paths.region, line);
-    const key = `fias:${fias}`;
+    const key = fiasKey(fias);
     regionByName.set(nameKey(row.name), key);
     sink.addObject(
       clean({
@@ -91,7 +91,7 @@ export async function readHflabs(paths: HflabsPaths, sink: ModelSink, _options: 
     }
     let parent = regionKey;
     if (row.area && row.area_type !== 'г') {
-      const areaKey = `hf-area:${regionKey.slice(5)}:${nameKey(row.area)}`;
+      const areaKey = `hf-area:${regionKey}:${nameKey(row.area)}`;
       if (!areas.has(areaKey)) {
         areas.add(areaKey);
         sink.addObject({ key: areaKey, level: Level.area, parent: regionKey, name: row.area, type: row.area_type, codes: {}, joinByName: true, source: 'hflabs' });
@@ -100,7 +100,7 @@ export async function readHflabs(paths: HflabsPaths, sink: ModelSink, _options: 
     }
     sink.addObject(
       clean({
-        key: `fias:${fias}`,
+        key: fiasKey(fias),
         level: Level.city,
         parent,
         name: place.name,

@@ -100,9 +100,9 @@ describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
     it('writes the same houses from a house store with rows (the merge) as from house objects', async () => {
       const store = new HouseStore();
       for (const i of [3, 0, 5, 1, 4, 2]) store.add(SMALL_HOUSES[i], SMALL_HOUSES[i].parent);
-      const { rows, parents } = store.order((parent) => parent, SMALL_OBJECTS.length);
-      const listed = [...rows].map((row) => store.get(row, parents[row]));
-      const { dict: fromRows, engine: rowsEngine } = await engineOfModel({ ...mergedModel(SMALL_OBJECTS, listed), houseRows: { store, rows, parents } });
+      const { rows, counts } = store.order((parent) => parent, SMALL_OBJECTS.length);
+      const listed = [...rows].map((row) => store.get(row, store.parentIdOf(row)));
+      const { dict: fromRows, engine: rowsEngine } = await engineOfModel({ ...mergedModel(SMALL_OBJECTS, listed), houseRows: { store, rows, counts } });
       const { dict: fromObjects, engine: objectsEngine } = await engineOfModel(mergedModel(SMALL_OBJECTS, listed));
       expect(fromRows.houseCount).toBe(SMALL_HOUSES.length);
       for (let id = 0; id < SMALL_HOUSES.length; id++) expect(fromRows.house(id)).toEqual(fromObjects.house(id));

@@ -11,7 +11,7 @@ import { deepestMunicipal, readGar } from '../../../dictionaries/sources/gar.js'
 import { FILES, guidOf, writeMunicipalGar } from '../../helpers/municipal-gar.js';
 import { CollectingSink } from './sink.js';
 
-const key = (id: number) => `fias:${guidOf(id)}`;
+const key = (id: number) => guidOf(id);
 
 describe('deepestMunicipal(path, count, objectId, municipals)', () => {
   const municipals = new Set([30, 40]);

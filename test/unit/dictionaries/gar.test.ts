@@ -14,21 +14,21 @@ describe('readGar(zip, sink) on a fixture', () => {
     const sink = new CollectingSink();
     const counts = await readGar(resolve(FIXTURES, 'gar_xml.zip'), sink, { asOf: '2024-06-01' });
     expect(counts.objects).toBe(4); // 5 current, Сиротская has no parent
-    const street = sink.object('fias:33333333-3333-3333-3333-333333333333')!;
+    const street = sink.object('33333333-3333-3333-3333-333333333333')!;
     expect(street).toMatchObject({
       level: Level.street,
-      parent: 'fias:22222222-2222-2222-2222-222222222222',
+      parent: '22222222-2222-2222-2222-222222222222',
       name: 'Краснооктябрьская',
       type: 'ул',
       postcode: '385006',
       historicalNames: ['Коммунистическая'],
       codes: { fias: '33333333-3333-3333-3333-333333333333', gar: '300', kladr: '01000001000012300' },
     });
-    expect(sink.object('fias:44444444-4444-4444-4444-444444444444')).toMatchObject({ type: 'проезд', parent: 'fias:22222222-2222-2222-2222-222222222222' });
-    expect(sink.object('fias:22222222-2222-2222-2222-222222222222')).toMatchObject({ level: Level.city, type: 'г', codes: { okato: '79401000000' } });
-    expect(sink.object('fias:11111111-1111-1111-1111-111111111111')).toMatchObject({ level: Level.region, parent: null, codes: { kladr: '0100000000000' } });
+    expect(sink.object('44444444-4444-4444-4444-444444444444')).toMatchObject({ type: 'проезд', parent: '22222222-2222-2222-2222-222222222222' });
+    expect(sink.object('22222222-2222-2222-2222-222222222222')).toMatchObject({ level: Level.city, type: 'г', codes: { okato: '79401000000' } });
+    expect(sink.object('11111111-1111-1111-1111-111111111111')).toMatchObject({ level: Level.region, parent: null, codes: { kladr: '0100000000000' } });
     // Сиротская has no hierarchy record: rejected, not emitted without a parent
-    expect(sink.object('fias:55555555-5555-5555-5555-555555555555')).toBeUndefined();
+    expect(sink.object('55555555-5555-5555-5555-555555555555')).toBeUndefined();
     expect(sink.rejects).toContain('gar: object without an active hierarchy record');
     expect(sink.sources[0].date).toBe('20240101');
   });
@@ -38,7 +38,7 @@ describe('readGar(zip, sink) on a fixture', () => {
     await readGar(resolve(FIXTURES, 'gar_xml.zip'), sink, { asOf: '2024-06-01' });
     const byGar = (id: string) => sink.houses.find((h) => h.codes.gar === id);
     expect(byGar('1000')).toMatchObject({
-      parent: 'fias:33333333-3333-3333-3333-333333333333',
+      parent: '33333333-3333-3333-3333-333333333333',
       number: '5',
       block: '2',
       building: '1',
@@ -49,7 +49,7 @@ describe('readGar(zip, sink) on a fixture', () => {
     expect(byGar('1001')).toMatchObject({ number: '7а', possession: true });
     expect(sink.houses.filter((h) => h.codes.gar === '1001')).toHaveLength(1);
     // HOUSETYPE 7 строение without a house number
-    expect(byGar('1002')).toMatchObject({ number: '', building: '12', parent: 'fias:44444444-4444-4444-4444-444444444444' });
+    expect(byGar('1002')).toMatchObject({ number: '', building: '12', parent: '44444444-4444-4444-4444-444444444444' });
     expect(byGar('1003')).toBeUndefined();
     expect(sink.rejects).toContain('gar: house: parent missing');
     expect(sink.houses.find((h) => h.stead)).toMatchObject({ number: '19', codes: { gar: '2000' } });
@@ -101,10 +101,10 @@ describe.runIf(HAS_DATA)('readGar(zip, sink) on the real region 99 archive', () 
     const region = sink.objects.filter((o) => o.level === Level.region);
     expect(region).toHaveLength(1);
     expect(region[0]).toMatchObject({ name: 'Байконур', type: 'г', codes: { fias: '63ed1a35-4be6-4564-a1ec-0c51f7383314' } });
-    const street = sink.object('fias:8bbdbc9c-4435-4c82-8989-0b84d8480866')!;
-    expect(street).toMatchObject({ name: 'Гагарина', type: 'ул', parent: 'fias:63ed1a35-4be6-4564-a1ec-0c51f7383314' });
+    const street = sink.object('8bbdbc9c-4435-4c82-8989-0b84d8480866')!;
+    expect(street).toMatchObject({ name: 'Гагарина', type: 'ул', parent: '63ed1a35-4be6-4564-a1ec-0c51f7383314' });
     const house = sink.houses.find((h) => h.codes.fias === '4abf7720-fa42-482c-a2ec-cd564d9abc96');
-    expect(house).toMatchObject({ number: '5', parent: 'fias:8bbdbc9c-4435-4c82-8989-0b84d8480866', postcode: '468325' });
+    expect(house).toMatchObject({ number: '5', parent: '8bbdbc9c-4435-4c82-8989-0b84d8480866', postcode: '468325' });
     expect(counts.houses).toBeGreaterThan(500);
     expect(counts.steads).toBeGreaterThan(40);
     // every type is canonical: no GAR dotted short names left
@@ -124,7 +124,7 @@ describe.runIf(HAS_DATA)('readGar(zip, sink) gives what the saxes reader gave', 
     // the four type lists and twelve region tables (AS_MUN_HIERARCHY: 165,247 bytes); AS_CHANGE_HISTORY and the others are not opened
     expect(counts.xmlBytes).toBe(1_551_802);
     expect(sink.houses.find((h) => h.codes.gar === '5392775')).toEqual({
-      parent: 'fias:8bbdbc9c-4435-4c82-8989-0b84d8480866',
+      parent: '8bbdbc9c-4435-4c82-8989-0b84d8480866',
       number: '5',
       codes: { fias: '4abf7720-fa42-482c-a2ec-cd564d9abc96', gar: '5392775', okato: '55000000000', oktmo: '55000000', ifns: '9901' },
       postcode: '468325',

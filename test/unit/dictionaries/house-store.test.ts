@@ -105,7 +105,16 @@ describe('HouseStore spilling to disk', () => {
       const a = memory.order(parentOf, 40);
       const b = spilled.order(parentOf, 40);
       expect([...b.rows]).toEqual([...a.rows]);
-      expect([...b.parents]).toEqual([...a.parents]);
+      expect([...b.counts]).toEqual([...a.counts]);
+      // rows come grouped by parent in index order, each parent's in source order, `counts` houses each
+      let at = 0;
+      a.counts.forEach((count, parent) => {
+        const group = [...a.rows.subarray(at, at + count)];
+        expect(group.map((row) => parentOf(memory.parentIdOf(row)))).toEqual(group.map(() => parent));
+        expect(group).toEqual([...group].sort((x, y) => x - y));
+        at += count;
+      });
+      expect(at).toBe(a.rows.length);
       for (let row = 0; row < data.length; row += 37) expect(spilled.get(row, 1)).toEqual(memory.get(row, 1));
       const pa = memory.positions(a.rows, true);
       const pb = spilled.positions(b.rows, true);
