@@ -37,8 +37,8 @@ import { randomFrom } from '../dictionaries/synth/names.js';
 import { existingArchive, generateGarScale, type GarScaleOptions, type GarScaleResult } from '../dictionaries/synth/gar-scale.js';
 import { typeTable } from '../dictionaries/types.js';
 import { AddressEngine } from '../host/engine/engine.js';
-import { decodeBlob, LoadedDictionary } from '../host/engine/dictionary.js';
-import { defaultWasmFile } from '../host/engine/index.js';
+import { readBlobFile } from '../host/engine/blob-file.js';
+import { defaultWasmFile, loadDictionaryFile } from '../host/engine/index.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SELF = fileURLToPath(import.meta.url);
@@ -155,7 +155,8 @@ async function childLoad(dictFile: string): Promise<LoadReport> {
   global.gc?.();
   const rssBeforeMb = rssMb();
   const started = performance.now();
-  const dictionary = await LoadedDictionary.fromBytes(await readFile(dictFile), module, dictFile);
+  // the server's own path (host/engine/index.ts): the file read section by section, never whole
+  const dictionary = await loadDictionaryFile(dictFile, module);
   const loadMs = performance.now() - started;
   await settle();
   const rssAfterLoadMb = rssMb();
@@ -198,21 +199,24 @@ async function childLoad(dictFile: string): Promise<LoadReport> {
   const suggest = { ...timed((i) => engine.suggest('ru', suggestQueries[i], 10), suggestQueries.length, 3000), answered: answered / suggestQueries.length };
   const wasmMemoryMb = dictionary.core.memoryBytes() / MB;
 
-  // section sizes, for bytes per house (decoded again, after the figures above)
-  const blob = decodeBlob(await readFile(dictFile));
-  const words = new Int32Array(blob.core.words.buffer.slice(blob.core.words.byteOffset, blob.core.words.byteOffset + blob.core.words.byteLength));
+  // section sizes, for bytes per house: read from the file's section headers, no section read again (a
+  // blob read whole here would be this child's peak), and the posting lists from the core's own sections
+  const sections: Record<string, number> = {};
+  const host = readBlobFile(dictFile, (path, byteLength) => {
+    if (path.startsWith('core.') || path.startsWith('host.houses.')) sections[path] = byteLength;
+    return 'skip';
+  }).host;
+  for (const [name, column] of Object.entries(host.houses)) {
+    if (Array.isArray(column)) sections[`host.houses.${name}`] = column.reduce((n, s) => n + Buffer.byteLength(s) + 1, 0);
+  }
   let longestPostingList = 0;
   let longestWordId = 0;
-  for (let w = 0; w < words.length / 4; w++) {
-    if (words[w * 4 + 1] > longestPostingList) [longestPostingList, longestWordId] = [words[w * 4 + 1], w];
+  for (let w = 0; w < dictionary.core.sectionLength('words') / 16; w++) {
+    const count = dictionary.core.i32At('words', w * 4 + 1);
+    if (count > longestPostingList) [longestPostingList, longestWordId] = [count, w];
   }
-  const trie = new Int32Array(blob.core.trie.buffer.slice(blob.core.trie.byteOffset, blob.core.trie.byteOffset + blob.core.trie.byteLength));
+  const trie = Int32Array.from({ length: dictionary.core.sectionLength('trie') / 4 }, (_, i) => dictionary.core.i32At('trie', i));
   const longestPostingWord = wordOf(trie, longestWordId);
-  const sections: Record<string, number> = {};
-  for (const [name, section] of Object.entries(blob.core)) sections[`core.${name}`] = section.byteLength;
-  for (const [name, column] of Object.entries(blob.host.houses)) {
-    sections[`host.houses.${name}`] = column instanceof Uint8Array ? column.byteLength : (column as string[]).reduce((n, s) => n + Buffer.byteLength(s) + 1, 0);
-  }
   return {
     loadMs, rssBeforeMb, rssAfterLoadMb, heapAfterLoadMb, wasmMemoryMb, longestPostingList, longestPostingWord,
     houses: dictionary.houseCount, sections, standardize, suggest,
@@ -223,7 +227,8 @@ async function childLoad(dictFile: string): Promise<LoadReport> {
 /** The first idsearch builds Map indexes of every object's and house's ids: its own child, as it may run out of heap. */
 async function childFind(dictFile: string): Promise<{ firstFindByIdMs: number; rssBeforeMb: number; rssAfterMb: number; heapAfterMb: number }> {
   const module = await WebAssembly.compile(readFileSync(defaultWasmFile()));
-  const dictionary = await LoadedDictionary.fromBytes(await readFile(dictFile), module, dictFile);
+  // the server's own path (host/engine/index.ts): the file read section by section, never whole
+  const dictionary = await loadDictionaryFile(dictFile, module);
   global.gc?.();
   const rssBeforeMb = rssMb();
   const someHouse = dictionary.house(Math.floor(dictionary.houseCount / 2)).codes.fias;

@@ -87,43 +87,51 @@ function e6(v: number | undefined): number {
   return v === undefined || !Number.isFinite(v) ? NO_COORD : Math.round(v * 1e6);
 }
 
-interface TrieNode {
-  children: Map<number, TrieNode>;
-  word: number;
-}
-
-/** Flattens a trie into first-child/next-sibling records, children sorted by char. */
-function flattenTrie(words: string[]): Int32Builder {
-  const root: TrieNode = { children: new Map(), word: -1 };
-  words.forEach((w, id) => {
-    let node = root;
-    for (let i = 0; i < w.length; i++) {
-      const c = w.charCodeAt(i);
-      let next = node.children.get(c);
-      if (!next) {
-        next = { children: new Map(), word: -1 };
-        node.children.set(c, next);
-      }
-      node = next;
-    }
-    node.word = id;
-  });
+/**
+ * Flattens the vocabulary into trie records (first child, next sibling, char, word id; root 0), nodes in
+ * breadth-first order, children by char. Built from the sorted words with no node objects: the nodes at
+ * depth d, in that order, are the distinct prefixes of length d in sorted order (a parent's children are one
+ * run, runs in their parents' order), so each depth is one pass over the words still longer than it. A node
+ * object and a map per node cost ≈ 0.2 KB each, hundreds of megabytes for a national vocabulary.
+ */
+export function flattenTrie(words: string[]): Int32Builder {
   const out = new Int32Builder();
   out.push(-1, -1, 0, -1);
-  // breadth-first: assign ids, then link (a read index, not shift(): shift is linear, the walk would be quadratic)
-  const queue: [TrieNode, number][] = [[root, 0]];
-  for (let next = 0; next < queue.length; next++) {
-    const [node, id] = queue[next];
-    const kids = [...node.children.entries()].sort((a, b) => a[0] - b[0]);
-    let prev = -1;
-    for (const [c, kid] of kids) {
-      const kidId = out.length / 4;
-      out.push(-1, -1, c, kid.word);
-      if (prev < 0) out.data[id * 4] = kidId;
-      else out.data[prev * 4 + 1] = kidId;
-      prev = kidId;
-      queue.push([kid, kidId]);
+  const ids = [...words.keys()].filter((id) => words[id].length > 0).sort((a, b) => (words[a] < words[b] ? -1 : words[a] > words[b] ? 1 : 0));
+  let live = Uint32Array.from(ids);
+  // the node each live word has reached: the root before depth 1
+  let reached = new Int32Array(live.length);
+  for (let depth = 1; live.length > 0; depth++) {
+    const node = new Int32Array(live.length);
+    let parentBefore = -1;
+    let charBefore = -1;
+    let last = -1;
+    let longer = 0;
+    for (let k = 0; k < live.length; k++) {
+      const word = words[live[k]];
+      const parent = reached[k];
+      const c = word.charCodeAt(depth - 1);
+      if (parent !== parentBefore || c !== charBefore) {
+        const id = out.length / 4;
+        out.push(-1, -1, c, -1);
+        if (parent !== parentBefore) out.data[parent * 4] = id;
+        else out.data[last * 4 + 1] = id;
+        [last, parentBefore, charBefore] = [id, parent, c];
+      }
+      node[k] = last;
+      if (word.length === depth) out.data[last * 4 + 3] = live[k];
+      else longer++;
     }
+    // the words that go deeper, in the same order
+    const nextLive = new Uint32Array(longer);
+    const nextReached = new Int32Array(longer);
+    for (let k = 0, j = 0; k < live.length; k++) {
+      if (words[live[k]].length === depth) continue;
+      nextLive[j] = live[k];
+      nextReached[j++] = node[k];
+    }
+    live = nextLive;
+    reached = nextReached;
   }
   return out;
 }

@@ -20,9 +20,14 @@ export { orderBy };
 
 type Ctor<T> = new (b: ArrayBuffer) => T;
 
-/** A copy of `bytes` as T (aligned, and the blob's buffer can go). */
+/**
+ * `bytes` as T: a copy (aligned, and the blob's buffer can go), or the bytes' own buffer when they are all of
+ * it (a section read from a file into a buffer of its own, host/engine/blob-file.ts: no second copy).
+ */
 export const copy = <T>(bytes: Uint8Array, Type: Ctor<T>): T =>
-  new Type(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+    ? new Type(bytes.buffer)
+    : new Type(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
 
 /** A numeric column; absent from the blob (no row has a value) → an empty array, read as `undefined`. */
 export function numbers<T>(bytes: unknown, Type: Ctor<T>): T {

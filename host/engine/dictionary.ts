@@ -33,7 +33,7 @@ const NIL = Uint8Array.of(0xc0);
 
 type Columns = Record<string, unknown[]>;
 
-interface BlobFile {
+export interface BlobFile {
   magic: string;
   format: number;
   country: Country;
@@ -66,13 +66,23 @@ export function decodeBlob(bytes: Uint8Array, source = 'blob'): BlobFile {
   try {
     blob = unpack(bytes) as BlobFile;
   } catch (err) {
-    throw new BlobError(`${source}: not a dictionary blob (${(err as Error).message}); rebuild it with npm run dict:build`);
+    throw notABlob(source, (err as Error).message);
   }
-  if (!blob || blob.magic !== BLOB_MAGIC) throw new BlobError(`${source}: not a dictionary blob (bad magic); rebuild it with npm run dict:build`);
-  if (blob.format !== FORMAT_VERSION) {
-    throw new BlobError(`${source}: dictionary format ${blob.format}, this service reads format ${FORMAT_VERSION}; rebuild it with npm run dict:build`);
-  }
+  checkBlobHeader(blob?.magic, blob?.format, source);
   return blob;
+}
+
+/** The refusal of what is not a dictionary blob (or is cut short), saying what to do. */
+export function notABlob(source: string, why: string): BlobError {
+  return new BlobError(`${source}: not a dictionary blob (${why}); rebuild it with npm run dict:build`);
+}
+
+/** Refuses another magic or format version (the blob's first two entries: a reader checks them before the rest). */
+export function checkBlobHeader(magic: unknown, format: unknown, source: string): void {
+  if (magic !== BLOB_MAGIC) throw notABlob(source, 'bad magic');
+  if (format !== FORMAT_VERSION) {
+    throw new BlobError(`${source}: dictionary format ${format}, this service reads format ${FORMAT_VERSION}; rebuild it with npm run dict:build`);
+  }
 }
 
 export class LoadedDictionary implements Dictionary {
@@ -106,8 +116,8 @@ export class LoadedDictionary implements Dictionary {
     this.o = new ObjectColumns(blob.host.objects);
     this.m = new ObjectColumns(blob.host.municipal);
     this.municipalCount = blob.counts.municipal ?? 0;
-    this.objectCount = blob.core.objects ? blob.core.objects.byteLength / (OBJ_STRIDE * 4) : 0;
-    this.houseCount = blob.core.houses ? blob.core.houses.byteLength / 4 : 0;
+    this.objectCount = core.sectionLength('objects') / (OBJ_STRIDE * 4);
+    this.houseCount = core.sectionLength('houses') / 4;
     this.h = houseColumns(blob.host.houses, this.houseCount);
     this.apartmentCount = blob.counts.apartments ?? 0;
     this.a = new ApartmentColumns(blob.host.apartments, this.apartmentCount);
@@ -119,6 +129,30 @@ export class LoadedDictionary implements Dictionary {
     const blob = decodeBlob(bytes, source);
     const core = await WasmCore.create(wasm);
     for (const [name, section] of Object.entries(blob.core)) core.attach(name, section);
+    return LoadedDictionary.indexed(blob, core);
+  }
+
+  /**
+   * Loads a blob that `read` decodes section by section (host/engine/blob-file.ts reads a file so): each
+   * core section is read straight into the room the core makes for it (`place` returns that room, null
+   * for a section that is not the core's), so the dictionary is never held twice while it loads.
+   */
+  static async fromSections(
+    read: (place: (section: string, byteLength: number) => { into: Uint8Array; done: () => void } | null) => BlobFile,
+    wasm: BufferSource | WebAssembly.Module,
+  ): Promise<LoadedDictionary> {
+    const core = await WasmCore.create(wasm);
+    const blob = read((section, byteLength) => {
+      if (!section.startsWith('core.')) return null;
+      const name = section.slice('core.'.length);
+      const into = core.reserveSection(name, byteLength);
+      return into && { into, done: () => core.attachReserved(name) };
+    });
+    return LoadedDictionary.indexed(blob, core);
+  }
+
+  /** the core's indexes built over its attached sections, then the host's columns */
+  private static indexed(blob: BlobFile, core: WasmCore): LoadedDictionary {
     core.exports.index();
     const dictionary = new LoadedDictionary(blob, core);
     // msgpackr keeps the last buffer it decoded referenced until the next call: without this the whole

@@ -1,7 +1,8 @@
 /**
  * Engine creation for the server: reads the release (or debug) wasm and every country blob found in the
- * dictionary folder, and logs what it loaded. The only module of host/engine/ that touches the file
- * system: engine.ts, dictionary.ts and wasm-core.ts run in the browser too (web/engine.ts).
+ * dictionary folder, and logs what it loaded. With blob-file.ts (which reads a blob section by section)
+ * the only modules of host/engine/ that touch the file system: engine.ts, dictionary.ts and wasm-core.ts
+ * run in the browser too (web/engine.ts).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import type { Country } from './types.js';
 import { COUNTRIES } from './types.js';
 import { AddressEngine } from './engine.js';
 import { LoadedDictionary } from './dictionary.js';
+import { loadBlobFile } from './blob-file.js';
 
 export { AddressEngine } from './engine.js';
 export { LoadedDictionary, decodeBlob, BlobError } from './dictionary.js';
@@ -31,9 +33,9 @@ export function defaultWasmFile(): string {
   return join(ROOT, 'build', 'wasm', debug ? 'core.debug.wasm' : 'core.wasm');
 }
 
-/** Reads a blob file and loads it (`LoadedDictionary.fromBytes` with the file name in its errors). */
+/** Reads a blob file section by section and loads it (blob-file.ts; the file name in its errors). */
 export async function loadDictionaryFile(file: string, wasm: BufferSource | WebAssembly.Module): Promise<LoadedDictionary> {
-  return LoadedDictionary.fromBytes(await readFile(file), wasm, file);
+  return loadBlobFile(file, wasm);
 }
 
 export function blobFile(dir: string, country: Country): string {

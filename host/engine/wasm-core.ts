@@ -86,16 +86,43 @@ export class WasmCore {
 
   /** Copies a section into core memory once and attaches it. */
   attach(name: string, bytes: Uint8Array): void {
-    const kind = SECTION_KINDS[name];
-    if (kind === undefined) return;
-    const ptr = this.exports.reserve(Math.max(bytes.byteLength, 8));
-    new Uint8Array(this.exports.memory.buffer, ptr, bytes.byteLength).set(bytes);
+    this.reserveSection(name, bytes.byteLength)?.set(bytes);
+    this.attachReserved(name);
+  }
+
+  /**
+   * Room for section `name` in core memory, to be filled before `attachReserved(name)` and before anything
+   * else runs in the core (memory may grow then, which detaches the view); null for a section the core
+   * does not take. A blob read from a file section by section lands here with no copy in between.
+   */
+  reserveSection(name: string, byteLength: number): Uint8Array | null {
+    if (SECTION_KINDS[name] === undefined) return null;
+    const ptr = this.exports.reserve(Math.max(byteLength, 8));
+    this.reserved.set(name, { ptr, byteLength });
     this.refresh();
-    if (this.exports.attach(kind, ptr, bytes.byteLength / SECTION_STRIDES[name]) !== 0) {
+    return new Uint8Array(this.exports.memory.buffer, ptr, byteLength);
+  }
+
+  /** Hands the core a section `reserveSection` made room for (and the caller filled). */
+  attachReserved(name: string): void {
+    const at = this.reserved.get(name);
+    if (at === undefined) return;
+    this.reserved.delete(name);
+    if (this.exports.attach(SECTION_KINDS[name], at.ptr, at.byteLength / SECTION_STRIDES[name]) !== 0) {
       throw new CoreError(`core refused section ${name}`);
     }
-    this.sectionAt.set(name, ptr >>> 2);
+    this.sectionAt.set(name, at.ptr >>> 2);
+    this.sectionBytes.set(name, at.byteLength);
   }
+
+  private readonly reserved = new Map<string, { ptr: number; byteLength: number }>();
+
+  /** The byte length of an attached section (0 when absent). */
+  sectionLength(name: string): number {
+    return this.sectionBytes.get(name) ?? 0;
+  }
+
+  private readonly sectionBytes = new Map<string, number>();
 
   /** Whether a section was attached (optional ones, such as houseCoords, may be absent). */
   has(name: string): boolean {

@@ -5,7 +5,8 @@
  */
 import { pack, unpack } from 'msgpackr';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BLOB_MAGIC, FORMAT_VERSION, encodeBlob, loadTypeTable, wordWeight } from '../../../dictionaries/blob-writer.js';
+import fc from 'fast-check';
+import { BLOB_MAGIC, FORMAT_VERSION, encodeBlob, flattenTrie, loadTypeTable, wordWeight } from '../../../dictionaries/blob-writer.js';
 import { BlobError, LoadedDictionary, decodeBlob } from '../../../host/engine/dictionary.js';
 import { HouseStore } from '../../../dictionaries/house-store.js';
 import type { AddressEngine } from '../../../host/engine/engine.js';
@@ -327,5 +328,64 @@ describe('encodeBlob(model) with municipal entities → LoadedDictionary', () =>
     const { dict } = await engineOfModel(smallModel());
     expect(dict.municipalCount).toBe(0);
     expect(dict.municipalOf(LENINA, 0)).toBe(-1);
+  });
+});
+
+/** The trie builder as it was (a node object and a map per node, a breadth-first queue): the reference. */
+function referenceTrie(words: string[]): number[] {
+  type Node = { children: Map<number, Node>; word: number };
+  const root: Node = { children: new Map(), word: -1 };
+  words.forEach((w, id) => {
+    let node = root;
+    for (let i = 0; i < w.length; i++) {
+      const c = w.charCodeAt(i);
+      let next = node.children.get(c);
+      if (!next) node.children.set(c, (next = { children: new Map(), word: -1 }));
+      node = next;
+    }
+    node.word = id;
+  });
+  const out = [-1, -1, 0, -1];
+  const queue: [Node, number][] = [[root, 0]];
+  for (let next = 0; next < queue.length; next++) {
+    const [node, id] = queue[next];
+    let prev = -1;
+    for (const [c, kid] of [...node.children.entries()].sort((a, b) => a[0] - b[0])) {
+      const kidId = out.length / 4;
+      out.push(-1, -1, c, kid.word);
+      if (prev < 0) out[id * 4] = kidId;
+      else out[prev * 4 + 1] = kidId;
+      prev = kidId;
+      queue.push([kid, kidId]);
+    }
+  }
+  return out;
+}
+
+describe('flattenTrie(words)', () => {
+  const records = (words: string[]) => [...flattenTrie(words).data.subarray(0, flattenTrie(words).length)];
+
+  it('lays out nodes breadth first, children by char, with first-child and next-sibling links', () => {
+    // root; depth 1: а(1) б(2); depth 2: аб(3) ав(4) бв(5); depth 3: абв(6)
+    expect(records(['аб', 'б', 'бв', 'ав', 'абв'])).toEqual([
+      1, -1, 0, -1,
+      3, 2, 'а'.charCodeAt(0), -1,
+      5, -1, 'б'.charCodeAt(0), 1,
+      6, 4, 'б'.charCodeAt(0), 0,
+      -1, -1, 'в'.charCodeAt(0), 3,
+      -1, -1, 'в'.charCodeAt(0), 2,
+      -1, -1, 'в'.charCodeAt(0), 4,
+    ]);
+    expect(records([])).toEqual([-1, -1, 0, -1]);
+  });
+
+  it('gives what the node-object trie gave, for any vocabulary', () => {
+    const word = fc.string({ unit: fc.constantFrom('а', 'б', 'в', 'ё', '1', '-', 'z', '\u{1F600}'), minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { maxLength: 60 }), (words) => {
+        expect(records(words)).toEqual(referenceTrie(words));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

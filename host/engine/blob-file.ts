@@ -1,0 +1,213 @@
+/**
+ * Reads a dictionary blob file section by section (node only; the browser loads bytes, dictionary.ts).
+ *
+ * A blob is one msgpack map that dictionaries/blob-writer.ts streams out section by section: maps key by key,
+ * binary sections as bin32 followed by their bytes, every other value packed by msgpackr. This reader walks
+ * those maps from the file and reads each binary section straight to where it will live: a core section into
+ * the room the core makes for it (`place`), any other into a buffer of its own, which the host columns keep
+ * as they are (columns.ts `copy` adopts a buffer that is exactly one section). Any other value (a string, a
+ * pool of strings, the summary's numbers) is read as its own bytes and decoded by msgpackr.
+ *
+ * Reading the whole file first (as `LoadedDictionary.fromBytes` does with bytes) held the blob beside the
+ * dictionary made from it: at national scale a 1.7 GB file beside ≈2 GB of dictionary. The magic and format
+ * (the map's first two entries) are checked before anything else is read, and a cut file stops the load
+ * with the byte where it ends.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { Unpackr } from 'msgpackr';
+import { checkBlobHeader, LoadedDictionary, notABlob, type BlobFile } from './dictionary.js';
+
+/**
+ * where a binary section goes: the core's room for it (filled, then `done`), null: a buffer of its own, or
+ * 'skip': not read at all (left out of the result; the caller has its length, for section sizes)
+ */
+export type Place = (section: string, byteLength: number) => { into: Uint8Array; done: () => void } | null | 'skip';
+
+/** Loads the blob file `file` section by section (see above); errors name the file. */
+export async function loadBlobFile(file: string, wasm: BufferSource | WebAssembly.Module): Promise<LoadedDictionary> {
+  return LoadedDictionary.fromSections((place) => readBlobFile(file, place), wasm);
+}
+
+/** The blob of `file` decoded section by section; core sections go where `place` says and are left out of it. */
+export function readBlobFile(file: string, place: Place = () => null): BlobFile {
+  const fd = openSync(file, 'r');
+  try {
+    const reader = new SectionReader(fd, file, fstatSync(fd).size);
+    const blob = reader.map('', place) as unknown as BlobFile;
+    if (reader.offset !== reader.size) throw notABlob(file, `${reader.size - reader.offset} bytes after the end`);
+    checkBlobHeader(blob.magic, blob.format, file);
+    return blob;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const BUFFER_BYTES = 1 << 16;
+/** msgpackr's defaults (no records, maps as objects), but a bin inside a value is copied: the window is reused */
+const values = new Unpackr({ useRecords: false, copyBuffers: true });
+
+/** A forward reader of msgpack from a file: a window of buffered bytes, sections read around it. */
+class SectionReader {
+  private buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  /** buffered bytes are buffer[start, end); `start` is the reader's position */
+  private start = 0;
+  private end = 0;
+  /** file offset of buffer[0] */
+  private base = 0;
+  /** while a value is measured, the buffer keeps its bytes from here */
+  private pinned = -1;
+
+  constructor(
+    private readonly fd: number,
+    private readonly file: string,
+    readonly size: number,
+  ) {}
+
+  /** the file offset of the reader's position */
+  get offset(): number {
+    return this.base + this.start;
+  }
+
+  peek(): number {
+    this.ensure(1);
+    return this.buffer[this.start];
+  }
+
+  /**
+   * A map of the container: its keys decoded, map values read as maps (sections inside), bin values as
+   * sections, anything else decoded as a value. The blob's magic and format are checked as soon as read.
+   */
+  map(path: string, place: Place): Record<string, unknown> {
+    const type = this.byte();
+    const count = type >= 0x80 && type <= 0x8f ? type & 0x0f : type === 0xde ? this.uint(2) : type === 0xdf ? this.uint(4) : -1;
+    if (count < 0) throw notABlob(this.file, `a map expected at byte ${this.offset - 1}`);
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < count; i++) {
+      const key = this.value();
+      if (typeof key !== 'string') throw notABlob(this.file, `a key that is not a string at byte ${this.offset}`);
+      const at = path ? `${path}.${key}` : key;
+      const next = this.peek();
+      if (next === 0xc4 || next === 0xc5 || next === 0xc6) out[key] = this.section(at, place);
+      else if ((next >= 0x80 && next <= 0x8f) || next === 0xde || next === 0xdf) out[key] = this.map(at, place);
+      else out[key] = this.value();
+      // the first two entries decide whether the rest is read at all
+      if (path === '' && i === 1) checkBlobHeader(out.magic, out.format, this.file);
+    }
+    return out;
+  }
+
+  /** a bin: read into the core's room for it (and left out of the result), or into a buffer of its own */
+  private section(path: string, place: Place): Uint8Array | undefined {
+    const type = this.byte();
+    const length = this.uint(type === 0xc4 ? 1 : type === 0xc5 ? 2 : 4);
+    if (this.offset + length > this.size) throw this.cut(this.size);
+    const room = place(path, length);
+    if (room === 'skip') {
+      const buffered = Math.min(length, this.end - this.start);
+      this.start += buffered;
+      this.base += length - buffered;
+      return undefined;
+    }
+    const into = room ? room.into : new Uint8Array(length);
+    // what is buffered first, then straight from the file
+    const buffered = Math.min(length, this.end - this.start);
+    into.set(this.buffer.subarray(this.start, this.start + buffered));
+    this.start += buffered;
+    for (let filled = buffered; filled < length; ) {
+      const read = readSync(this.fd, into, filled, length - filled, this.offset);
+      if (read === 0) throw this.cut(this.offset);
+      filled += read;
+      this.base += read;
+    }
+    room?.done();
+    return room ? undefined : into;
+  }
+
+  /** any value: its bytes measured in place, then decoded by msgpackr */
+  private value(): unknown {
+    this.pinned = this.start;
+    this.skip();
+    const bytes = this.buffer.subarray(this.pinned, this.start);
+    this.pinned = -1;
+    return values.unpack(bytes);
+  }
+
+  /** past one msgpack value (the formats of the msgpack spec) */
+  private skip(): void {
+    const type = this.byte();
+    if (type <= 0x7f || type >= 0xe0 || type === 0xc0 || type === 0xc2 || type === 0xc3) return;
+    if (type >= 0x80 && type <= 0x8f) return this.skipValues(2 * (type & 0x0f));
+    if (type >= 0x90 && type <= 0x9f) return this.skipValues(type & 0x0f);
+    if (type >= 0xa0 && type <= 0xbf) return this.skipBytes(type & 0x1f);
+    switch (type) {
+      case 0xc4: case 0xd9: return this.skipBytes(this.uint(1)); // bin8, str8
+      case 0xc5: case 0xda: return this.skipBytes(this.uint(2)); // bin16, str16
+      case 0xc6: case 0xdb: return this.skipBytes(this.uint(4)); // bin32, str32
+      case 0xc7: return this.skipBytes(this.uint(1) + 1); // ext8: length, type, data
+      case 0xc8: return this.skipBytes(this.uint(2) + 1);
+      case 0xc9: return this.skipBytes(this.uint(4) + 1);
+      case 0xcc: case 0xd0: return this.skipBytes(1);
+      case 0xcd: case 0xd1: return this.skipBytes(2);
+      case 0xca: case 0xce: case 0xd2: return this.skipBytes(4);
+      case 0xcb: case 0xcf: case 0xd3: return this.skipBytes(8);
+      case 0xd4: return this.skipBytes(2); // fixext 1, 2, 4, 8, 16: type and data
+      case 0xd5: return this.skipBytes(3);
+      case 0xd6: return this.skipBytes(5);
+      case 0xd7: return this.skipBytes(9);
+      case 0xd8: return this.skipBytes(17);
+      case 0xdc: return this.skipValues(this.uint(2));
+      case 0xdd: return this.skipValues(this.uint(4));
+      case 0xde: return this.skipValues(2 * this.uint(2));
+      case 0xdf: return this.skipValues(2 * this.uint(4));
+      default: throw notABlob(this.file, `byte 0x${type.toString(16)} at ${this.offset - 1} starts no msgpack value`);
+    }
+  }
+
+  private skipValues(count: number): void {
+    for (let i = 0; i < count; i++) this.skip();
+  }
+
+  private skipBytes(count: number): void {
+    this.ensure(count);
+    this.start += count;
+  }
+
+  private byte(): number {
+    this.ensure(1);
+    return this.buffer[this.start++];
+  }
+
+  /** a big-endian unsigned integer of 1, 2 or 4 bytes */
+  private uint(bytes: 1 | 2 | 4): number {
+    this.ensure(bytes);
+    const at = this.start;
+    this.start += bytes;
+    return bytes === 1 ? this.buffer[at] : bytes === 2 ? this.buffer.readUInt16BE(at) : this.buffer.readUInt32BE(at);
+  }
+
+  /** `count` bytes buffered from the reader's position on (and those of a value being measured) */
+  private ensure(count: number): void {
+    if (this.end - this.start >= count) return;
+    if (this.offset + count > this.size) throw this.cut(this.size);
+    const keep = this.pinned >= 0 ? this.pinned : this.start;
+    const needed = this.end - keep + count;
+    if (needed > this.buffer.length || keep > 0) {
+      const next = needed > this.buffer.length ? Buffer.allocUnsafe(Math.max(needed, 2 * this.buffer.length)) : this.buffer;
+      this.buffer.copy(next, 0, keep, this.end);
+      this.buffer = next;
+      this.base += keep;
+      this.start -= keep;
+      this.end -= keep;
+      if (this.pinned >= 0) this.pinned = 0;
+    }
+    while (this.end - this.start < count) {
+      const read = readSync(this.fd, this.buffer, this.end, this.buffer.length - this.end, this.base + this.end);
+      if (read === 0) throw this.cut(this.base + this.end);
+      this.end += read;
+    }
+  }
+
+  private cut(at: number): Error {
+    return notABlob(this.file, `cut short at byte ${at} of ${this.size}`);
+  }
+}
