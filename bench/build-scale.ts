@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { writeBlob } from '../dictionaries/blob-writer.js';
-import { boundHeapGrowth } from '../dictionaries/build-model.js';
+import { boundHeapGrowth, BUILD_MALLOC_ENV } from '../dictionaries/build-model.js';
 import { ModelBuilder } from '../dictionaries/merge.js';
 import { readGar } from '../dictionaries/sources/gar.js';
 import { readSocrbase } from '../dictionaries/sources/hflabs.js';
@@ -275,9 +275,9 @@ function procMemory(pid: number): { rss: number; hwm: number } | undefined {
   }
 }
 
-async function runChild<T>(args: string[], nodeFlags: string[] = []): Promise<Sampled<T>> {
+async function runChild<T>(args: string[], nodeFlags: string[] = [], env: Record<string, string> = {}): Promise<Sampled<T>> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', SELF, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', SELF, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   let phase = 'start';
@@ -465,7 +465,8 @@ async function main(): Promise<void> {
     const archive = reused ? { ...reused, generatedNow: false } : { ...(await generateGarScale(options)), generatedNow: true };
     log(`${houses}: archive ${archive.out} (${(archive.zipBytes / MB).toFixed(0)} MB, ${archive.houses} houses, ${archive.copies} copies${reused ? ', reused' : ''})`);
     const dictFile = join(SYNTH_DIR, `ru-${name}.dict`);
-    const build = await runChild<BuildReport>(['--child-build', archive.out, dictFile], ['--expose-gc']);
+    // with malloc tuned as `npm run dict:build` runs it (dictionaries/build-model.ts BUILD_MALLOC_ENV)
+    const build = await runChild<BuildReport>(['--child-build', archive.out, dictFile], ['--expose-gc'], BUILD_MALLOC_ENV);
     const b = build.report;
     const buildMs = Object.entries(b.phasesMs).reduce((sum, [name, ms]) => sum + (name === 'types' ? 0 : ms), 0);
     log(`${houses}: built in ${(buildMs / 1000).toFixed(1)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB, blob ${(b.blobBytes / MB).toFixed(1)} MB`);

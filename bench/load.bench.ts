@@ -3,14 +3,15 @@
  * those of the benches before it: RSS and heap before and after `createEngine()` loads every blob in
  * build/dictionaries (what a server worker holds), then the time of `LoadedDictionary.fromBytes` for
  * ru.dict (msgpack decode, core instance, sections copied in, grid built, host columns) versus the
- * msgpack decode of the same bytes alone.
+ * msgpack decode of the same bytes alone, and of the server's load of the file section by section
+ * (host/engine/blob-file.ts) versus reading it whole and loading its bytes.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unpack } from 'msgpackr';
-import { blobFile, createEngine, defaultWasmFile, LoadedDictionary } from '../host/engine/index.js';
+import { blobFile, createEngine, defaultWasmFile, loadDictionaryFile, LoadedDictionary } from '../host/engine/index.js';
 import { BENCH_TIME_MS, consume, isMain, measure, row, ROOT, type BenchContext, type Row } from './harness.js';
 
 const MB = 1024 * 1024;
@@ -57,7 +58,14 @@ async function child(): Promise<ChildReport> {
   const time = Math.max(BENCH_TIME_MS, 1000);
   const load = await measure('load ru', async () => consume((await LoadedDictionary.fromBytes(bytes, module)).houseCount), { time, iterations: 8 });
   const decode = await measure('unpack ru', () => consume(Object.keys(unpack(bytes) as object).length), { time, iterations: 8 });
-  const rows = [row(`load: ru.dict fromBytes (${(bytes.length / MB).toFixed(1)} MB)`, load, 'msgpackr unpack alone', decode)];
+  // the server's path: the file read section by section, against the same file read whole and loaded from its bytes
+  const file = blobFile(DICT_DIR, 'ru');
+  const fromFile = await measure('load ru file', async () => consume((await loadDictionaryFile(file, module)).houseCount), { time, iterations: 8 });
+  const whole = await measure('load ru whole', async () => consume((await LoadedDictionary.fromBytes(readFileSync(file), module)).houseCount), { time, iterations: 8 });
+  const rows = [
+    row(`load: ru.dict fromBytes (${(bytes.length / MB).toFixed(1)} MB)`, load, 'msgpackr unpack alone', decode),
+    row('load: ru.dict from its file, section by section', fromFile, 'file read whole + fromBytes', whole),
+  ];
   return { rows, memory, blobs, loadMs };
 }
 

@@ -5,7 +5,7 @@
  */
 import { resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildModels } from './build-model.js';
+import { buildModels, inTunedMalloc } from './build-model.js';
 import { writeBlob } from './blob-writer.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -29,6 +29,9 @@ export async function buildDictionaries(options: { dataDir?: string; outDir?: st
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // a national build runs with glibc's malloc tuned (build-model.ts BUILD_MALLOC_ENV): this process waits for it
+  const status = inTunedMalloc();
+  if (status !== null) process.exit(status);
   const args = process.argv.slice(2);
   const outAt = args.indexOf('--out');
   const outDir = outAt >= 0 ? resolve(args.splice(outAt, 2)[1]) : undefined;
