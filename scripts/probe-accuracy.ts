@@ -1,0 +1,387 @@
+/**
+ * Accuracy probe: `npx tsx scripts/probe-accuracy.ts [--seed 7] [--per-source 160] [--show-misses 40] [--kind typo]`
+ * makes new queries of the kinds of messiness in the evaluation's dev set (typo, layout, translit,
+ * abbreviations, reordering, missing types and city, flats, postcodes, noise, case) from addresses of the
+ * built dictionaries that dev.jsonl does not hold — GAR houses of region 99, OSM houses of Екатеринбург,
+ * Москва, Санкт-Петербург, Владивосток, Минск and Київ, and hflabs cities — runs them through the engine in
+ * process and prints the accuracy per kind and per source, then the misses. A house case is right when the
+ * engine picks the house (or one with the same number on the same street: OSM repeats some addresses) and
+ * parses the flat; a city case when the city (or settlement) level is the city; a hint case when the house is
+ * among the first five hints. The seed fixes the sample and the corruptions, so runs are repeatable.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomFrom } from '../dictionaries/synth/names.js';
+import { createEngine, ROOT } from '../host/engine/index.js';
+import type { Country, Dictionary, ObjectInfo, Resolution } from '../host/engine/types.js';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string): string => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : fallback;
+};
+const SEED = Number(option('--seed', '7'));
+const PER_SOURCE = Number(option('--per-source', '160'));
+const SHOW_MISSES = Number(option('--show-misses', '40'));
+const ONLY_KIND = option('--kind', '');
+const DATA_DIR = process.env.DATA_DIR ?? join(ROOT, '..', 'shared', 'data');
+const DEV_FILE = join(ROOT, '..', 'shared', 'eval', 'dev.jsonl');
+const SUGGEST_COUNT = 5;
+
+/** seeded (mulberry32), so that a seed gives the same sample and the same corruptions */
+const random = randomFrom(SEED);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+const chance = (p: number): boolean => random() < p;
+
+// ---------------------------------------------------------------------------------------------------------
+// What dev.jsonl already holds (left out of the sample)
+
+const devIds = new Set<string>();
+if (existsSync(DEV_FILE)) {
+  for (const line of readFileSync(DEV_FILE, 'utf8').split('\n')) {
+    if (!line) continue;
+    const expect = JSON.parse(line).expect ?? {};
+    for (const id of [expect.house_fias, expect.city_fias && !expect.street_name ? expect.city_fias : '', ...[].concat(expect.house_osm ?? [])]) {
+      if (id) devIds.add(id);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Spelling of type words: the ways people write them (the first is the full word)
+
+const STREET_TYPES: Record<string, string[]> = {
+  'ул': ['улица', 'ул', 'ул.', 'у.'],
+  'пр-кт': ['проспект', 'пр-кт', 'просп.', 'пр.'],
+  'пер': ['переулок', 'пер', 'пер.'],
+  'мкр': ['микрорайон', 'мкр', 'мкр.', 'мкрн'],
+  'б-р': ['бульвар', 'б-р', 'бул.'],
+  'пл': ['площадь', 'пл', 'пл.'],
+  'ш': ['шоссе', 'ш.', 'ш'],
+  'наб': ['набережная', 'наб', 'наб.'],
+  'проезд': ['проезд', 'пр-д', 'пр-зд'],
+  'туп': ['тупик', 'туп.'],
+  'тракт': ['тракт'],
+  'аллея': ['аллея', 'ал.'],
+  'вул': ['вулиця', 'вул.', 'вул'],
+  'просп': ['проспект', 'просп.'],
+  'пров': ['провулок', 'пров.'],
+};
+const CITY_TYPES: Record<string, string[]> = { 'г': ['город', 'г', 'г.'], 'м': ['місто', 'м.'], 'п': ['поселок', 'п.'], 'с': ['село', 'с.'] };
+const REGION_TYPES: Record<string, string[]> = {
+  'обл': ['область', 'обл', 'обл.'], 'край': ['край'], 'Респ': ['Республика', 'Респ', 'респ.'],
+};
+const HOUSE_WORDS = ['д', 'д.', 'дом', ''];
+const FLAT_FORMS = [(f: string) => `кв ${f}`, (f: string) => `кв. ${f}`, (f: string) => `квартира ${f}`, (f: string) => `-${f}`];
+const NOISE = ['тел 89161234567', 'офис на 2 этаже', 'позвонить за час', 'домофон 12', 'подъезд 2'];
+
+const spell = (table: Record<string, string[]>, type: string): string => (table[type] ? pick(table[type]) : type);
+
+// ---------------------------------------------------------------------------------------------------------
+// Corruptions
+
+const NEIGHBOURS = 'йцукенгшщзхъ фывапролджэ ячсмитьбю';
+function neighbour(ch: string): string {
+  const at = NEIGHBOURS.indexOf(ch);
+  if (at < 0) return ch;
+  const candidates = [NEIGHBOURS[at - 1], NEIGHBOURS[at + 1]].filter((c) => c && c !== ' ');
+  return candidates.length ? pick(candidates) : ch;
+}
+
+/** one edit inside a word of 5+ letters (not its first letter): a neighbouring key, a letter dropped, doubled or swapped */
+function typo(word: string): string {
+  if (word.length < 5) return word;
+  const at = 1 + Math.floor(random() * (word.length - 2));
+  const lower = word[at].toLowerCase();
+  if (!/[а-яё]/.test(lower)) return word;
+  switch (Math.floor(random() * 4)) {
+    case 0: return word.slice(0, at) + neighbour(lower) + word.slice(at + 1);
+    case 1: return word.slice(0, at) + word.slice(at + 1);
+    case 2: return word.slice(0, at) + word[at] + word.slice(at);
+    default: return word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2);
+  }
+}
+
+const LAYOUT_FROM = 'йцукенгшщзхъфывапролджэячсмитьбюё';
+const LAYOUT_TO = "qwertyuiop[]asdfghjkl;'zxcvbnm,.`";
+const layout = (text: string): string =>
+  [...text.toLowerCase()].map((ch) => { const at = LAYOUT_FROM.indexOf(ch); return at >= 0 ? LAYOUT_TO[at] : ch; }).join('');
+
+const TRANSLIT: Record<string, string> = {
+  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'y', к: 'k', л: 'l', м: 'm',
+  н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'shch',
+  ъ: '', ы: 'y', ь: '', э: 'e', ю: 'yu', я: 'ya', і: 'i', ї: 'yi', є: 'ye', ў: 'u',
+};
+const translit = (text: string): string => [...text.toLowerCase()].map((ch) => TRANSLIT[ch] ?? ch).join('');
+
+// ---------------------------------------------------------------------------------------------------------
+// Cases
+
+interface Address {
+  source: string;
+  country: Country;
+  region: ObjectInfo | null;
+  city: ObjectInfo | null;
+  street: ObjectInfo | null;
+  /** the street's name as a person writes it (the Russian name of a Minsk street) */
+  streetName: string;
+  house: number;
+  houseText: string;
+  postcode: string;
+}
+
+interface Case {
+  source: string;
+  country: Country;
+  kind: string;
+  query: string;
+  check: 'house' | 'city' | 'hint';
+  house: number;
+  flat: string;
+  city: number;
+}
+
+/** the house part as written: `12`, `12а`, `12 к1`, `12 стр 2`, `стр 1а` (a building with no house number) */
+function houseText(dict: Dictionary, house: number): string {
+  const h = dict.house(house);
+  if (!h.number) return h.building ? pick([`стр ${h.building}`, `строение ${h.building}`]) : '';
+  let text = h.number + (h.liter && /\d$/.test(h.number) ? h.liter : '');
+  if (h.block) text += pick([` к${h.block}`, ` корп. ${h.block}`, `к${h.block}`]);
+  if (h.building) text += pick([` стр ${h.building}`, ` с${h.building}`]);
+  return text;
+}
+
+/** An address as parts of a query; each kind writes them its own way */
+interface Parts { region: string; city: string; street: string; house: string; tail: string[] }
+
+function plainParts(a: Address, houseWord = true): Parts {
+  const street = a.street ? `${spell(STREET_TYPES, a.street.type)} ${a.streetName}` : '';
+  const city = a.city ? `${spell(CITY_TYPES, a.city.type)} ${a.city.name}` : '';
+  const house = `${houseWord && /^\d/.test(a.houseText) ? pick(HOUSE_WORDS) : ''} ${a.houseText}`.trim();
+  return { region: '', city, street, house, tail: [] };
+}
+
+const joinParts = (parts: Parts, separator = ', '): string =>
+  [parts.region, parts.city, parts.street, parts.house, ...parts.tail].filter(Boolean).join(separator);
+
+function houseCases(a: Address): Case[] {
+  const base = { source: a.source, country: a.country, check: 'house' as const, house: a.house, flat: '', city: -1 };
+  const cases: Case[] = [];
+  const add = (kind: string, query: string, flat = ''): void => { cases.push({ ...base, kind, query, flat }); };
+  const separator = (): string => pick([', ', ' , ', ' ', ',']);
+
+  // typo: one edit in the street name (or the city's)
+  {
+    const p = plainParts(a);
+    const words = a.streetName.split(' ');
+    const long = words.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 5);
+    if (long.length) {
+      const [word, at] = pick(long);
+      words[at] = typo(word);
+      p.street = a.street ? `${spell(STREET_TYPES, a.street.type)} ${words.join(' ')}` : '';
+      add('typo', joinParts(p, separator()));
+    }
+    if (a.city && a.city.name.length >= 5) {
+      const q = plainParts(a);
+      q.city = `${spell(CITY_TYPES, a.city.type)} ${typo(a.city.name)}`;
+      add('typo-city', joinParts(q, separator()));
+    }
+  }
+  add('layout', layout(joinParts(plainParts(a, false), ' ')));
+  add('translit', translit(joinParts(plainParts(a), separator())));
+  // reorder: street and house first, the city last, the type word after the name
+  {
+    const p = plainParts(a);
+    const street = a.street ? `${a.streetName} ${spell(STREET_TYPES, a.street.type)}` : '';
+    const city = a.city ? pick([`${a.city.name} ${spell(CITY_TYPES, a.city.type)}`, p.city]) : '';
+    add('reorder', [street, p.house, city].filter(Boolean).join(separator()));
+  }
+  // no-type: names only
+  add('no-type', [a.city?.name ?? '', a.streetName, a.houseText].filter(Boolean).join(separator()));
+  add('no-city', joinParts({ ...plainParts(a), city: '' }, separator()));
+  {
+    const flat = String(1 + Math.floor(random() * 300));
+    const p = plainParts(a);
+    const form = pick(FLAT_FORMS);
+    p.house = form === FLAT_FORMS[3] && !/[а-я ]/i.test(a.houseText) ? `${p.house}${form(flat)}` : `${p.house} ${FLAT_FORMS[Math.floor(random() * 3)](flat)}`;
+    add('flat', joinParts(p, separator()), flat);
+  }
+  if (a.postcode) add('postcode', `${a.postcode}${separator()}${joinParts(plainParts(a), separator())}`);
+  add('noise', `${joinParts(plainParts(a), separator())}, ${pick(NOISE)}`);
+  add('lower', joinParts(plainParts(a), separator()).toLowerCase());
+  add('upper', joinParts(plainParts(a), separator()).toUpperCase());
+  if (a.region && a.region !== a.city) {
+    const p = plainParts(a);
+    p.region = pick([`${a.region.name} ${spell(REGION_TYPES, a.region.type)}`, `${spell(REGION_TYPES, a.region.type)} ${a.region.name}`]);
+    add('region', joinParts(p, separator()));
+  }
+  // hints: the street and the house as typed, sometimes after the city, sometimes cut short
+  {
+    const city = a.city && chance(0.4) ? `${a.city.name.toLowerCase()} ` : '';
+    const query = `${city}${a.streetName.toLowerCase()} ${a.houseText}`;
+    cases.push({ ...base, kind: 'hint', check: 'hint', query: chance(0.2) ? layout(query) : query });
+  }
+  return cases;
+}
+
+function cityCases(city: ObjectInfo, region: ObjectInfo | null, source: string): Case[] {
+  const base = { source, country: 'ru' as Country, check: 'city' as const, house: -1, flat: '', city: city.id };
+  const cases: Case[] = [];
+  const add = (kind: string, query: string): void => { cases.push({ ...base, kind, query }); };
+  const regionText = region && region !== city ? pick([`${region.name} ${spell(REGION_TYPES, region.type)}`, `${spell(REGION_TYPES, region.type)} ${region.name}`]) : '';
+  const cityText = `${spell(CITY_TYPES, city.type)} ${city.name}`;
+  add('city-typo', [regionText, `${spell(CITY_TYPES, city.type)} ${typo(city.name)}`].filter(Boolean).join(', '));
+  add('city-plain', city.name);
+  add('city-region', [regionText, cityText].filter(Boolean).join(', '));
+  add('city-translit', translit([regionText, cityText].filter(Boolean).join(', ')));
+  add('city-reorder', [`${city.name} ${spell(CITY_TYPES, city.type)}`, regionText].filter(Boolean).join(', '));
+  add('city-layout', layout(city.name));
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The sample
+
+/** Russian names of Minsk streets from the OSM extract (`name` → `name:ru`, type words dropped) */
+function minskRussianNames(): Map<string, string> {
+  const names = new Map<string, string>();
+  const file = join(DATA_DIR, 'osm', 'by-minsk-center.osm');
+  if (!existsSync(file)) return names;
+  const typeWords = /^(улица|проспект|переулок|площадь|бульвар|проезд|вуліца|праспект|завулак|плошча)\s+|\s+(улица|проспект|переулок|площадь|бульвар|проезд|вуліца|праспект|завулак|плошча)$/i;
+  for (const element of readFileSync(file, 'utf8').split('<way ').slice(1)) {
+    const name = /k="name" v="([^"]+)"/.exec(element)?.[1];
+    const russian = /k="name:ru" v="([^"]+)"/.exec(element)?.[1];
+    if (name && russian) names.set(name.replace(typeWords, ''), russian.replace(typeWords, ''));
+  }
+  return names;
+}
+
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
+}
+
+const OSM_CITIES: Array<[Country, string, string]> = [
+  ['ru', 'Екатеринбург', 'osm-ekb'], ['ru', 'Москва', 'osm-msk'], ['ru', 'Санкт-Петербург', 'osm-spb'],
+  ['ru', 'Владивосток', 'osm-vvo'], ['by', 'Минск', 'osm-minsk'], ['ua', 'Київ', 'osm-kyiv'],
+];
+
+function addressOf(dict: Dictionary, house: number, source: string, minsk: Map<string, string>): Address | null {
+  const h = dict.house(house);
+  const chain = dict.chain(h.parent).map((id) => dict.object(id));
+  const street = chain.find((o) => o.level === 7 || o.level === 6) ?? null;
+  if (!street || street.id !== h.parent) return null;
+  const city = [...chain].reverse().find((o) => o.level === 3 || o.level === 5) ?? (chain[0].type === 'г' ? chain[0] : null);
+  const text = houseText(dict, house);
+  if (!text) return null;
+  const russian = dict.country === 'by' && chance(0.7) ? minsk.get(street.name) : undefined;
+  return {
+    source, country: dict.country, region: chain[0], city, street, streetName: russian ?? street.name,
+    house, houseText: text, postcode: h.postcode || street.postcode,
+  };
+}
+
+const engine = await createEngine({});
+const minsk = minskRussianNames();
+const cases: Case[] = [];
+const perSource = new Map<string, number[]>();
+for (const country of engine.countries()) {
+  const dict = engine.dictionary(country)!;
+  for (let house = 0; house < dict.houseCount; house++) {
+    const info = dict.house(house);
+    if (devIds.has(info.codes.fias) || devIds.has(info.codes.osm)) continue;
+    const root = dict.object(dict.chain(info.parent)[0]);
+    let source = '';
+    if (info.codes.fias && root.name === 'Байконур') source = 'gar-99';
+    else if (info.codes.osm || country === 'ua') {
+      const names = dict.chain(info.parent).map((id) => dict.object(id).name);
+      source = OSM_CITIES.find(([c, name]) => c === country && names.includes(name))?.[2] ?? '';
+    }
+    if (!source) continue;
+    const key = `${country}:${source}`;
+    if (!perSource.has(key)) perSource.set(key, []);
+    perSource.get(key)!.push(house);
+  }
+}
+for (const [key, houses] of [...perSource].sort()) {
+  const [country, source] = key.split(':') as [Country, string];
+  const dict = engine.dictionary(country)!;
+  for (const house of shuffle(houses).slice(0, PER_SOURCE)) {
+    const address = addressOf(dict, house, source, minsk);
+    if (address) cases.push(...houseCases(address));
+  }
+}
+{
+  const dict = engine.dictionary('ru')!;
+  const cities: ObjectInfo[] = [];
+  for (let id = 0; id < dict.objectCount; id++) {
+    const o = dict.object(id);
+    if (o.level === 3 && o.codes.kladr && o.codes.fias && !devIds.has(o.codes.fias)) cities.push(o);
+  }
+  for (const city of shuffle(cities).slice(0, PER_SOURCE * 2)) {
+    cases.push(...cityCases(city, dict.object(dict.chain(city.id)[0]), 'hflabs-city'));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Judging
+
+function sameHouse(dict: Dictionary, got: number, want: number): boolean {
+  if (got === want) return true;
+  if (got < 0) return false;
+  const a = dict.house(got);
+  const b = dict.house(want);
+  return a.parent === b.parent && a.number === b.number && a.block === b.block && a.building === b.building;
+}
+
+function describe(dict: Dictionary, r: Resolution): string {
+  const levels = Object.values(r.levels).filter((id) => id >= 0).map((id) => dict.object(id).fullName);
+  const house = r.house >= 0 ? ` д ${dict.house(r.house).number}` : r.parts.house ? ` (д ${r.parts.house})` : '';
+  return `${[...new Set(levels)].join(', ')}${house}${r.parts.flat ? ` кв ${r.parts.flat}` : ''}${r.undefinedParts ? ` left "${r.undefinedParts}"` : ''}`;
+}
+
+function expected(dict: Dictionary, c: Case): string {
+  if (c.check === 'city') return dict.object(c.city).fullName;
+  const h = dict.house(c.house);
+  return `${dict.chain(h.parent).map((id) => dict.object(id).fullName).join(', ')} д ${h.number}${h.block ? ` к${h.block}` : ''}${h.building ? ` стр${h.building}` : ''}${c.flat ? ` кв ${c.flat}` : ''}`;
+}
+
+const tally = new Map<string, { n: number; ok: number }>();
+const count = (key: string, ok: boolean): void => {
+  const t = tally.get(key) ?? { n: 0, ok: 0 };
+  t.n++; t.ok += ok ? 1 : 0;
+  tally.set(key, t);
+};
+const misses: string[] = [];
+for (const c of cases) {
+  if (ONLY_KIND && c.kind !== ONLY_KIND) continue;
+  const dict = engine.dictionary(c.country)!;
+  let ok: boolean;
+  let got: string;
+  if (c.check === 'hint') {
+    const hints = engine.suggest(c.country, c.query, SUGGEST_COUNT);
+    ok = hints.some((r) => sameHouse(dict, r.house, c.house));
+    got = hints.slice(0, 2).map((r) => describe(dict, r)).join(' | ');
+  } else {
+    const r = engine.standardize(c.country, c.query);
+    ok = c.check === 'city'
+      ? r.levels.city === c.city || r.levels.settlement === c.city
+      : sameHouse(dict, r.house, c.house) && r.parts.flat === c.flat;
+    got = describe(dict, r);
+  }
+  count(`kind ${c.kind}`, ok);
+  count(`source ${c.source}`, ok);
+  count(c.check === 'city' ? 'all cities' : c.check === 'hint' ? 'all hints' : 'all houses', ok);
+  if (!ok) misses.push(`${c.source} ${c.kind.padEnd(13)} ${JSON.stringify(c.query)}\n    got  ${got}\n    want ${expected(dict, c)}`);
+}
+
+console.log(`seed ${SEED}, ${PER_SOURCE} addresses per source, ${cases.length} cases`);
+console.log('group                      n      ok');
+for (const [key, t] of [...tally].sort()) console.log(`${key.padEnd(24)} ${String(t.n).padStart(5)}  ${(t.ok / t.n).toFixed(3)}`);
+if (SHOW_MISSES) {
+  console.log(`\nmisses (${misses.length}):`);
+  for (const miss of misses.slice(0, SHOW_MISSES)) console.log(miss);
+}
