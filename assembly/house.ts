@@ -11,7 +11,8 @@
  * What it reads:
  *   д 10а, дом53, д.20-18 (flat 18), 11/-89 (flat 89), 10/2 (a fraction), 10к2, 10 к 2, 10 корп. 2,
  *   10с12, стр. 2, лит А, двлд. 4 (a possession is the house), ЭТ 8 БЛОК Г ОФ 839, кв. 126, 3-122,
- *   7-й / 22-й (ordinals: part of a name, never a house), 6 digits alone (a postcode), 11 digits (a phone).
+ *   7-й / 22-й (ordinals: part of a name, never a house), 6 digits alone (a postcode; 5 opening the string,
+ *   before a word, too: Ukraine's), 11 digits (a phone).
  */
 import { NORM, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import {
@@ -245,7 +246,9 @@ function classifyNumbers(): void {
       continue;
     }
     const prevKeyword = i > 0 && keywordPart(i - 1) >= 0;
-    if (n == 6 && postcodeToken < 0 && !prevKeyword) {
+    // 620000; 01033 opening the string before a word (Ukraine's postcodes have 5 digits: `01033, Київ`)
+    const fiveFirst = n == 5 && i == 0 && i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA;
+    if ((n == 6 || fiveFirst) && postcodeToken < 0 && !prevKeyword) {
       postcodeToken = i;
       setTok(i, F_ROLE, ROLE_POSTCODE);
       continue;
@@ -391,7 +394,17 @@ function appendTokens(first: i32, last: i32): void {
 /** Key of the parsed house as the dictionary spells it: 10, 10а, 10/2, 10к2, 10с12, 10к2с1. */
 function buildHouseKey(): void {
   houseKeyLen = 0;
-  if (partFirst(P_HOUSE) < 0) return;
+  houseAltKeyLen = 0;
+  houseAltBaseLen = 0;
+  if (partFirst(P_HOUSE) < 0) {
+    // a building with no house number (GAR has «ул Бармина, стр 1а»): the key is the dictionary's `с1а`, and
+    // only that house matches (the whole key is its base)
+    if (partFirst(P_BUILD) < 0) return;
+    setU16(HOUSE_KEY, houseKeyLen++, 0x441);
+    appendTokens(partFirst(P_BUILD), partLast(P_BUILD));
+    houseBaseLen = houseKeyLen;
+    return;
+  }
   appendTokens(partFirst(P_HOUSE), partLast(P_HOUSE));
   if (partFirst(P_LITER) >= 0 && tok(partFirst(P_LITER), F_KIND) == KIND_ALPHA) appendTokens(partFirst(P_LITER), partLast(P_LITER));
   houseBaseLen = houseKeyLen;
@@ -404,8 +417,6 @@ function buildHouseKey(): void {
     appendTokens(partFirst(P_BUILD), partLast(P_BUILD));
   }
   // 73/1 → 73к1 when no corpus was written
-  houseAltKeyLen = 0;
-  houseAltBaseLen = 0;
   if (partFirst(P_CASE) < 0) {
     let slash = -1;
     for (let k = 0; k < houseBaseLen; k++) if (u16At(HOUSE_KEY, k) == 47) { slash = k; break; }

@@ -1,5 +1,6 @@
 /**
- * Accuracy probe: `npx tsx scripts/probe-accuracy.ts [--seed 7] [--per-source 160] [--show-misses 40] [--kind typo]`
+ * Accuracy probe: `npx tsx scripts/probe-accuracy.ts [--seed 7] [--per-source 160] [--show-misses 40] [--kind typo]
+ * [--wasm old.wasm] [--dictionaries old/]`
  * makes new queries of the kinds of messiness in the evaluation's dev set (typo, layout, translit,
  * abbreviations, reordering, missing types and city, flats, postcodes, noise, case) from addresses of the
  * built dictionaries that dev.jsonl does not hold — GAR houses of region 99, OSM houses of Екатеринбург,
@@ -24,12 +25,21 @@ const SEED = Number(option('--seed', '7'));
 const PER_SOURCE = Number(option('--per-source', '160'));
 const SHOW_MISSES = Number(option('--show-misses', '40'));
 const ONLY_KIND = option('--kind', '');
+/** another core or other dictionaries (a baseline to compare with): `--wasm old.wasm --dictionaries old/` */
+const WASM_FILE = option('--wasm', '');
+const DICTIONARY_DIR = option('--dictionaries', '');
 const DATA_DIR = process.env.DATA_DIR ?? join(ROOT, '..', 'shared', 'data');
 const DEV_FILE = join(ROOT, '..', 'shared', 'eval', 'dev.jsonl');
 const SUGGEST_COUNT = 5;
 
-/** seeded (mulberry32), so that a seed gives the same sample and the same corruptions */
-const random = randomFrom(SEED);
+/** seeded (mulberry32), so that a seed gives the same sample and the same corruptions; reseeded per source
+ * (`reseed`), so that a change of one source's data leaves the others' cases alone */
+let random = randomFrom(SEED);
+const reseed = (source: string): void => {
+  let hash = SEED;
+  for (const ch of source) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193);
+  random = randomFrom(hash);
+};
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const chance = (p: number): boolean => random() < p;
 
@@ -284,7 +294,7 @@ function addressOf(dict: Dictionary, house: number, source: string, minsk: Map<s
   };
 }
 
-const engine = await createEngine({});
+const engine = await createEngine({ wasmFile: WASM_FILE || undefined, dir: DICTIONARY_DIR || undefined });
 const minsk = minskRussianNames();
 const cases: Case[] = [];
 const perSource = new Map<string, number[]>();
@@ -308,6 +318,7 @@ for (const country of engine.countries()) {
 }
 for (const [key, houses] of [...perSource].sort()) {
   const [country, source] = key.split(':') as [Country, string];
+  reseed(source);
   const dict = engine.dictionary(country)!;
   for (const house of shuffle(houses).slice(0, PER_SOURCE)) {
     const address = addressOf(dict, house, source, minsk);
@@ -321,6 +332,7 @@ for (const [key, houses] of [...perSource].sort()) {
     const o = dict.object(id);
     if (o.level === 3 && o.codes.kladr && o.codes.fias && !devIds.has(o.codes.fias)) cities.push(o);
   }
+  reseed('hflabs-city');
   for (const city of shuffle(cities).slice(0, PER_SOURCE * 2)) {
     cases.push(...cityCases(city, dict.object(dict.chain(city.id)[0]), 'hflabs-city'));
   }

@@ -198,6 +198,25 @@ describe('parseHouse(query)', () => {
     it('takes only the first six-digit number', () => {
       expect(postcode('620000, 620014 Екатеринбург')).toBe('620000');
     });
+
+    it('takes five digits opening the string before a word as the postcode (Ukraine), never as a house', () => {
+      expect(postcode('01033, м. Київ, вул. Саксаганського 75')).toBe('01033');
+      expect(parts('01033, м. Київ, вул. Саксаганського 75')).toEqual({ house: '75' });
+      expect(postcode('01033 місто Київ вулиця Саксаганського 97б')).toBe('01033');
+      // elsewhere five digits stay what they were
+      expect(postcode('Ленина 12345')).toBe('');
+      expect(postcode('12345 67')).toBe('');
+    });
+  });
+
+  describe('a Latin look-alike glued to the number is its Cyrillic letter: 45a, 40c4, 1B', () => {
+    it.each<Case>([
+      ['45a', { house: '45а' }],
+      ['д 1B', { house: '1в' }],
+      ['40c4', { house: '40', build: '4' }],
+      ['12k1', { house: '12', case: '1' }],
+      ['Ленина 5a кв 3', { house: '5а', flat: '3' }],
+    ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
   describe('numbers that are never a house', () => {

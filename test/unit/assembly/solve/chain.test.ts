@@ -36,6 +36,25 @@ describe('standardize: the chain', () => {
     expect(res.quality).toMatchObject({ house: 3, unique: 0 });
   });
 
+  it('finds a house that is only a building (GAR «ул Бармина, стр 1а»: no house number)', async () => {
+    for (const query of ['г Байконур, ул Бармина, стр 1а', 'Байконур Бармина строение 1а']) {
+      const res = await standardizeRu(query);
+      expect(res.levels).toEqual({ region: 'г Байконур', street: 'ул Бармина' });
+      expect(res.house).toBe('с1а');
+      expect(res.quality.house).toBe(3);
+    }
+    // no such building: the street, no house
+    const missing = await standardizeRu('г Байконур, ул Бармина, стр 7');
+    expect(missing.house).toBe('');
+    expect(missing.quality.house).toBe(0);
+  });
+
+  it('finds a house whose Latin look-alike letter the query glued to the number (45a, 40c4)', async () => {
+    expect((await standardizeRu('Екатеринбург, Библиотечная 45a')).house).toBe('45а');
+    expect((await standardizeRu('Екатеринбург, Бархотская 1B')).house).toBe('1в');
+    expect((await standardizeRu('Москва, Ленинградский пр-кт 40c4')).house).toBe('40с4');
+  });
+
   it('chooses the town by the postcode (PostcodeSolver)', async () => {
     const bavly = await standardizeRu('423930, ул Ленина');
     expect(bavly.levels).toMatchObject({ city: 'г Бавлы', street: 'ул Ленина' });
