@@ -107,6 +107,12 @@ function readKeyword(i: i32): i32 {
   return -1;
 }
 
+/** этаж and its cases after a number (на 2 этаже, 3 этаж, 4 эт) */
+function isFloorWord(i: i32): bool {
+  return i < tokenCount && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_ROLE) == ROLE_FREE &&
+    (tokIs(i, 'этаж') || tokIs(i, 'этаже') || tokIs(i, 'этажа') || tokIs(i, 'эт'));
+}
+
 /** Ordinal suffixes of numbered names: 7-й, 2-я, 22-го, 1-ое. */
 function isOrdinalSuffix(i: i32): bool {
   return tokIs(i, 'й') || tokIs(i, 'я') || tokIs(i, 'ой') || tokIs(i, 'ий') || tokIs(i, 'ая') || tokIs(i, 'го') ||
@@ -168,10 +174,12 @@ function readValue(i: i32, p: i32): i32 {
       const glue = tok(nx, F_SEP) == 0;
       if (!opensNumber && (glue ? !(wordFollows && tok(after, F_SEP) == 0) : !wordFollows)) last++;
     }
-    // a fraction: 10/2 (not 11/-89, which carries a flat)
+    // a fraction: 10/2, 1/2а (not 11/-89, which carries a flat; in 2/10к1 the к opens the corpus)
     if (p == P_HOUSE && isDigitTok(last + 1) && tok(last + 1, F_SEP) == SEP_SLASH) {
       last++;
-      if (last + 1 < tokenCount && tok(last + 1, F_KIND) == KIND_ALPHA && tok(last + 1, F_LEN) == 1 && glued(last + 1)) last++;
+      const letter = last + 1;
+      if (letter < tokenCount && tok(letter, F_KIND) == KIND_ALPHA && tok(letter, F_LEN) == 1 && glued(letter) &&
+          !(keywordPart(letter) >= 0 && isDigitTok(letter + 1))) last++;
     }
     return last;
   }
@@ -246,6 +254,13 @@ function classifyNumbers(): void {
       continue;
     }
     const prevKeyword = i > 0 && keywordPart(i - 1) >= 0;
+    // на 2 этаже, 3 этаж: the floor before its word (not «5 этаж 3»: there the keyword has its own number)
+    if (!prevKeyword && n <= 3 && isFloorWord(i + 1) && !isDigitTok(i + 2)) {
+      setPart(P_FLOOR, i, i);
+      setTok(i, F_ROLE, ROLE_HOUSE);
+      setTok(i + 1, F_ROLE, ROLE_HOUSE);
+      continue;
+    }
     // 620000; 01033 opening the string before a word (Ukraine's postcodes have 5 digits: `01033, Київ`)
     const fiveFirst = n == 5 && i == 0 && i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA;
     if ((n == 6 || fiveFirst) && postcodeToken < 0 && !prevKeyword) {

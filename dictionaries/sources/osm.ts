@@ -312,7 +312,7 @@ export function parseHouseNumber(text: string): Pick<HouseRecord, 'number' | 'bl
   const block = take(/\s*(?:к|корп\.?|корпус)\s*(\d+[а-я]?)(?=\s|$|с)/);
   // 10с12, 10 стр 2, 10 строение 2
   const building = take(/\s*(?:с|стр\.?|строение)\s*(\d+[а-я]?)(?=\s|$)/);
-  result.number = rest.replace(/\s+/g, '');
+  result.number = rest.replace(/[\s,;]+/g, ''); // `6, лит. А` → 6 литера а
   if (block) result.block = block;
   if (building) result.building = building;
   if (liter) result.liter = liter;

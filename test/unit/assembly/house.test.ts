@@ -52,6 +52,10 @@ describe('parseHouse(query)', () => {
       ['дом 1/2а', { house: '1/2а' }],
       ['10а/2', { house: '10а/2' }],
       ['Ленина, 5/1 корп 2', { house: '5/1', case: '2' }],
+      // a keyword glued after the fraction opens its part: корпус, строение
+      ['2/10к1', { house: '2/10', case: '1' }],
+      ['д. 2/10с3', { house: '2/10', build: '3' }],
+      ['2/10с', { house: '2/10с' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
@@ -139,6 +143,10 @@ describe('parseHouse(query)', () => {
       ['эт 8', { floor: '8' }],
       ['этаж 9', { floor: '9' }],
       ['дом 12, подъезд 2, этаж 3, кв 45', { house: '12', entr: '2', floor: '3', flat: '45' }],
+      // the floor before its word: на 2 этаже, 3 этаж (but «5 этаж 3» is house 5, floor 3)
+      ['Ленина 103, офис на 2 этаже', { house: '103', floor: '2' }],
+      ['Ленина 5, 3 этаж, кв 7', { house: '5', floor: '3', flat: '7' }],
+      ['Ленина 5 этаж 3', { house: '5', floor: '3' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 

@@ -23,6 +23,10 @@ describe('parseHouseNumber(text)', () => {
     expect(parseHouseNumber('7B')).toEqual({ number: '7в' });
     expect(parseHouseNumber('3k2')).toEqual({ number: '3', block: '2' });
   });
+
+  it('drops a comma left between the number and its литера', () => {
+    expect(parseHouseNumber('6, лит. А')).toEqual({ number: '6', liter: 'а' });
+  });
 });
 
 describe('geometryCentroid(geometry)', () => {
