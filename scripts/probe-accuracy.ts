@@ -2,13 +2,15 @@
  * Accuracy probe: `npx tsx scripts/probe-accuracy.ts [--seed 7] [--per-source 160] [--show-misses 40] [--kind typo]
  * [--wasm old.wasm] [--dictionaries old/]`
  * makes new queries of the kinds of messiness in the evaluation's dev set (typo, layout, translit,
- * abbreviations, reordering, missing types and city, flats, postcodes, noise, case) from addresses of the
+ * abbreviations, reordering, missing types and city, flats, postcodes, noise, case, and several at once) from addresses of the
  * built dictionaries that dev.jsonl does not hold — GAR houses of region 99, OSM houses of Екатеринбург,
- * Москва, Санкт-Петербург, Владивосток, Минск and Київ, and hflabs cities — runs them through the engine in
+ * Москва, Санкт-Петербург, Владивосток, Минск and Київ, OsmAnd's town points (many towns, one street name)
+ * and hflabs cities — runs them through the engine in
  * process and prints the accuracy per kind and per source, then the misses. A house case is right when the
  * engine picks the house (or one with the same number on the same street: OSM repeats some addresses) and
  * parses the flat; a city case when the city (or settlement) level is the city; a hint case when the house is
- * among the first five hints. The seed fixes the sample and the corruptions, so runs are repeatable.
+ * among the first five hints. An address another street of the same name shares (`ул Ленина 5` in many towns)
+ * is always written with its town. The seed fixes the sample and the corruptions, so runs are repeatable.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,6 +49,7 @@ const chance = (p: number): boolean => random() < p;
 // What dev.jsonl already holds (left out of the sample)
 
 const devIds = new Set<string>();
+const townKey = (city: string, street: string, house: string): string => `${city}|${street}|${house}`.toLowerCase();
 if (existsSync(DEV_FILE)) {
   for (const line of readFileSync(DEV_FILE, 'utf8').split('\n')) {
     if (!line) continue;
@@ -54,6 +57,8 @@ if (existsSync(DEV_FILE)) {
     for (const id of [expect.house_fias, expect.city_fias && !expect.street_name ? expect.city_fias : '', ...[].concat(expect.house_osm ?? [])]) {
       if (id) devIds.add(id);
     }
+    // addresses with no registry id (OsmAnd's town points, Київ): by town, street and number
+    if (expect.city_name && expect.street_name && expect.house) devIds.add(townKey(expect.city_name, expect.street_name, expect.house));
   }
 }
 
@@ -138,6 +143,8 @@ interface Address {
   house: number;
   houseText: string;
   postcode: string;
+  /** another street of this name has a house of this number: without the town the address is ambiguous */
+  sharedAddress: boolean;
 }
 
 interface Case {
@@ -208,7 +215,7 @@ function houseCases(a: Address): Case[] {
   }
   // no-type: names only
   add('no-type', [a.city?.name ?? '', a.streetName, a.houseText].filter(Boolean).join(separator()));
-  add('no-city', joinParts({ ...plainParts(a), city: '' }, separator()));
+  if (!a.sharedAddress) add('no-city', joinParts({ ...plainParts(a), city: '' }, separator()));
   {
     const flat = String(1 + Math.floor(random() * 300));
     const p = plainParts(a);
@@ -225,9 +232,20 @@ function houseCases(a: Address): Case[] {
     p.region = pick([`${a.region.name} ${spell(REGION_TYPES, a.region.type)}`, `${spell(REGION_TYPES, a.region.type)} ${a.region.name}`]);
     add('region', joinParts(p, separator()));
   }
-  // hints: the street and the house as typed, sometimes after the city, sometimes cut short
+  // several at once: a typo in every long name, the region first, the house word glued, a flat after a hyphen
   {
-    const city = a.city && chance(0.4) ? `${a.city.name.toLowerCase()} ` : '';
+    const misspell = (name: string): string => name.split(' ').map((w) => (w.length >= 6 && chance(0.7) ? typo(w) : w)).join(' ');
+    const flat = String(1 + Math.floor(random() * 300));
+    const region = a.region && a.region !== a.city ? `${misspell(a.region.name)} ${spell(REGION_TYPES, a.region.type)}` : '';
+    const city = a.city ? `${spell(CITY_TYPES, a.city.type)} ${misspell(a.city.name)}` : '';
+    const street = a.street ? `${spell(STREET_TYPES, a.street.type)} ${misspell(a.streetName)}` : '';
+    const numbered = /^\d/.test(a.houseText);
+    const house = `${numbered ? pick(['д', 'дом', 'д.']) : ''}${a.houseText}${numbered && !/[ /]/.test(a.houseText) ? `-${flat}` : ` кв.${flat}`}`;
+    add('mixed', [region, city, street, house].filter(Boolean).join(separator()), flat);
+  }
+  // hints: the street and the house as typed, sometimes after the city
+  {
+    const city = a.city && (a.sharedAddress || chance(0.4)) ? `${a.city.name.toLowerCase()} ` : '';
     const query = `${city}${a.streetName.toLowerCase()} ${a.houseText}`;
     cases.push({ ...base, kind: 'hint', check: 'hint', query: chance(0.2) ? layout(query) : query });
   }
@@ -274,6 +292,25 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
+const addressKey = (street: string, number: string): string => `${street}|${number}`.toLowerCase();
+const ADDRESS_COUNTS = new Map<Dictionary, Map<string, number>>();
+/** how many streets of each name have a house of each number (one count per street) */
+function addressCount(dict: Dictionary): Map<string, number> {
+  let counts = ADDRESS_COUNTS.get(dict);
+  if (counts) return counts;
+  counts = new Map();
+  const seen = new Set<string>();
+  for (let h = 0; h < dict.houseCount; h++) {
+    const house = dict.house(h);
+    if (seen.has(`${house.parent}|${house.number}`)) continue;
+    seen.add(`${house.parent}|${house.number}`);
+    const key = addressKey(dict.object(house.parent).name, house.number);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  ADDRESS_COUNTS.set(dict, counts);
+  return counts;
+}
+
 const OSM_CITIES: Array<[Country, string, string]> = [
   ['ru', 'Екатеринбург', 'osm-ekb'], ['ru', 'Москва', 'osm-msk'], ['ru', 'Санкт-Петербург', 'osm-spb'],
   ['ru', 'Владивосток', 'osm-vvo'], ['by', 'Минск', 'osm-minsk'], ['ua', 'Київ', 'osm-kyiv'],
@@ -291,6 +328,7 @@ function addressOf(dict: Dictionary, house: number, source: string, minsk: Map<s
   return {
     source, country: dict.country, region: chain[0], city, street, streetName: russian ?? street.name,
     house, houseText: text, postcode: h.postcode || street.postcode,
+    sharedAddress: (addressCount(dict).get(addressKey(street.name, h.number)) ?? 0) > 1,
   };
 }
 
@@ -303,9 +341,13 @@ for (const country of engine.countries()) {
   for (let house = 0; house < dict.houseCount; house++) {
     const info = dict.house(house);
     if (devIds.has(info.codes.fias) || devIds.has(info.codes.osm)) continue;
-    const root = dict.object(dict.chain(info.parent)[0]);
+    const chain = dict.chain(info.parent).map((id) => dict.object(id));
+    const town = [...chain].reverse().find((o) => o.level === 3 || o.level === 5);
+    if (town && devIds.has(townKey(town.name, dict.object(info.parent).name, info.number))) continue;
+    const root = chain[0];
     let source = '';
     if (info.codes.fias && root.name === 'Байконур') source = 'gar-99';
+    else if (country === 'ru' && !info.codes.fias && !info.codes.osm) source = 'osm-towns';
     else if (info.codes.osm || country === 'ua') {
       const names = dict.chain(info.parent).map((id) => dict.object(id).name);
       source = OSM_CITIES.find(([c, name]) => c === country && names.includes(name))?.[2] ?? '';
