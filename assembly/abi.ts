@@ -234,8 +234,16 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
   setI32(RESULT, 0, 0);
   for (let v = 0; v < variants; v++) {
     tokenize(normalize(len, v));
-    const score = suggestInto(prefix != 0, max, best);
+    let score = suggestInto(prefix != 0, max, best);
     if (score > best) best = score;
+    // and again reading the first bare number as a name when that is ambiguous (`6а 23`: мкр 6а, house 23)
+    if (houseAmbiguous) {
+      tokenize(normalize(len, v));
+      setNameFirstNumber(true);
+      score = suggestInto(prefix != 0, max, best);
+      setNameFirstNumber(false);
+      if (score > best) best = score;
+    }
   }
   return i32At(RESULT, 0);
 }

@@ -17,7 +17,7 @@
 import { NORM, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import {
   tok, setTok, tokenCount, tokIs, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START,
-  KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
+  KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
 } from './tokenize';
 
 export const PART_COUNT: i32 = 19;
@@ -331,8 +331,13 @@ export function parseHouseParts(): i32 {
         continue;
       }
       houseAt = i;
+      // another free number after a space or comma, not a keyword's value (стр 24, кв 5) nor a fraction's or a
+      // flat's (71/3, 3-122): the first may be a name's (`байконур, 6а, 25`, `6а 23`: microdistrict 6а, house 23);
+      // the solver tries both readings
       for (let k = i + 1; k < tokenCount; k++) {
-        if (tok(k, F_KIND) == KIND_DIGIT && tok(k, F_ROLE) == ROLE_FREE && tok(k, F_ORDINAL) == 0 && (tok(k, F_SEP) & SEP_COMMA) != 0) {
+        const sep = tok(k, F_SEP);
+        if (tok(k, F_KIND) == KIND_DIGIT && tok(k, F_ROLE) == ROLE_FREE && tok(k, F_ORDINAL) == 0 &&
+            (sep & (SEP_SPACE | SEP_COMMA)) != 0 && (sep & (SEP_SLASH | SEP_HYPHEN)) == 0 && pairKeyword(k - 1) < 0) {
           houseAmbiguous = true;
         }
       }

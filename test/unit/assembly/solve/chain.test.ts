@@ -36,6 +36,19 @@ describe('standardize: the chain', () => {
     expect(res.quality).toMatchObject({ house: 3, unique: 0 });
   });
 
+  it('reads a bare first number as a microdistrict when another number follows, with or without a comma', async () => {
+    for (const query of ['6а 23', 'Байконур 6а 23', 'байконур, 6а, 23']) {
+      const res = await standardizeRu(query);
+      expect(res.levels).toEqual({ region: 'г Байконур', planStructure: 'мкр 6а' });
+      expect(res.house).toBe('23');
+    }
+    expect((await standardizeRu('Байконур 5а 9/4')).house).toBe('9/4');
+    // a keyword's value is not such a number: «1 стр 24» stays house 1, building 24 (no «1-я улица 8 Марта»)
+    const building = await standardizeRu('Москва, 8 Марта, 1 стр 24');
+    expect(building.levels).toEqual({ region: 'г Москва', street: 'ул 8 Марта' });
+    expect(building.house).toBe('1с24');
+  });
+
   it('finds a house that is only a building (GAR «ул Бармина, стр 1а»: no house number)', async () => {
     for (const query of ['г Байконур, ул Бармина, стр 1а', 'Байконур Бармина строение 1а']) {
       const res = await standardizeRu(query);

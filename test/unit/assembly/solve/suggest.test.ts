@@ -66,6 +66,13 @@ describe('suggest(query, count)', () => {
       for (const line of list) expect(line).toMatch(/^Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина, дом 1/);
     });
 
+    it('reads a bare first number as a microdistrict when a house number follows (`6а 23`)', () => {
+      expect(hints('6а 23')[0]).toBe('г Байконур, мкр 6а, дом 23');
+      expect(hints('байконур 5а 9/4')[0]).toBe('г Байконур, мкр 5а, дом 9/4');
+      // a fraction is one house number, not a name and a house
+      expect(hints('екатеринбург блюхера 71/3')[0]).toBe('Свердловская обл, г Екатеринбург, ул Блюхера, дом 71/3');
+    });
+
     it('puts the house before its street', () => {
       const list = hints('Екатеринбург Малышева 5');
       expect(list[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева, дом 5');
