@@ -33,6 +33,7 @@ const DICTIONARY_DIR = option('--dictionaries', '');
 const DATA_DIR = process.env.DATA_DIR ?? join(ROOT, '..', 'shared', 'data');
 const DEV_FILE = join(ROOT, '..', 'shared', 'eval', 'dev.jsonl');
 const SUGGEST_COUNT = 5;
+const CITY_SUGGEST_COUNT = 10;
 
 /** seeded (mulberry32), so that a seed gives the same sample and the same corruptions; reseeded per source
  * (`reseed`), so that a change of one source's data leaves the others' cases alone */
@@ -145,6 +146,8 @@ interface Address {
   postcode: string;
   /** another street of this name has a house of this number: without the town the address is ambiguous */
   sharedAddress: boolean;
+  /** another street has this name */
+  sharedName: boolean;
 }
 
 interface Case {
@@ -152,10 +155,12 @@ interface Case {
   country: Country;
   kind: string;
   query: string;
-  check: 'house' | 'city' | 'hint';
+  /** house: standardize finds the house; city: standardize finds the city; hint: the house is among the hints;
+   * name-hint: the street or city (`target`) is among the hints of its name's first letters */
+  check: 'house' | 'city' | 'hint' | 'name-hint';
   house: number;
   flat: string;
-  city: number;
+  target: number;
 }
 
 /** the house part as written: `12`, `12а`, `12 к1`, `12 стр 2`, `стр 1а` (a building with no house number) */
@@ -182,7 +187,7 @@ const joinParts = (parts: Parts, separator = ', '): string =>
   [parts.region, parts.city, parts.street, parts.house, ...parts.tail].filter(Boolean).join(separator);
 
 function houseCases(a: Address): Case[] {
-  const base = { source: a.source, country: a.country, check: 'house' as const, house: a.house, flat: '', city: -1 };
+  const base = { source: a.source, country: a.country, check: 'house' as const, house: a.house, flat: '', target: -1 };
   const cases: Case[] = [];
   const add = (kind: string, query: string, flat = ''): void => { cases.push({ ...base, kind, query, flat }); };
   const separator = (): string => pick([', ', ' , ', ' ', ',']);
@@ -249,11 +254,19 @@ function houseCases(a: Address): Case[] {
     const query = `${city}${a.streetName.toLowerCase()} ${a.houseText}`;
     cases.push({ ...base, kind: 'hint', check: 'hint', query: chance(0.2) ? layout(query) : query });
   }
+  // the street's name being typed: its first letters (most of the name), after the town when its name is shared
+  if (a.street) {
+    const name = a.streetName.toLowerCase();
+    const typed = name.slice(0, Math.max(4, Math.round(name.length * (0.5 + random() * 0.45))));
+    const city = a.city && (a.sharedName || chance(0.5)) ? `${a.city.name.toLowerCase()} ` : '';
+    const query = `${city}${typed}`;
+    cases.push({ ...base, kind: 'street-hint', check: 'name-hint', target: a.street.id, query: chance(0.15) ? layout(query) : query });
+  }
   return cases;
 }
 
 function cityCases(city: ObjectInfo, region: ObjectInfo | null, source: string): Case[] {
-  const base = { source, country: 'ru' as Country, check: 'city' as const, house: -1, flat: '', city: city.id };
+  const base = { source, country: 'ru' as Country, check: 'city' as const, house: -1, flat: '', target: city.id };
   const cases: Case[] = [];
   const add = (kind: string, query: string): void => { cases.push({ ...base, kind, query }); };
   const regionText = region && region !== city ? pick([`${region.name} ${spell(REGION_TYPES, region.type)}`, `${spell(REGION_TYPES, region.type)} ${region.name}`]) : '';
@@ -264,6 +277,8 @@ function cityCases(city: ObjectInfo, region: ObjectInfo | null, source: string):
   add('city-translit', translit([regionText, cityText].filter(Boolean).join(', ')));
   add('city-reorder', [`${city.name} ${spell(CITY_TYPES, city.type)}`, regionText].filter(Boolean).join(', '));
   add('city-layout', layout(city.name));
+  // hints: the city's first 3 to 8 letters, ten hints (the dev set's count for places)
+  cases.push({ ...base, kind: 'city-hint', check: 'name-hint', query: city.name.toLowerCase().slice(0, 3 + Math.floor(random() * 6)) });
   return cases;
 }
 
@@ -294,7 +309,7 @@ function shuffle<T>(items: T[]): T[] {
 
 const addressKey = (street: string, number: string): string => `${street}|${number}`.toLowerCase();
 const ADDRESS_COUNTS = new Map<Dictionary, Map<string, number>>();
-/** how many streets of each name have a house of each number (one count per street) */
+/** how many streets of each name have a house of each number (one count per street); number '' counts the streets */
 function addressCount(dict: Dictionary): Map<string, number> {
   let counts = ADDRESS_COUNTS.get(dict);
   if (counts) return counts;
@@ -304,8 +319,13 @@ function addressCount(dict: Dictionary): Map<string, number> {
     const house = dict.house(h);
     if (seen.has(`${house.parent}|${house.number}`)) continue;
     seen.add(`${house.parent}|${house.number}`);
-    const key = addressKey(dict.object(house.parent).name, house.number);
+    const street = dict.object(house.parent).name;
+    const key = addressKey(street, house.number);
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (!seen.has(`${house.parent}|`)) {
+      seen.add(`${house.parent}|`);
+      counts.set(addressKey(street, ''), (counts.get(addressKey(street, '')) ?? 0) + 1); // streets of the name
+    }
   }
   ADDRESS_COUNTS.set(dict, counts);
   return counts;
@@ -329,6 +349,7 @@ function addressOf(dict: Dictionary, house: number, source: string, minsk: Map<s
     source, country: dict.country, region: chain[0], city, street, streetName: russian ?? street.name,
     house, houseText: text, postcode: h.postcode || street.postcode,
     sharedAddress: (addressCount(dict).get(addressKey(street.name, h.number)) ?? 0) > 1,
+    sharedName: (addressCount(dict).get(addressKey(street.name, '')) ?? 0) > 1,
   };
 }
 
@@ -398,7 +419,7 @@ function describe(dict: Dictionary, r: Resolution): string {
 }
 
 function expected(dict: Dictionary, c: Case): string {
-  if (c.check === 'city') return dict.object(c.city).fullName;
+  if (c.check === 'city' || c.check === 'name-hint') return dict.object(c.target).fullName;
   const h = dict.house(c.house);
   return `${dict.chain(h.parent).map((id) => dict.object(id).fullName).join(', ')} д ${h.number}${h.block ? ` к${h.block}` : ''}${h.building ? ` стр${h.building}` : ''}${c.flat ? ` кв ${c.flat}` : ''}`;
 }
@@ -415,20 +436,20 @@ for (const c of cases) {
   const dict = engine.dictionary(c.country)!;
   let ok: boolean;
   let got: string;
-  if (c.check === 'hint') {
-    const hints = engine.suggest(c.country, c.query, SUGGEST_COUNT);
-    ok = hints.some((r) => sameHouse(dict, r.house, c.house));
+  if (c.check === 'hint' || c.check === 'name-hint') {
+    const hints = engine.suggest(c.country, c.query, c.kind === 'city-hint' ? CITY_SUGGEST_COUNT : SUGGEST_COUNT);
+    ok = hints.some((r) => (c.check === 'hint' ? sameHouse(dict, r.house, c.house) : Object.values(r.levels).includes(c.target)));
     got = hints.slice(0, 2).map((r) => describe(dict, r)).join(' | ');
   } else {
     const r = engine.standardize(c.country, c.query);
     ok = c.check === 'city'
-      ? r.levels.city === c.city || r.levels.settlement === c.city
+      ? r.levels.city === c.target || r.levels.settlement === c.target
       : sameHouse(dict, r.house, c.house) && r.parts.flat === c.flat;
     got = describe(dict, r);
   }
   count(`kind ${c.kind}`, ok);
   count(`source ${c.source}`, ok);
-  count(c.check === 'city' ? 'all cities' : c.check === 'hint' ? 'all hints' : 'all houses', ok);
+  count(c.check === 'city' ? 'all cities' : c.check === 'house' ? 'all houses' : 'all hints', ok);
   if (!ok) misses.push(`${c.source} ${c.kind.padEnd(13)} ${JSON.stringify(c.query)}\n    got  ${got}\n    want ${expected(dict, c)}`);
 }
 

@@ -59,6 +59,25 @@ describe('suggest(query, count)', () => {
     });
   });
 
+  describe('whole words the hint leaves out', () => {
+    it('ranks a street that explains every word above a city that explains only the word being typed', () => {
+      const list = hints('академика ко', 5);
+      expect(list.slice(0, 2).sort()).toEqual(['Свердловская обл, г Екатеринбург, ул Академика Королёва', 'г Байконур, пр-кт Академика Королева']);
+      expect(list.indexOf('Костромская обл, г Кострома')).toBeGreaterThan(1);
+    });
+
+    it('prefers the layout reading that makes one word over the one that leaves a piece (`if[vf`: шахма, not ша ма)', () => {
+      expect(hints('if[vf', 5)[0]).toBe('г Санкт-Петербург, ул Шахматова');
+      expect(hints('oth,f', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Щербакова');
+    });
+
+    it('puts the town the query names above a street of another town (`Альметьевск Ленина`)', () => {
+      const list = hints('Альметьевск Ленина', 3);
+      expect(list[0]).toBe('Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина');
+      expect(list[1]).toBe('Респ Татарстан, Альметьевский р-н, г Альметьевск');
+    });
+  });
+
   describe('houses after a number', () => {
     it('lists houses of the street whose number starts with the typed digits, the exact one first', () => {
       const list = hints('Альметьевск Ленина 1');
