@@ -18,7 +18,7 @@ import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_C
 import { attachSection } from './blob';
 import { normalize, latinLetters, VARIANT_PLAIN, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
-import { setupHouse, parseHouseParts, partFirst, partLast, PART_COUNT, postcodeToken, houseKeyLen, houseAmbiguous, setNameFirstNumber } from './house';
+import { setupHouse, parseHouseParts, partFirst, partLast, PART_COUNT, postcodeToken, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber } from './house';
 import { setupTrie, fuzzyCount, visitCount, resetVisitBudget } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects } from './classify/names';
 import {
@@ -236,8 +236,9 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
     tokenize(normalize(len, v));
     let score = suggestInto(prefix != 0, max, best);
     if (score > best) best = score;
-    // and again reading the first bare number as a name when that is ambiguous (`6а 23`: мкр 6а, house 23)
-    if (houseAmbiguous) {
+    // and again reading the first bare number as a name when that is ambiguous (`6а 23`: мкр 6а, house 23), or
+    // when no hint so far is a house (`байконур 6а`: microdistrict 6а being typed)
+    if (houseAmbiguous || (houseBare && !hintsHaveHouse())) {
       tokenize(normalize(len, v));
       setNameFirstNumber(true);
       score = suggestInto(prefix != 0, max, best);
@@ -246,6 +247,13 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
     }
   }
   return i32At(RESULT, 0);
+}
+
+/** True when a hint written to RESULT (count, then object, house, rank each) is a house. */
+function hintsHaveHouse(): bool {
+  const count = i32At(RESULT, 0);
+  for (let i = 0; i < count; i++) if (i32At(RESULT, 2 + i * 3) >= 0) return true;
+  return false;
 }
 
 /** Nearest object of a level (0 = any) within `radius` meters of a point; see grid.ts. */

@@ -295,6 +295,8 @@ function startsName(i: i32): bool {
 export let nameFirstNumber = false;
 /** Set by the grammar: the house was taken without a keyword and another free number follows. */
 export let houseAmbiguous = false;
+/** Set by the grammar: the house was taken without a keyword (`байконур 6а`: a house, or microdistrict 6а). */
+export let houseBare = false;
 
 export function setNameFirstNumber(on: bool): void {
   nameFirstNumber = on;
@@ -303,6 +305,7 @@ export function setNameFirstNumber(on: bool): void {
 /** Runs the grammar over the token table; returns the first token of the house number or −1. */
 export function parseHouseParts(): i32 {
   houseAmbiguous = false;
+  houseBare = false;
   for (let p = 0; p < PART_COUNT; p++) setPart(p, -1, -1);
   houseKeyLen = 0;
   houseBaseLen = 0;
@@ -331,6 +334,7 @@ export function parseHouseParts(): i32 {
         continue;
       }
       houseAt = i;
+      houseBare = true;
       // another free number after a space or comma, not a keyword's value (стр 24, кв 5) nor a fraction's or a
       // flat's (71/3, 3-122): the first may be a name's (`байконур, 6а, 25`, `6а 23`: microdistrict 6а, house 23);
       // the solver tries both readings

@@ -24,7 +24,7 @@ import {
 import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead } from '../subtree';
 import { chainScore, lastChainMask, lastChainTypeMask, lastChainWeight, scoreHouses } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken } from '../house';
-import { tok, tokenCount, F_KIND, F_LEN, F_ROLE, F_TYPE_A, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
+import { tok, tokenCount, F_KIND, F_LEN, F_ORDINAL, F_ROLE, F_TYPE_A, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, NO_BOUND } from './scope';
 
 const MAX_TOP: i32 = 100;
@@ -70,7 +70,8 @@ function levelBonus(level: i32): i32 {
 const LEFT_WORD_PENALTY: i32 = 60;
 
 /**
- * Whole words (2+ letters, not type words, not the word being typed) a chain with these token masks leaves out:
+ * Whole words (2+ letters, not type words, not the word being typed) and numbers read as a name's a chain with
+ * these token masks leaves out:
  * `академика ко` must not hint Кострома above пр-кт Академика Королева, nor a garbage reading of a layout query
  * (`if[vf` kept as `ша ма`) its real one (`шахма`).
  */
@@ -78,7 +79,9 @@ function leftWords(mask: u64, prefixToken: i32): i32 {
   let n = 0;
   for (let t = 0; t < tokenCount && t < 64; t++) {
     if (t == prefixToken || ((mask >> <u64>t) & 1) != 0) continue;
-    if (tok(t, F_ROLE) == ROLE_FREE && tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 2 && tok(t, F_TYPE_A) < 0) n++;
+    if (tok(t, F_ROLE) != ROLE_FREE) continue;
+    // a word, or a number read as part of a name (7-й, or `6а` read as a microdistrict)
+    if (tok(t, F_KIND) == KIND_ALPHA ? tok(t, F_LEN) >= 2 && tok(t, F_TYPE_A) < 0 : tok(t, F_ORDINAL) != 0) n++;
   }
   return n;
 }

@@ -66,6 +66,11 @@ describe('suggest(query, count)', () => {
       expect(list.indexOf('Костромская обл, г Кострома')).toBeGreaterThan(1);
     });
 
+    it('reads a layout query ending in the key of a letter (`,f;` «баж») as a word being typed', () => {
+      // `trfnthby,ehu ,f;` is «екатеринбург баж»: the `;` is ж, so Бажова is a prefix hit
+      expect(hints('trfnthby,ehu ,f;', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Бажова');
+    });
+
     it('prefers the layout reading that makes one word over the one that leaves a piece (`if[vf`: шахма, not ша ма)', () => {
       expect(hints('if[vf', 5)[0]).toBe('г Санкт-Петербург, ул Шахматова');
       expect(hints('oth,f', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Щербакова');
@@ -90,6 +95,13 @@ describe('suggest(query, count)', () => {
       expect(hints('байконур 5а 9/4')[0]).toBe('г Байконур, мкр 5а, дом 9/4');
       // a fraction is one house number, not a name and a house
       expect(hints('екатеринбург блюхера 71/3')[0]).toBe('Свердловская обл, г Екатеринбург, ул Блюхера, дом 71/3');
+    });
+
+    it('reads a bare number being typed after a town as a microdistrict when no house starts with it', () => {
+      expect(hints('байконур 6а', 5)[0]).toBe('г Байконур, мкр 6а');
+      expect(hints('6а', 5)[0]).toBe('г Байконур, мкр 6а');
+      // a house of a street that starts with the number still comes first
+      expect(hints('Екатеринбург Малышева 5')[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева, дом 5');
     });
 
     it('puts the house before its street', () => {
