@@ -209,7 +209,8 @@ function numberedBefore(p: i32): bool {
 
 /**
  * Phone numbers written in groups (+7 (912) 345-67-89, 8-912-345-67-89, тел 31-25-44): a run of 3+ numbers
- * joined by spaces, hyphens or brackets with 10+ digits in all, or any numbers right after «тел».
+ * joined by spaces, hyphens or brackets with 10+ digits in all, or any numbers right after «тел»; and the code
+ * after «домофон» or «код».
  */
 function markPhones(): void {
   for (let i = 0; i < tokenCount; i++) {
@@ -222,9 +223,11 @@ function markPhones(): void {
       digits += tok(j, F_LEN);
     }
     const afterTel = i > 0 && (tokIs(i - 1, 'тел') || tokIs(i - 1, 'телефон') || tokIs(i - 1, 'т'));
-    if ((j - i >= 2 && digits >= 10) || (afterTel && (j > i || digits >= 5))) {
+    // домофон 12, код 45: the intercom's code, never a house
+    const afterCode = i > 0 && (tokIs(i - 1, 'домофон') || tokIs(i - 1, 'код'));
+    if ((j - i >= 2 && digits >= 10) || (afterTel && (j > i || digits >= 5)) || afterCode) {
       for (let k = i; k <= j; k++) setTok(k, F_ROLE, ROLE_NOISE);
-      if (afterTel) setTok(i - 1, F_ROLE, ROLE_NOISE);
+      if (afterTel || afterCode) setTok(i - 1, F_ROLE, ROLE_NOISE);
     }
     i = j;
   }

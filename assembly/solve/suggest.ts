@@ -81,7 +81,7 @@ function leftWords(mask: u64, prefixToken: i32): i32 {
     if (t == prefixToken || ((mask >> <u64>t) & 1) != 0) continue;
     if (tok(t, F_ROLE) != ROLE_FREE) continue;
     // a word, or a number read as part of a name (7-й, or `6а` read as a microdistrict)
-    if (tok(t, F_KIND) == KIND_ALPHA ? tok(t, F_LEN) >= 2 && tok(t, F_TYPE_A) < 0 : tok(t, F_ORDINAL) != 0) n++;
+    if (tok(t, F_KIND) == KIND_ALPHA ? tok(t, F_TYPE_A) < 0 : tok(t, F_ORDINAL) != 0) n++;
   }
   return n;
 }

@@ -244,6 +244,12 @@ describe('parseHouse(query)', () => {
       ['Ленина 5 тел. 8 912 3456789', { house: '5' }],
     ])('%s: a grouped phone is never a house', (query, want) => expect(parts(query)).toEqual(want));
 
+    it('ignores the code after «домофон» or «код»', () => {
+      expect(parts('Ленина 5, домофон 12')).toEqual({ house: '5' });
+      expect(parts('ул Бармина, строение 1а, домофон 12')).toEqual({ build: '1а' });
+      expect(parts('код 45, Ленина 5 кв 3')).toEqual({ house: '5', flat: '3' });
+    });
+
     it('never takes an ordinal for a house: 7-й, 2-я, 22-го', () => {
       expect(parts('7-й')).toEqual({});
       expect(parts('ул 7-я Линия')).toEqual({});
