@@ -36,6 +36,13 @@ describe('standardize: the chain', () => {
     expect(res.quality).toMatchObject({ house: 3, unique: 0 });
   });
 
+  it('takes a town over a street of another town that ties with it (a name alone: `Слободской`)', async () => {
+    const res = await standardizeRu('Слободской');
+    expect(res.levels).toMatchObject({ region: 'Кировская обл', city: 'г Слободской' });
+    // the street still wins when the query says so or gives its house
+    expect((await standardizeRu('пер Слободской')).levels.street).toBe('пер Слободской');
+  });
+
   it('reads a bare first number as a microdistrict when another number follows, with or without a comma', async () => {
     for (const query of ['6а 23', 'Байконур 6а 23', 'байконур, 6а, 23']) {
       const res = await standardizeRu(query);
