@@ -104,6 +104,13 @@ describe('suggest(query, count)', () => {
       expect(hints('Екатеринбург Малышева 5')[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева, дом 5');
     });
 
+    it('reads a number followed by the word being typed as the start of a name (`8 ма`: ул 8 Марта)', () => {
+      expect(hints('екатеринбург 8 ма', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул 8 Марта');
+      expect(hints('екатеринбург 40 лет', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул 40-летия Комсомола');
+      // a house keyword being typed after the number leaves it the house
+      expect(hints('екатеринбург малышева 5 кв', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева, дом 5');
+    });
+
     it('puts the house before its street', () => {
       const list = hints('Екатеринбург Малышева 5');
       expect(list[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева, дом 5');
