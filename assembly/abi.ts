@@ -18,7 +18,7 @@ import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_C
 import { attachSection } from './blob';
 import { normalize, latinLetters, VARIANT_PLAIN, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
-import { setupHouse, parseHouseParts, partFirst, partLast, PART_COUNT, postcodeToken, houseKeyLen, houseAmbiguous, setNameFirstNumber } from './house';
+import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, PART_COUNT, P_HOUSE, postcodeToken, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber } from './house';
 import { setupTrie, fuzzyCount, visitCount, resetVisitBudget } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects } from './classify/names';
 import {
@@ -234,10 +234,37 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
   setI32(RESULT, 0, 0);
   for (let v = 0; v < variants; v++) {
     tokenize(normalize(len, v));
-    const score = suggestInto(prefix != 0, max, best);
+    let score = suggestInto(prefix != 0, max, best);
     if (score > best) best = score;
+    // and again reading the first bare number as a name when that is ambiguous (`6а 23`: мкр 6а, house 23), when
+    // no hint so far is a house (`байконур 6а`: microdistrict 6а being typed), or when the word being typed follows
+    // it (`екатеринбург 8 ма`: ул 8 Марта)
+    if (houseAmbiguous || (houseBare && (!hintsHaveHouse() || (prefix != 0 && wordAfterHouse())))) {
+      tokenize(normalize(len, v));
+      setNameFirstNumber(true);
+      score = suggestInto(prefix != 0, max, best);
+      setNameFirstNumber(false);
+      if (score > best) best = score;
+    }
   }
   return i32At(RESULT, 0);
+}
+
+/**
+ * True when the last token is a free word after the house number, not a house keyword (the word being typed
+ * follows the number: `8 ма`, not `5 к`).
+ */
+function wordAfterHouse(): bool {
+  const last = tokenCount - 1;
+  return partFirst(P_HOUSE) >= 0 && partLast(P_HOUSE) < last && tok(last, F_KIND) == KIND_ALPHA &&
+    tok(last, F_ROLE) == ROLE_FREE && keywordPart(last) < 0;
+}
+
+/** True when a hint written to RESULT (count, then object, house, rank each) is a house. */
+function hintsHaveHouse(): bool {
+  const count = i32At(RESULT, 0);
+  for (let i = 0; i < count; i++) if (i32At(RESULT, 2 + i * 3) >= 0) return true;
+  return false;
 }
 
 /** Nearest object of a level (0 = any) within `radius` meters of a point; see grid.ts. */

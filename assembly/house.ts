@@ -11,12 +11,13 @@
  * What it reads:
  *   д 10а, дом53, д.20-18 (flat 18), 11/-89 (flat 89), 10/2 (a fraction), 10к2, 10 к 2, 10 корп. 2,
  *   10с12, стр. 2, лит А, двлд. 4 (a possession is the house), ЭТ 8 БЛОК Г ОФ 839, кв. 126, 3-122,
- *   7-й / 22-й (ordinals: part of a name, never a house), 6 digits alone (a postcode), 11 digits (a phone).
+ *   7-й / 22-й (ordinals: part of a name, never a house), 6 digits alone (a postcode; 5 opening the string,
+ *   before a word, too: Ukraine's), 11 digits (a phone).
  */
 import { NORM, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import {
   tok, setTok, tokenCount, tokIs, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START,
-  KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
+  KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
 } from './tokenize';
 
 export const PART_COUNT: i32 = 19;
@@ -106,6 +107,12 @@ function readKeyword(i: i32): i32 {
   return -1;
 }
 
+/** этаж and its cases after a number (на 2 этаже, 3 этаж, 4 эт) */
+function isFloorWord(i: i32): bool {
+  return i < tokenCount && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_ROLE) == ROLE_FREE &&
+    (tokIs(i, 'этаж') || tokIs(i, 'этаже') || tokIs(i, 'этажа') || tokIs(i, 'эт'));
+}
+
 /** Ordinal suffixes of numbered names: 7-й, 2-я, 22-го, 1-ое. */
 function isOrdinalSuffix(i: i32): bool {
   return tokIs(i, 'й') || tokIs(i, 'я') || tokIs(i, 'ой') || tokIs(i, 'ий') || tokIs(i, 'ая') || tokIs(i, 'го') ||
@@ -167,10 +174,12 @@ function readValue(i: i32, p: i32): i32 {
       const glue = tok(nx, F_SEP) == 0;
       if (!opensNumber && (glue ? !(wordFollows && tok(after, F_SEP) == 0) : !wordFollows)) last++;
     }
-    // a fraction: 10/2 (not 11/-89, which carries a flat)
+    // a fraction: 10/2, 1/2а (not 11/-89, which carries a flat; in 2/10к1 the к opens the corpus)
     if (p == P_HOUSE && isDigitTok(last + 1) && tok(last + 1, F_SEP) == SEP_SLASH) {
       last++;
-      if (last + 1 < tokenCount && tok(last + 1, F_KIND) == KIND_ALPHA && tok(last + 1, F_LEN) == 1 && glued(last + 1)) last++;
+      const letter = last + 1;
+      if (letter < tokenCount && tok(letter, F_KIND) == KIND_ALPHA && tok(letter, F_LEN) == 1 && glued(letter) &&
+          !(keywordPart(letter) >= 0 && isDigitTok(letter + 1))) last++;
     }
     return last;
   }
@@ -200,7 +209,8 @@ function numberedBefore(p: i32): bool {
 
 /**
  * Phone numbers written in groups (+7 (912) 345-67-89, 8-912-345-67-89, тел 31-25-44): a run of 3+ numbers
- * joined by spaces, hyphens or brackets with 10+ digits in all, or any numbers right after «тел».
+ * joined by spaces, hyphens or brackets with 10+ digits in all, or any numbers right after «тел»; and the code
+ * after «домофон» or «код».
  */
 function markPhones(): void {
   for (let i = 0; i < tokenCount; i++) {
@@ -213,9 +223,11 @@ function markPhones(): void {
       digits += tok(j, F_LEN);
     }
     const afterTel = i > 0 && (tokIs(i - 1, 'тел') || tokIs(i - 1, 'телефон') || tokIs(i - 1, 'т'));
-    if ((j - i >= 2 && digits >= 10) || (afterTel && (j > i || digits >= 5))) {
+    // домофон 12, код 45: the intercom's code, never a house
+    const afterCode = i > 0 && (tokIs(i - 1, 'домофон') || tokIs(i - 1, 'код'));
+    if ((j - i >= 2 && digits >= 10) || (afterTel && (j > i || digits >= 5)) || afterCode) {
       for (let k = i; k <= j; k++) setTok(k, F_ROLE, ROLE_NOISE);
-      if (afterTel) setTok(i - 1, F_ROLE, ROLE_NOISE);
+      if (afterTel || afterCode) setTok(i - 1, F_ROLE, ROLE_NOISE);
     }
     i = j;
   }
@@ -245,7 +257,16 @@ function classifyNumbers(): void {
       continue;
     }
     const prevKeyword = i > 0 && keywordPart(i - 1) >= 0;
-    if (n == 6 && postcodeToken < 0 && !prevKeyword) {
+    // на 2 этаже, 3 этаж: the floor before its word (not «5 этаж 3»: there the keyword has its own number)
+    if (!prevKeyword && n <= 3 && isFloorWord(i + 1) && !isDigitTok(i + 2)) {
+      setPart(P_FLOOR, i, i);
+      setTok(i, F_ROLE, ROLE_HOUSE);
+      setTok(i + 1, F_ROLE, ROLE_HOUSE);
+      continue;
+    }
+    // 620000; 01033 opening the string before a word (Ukraine's postcodes have 5 digits: `01033, Київ`)
+    const fiveFirst = n == 5 && i == 0 && i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA;
+    if ((n == 6 || fiveFirst) && postcodeToken < 0 && !prevKeyword) {
       postcodeToken = i;
       setTok(i, F_ROLE, ROLE_POSTCODE);
       continue;
@@ -277,6 +298,8 @@ function startsName(i: i32): bool {
 export let nameFirstNumber = false;
 /** Set by the grammar: the house was taken without a keyword and another free number follows. */
 export let houseAmbiguous = false;
+/** Set by the grammar: the house was taken without a keyword (`байконур 6а`: a house, or microdistrict 6а). */
+export let houseBare = false;
 
 export function setNameFirstNumber(on: bool): void {
   nameFirstNumber = on;
@@ -285,6 +308,7 @@ export function setNameFirstNumber(on: bool): void {
 /** Runs the grammar over the token table; returns the first token of the house number or −1. */
 export function parseHouseParts(): i32 {
   houseAmbiguous = false;
+  houseBare = false;
   for (let p = 0; p < PART_COUNT; p++) setPart(p, -1, -1);
   houseKeyLen = 0;
   houseBaseLen = 0;
@@ -313,8 +337,14 @@ export function parseHouseParts(): i32 {
         continue;
       }
       houseAt = i;
+      houseBare = true;
+      // another free number after a space or comma, not a keyword's value (стр 24, кв 5) nor a fraction's or a
+      // flat's (71/3, 3-122): the first may be a name's (`байконур, 6а, 25`, `6а 23`: microdistrict 6а, house 23);
+      // the solver tries both readings
       for (let k = i + 1; k < tokenCount; k++) {
-        if (tok(k, F_KIND) == KIND_DIGIT && tok(k, F_ROLE) == ROLE_FREE && tok(k, F_ORDINAL) == 0 && (tok(k, F_SEP) & SEP_COMMA) != 0) {
+        const sep = tok(k, F_SEP);
+        if (tok(k, F_KIND) == KIND_DIGIT && tok(k, F_ROLE) == ROLE_FREE && tok(k, F_ORDINAL) == 0 &&
+            (sep & (SEP_SPACE | SEP_COMMA)) != 0 && (sep & (SEP_SLASH | SEP_HYPHEN)) == 0 && pairKeyword(k - 1) < 0) {
           houseAmbiguous = true;
         }
       }
@@ -391,7 +421,17 @@ function appendTokens(first: i32, last: i32): void {
 /** Key of the parsed house as the dictionary spells it: 10, 10а, 10/2, 10к2, 10с12, 10к2с1. */
 function buildHouseKey(): void {
   houseKeyLen = 0;
-  if (partFirst(P_HOUSE) < 0) return;
+  houseAltKeyLen = 0;
+  houseAltBaseLen = 0;
+  if (partFirst(P_HOUSE) < 0) {
+    // a building with no house number (GAR has «ул Бармина, стр 1а»): the key is the dictionary's `с1а`, and
+    // only that house matches (the whole key is its base)
+    if (partFirst(P_BUILD) < 0) return;
+    setU16(HOUSE_KEY, houseKeyLen++, 0x441);
+    appendTokens(partFirst(P_BUILD), partLast(P_BUILD));
+    houseBaseLen = houseKeyLen;
+    return;
+  }
   appendTokens(partFirst(P_HOUSE), partLast(P_HOUSE));
   if (partFirst(P_LITER) >= 0 && tok(partFirst(P_LITER), F_KIND) == KIND_ALPHA) appendTokens(partFirst(P_LITER), partLast(P_LITER));
   houseBaseLen = houseKeyLen;
@@ -404,8 +444,6 @@ function buildHouseKey(): void {
     appendTokens(partFirst(P_BUILD), partLast(P_BUILD));
   }
   // 73/1 → 73к1 when no corpus was written
-  houseAltKeyLen = 0;
-  houseAltBaseLen = 0;
   if (partFirst(P_CASE) < 0) {
     let slash = -1;
     for (let k = 0; k < houseBaseLen; k++) if (u16At(HOUSE_KEY, k) == 47) { slash = k; break; }

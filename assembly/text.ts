@@ -5,7 +5,8 @@
  * Folding is a per-char table: upper → lower case, ё → е, Ukrainian/Belarusian/Kazakh letters to their
  * Russian look-alikes (і ї → и, є → е, ґ → г, ў → у, қ → к, …), every char that is neither a letter, a
  * digit nor one of the separators the grammar uses (`, ; / - .`) becomes a space. Variants:
- *  - PLAIN: the table alone; keeps length (NORM index = INPUT index).
+ *  - PLAIN: the table alone, and a Latin look-alike glued to a house number read as its Cyrillic letter
+ *    (`45a` → 45а, `40c4` → 40с4); keeps length (NORM index = INPUT index).
  *  - LAYOUT: Latin letters typed on a Russian keyboard in the Latin layout (`vjcrdf` → `москва`);
  *    keeps length; `, . ; ' [ ] \`` inside a Latin word are keys of б ю ж э х ъ ё.
  *  - TRANSLIT: Latin transliteration (`moskva ulitsa tverskaya`); shortens text (shch → щ), SRC keeps
@@ -79,6 +80,29 @@ export function layoutChar(c: i32): i32 {
     case 120: return 0x447; case 99: return 0x441; case 118: return 0x43c; case 98: return 0x438;
     case 110: return 0x442; case 109: return 0x44c; case 44: return 0x431; case 46: return 0x44e;
     case 96: return 0x435;
+  }
+  return 0;
+}
+
+/**
+ * A Latin letter typed for its Cyrillic look-alike in a house number (`45a`, `40c4`, `1B`): the Cyrillic letter
+ * (B is В, b is б, as in `parseHouseNumber` of the dictionary builder); 0 for other letters.
+ */
+function houseLookalike(c: i32): i32 {
+  switch (c) {
+    case 97: case 65: return 0x430; // a A → а
+    case 98: return 0x431; // b → б
+    case 66: return 0x432; // B → в
+    case 99: case 67: return 0x441; // c C → с
+    case 101: case 69: return 0x435; // e E → е
+    case 107: case 75: return 0x43a; // k K → к
+    case 109: case 77: return 0x43c; // m M → м
+    case 72: return 0x43d; // H → н
+    case 111: case 79: return 0x43e; // o O → о
+    case 112: case 80: return 0x440; // p P → р
+    case 84: return 0x442; // T → т
+    case 120: case 88: return 0x445; // x X → х
+    case 121: return 0x443; // y → у
   }
   return 0;
 }
@@ -179,8 +203,12 @@ function translitAt(i: i32, len: i32): i32 {
 let tlOut: i32 = 0;
 let tlOut2: i32 = 0;
 
+/** The variant NORM holds (the trie reads a transliteration more leniently: trie.ts). */
+export let normVariant: i32 = VARIANT_PLAIN;
+
 /** Writes the folded text of INPUT[0…len) for a variant into NORM/SRC; returns the folded length. */
 export function normalize(len: i32, variant: i32): i32 {
+  normVariant = variant;
   let out = 0;
   let i = 0;
   while (i < len) {
@@ -196,10 +224,13 @@ export function normalize(len: i32, variant: i32): i32 {
         // `,` is б when a Latin letter follows (`,fevfyf` → баумана, `trfnthby,ehu`), else a comma (`ehu, ekbwf`);
         // a dot is ю when a letter follows inside or at the start of a word (`,k.[thf` → блюхера, `.;f` → южа;
         // `ek.` → ул.); ж э х ъ ё whenever they touch a word (semicolons are rare in addresses)
+        // after a number, `,` closing the string or followed by a comma or a slash is the house letter б (`12,` →
+        // 12б, `12,, rd 5` → 12б, кв 5, `1,/1` → 1б/1); followed by a space it stays a comma (`12, rd 5`:
+        // LAYOUT_KEEP reads the same)
         let letter = false;
-        if (raw == 44) letter = isLatinRaw(next);
+        if (raw == 44) letter = isLatinRaw(next) || (isDigit(prev) && (next == 0 || next == 44 || next == 47));
         else if (raw == 46) letter = isLayoutKey(next) && (isLayoutKey(prev) || prev == 32 || prev == 0);
-        else letter = isLayoutKey(prev) || isLayoutKey(next); // ; ' [ ] ` (Малмыж: vkvs;)
+        else letter = isLayoutKey(prev) || isLayoutKey(next) || isDigit(prev); // ; ' [ ] ` (Малмыж: vkvs;; 34; → 34ж)
         if (letter) mapped = layoutChar(raw);
       }
       out = emit(out, mapped != 0 ? foldChar(mapped) : foldChar(raw), i);
@@ -213,7 +244,14 @@ export function normalize(len: i32, variant: i32): i32 {
     } else if (variant == VARIANT_TRANSLIT && raw == 39) {
       i++; // apostrophe of a soft sign: dropped
     } else {
-      out = emit(out, foldChar(raw), i);
+      let folded = foldChar(raw);
+      // PLAIN: a lone Latin look-alike right after a digit is the house's Cyrillic letter (`45a`, `40c4`)
+      if (variant == VARIANT_PLAIN && isLatinRaw(raw) && i > 0 && isDigit(u16At(INPUT, i - 1)) &&
+          !(i + 1 < len && isLetter(foldChar(u16At(INPUT, i + 1))))) {
+        const lookalike = houseLookalike(raw);
+        if (lookalike != 0) folded = lookalike;
+      }
+      out = emit(out, folded, i);
       i++;
     }
   }

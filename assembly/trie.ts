@@ -8,10 +8,28 @@
  * two for 9+. In prefix mode (the last word of a hint query) a word matches when some prefix of it is
  * within budget of the query; its cost is the best such prefix.
  *
+ * A transliterated query (VARIANT_TRANSLIT) is read with what Latin spelling cannot tell apart, at no cost:
+ * a soft or hard sign the Latin text drops (`engels` → энгельс, `ust-kut` → усть-кут), э written as е, and
+ * the clusters the reading took for one letter (`ts` → ц for тс: `sovetskaya` → советская; `sch` → щ for сч:
+ * `peschanaya` → песчаная).
+ *
  * Hits go to HITS as (wordId, cost) pairs; the caller owns them until the next lookup.
  */
 import { reserve, setI32, u16At, NORM } from './memory';
 import { trieCount, trieNode } from './blob';
+import { normVariant, VARIANT_TRANSLIT } from './text';
+
+const CH_SOFT: i32 = 0x44c; // ь
+const CH_HARD: i32 = 0x44a; // ъ
+const CH_E: i32 = 0x435; // е
+const CH_E_ROUND: i32 = 0x44d; // э
+const CH_TE: i32 = 0x442; // т
+const CH_ES: i32 = 0x441; // с
+const CH_CHE: i32 = 0x447; // ч
+const CH_TSE: i32 = 0x446; // ц
+const CH_SHCHA: i32 = 0x449; // щ
+/** a soft or hard sign a transliteration dropped costs nothing: how many a word may hold beyond the budget */
+const TRANSLIT_SLACK: i32 = 2;
 
 export const MAX_QUERY: i32 = 40;
 export const MAX_DEPTH: i32 = 48;
@@ -129,6 +147,8 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
   }
   const m = len > MAX_QUERY ? MAX_QUERY : len;
   if (len > MAX_QUERY) budget = 0;
+  const translit = normVariant == VARIANT_TRANSLIT;
+  const slack = translit ? TRANSLIT_SLACK : 0;
   for (let j = 0; j <= m; j++) setRow(0, j, j);
   const NONE = 1 << 20;
   let sp = 0;
@@ -149,25 +169,30 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
     let best = load<i32>(p, 8);
     const c = trieNode(node, 2);
     let rowMin = NONE;
-    if (depth <= m + budget && depth <= MAX_DEPTH) {
+    if (depth <= m + budget + slack && depth <= MAX_DEPTH) {
       store<i32>(PATH + (<usize>depth << 2), c);
       setRow(depth, 0, depth);
       rowMin = depth;
       // only the diagonal band |j − depth| ≤ budget can stay within budget (Ukkonen); the cells just
       // outside it are set to budget+1 so the next row reads defined values
-      const lo = depth - budget > 1 ? depth - budget : 1;
+      const lo = depth - budget - slack > 1 ? depth - budget - slack : 1;
       const hi = depth + budget < m ? depth + budget : m;
       const over = budget + 1;
       if (lo > 1) setRow(depth, lo - 1, over);
       for (let j = lo; j <= hi; j++) {
         const qc = u16At(NORM, start + j - 1);
-        let v = row(depth - 1, j - 1) + (qc == c ? 0 : 1);
-        const del = row(depth - 1, j) + 1;
+        let v = row(depth - 1, j - 1) + (qc == c || (translit && qc == CH_E && c == CH_E_ROUND) ? 0 : 1);
+        const del = row(depth - 1, j) + (translit && (c == CH_SOFT || c == CH_HARD) ? 0 : 1);
         const ins = row(depth, j - 1) + 1;
         if (del < v) v = del;
         if (ins < v) v = ins;
         if (depth >= 2 && j >= 2 && qc == load<i32>(PATH + (<usize>(depth - 1) << 2)) && u16At(NORM, start + j - 2) == c) {
           const t = row(depth - 2, j - 2) + 1;
+          if (t < v) v = t;
+        }
+        if (translit && depth >= 2 && ((qc == CH_TSE && c == CH_ES && load<i32>(PATH + (<usize>(depth - 1) << 2)) == CH_TE) ||
+          (qc == CH_SHCHA && c == CH_CHE && load<i32>(PATH + (<usize>(depth - 1) << 2)) == CH_ES))) {
+          const t = row(depth - 2, j - 1);
           if (t < v) v = t;
         }
         setRow(depth, j, v);

@@ -18,9 +18,25 @@ export function foldChar(ch: string): string {
   return ' ';
 }
 
+/** Latin letters typed for their Cyrillic look-alikes in house numbers (`44c1`, `12a`, `89b`); B is В, b is б */
+export const HOUSE_LOOKALIKES: Record<string, string> = {
+  a: 'а', A: 'а', b: 'б', B: 'в', c: 'с', C: 'с', e: 'е', E: 'е', k: 'к', K: 'к', m: 'м', M: 'м', H: 'н',
+  o: 'о', O: 'о', p: 'р', P: 'р', T: 'т', x: 'х', X: 'х', y: 'у',
+};
+
+/** The Cyrillic letter of a lone Latin look-alike right after a digit (text.ts PLAIN: `45a`, `40c4`), else undefined. */
+function houseLetterAt(text: string, i: number): string | undefined {
+  const next = i + 1 < text.length ? foldChar(text[i + 1]) : ' ';
+  return i > 0 && /[0-9]/.test(text[i - 1]) && !LETTER.test(next) ? HOUSE_LOOKALIKES[text[i]] : undefined;
+}
+
 export function foldText(text: string): string {
   let out = '';
-  for (const ch of text) out += ch.length === 1 ? foldChar(ch) : ' ';
+  let i = 0;
+  for (const ch of text) {
+    out += ch.length === 1 ? houseLetterAt(text, i) ?? foldChar(ch) : ' ';
+    i += ch.length;
+  }
   return joinAbbreviations(out);
 }
 

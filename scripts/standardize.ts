@@ -10,12 +10,14 @@ const at = args.indexOf('--country');
 const country = (at >= 0 ? args.splice(at, 2)[1] : 'ru') as Country;
 const engine = await createEngine({ countries: [country] });
 const dict = engine.dictionary(country)!;
+const houseText = (h: { number: string; block: string; building: string; liter: string }): string =>
+  [h.number, h.block && `к${h.block}`, h.building && `стр${h.building}`, h.liter && `лит${h.liter}`].filter(Boolean).join(' ');
 for (const query of args) {
   const r = engine.standardize(country, query);
   const levels = Object.entries(r.levels)
     .filter(([, id]) => id >= 0)
     .map(([key, id]) => `${key}=${dict.object(id).type} ${dict.object(id).name}`);
   const parts = Object.entries(r.parts).filter(([, v]) => v).map(([k, v]) => `${k}=${v}`);
-  console.log(`${query}\n  ${levels.join(' | ') || '(nothing)'}\n  house ${r.house >= 0 ? dict.house(r.house).number : '-'} ${parts.join(' ')}` +
+  console.log(`${query}\n  ${levels.join(' | ') || '(nothing)'}\n  house ${r.house >= 0 ? houseText(dict.house(r.house)) : '-'} ${parts.join(' ')}` +
     `\n  quality ${JSON.stringify(r.quality)} left "${r.undefinedParts}"`);
 }

@@ -231,6 +231,12 @@ let bestWeight: i32 = -1;
 let bestLevel: i32 = 0;
 let bestRegistry: bool = false;
 
+/** How deep an answer counts in a tie: a house, then a city or settlement, then a street, then the other levels by depth. */
+// @ts-ignore: decorator
+@inline function tieDepth(level: i32): i32 {
+  return level == 3 || level == 5 ? 15 : level << 1;
+}
+
 /** Scores candidates [from, to): the best chain, then the runner-up against it. */
 function evaluate(from: i32, to: i32): void {
   const previous = bestObject;
@@ -241,11 +247,11 @@ function evaluate(from: i32, to: i32): void {
     store<i32>(p, score, 28);
     const o = load<i32>(p);
     const level = chainHouse >= 0 ? 8 : obj(o, O_LEVEL);
-    // ties: the deeper answer, then the one the official registry confirms, then the bigger place, then the
-    // one read first
+    // ties: the deeper answer (but a town before a street: `Слободской` alone is the town, not a lane of
+    // Екатеринбург), then the one the official registry confirms, then the bigger place, then the one read first
     const registry = (obj(o, O_FLAGS) & OBJ_REGISTRY) != 0;
     const better = score > bestScore ||
-      (score == bestScore && (level > bestLevel || (level == bestLevel &&
+      (score == bestScore && (tieDepth(level) > tieDepth(bestLevel) || (level == bestLevel &&
         (registry && !bestRegistry || (registry == bestRegistry && (chainWeight > bestWeight ||
           (chainWeight == bestWeight && readEarlier(p, bestSlot))))))));
     if (better) {

@@ -5,7 +5,7 @@
  *
  * Rank = chain score + LevelBonus (regions and cities first, as people type them first)
  *        + WeightBonus (bits of population / house count) − a penalty when the chain leaves the word being
- *        typed unexplained. TOP holds at most MAX_TOP (object, house, rank, order hit, order name) records,
+ *        typed unexplained, and one for each other word it leaves out (LEFT_WORD_PENALTY). TOP holds at most MAX_TOP (object, house, rank, order hit, order name) records,
  *        kept sorted by rank, then by the order one pass would have offered them in (so the list does not
  *        depend on the order subtrees are opened in).
  *
@@ -22,9 +22,9 @@ import {
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea,
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead } from '../subtree';
-import { chainScore, lastChainMask, lastChainWeight, scoreHouses } from './chain';
+import { chainScore, lastChainMask, lastChainTypeMask, lastChainWeight, scoreHouses } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken } from '../house';
-import { tok, tokenCount, F_KIND, F_ROLE, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
+import { tok, tokenCount, F_KIND, F_LEN, F_ORDINAL, F_ROLE, F_TYPE_A, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, NO_BOUND } from './scope';
 
 const MAX_TOP: i32 = 100;
@@ -64,6 +64,26 @@ function levelBonus(level: i32): i32 {
   if (level == 5) return 20;
   if (level == 2) return 10;
   return 0;
+}
+
+/** what a whole word of 2+ letters the hint leaves unexplained costs (as much as leaving the typed word out) */
+const LEFT_WORD_PENALTY: i32 = 60;
+
+/**
+ * Whole words (2+ letters, not type words, not the word being typed) and numbers read as a name's a chain with
+ * these token masks leaves out:
+ * `академика ко` must not hint Кострома above пр-кт Академика Королева, nor a garbage reading of a layout query
+ * (`if[vf` kept as `ша ма`) its real one (`шахма`).
+ */
+function leftWords(mask: u64, prefixToken: i32): i32 {
+  let n = 0;
+  for (let t = 0; t < tokenCount && t < 64; t++) {
+    if (t == prefixToken || ((mask >> <u64>t) & 1) != 0) continue;
+    if (tok(t, F_ROLE) != ROLE_FREE) continue;
+    // a word, or a number read as part of a name (7-й, or `6а` read as a microdistrict)
+    if (tok(t, F_KIND) == KIND_ALPHA ? tok(t, F_TYPE_A) < 0 : tok(t, F_ORDINAL) != 0) n++;
+  }
+  return n;
 }
 
 function bits(v: i32): i32 {
@@ -118,6 +138,7 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
     const level = obj(o, O_LEVEL);
     rank += levelBonus(level) + bits(lastChainWeight()) / 2 + bits(obj(o, O_WEIGHT)) / 4;
     if (prefixToken >= 0 && (lastChainMask() & ((<u64>1) << <u64>prefixToken)) == 0) rank -= 60;
+    rank -= LEFT_WORD_PENALTY * leftWords(lastChainMask() | lastChainTypeMask(), prefixToken);
     if (houseMode && obj(o, O_HOUSE_COUNT) > 0) {
       const start = obj(o, O_HOUSE_START);
       const count = obj(o, O_HOUSE_COUNT);

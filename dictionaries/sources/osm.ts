@@ -20,6 +20,7 @@
 import { readFile } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { Level, type AddressObject, type HouseRecord, type LevelNumber, type ModelSink } from '../model.js';
+import { HOUSE_LOOKALIKES } from '../fold.js';
 import { nameKey } from '../normalize.js';
 import { typeTable, type Country, type TypeTable } from '../types.js';
 import { streamXml } from './xml.js';
@@ -294,10 +295,11 @@ function aliasesOf(tags: Map<string, string>, name: string): string[] {
 
 /**
  * `11` → number 11; `11а`, `11А` → `11а`; `3 к2` / `3к2` / `3 корп. 2` → number 3, block 2;
- * `10с12`, `10 стр 2` → building; `11/2` stays one number; `5 лит. А` → liter `а`.
+ * `10с12`, `10 стр 2` → building; `11/2` stays one number; `5 лит. А` → liter `а`. A Latin look-alike after a
+ * digit is its Cyrillic letter: `44c1` → number 44, building 1; `12a` → `12а`.
  */
 export function parseHouseNumber(text: string): Pick<HouseRecord, 'number' | 'block' | 'building' | 'liter'> {
-  let rest = text.trim().toLowerCase().replace(/ё/g, 'е');
+  let rest = text.trim().replace(/(?<=\d\s?)[a-zA-Z](?![a-zA-Z])/g, (ch) => HOUSE_LOOKALIKES[ch] ?? ch).toLowerCase().replace(/ё/g, 'е');
   const result: Pick<HouseRecord, 'number' | 'block' | 'building' | 'liter'> = { number: '' };
   const take = (pattern: RegExp): string | undefined => {
     const match = pattern.exec(rest);
@@ -310,7 +312,7 @@ export function parseHouseNumber(text: string): Pick<HouseRecord, 'number' | 'bl
   const block = take(/\s*(?:к|корп\.?|корпус)\s*(\d+[а-я]?)(?=\s|$|с)/);
   // 10с12, 10 стр 2, 10 строение 2
   const building = take(/\s*(?:с|стр\.?|строение)\s*(\d+[а-я]?)(?=\s|$)/);
-  result.number = rest.replace(/\s+/g, '');
+  result.number = rest.replace(/[\s,;]+/g, ''); // `6, лит. А` → 6 литера а
   if (block) result.block = block;
   if (building) result.building = building;
   if (liter) result.liter = liter;

@@ -7,6 +7,12 @@ import type {
   Country, Dictionary, Engine, Found, GeoLevel, HouseParts, LevelKey, MetroHit, Quality, Resolution, Scope,
 } from './types.js';
 import { HOUSE_PART_KEYS, LEVEL_KEYS } from './types.js';
+
+/**
+ * The last word is still being typed when the text ends in a letter or digit, or in a key that types a Russian
+ * letter in the Latin layout right after a Latin letter (`,f;` is «баж»: ; ж, , б, . ю, [ х, ] ъ, ' э, ` ё).
+ */
+const WORD_BEING_TYPED = /(?:[\p{L}\p{N}]|[a-z][;,.[\]'`])$/iu;
 import { LoadedDictionary } from './dictionary.js';
 
 const R_PARTS = 11;
@@ -163,7 +169,7 @@ export class AddressEngine implements Engine {
     const text = cleanInput(query);
     const core = dict.core;
     const len = core.write(text);
-    const prefix = /[\p{L}\p{N}]$/u.test(text) ? 1 : 0;
+    const prefix = WORD_BEING_TYPED.test(text) ? 1 : 0;
     const want = scopes && scopes.length ? 100 : Math.max(count, 1);
     const n = core.exports.suggest(len, want, prefix);
     const r = core.result();

@@ -52,6 +52,10 @@ describe('parseHouse(query)', () => {
       ['дом 1/2а', { house: '1/2а' }],
       ['10а/2', { house: '10а/2' }],
       ['Ленина, 5/1 корп 2', { house: '5/1', case: '2' }],
+      // a keyword glued after the fraction opens its part: корпус, строение
+      ['2/10к1', { house: '2/10', case: '1' }],
+      ['д. 2/10с3', { house: '2/10', build: '3' }],
+      ['2/10с', { house: '2/10с' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
@@ -139,6 +143,10 @@ describe('parseHouse(query)', () => {
       ['эт 8', { floor: '8' }],
       ['этаж 9', { floor: '9' }],
       ['дом 12, подъезд 2, этаж 3, кв 45', { house: '12', entr: '2', floor: '3', flat: '45' }],
+      // the floor before its word: на 2 этаже, 3 этаж (but «5 этаж 3» is house 5, floor 3)
+      ['Ленина 103, офис на 2 этаже', { house: '103', floor: '2' }],
+      ['Ленина 5, 3 этаж, кв 7', { house: '5', floor: '3', flat: '7' }],
+      ['Ленина 5 этаж 3', { house: '5', floor: '3' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
@@ -198,6 +206,25 @@ describe('parseHouse(query)', () => {
     it('takes only the first six-digit number', () => {
       expect(postcode('620000, 620014 Екатеринбург')).toBe('620000');
     });
+
+    it('takes five digits opening the string before a word as the postcode (Ukraine), never as a house', () => {
+      expect(postcode('01033, м. Київ, вул. Саксаганського 75')).toBe('01033');
+      expect(parts('01033, м. Київ, вул. Саксаганського 75')).toEqual({ house: '75' });
+      expect(postcode('01033 місто Київ вулиця Саксаганського 97б')).toBe('01033');
+      // elsewhere five digits stay what they were
+      expect(postcode('Ленина 12345')).toBe('');
+      expect(postcode('12345 67')).toBe('');
+    });
+  });
+
+  describe('a Latin look-alike glued to the number is its Cyrillic letter: 45a, 40c4, 1B', () => {
+    it.each<Case>([
+      ['45a', { house: '45а' }],
+      ['д 1B', { house: '1в' }],
+      ['40c4', { house: '40', build: '4' }],
+      ['12k1', { house: '12', case: '1' }],
+      ['Ленина 5a кв 3', { house: '5а', flat: '3' }],
+    ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
   describe('numbers that are never a house', () => {
@@ -216,6 +243,12 @@ describe('parseHouse(query)', () => {
       ['Ленина 5 тел 8-912-345-67-89', { house: '5' }],
       ['Ленина 5 тел. 8 912 3456789', { house: '5' }],
     ])('%s: a grouped phone is never a house', (query, want) => expect(parts(query)).toEqual(want));
+
+    it('ignores the code after «домофон» or «код»', () => {
+      expect(parts('Ленина 5, домофон 12')).toEqual({ house: '5' });
+      expect(parts('ул Бармина, строение 1а, домофон 12')).toEqual({ build: '1а' });
+      expect(parts('код 45, Ленина 5 кв 3')).toEqual({ house: '5', flat: '3' });
+    });
 
     it('never takes an ordinal for a house: 7-й, 2-я, 22-го', () => {
       expect(parts('7-й')).toEqual({});

@@ -51,6 +51,22 @@ describe('standardize: folding', () => {
     expect(res.quality.undefined).toBe(0);
   });
 
+  it('reads what a transliteration cannot tell apart: dropped soft signs, е for э, ts for тс, sch for сч', async () => {
+    // энгельс: э written e and ь dropped; исилькуль: two soft signs dropped; усть-лабинск
+    expect((await standardizeRu('gorod engels')).levels.city).toBe('г Энгельс');
+    expect((await standardizeRu('obl. omskaya, g isilkul')).levels.city).toBe('г Исилькуль');
+    expect((await standardizeRu('krasnodarskiy kray, g. ust-labinsk')).levels.city).toBe('г Усть-Лабинск');
+    // `ts` reads ц, `sch` reads щ, yet тс and сч spell these names
+    const sovetskaya = await standardizeRu('g ekaterinburg, ul. sovetskaya, 23');
+    expect(sovetskaya.levels).toEqual({ ...EKB, street: 'ул Советская' });
+    expect(sovetskaya.house).toBe('23');
+    const peschanaya = await standardizeRu('g baykonur, ulitsa peschanaya, d 1');
+    expect(peschanaya.levels).toEqual({ region: 'г Байконур', street: 'ул Песчаная' });
+    expect(peschanaya.house).toBe('1');
+    // the leniency is the transliteration's only: a Cyrillic word missing its soft sign is still one edit
+    expect((await standardizeRu('yekaterinburg shchorsa')).levels).toEqual({ ...EKB, street: 'ул Щорса' });
+  });
+
   it('reads a query typed in the Latin layout of a Russian keyboard', async () => {
     expect((await standardizeRu('Trfnthby,ehu')).levels).toEqual(EKB);
     expect((await standardizeRu('Trfnthby,ehu vfksitdf')).levels).toEqual({ ...EKB, street: 'ул Малышева' });
@@ -62,6 +78,20 @@ describe('standardize: folding', () => {
   it('keeps a comma a comma in a layout query when it separates words', async () => {
     // `vjcrdf, ` — the comma after a word is punctuation, not the key of б
     expect((await standardizeRu('vjcrdf, ')).levels).toEqual({ region: 'г Москва' });
+  });
+
+  it('reads the key of a house letter after the number in a layout query (б is `,`, ж is `;`)', async () => {
+    // «г Байконур ул Мира 12б»: the `,` that closes the string is б, not a comma
+    const closing = await standardizeRu('ujhjl ,fqrjyeh ek vbhf 12,');
+    expect(closing.levels).toEqual({ region: 'г Байконур', street: 'ул Мира' });
+    expect(closing.house).toBe('12б');
+    // followed by a comma it is б too; followed by a space it stays a comma (house 12, flat 5)
+    const beforeComma = engine.standardize('ru', 'ujhjl ,fqrjyeh ek vbhf 12,, rd 5');
+    expect(beforeComma.parts).toMatchObject({ house: '12б', flat: '5' });
+    const comma = engine.standardize('ru', 'ujhjl ,fqrjyeh ek vbhf 12, rd 5');
+    expect(comma.parts).toMatchObject({ house: '12', flat: '5' });
+    // «Екатеринбург улица Ползунова 34ж»
+    expect((await standardizeRu('trfnthby,ehu ekbwf gjkpeyjdf 34;')).house).toBe('34ж');
   });
 
   it('leaves a Cyrillic query alone however many Latin letters it could contain', async () => {

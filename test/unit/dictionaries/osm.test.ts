@@ -15,6 +15,18 @@ describe('parseHouseNumber(text)', () => {
     expect(parseHouseNumber('11/2')).toEqual({ number: '11/2' });
     expect(parseHouseNumber('5 лит. А')).toEqual({ number: '5', liter: 'а' });
   });
+
+  it('reads a Latin look-alike after a digit as its Cyrillic letter (B is В, b is б)', () => {
+    expect(parseHouseNumber('44c1')).toEqual({ number: '44', building: '1' });
+    expect(parseHouseNumber('12a')).toEqual({ number: '12а' });
+    expect(parseHouseNumber('89b')).toEqual({ number: '89б' });
+    expect(parseHouseNumber('7B')).toEqual({ number: '7в' });
+    expect(parseHouseNumber('3k2')).toEqual({ number: '3', block: '2' });
+  });
+
+  it('drops a comma left between the number and its литера', () => {
+    expect(parseHouseNumber('6, лит. А')).toEqual({ number: '6', liter: 'а' });
+  });
 });
 
 describe('geometryCentroid(geometry)', () => {

@@ -36,6 +36,45 @@ describe('standardize: the chain', () => {
     expect(res.quality).toMatchObject({ house: 3, unique: 0 });
   });
 
+  it('takes a town over a street of another town that ties with it (a name alone: `Слободской`)', async () => {
+    const res = await standardizeRu('Слободской');
+    expect(res.levels).toMatchObject({ region: 'Кировская обл', city: 'г Слободской' });
+    // the street still wins when the query says so or gives its house
+    expect((await standardizeRu('пер Слободской')).levels.street).toBe('пер Слободской');
+  });
+
+  it('reads a bare first number as a microdistrict when another number follows, with or without a comma', async () => {
+    for (const query of ['6а 23', 'Байконур 6а 23', 'байконур, 6а, 23']) {
+      const res = await standardizeRu(query);
+      expect(res.levels).toEqual({ region: 'г Байконур', planStructure: 'мкр 6а' });
+      expect(res.house).toBe('23');
+    }
+    expect((await standardizeRu('Байконур 5а 9/4')).house).toBe('9/4');
+    // a keyword's value is not such a number: «1 стр 24» stays house 1, building 24 (no «1-я улица 8 Марта»)
+    const building = await standardizeRu('Москва, 8 Марта, 1 стр 24');
+    expect(building.levels).toEqual({ region: 'г Москва', street: 'ул 8 Марта' });
+    expect(building.house).toBe('1с24');
+  });
+
+  it('finds a house that is only a building (GAR «ул Бармина, стр 1а»: no house number)', async () => {
+    for (const query of ['г Байконур, ул Бармина, стр 1а', 'Байконур Бармина строение 1а']) {
+      const res = await standardizeRu(query);
+      expect(res.levels).toEqual({ region: 'г Байконур', street: 'ул Бармина' });
+      expect(res.house).toBe('с1а');
+      expect(res.quality.house).toBe(3);
+    }
+    // no such building: the street, no house
+    const missing = await standardizeRu('г Байконур, ул Бармина, стр 7');
+    expect(missing.house).toBe('');
+    expect(missing.quality.house).toBe(0);
+  });
+
+  it('finds a house whose Latin look-alike letter the query glued to the number (45a, 40c4)', async () => {
+    expect((await standardizeRu('Екатеринбург, Библиотечная 45a')).house).toBe('45а');
+    expect((await standardizeRu('Екатеринбург, Бархотская 1B')).house).toBe('1в');
+    expect((await standardizeRu('Москва, Ленинградский пр-кт 40c4')).house).toBe('40с4');
+  });
+
   it('chooses the town by the postcode (PostcodeSolver)', async () => {
     const bavly = await standardizeRu('423930, ул Ленина');
     expect(bavly.levels).toMatchObject({ city: 'г Бавлы', street: 'ул Ленина' });

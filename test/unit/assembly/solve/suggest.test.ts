@@ -59,11 +59,56 @@ describe('suggest(query, count)', () => {
     });
   });
 
+  describe('whole words the hint leaves out', () => {
+    it('ranks a street that explains every word above a city that explains only the word being typed', () => {
+      const list = hints('академика ко', 5);
+      expect(list.slice(0, 2).sort()).toEqual(['Свердловская обл, г Екатеринбург, ул Академика Королёва', 'г Байконур, пр-кт Академика Королева']);
+      expect(list.indexOf('Костромская обл, г Кострома')).toBeGreaterThan(1);
+    });
+
+    it('reads a layout query ending in the key of a letter (`,f;` «баж») as a word being typed', () => {
+      // `trfnthby,ehu ,f;` is «екатеринбург баж»: the `;` is ж, so Бажова is a prefix hit
+      expect(hints('trfnthby,ehu ,f;', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Бажова');
+    });
+
+    it('prefers the layout reading that makes one word over the one that leaves a piece (`if[vf`: шахма, not ша ма)', () => {
+      expect(hints('if[vf', 5)[0]).toBe('г Санкт-Петербург, ул Шахматова');
+      expect(hints('oth,f', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Щербакова');
+    });
+
+    it('puts the town the query names above a street of another town (`Альметьевск Ленина`)', () => {
+      const list = hints('Альметьевск Ленина', 3);
+      expect(list[0]).toBe('Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина');
+      expect(list[1]).toBe('Респ Татарстан, Альметьевский р-н, г Альметьевск');
+    });
+  });
+
   describe('houses after a number', () => {
     it('lists houses of the street whose number starts with the typed digits, the exact one first', () => {
       const list = hints('Альметьевск Ленина 1');
       expect(list[0]).toBe('Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина, дом 1');
       for (const line of list) expect(line).toMatch(/^Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина, дом 1/);
+    });
+
+    it('reads a bare first number as a microdistrict when a house number follows (`6а 23`)', () => {
+      expect(hints('6а 23')[0]).toBe('г Байконур, мкр 6а, дом 23');
+      expect(hints('байконур 5а 9/4')[0]).toBe('г Байконур, мкр 5а, дом 9/4');
+      // a fraction is one house number, not a name and a house
+      expect(hints('екатеринбург блюхера 71/3')[0]).toBe('Свердловская обл, г Екатеринбург, ул Блюхера, дом 71/3');
+    });
+
+    it('reads a bare number being typed after a town as a microdistrict when no house starts with it', () => {
+      expect(hints('байконур 6а', 5)[0]).toBe('г Байконур, мкр 6а');
+      expect(hints('6а', 5)[0]).toBe('г Байконур, мкр 6а');
+      // a house of a street that starts with the number still comes first
+      expect(hints('Екатеринбург Малышева 5')[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева, дом 5');
+    });
+
+    it('reads a number followed by the word being typed as the start of a name (`8 ма`: ул 8 Марта)', () => {
+      expect(hints('екатеринбург 8 ма', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул 8 Марта');
+      expect(hints('екатеринбург 40 лет', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул 40-летия Комсомола');
+      // a house keyword being typed after the number leaves it the house
+      expect(hints('екатеринбург малышева 5 кв', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева, дом 5');
     });
 
     it('puts the house before its street', () => {
