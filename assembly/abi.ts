@@ -19,12 +19,12 @@ import { attachSection } from './blob';
 import { normalize, latinLetters, VARIANT_PLAIN, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, PART_COUNT, P_HOUSE, postcodeToken, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber } from './house';
-import { setupTrie, fuzzyCount, visitCount, resetVisitBudget } from './trie';
+import { setupTrie, fuzzyCount, visitCount, resetVisitBudget, lookup, HITS } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects } from './classify/names';
 import {
   solve, bestObject, bestHouse, bestHouseExact, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder,
 } from './solve/chain';
-import { obj, O_LEVEL, houseParent, houseCount } from './blob';
+import { obj, word, O_LEVEL, houseParent, houseCount } from './blob';
 import { suggestInto, prepareHintOrder } from './solve/suggest';
 import { ensureSubtrees } from './subtree';
 import { setupGrid, nearestInto, nearestMetroInto, buildGrid, attachMetro } from './grid';
@@ -239,7 +239,7 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
     // and again reading the first bare number as a name when that is ambiguous (`6а 23`: мкр 6а, house 23), when
     // no hint so far is a house (`байконур 6а`: microdistrict 6а being typed), or when the word being typed follows
     // it (`екатеринбург 8 ма`: ул 8 Марта)
-    if (houseAmbiguous || (houseBare && (!hintsHaveHouse() || (prefix != 0 && wordAfterHouse())))) {
+    if (houseAmbiguous || (houseBare && ((!hintsHaveHouse() && namesFew(partFirst(P_HOUSE))) || (prefix != 0 && wordAfterHouse())))) {
       tokenize(normalize(len, v));
       setNameFirstNumber(true);
       score = suggestInto(prefix != 0, max, best);
@@ -258,6 +258,20 @@ function wordAfterHouse(): bool {
   const last = tokenCount - 1;
   return partFirst(P_HOUSE) >= 0 && partLast(P_HOUSE) < last && tok(last, F_KIND) == KIND_ALPHA &&
     tok(last, F_ROLE) == ROLE_FREE && keywordPart(last) < 0;
+}
+
+/**
+ * How many names a bare number may be in for hints to read it as a name when no hint is a house (`байконур 6а`:
+ * microdistrict 6а). That reading reads every place of the name that ties with the last hint of the list: a
+ * town's microdistricts are a few names, the `8 Марта` streets of a country thousands (as the microdistricts of
+ * a synthetic country that copies one town into every town: 0.5 ms a hint at 1 M houses, milliseconds at 10 M).
+ */
+const NAMED_FEW: i32 = 64;
+
+/** Token t, read as a word, is in at least one name and at most NAMED_FEW (exact spelling: no fuzzy walk). */
+function namesFew(t: i32): bool {
+  if (t < 0 || lookup(tok(t, F_START), tok(t, F_LEN), 0, false) == 0) return false;
+  return word(i32At(HITS, 0), 1) <= NAMED_FEW;
 }
 
 /** True when a hint written to RESULT (count, then object, house, rank each) is a house. */
