@@ -20,7 +20,7 @@ import { normalize, latinLetters, VARIANT_PLAIN, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, PART_COUNT, P_HOUSE, postcodeToken, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber } from './house';
 import { setupTrie, fuzzyCount, visitCount, resetVisitBudget, lookup, HITS } from './trie';
-import { setupNames, resetCandidates, classifyNames, collectObjects } from './classify/names';
+import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed } from './classify/names';
 import {
   solve, bestObject, bestHouse, bestHouseExact, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder,
 } from './solve/chain';
@@ -81,7 +81,7 @@ export function resultPtr(): i32 {
 
 /** Diagnostics for bench/: 0 fuzzy trie walks made, 1 trie nodes they visited (since start). */
 export function stats(kind: i32): i32 {
-  return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : 0;
+  return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : kind == 2 ? objUsed : 0;
 }
 
 /** The object that owns house `id` (houses do not store their parent), −1 for an id out of range. */
