@@ -5,8 +5,8 @@
  *
  * Rank = chain score + LevelBonus (regions and cities first, as people type them first)
  *        + WeightBonus (bits of population / house count) − a penalty when the chain leaves the word being
- *        typed unexplained, and one for each other word it leaves out (LEFT_WORD_PENALTY). TOP holds at most MAX_TOP (object, house, rank, order hit, order name) records,
- *        kept sorted by rank, then by the order one pass would have offered them in (so the list does not
+ *        typed unexplained, and one for each other word it leaves out (LEFT_WORD_PENALTY). TOP holds at most
+ *        MAX_TOP (object, house, rank, order hit, order name) records, kept sorted by rank, then by the order one pass would have offered them in (so the list does not
  *        depend on the order subtrees are opened in).
  *
  * Streets come as in the chain solver (solve/scope.ts): under the places the query names first, then the others
@@ -24,7 +24,7 @@ import {
 import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead } from '../subtree';
 import { chainScore, lastChainMask, lastChainTypeMask, lastChainWeight, scoreHouses } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken } from '../house';
-import { tok, tokenCount, F_KIND, F_LEN, F_ORDINAL, F_ROLE, F_TYPE_A, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
+import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, NO_BOUND } from './scope';
 
 const MAX_TOP: i32 = 100;
@@ -66,12 +66,12 @@ function levelBonus(level: i32): i32 {
   return 0;
 }
 
-/** what a whole word of 2+ letters the hint leaves unexplained costs (as much as leaving the typed word out) */
+/** what a whole word the hint leaves unexplained costs (as much as leaving the typed word out) */
 const LEFT_WORD_PENALTY: i32 = 60;
 
 /**
- * Whole words (2+ letters, not type words, not the word being typed) and numbers read as a name's a chain with
- * these token masks leaves out:
+ * Whole words (not type words, not the word being typed) and numbers read as a name's a chain with these token
+ * masks leaves out:
  * `академика ко` must not hint Кострома above пр-кт Академика Королева, nor a garbage reading of a layout query
  * (`if[vf` kept as `ша ма`) its real one (`шахма`).
  */

@@ -15,13 +15,13 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { Unpackr } from 'msgpackr';
-import { checkBlobHeader, LoadedDictionary, notABlob, type BlobFile } from './dictionary.js';
+import { checkBlobHeader, LoadedDictionary, notABlob, type BlobFile, type SectionRoom } from './dictionary.js';
 
 /**
  * where a binary section goes: the core's room for it (filled, then `done`), null: a buffer of its own, or
  * 'skip': not read at all (left out of the result; the caller has its length, for section sizes)
  */
-export type Place = (section: string, byteLength: number) => { into: Uint8Array; done: () => void } | null | 'skip';
+export type Place = (section: string, byteLength: number) => SectionRoom | null | 'skip';
 
 /** Loads the blob file `file` section by section (see above); errors name the file. */
 export async function loadBlobFile(file: string, wasm: BufferSource | WebAssembly.Module): Promise<LoadedDictionary> {

@@ -29,6 +29,12 @@ const OBJECT_CACHE_SIZE = 65_536;
 
 export class BlobError extends Error {}
 
+/** The room the core makes for a section read from a file (`fromSections`): filled, then `done` attaches it. */
+export interface SectionRoom {
+  into: Uint8Array;
+  done: () => void;
+}
+
 const NIL = Uint8Array.of(0xc0);
 
 type Columns = Record<string, unknown[]>;
@@ -138,7 +144,7 @@ export class LoadedDictionary implements Dictionary {
    * for a section that is not the core's), so the dictionary is never held twice while it loads.
    */
   static async fromSections(
-    read: (place: (section: string, byteLength: number) => { into: Uint8Array; done: () => void } | null) => BlobFile,
+    read: (place: (section: string, byteLength: number) => SectionRoom | null) => BlobFile,
     wasm: BufferSource | WebAssembly.Module,
   ): Promise<LoadedDictionary> {
     const core = await WasmCore.create(wasm);

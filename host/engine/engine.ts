@@ -7,13 +7,13 @@ import type {
   Country, Dictionary, Engine, Found, GeoLevel, HouseParts, LevelKey, MetroHit, Quality, Resolution, Scope,
 } from './types.js';
 import { HOUSE_PART_KEYS, LEVEL_KEYS } from './types.js';
+import { LoadedDictionary } from './dictionary.js';
 
 /**
  * The last word is still being typed when the text ends in a letter or digit, or in a key that types a Russian
  * letter in the Latin layout right after a Latin letter (`,f;` is «баж»: ; ж, , б, . ю, [ х, ] ъ, ' э, ` ё).
  */
 const WORD_BEING_TYPED = /(?:[\p{L}\p{N}]|[a-z][;,.[\]'`])$/iu;
-import { LoadedDictionary } from './dictionary.js';
 
 const R_PARTS = 11;
 const R_LEFT = 11 + 19 * 2;

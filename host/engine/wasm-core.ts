@@ -21,6 +21,8 @@ export interface CoreExports {
   nearest(lat: number, lon: number, level: number, radius: number): number;
   nearestMetro(lat: number, lon: number, max: number, radius: number): number;
   parentOfHouse(id: number): number;
+  /** diagnostics: 0 fuzzy walks, 1 trie nodes they visited (since start), 2 candidates the last call collected */
+  stats(kind: number): number;
 }
 
 /** Section kinds of assembly/blob.ts and abi.ts, by blob `core` member name. */
