@@ -68,6 +68,8 @@ const ORDERS: i32 = 2;
 /** ORDERED and ORDER_KEY of each order, 0 until built */
 let ORDERED: StaticArray<usize> = new StaticArray<usize>(ORDERS);
 let ORDER_KEY: StaticArray<usize> = new StaticArray<usize>(ORDERS);
+/** the greatest key of a leaf in each order (NO_KEY while unbuilt or without leaves) */
+let ORDER_TOP: StaticArray<i32> = new StaticArray<i32>(ORDERS);
 let PATH: usize = 0;
 let builtObjects: usize = 0;
 let builtNames: usize = 0;
@@ -145,6 +147,11 @@ export let scoped: bool = false;
 @inline export function orderKey(order: i32, o: i32): i32 {
   return i32At(unchecked(ORDER_KEY[order]), o);
 }
+/** The greatest key of a leaf name in an order (`ensureOrder` built it), NO_KEY when there is none. */
+// @ts-ignore: decorator
+@inline export function orderTop(order: i32): i32 {
+  return unchecked(ORDER_TOP[order]);
+}
 /** The greatest weight in the subtree of o. */
 // @ts-ignore: decorator
 @inline export function heaviest(o: i32): i32 {
@@ -183,6 +190,7 @@ export function ensureSubtrees(): void {
   for (let k = 0; k < ORDERS; k++) {
     unchecked((ORDERED[k] = 0));
     unchecked((ORDER_KEY[k] = 0));
+    unchecked((ORDER_TOP[k] = NO_KEY));
   }
   if (objectCount == 0 || nameCount == 0 || wordCount == 0) return;
   if (PATH == 0) PATH = reserve(<usize>MAX_DEPTH << 2);
@@ -436,6 +444,7 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
   const longest = longestLeafList > 0 ? longestLeafList : 1;
   const ordered = reserve(<usize>postings << 2);
   const scratch = reserve(<usize>longest << 3);
+  let top = NO_KEY;
   for (let w = 0; w < wordCount; w++) {
     const start = word(w, 0);
     let count = 0;
@@ -443,6 +452,7 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
       const n = posting(k);
       const o = name(n, 0);
       if (isArea(o)) continue;
+      if (i32At(keys, o) > top) top = i32At(keys, o);
       setHeapAt(scratch, count++, (<i64>(0x7fffffff - i32At(keys, o)) << 32) | <i64>n);
     }
     sortAscending(scratch, count);
@@ -450,6 +460,7 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
   }
   unchecked((ORDER_KEY[order] = keys));
   unchecked((ORDERED[order] = ordered));
+  unchecked((ORDER_TOP[order] = top));
 }
 
 /** The first index in [start, end) of a posting list whose name belongs to an object ≥ o. */

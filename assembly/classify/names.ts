@@ -37,7 +37,7 @@ import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName, orderKey,
-  NO_KEY,
+  orderTop, NO_KEY,
 } from '../subtree';
 import { heapAt, setHeapAt, heapify, siftDown, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
@@ -92,10 +92,23 @@ let TOKEN_LEAF_HITS: usize = 0;
 /** `leafTokensIn` looks for a token's words in a subtree when it has at most this many leaf hits */
 const FEW_HITS: i32 = 8;
 let TOKEN_SUM: usize = 0;
+/** TOKEN_AT i32 × 64: the token at each place of TOKEN_RANK */
+let TOKEN_AT: usize = 0;
 let rankedTokens: i32 = 0;
 /** the tokens with a leaf gain (bit set) */
 export let gainingTokens: u64 = 0;
+/** the tokens with a hit on a word of a leaf's name, gaining or not (bit set) */
+export let leafHitTokens: u64 = 0;
 let minorTokens: i32 = 0;
+/** the first `minorTokens` tokens by gain (bit set) */
+let minorMask: u64 = 0;
+/**
+ * What a leaf's name of the rest loses for each token of `leftTokens` it leaves out (`chargeLeftTokens`: the hint
+ * solver's penalty for a word left unexplained; 0 for the chain solver). A leaf of the rest has no candidate place
+ * above it, so its chain explains only the tokens its own name is hit by.
+ */
+let leftCost: i32 = 0;
+let leftTokens: u64 = 0;
 /** what a leaf's name must score, at a key of the ordered reading, to matter (solve/scope.ts); NO_NEED: anything */
 export const NO_NEED: i32 = -2147483648;
 let neededAt: (key: i32) => i32 = (key: i32): i32 => NO_NEED;
@@ -168,6 +181,7 @@ export function setupNames(): void {
   TOKEN_RANK = reserve(64 << 2);
   TOKEN_LEAF_HITS = reserve(64 << 3);
   TOKEN_SUM = reserve(64 << 2);
+  TOKEN_AT = reserve(64 << 2);
   WORD_SLOTS = reserve(<usize>WORD_SLOT_CAP * WORD_SLOT_BYTES);
   WORD_USED = reserve(<usize>WORD_SLOT_CAP << 2);
   for (let i = 0; i < WORD_SLOT_CAP; i++) store<i32>(WORD_SLOTS + <usize>i * WORD_SLOT_BYTES, -1);
@@ -202,6 +216,24 @@ export function resetCandidates(): void {
   postingsSeen = 0;
   namesCollected = 0;
   hitTotal = 0;
+  leftCost = 0;
+  leftTokens = 0;
+}
+
+/**
+ * Charges `cost` in the rest's bounds (the ordered reading: `nameBound`, `minorHit`) for each token of `tokens`
+ * that a leaf's name leaves out while some leaf's name has a hit on it (`leafHitTokens`; a token with none is left
+ * out by all, and the solver charges it in its own extra). Until the next `resetCandidates`.
+ */
+export function chargeLeftTokens(cost: i32, tokens: u64): void {
+  leftCost = cost;
+  leftTokens = tokens;
+}
+
+/** What a leaf's name of the rest hit by at most the tokens `held` surely loses for the tokens it leaves out. */
+// @ts-ignore: decorator
+@inline function leftPenalty(held: u64): i32 {
+  return leftCost * <i32>popcnt<u64>(leftTokens & leafHitTokens & ~held);
 }
 
 // @ts-ignore: decorator
@@ -500,8 +532,10 @@ function listLeafHits(): void {
   leafProbes = 0;
   hitLeafLevels = 0;
   gainingTokens = 0;
+  leafHitTokens = 0;
   rankedTokens = 0;
   minorTokens = 0;
+  minorMask = 0;
   for (let t = 0; t < 64; t++) {
     store<i32>(TOKEN_GAIN + (<usize>t << 2), 0);
     store<i32>(TOKEN_LEAF_HITS + (<usize>t << 3), 0);
@@ -513,6 +547,7 @@ function listLeafHits(): void {
     const count = word(w, 1);
     if (leafCount(w) == 0) continue;
     const t = hitToken(h);
+    leafHitTokens |= (<u64>1) << <u64>t;
     const gain = leafGain(h);
     if (gain > tokenLeafGain(t)) store<i32>(TOKEN_GAIN + (<usize>t << 2), gain);
     hitLeafLevels |= leafLevels(w);
@@ -564,6 +599,7 @@ function hasLeafIn(first: i32, count: i32, lo: i32, hi: i32): bool {
 function rankTokens(): void {
   rankedTokens = 0;
   minorTokens = 0;
+  minorMask = 0;
   gainingTokens = 0;
   for (let t = 0; t < 64; t++) {
     store<i32>(TOKEN_RANK + (<usize>t << 2), 64);
@@ -583,6 +619,7 @@ function rankTokens(): void {
   for (let i = 0; i < rankedTokens; i++) {
     const t = load<i32>(TOKEN_SUM + (<usize>i << 2));
     store<i32>(TOKEN_RANK + (<usize>t << 2), i);
+    store<i32>(TOKEN_AT + (<usize>i << 2), t);
     sum += tokenLeafGain(t);
     store<i32>(TOKEN_SUM + (<usize>i << 2), sum);
   }
@@ -597,7 +634,14 @@ function rankTokens(): void {
 function minorHit(h: i32, key: i32): bool {
   const needed = neededAt(key);
   if (needed == NO_NEED) return false;
-  while (minorTokens < rankedTokens && load<i32>(TOKEN_SUM + (<usize>minorTokens << 2)) < needed) minorTokens++;
+  // a name hit only by minor tokens also leaves out the others (`leftPenalty`): `нижняя с` drops the cursors of с
+  while (minorTokens < rankedTokens) {
+    // (and by the tokens that hit leaves without a gain, which are not ranked)
+    const held = minorMask | ((<u64>1) << <u64>load<i32>(TOKEN_AT + (<usize>minorTokens << 2))) | (leafHitTokens & ~gainingTokens);
+    if (load<i32>(TOKEN_SUM + (<usize>minorTokens << 2)) - leftPenalty(held) >= needed) break;
+    minorMask = held;
+    minorTokens++;
+  }
   if (load<i32>(TOKEN_RANK + (<usize>hitToken(h) << 2)) < minorTokens) return true;
   const p = wordSlot(hitWord(h), false);
   return p != 0 && load<i32>(p, 16) < needed;
@@ -702,6 +746,7 @@ export function leafNameBound(): i32 {
     const w = load<i32>(slot);
     let sum = 0;
     let weightHit = 0;
+    let held: u64 = 0;
     const start = companionStart(w);
     for (let i = start; i < start + companionCount(w); i++) {
       const v = companion(i);
@@ -711,13 +756,16 @@ export function leafNameBound(): i32 {
       for (let h = load<i32>(q, 8); h >= 0; h = load<i32>(HIT_NEXT + (<usize>h << 2))) {
         const g = gainAt(h, companionWeight(i));
         if (g > gained) gained = g;
+        held |= (<u64>1) << <u64>hitToken(h);
       }
       sum += gained * leafRepeat(v);
       weightHit += companionWeight(i) * leafRepeat(v);
     }
     const missed = lightestName(w) - weightHit;
     if (missed > 0) sum -= missed / 5;
-    store<i32>(slot, sum, 16);
+    // the rest's bound (minorHit) also pays for the tokens no companion is hit by; `own` does not (an anchor's
+    // leaves have places above them that may explain those)
+    store<i32>(slot, sum - leftPenalty(held), 16);
     if (sum > best) best = sum;
   }
   return best < perToken ? best : perToken;
@@ -802,7 +850,11 @@ export function beginOrdered(order: i32, needed: (key: i32) => i32): bool {
   neededAt = needed;
   readerOrder = order;
   readerSize = 0;
+  // a cursor minor at the greatest key is minor at every key (what a name needs only grows as keys fall): it
+  // never enters the reader, and its first name's key (a random read in a national dictionary) is not looked up
+  const top = orderTop(order);
   for (let i = 0; i < leafHitCount; i++) {
+    if (top != NO_KEY && minorHit(leafHit(i), top)) continue;
     store<i32>(CURSORS + (<usize>i << 2), 0);
     setHeapAt(READER, readerSize, readerEntry(i));
     readerSize++;
@@ -844,20 +896,32 @@ function wordGainAt(w: i32, weight: i32): i32 {
 
 /**
  * The most leaf name n can score from this call's hits without reading it: its words' best gains, less the
- * coverage penalty on the weight no hit reaches and the earlier-name penalty (collectObjects).
+ * coverage penalty on the weight no hit reaches and the earlier-name penalty (collectObjects), and less what it
+ * pays for the tokens no hit on its words holds (`leftPenalty`: a bound for the rest only, where it is used).
  */
 function nameBound(n: i32): i32 {
   let gained = 0;
   let reached = 0;
+  let held: u64 = 0;
   const start = name(n, 1);
   for (let j = start; j < start + name(n, 2); j++) {
+    held |= wordTokens(nameWord(j, 0));
     const g = wordGainAt(nameWord(j, 0), nameWord(j, 1));
     if (g <= 0) continue;
     gained += g;
     reached += nameWord(j, 1);
   }
   const total = name(n, 4);
-  return gained - (total > reached ? (total - reached) / 5 : 0) - (name(n, 3) != 0 ? 5 : 0);
+  return gained - (total > reached ? (total - reached) / 5 : 0) - (name(n, 3) != 0 ? 5 : 0) - leftPenalty(held);
+}
+
+/** The tokens of the hits on word w (bit set; none when no hit has it). */
+function wordTokens(w: i32): u64 {
+  const p = wordSlot(w, false);
+  let tokens: u64 = 0;
+  if (p == 0) return tokens;
+  for (let h = load<i32>(p, 8); h >= 0; h = load<i32>(HIT_NEXT + (<usize>h << 2))) tokens |= (<u64>1) << <u64>hitToken(h);
+  return tokens;
 }
 
 /** The most the object of the name `orderedKey` found can score from its names (read it or pass it by). */

@@ -19,10 +19,11 @@ import { reserve, RESULT, setI32, u16At } from '../memory';
 import { obj, house, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
-  nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, gainingTokens,
+  nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
+  chargeLeftTokens,
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead } from '../subtree';
-import { chainScore, lastChainMask, lastChainTypeMask, lastChainWeight, scoreHouses } from './chain';
+import { chainScore, lastChainMask, lastChainWeight, scoreHouses } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken } from '../house';
 import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, NO_BOUND } from './scope';
@@ -66,25 +67,27 @@ function levelBonus(level: i32): i32 {
   return 0;
 }
 
-/** what a whole word the hint leaves unexplained costs (as much as leaving the typed word out) */
+/** what the word being typed, or any other whole word, costs a hint that leaves it unexplained */
 const LEFT_WORD_PENALTY: i32 = 60;
 
 /**
- * Whole words (not type words, not the word being typed) and numbers read as a name's a chain with these token
- * masks leaves out:
- * `академика ко` must not hint Кострома above пр-кт Академика Королева, nor a garbage reading of a layout query
- * (`if[vf` kept as `ша ма`) its real one (`шахма`).
+ * The tokens a hint pays LEFT_WORD_PENALTY for when its chain's names leave them out (bit set): the word being
+ * typed, whole words (not type words) and numbers read as a name's. `академика ко` must not hint Кострома above
+ * пр-кт Академика Королева, nor a garbage reading of a layout query (`if[vf` kept as `ша ма`) its real one (`шахма`).
  */
-function leftWords(mask: u64, prefixToken: i32): i32 {
-  let n = 0;
+function leftTokenMask(prefixToken: i32): u64 {
+  let mask: u64 = 0;
   for (let t = 0; t < tokenCount && t < 64; t++) {
-    if (t == prefixToken || ((mask >> <u64>t) & 1) != 0) continue;
     if (tok(t, F_ROLE) != ROLE_FREE) continue;
     // a word, or a number read as part of a name (7-й, or `6а` read as a microdistrict)
-    if (tok(t, F_KIND) == KIND_ALPHA ? tok(t, F_TYPE_A) < 0 : tok(t, F_ORDINAL) != 0) n++;
+    if (t == prefixToken || (tok(t, F_KIND) == KIND_ALPHA ? tok(t, F_TYPE_A) < 0 : tok(t, F_ORDINAL) != 0)) {
+      mask |= (<u64>1) << <u64>t;
+    }
   }
-  return n;
+  return mask;
 }
+/** this call's leftTokenMask */
+let leftTokens: u64 = 0;
 
 function bits(v: i32): i32 {
   return v <= 0 ? 0 : 32 - clz<i32>(v);
@@ -137,8 +140,7 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
     let rank = chainScore(p);
     const level = obj(o, O_LEVEL);
     rank += levelBonus(level) + bits(lastChainWeight()) / 2 + bits(obj(o, O_WEIGHT)) / 4;
-    if (prefixToken >= 0 && (lastChainMask() & ((<u64>1) << <u64>prefixToken)) == 0) rank -= 60;
-    rank -= LEFT_WORD_PENALTY * leftWords(lastChainMask() | lastChainTypeMask(), prefixToken);
+    rank -= LEFT_WORD_PENALTY * <i32>popcnt<u64>(leftTokens & ~lastChainMask());
     if (houseMode && obj(o, O_HOUSE_COUNT) > 0) {
       const start = obj(o, O_HOUSE_START);
       const count = obj(o, O_HOUSE_COUNT);
@@ -153,24 +155,15 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
   }
 }
 
-/**
- * The most candidates a hint reads before it answers with the list it holds. The scope reads best bound first and
- * stops once nothing unread can reach the list; a rank term its bounds do not carry (the penalty for a whole word
- * left out, when that word is in many streets' names: `нижняя с`) leaves the bounds above the list, and the reading
- * goes on through every street of the prefix (34.8 k candidates, 16 ms, at 10 M synthetic houses). The evaluation's
- * hints read 10 at the median and 898 at the 99th percentile at that size, 288 at most on the small dictionary; all
- * 475 give the same lists with this limit as without it at 10 M houses (bench/scale.ts's ru ×683).
- */
-const HINT_CANDIDATES: i32 = 2048;
-
 /** What a street not read yet can add to its rank besides its words and bonuses: type word, postcode, a house. */
 let extra: i32 = 0;
 /**
  * What a street of the scope's rest (one with no candidate place above it) surely loses to LEFT_WORD_PENALTY:
- * it explains only words its own names gain on, so every whole word no street gains on (names.ts gainingTokens:
- * the town of `кикрполь горько`) is left out by each of them. Without it in the rest's bounds, the penalty lowered
- * the last hint's rank below the bound of every street of that name in every other town, and all were read
- * (hints 20× slower at 10 M houses).
+ * it explains only the tokens its own name is hit by, so every word no street's name has a hit on (names.ts
+ * leafHitTokens: the town of `кикрполь горько`) is left out by each of them. Without it in the rest's bounds, the
+ * penalty lowered the last hint's rank below the bound of every street of that name in every other town, and all
+ * were read (hints 20× slower at 10 M houses). The words some streets have and others not are charged per name in
+ * the rest's reading (names.ts chargeLeftTokens: `нижняя с`, a street that is not Нижняя pays for нижняя).
  */
 let restLeft: i32 = 0;
 function leafRankExtra(): i32 {
@@ -264,6 +257,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     if (t >= 0 && tok(t, F_KIND) == KIND_ALPHA) prefixToken = t;
   }
   resetCandidates();
+  leftTokens = leftTokenMask(prefixToken);
   // a word typed alone: its places are read best bound first, like the streets (names.ts orderDeferredAreas)
   classifyNames(prefixToken, true);
   if (areasDeferred) orderDeferredAreas(areaRankBound);
@@ -271,7 +265,8 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   scoreHouses(false);
   rankCandidates(0, objUsed, prefixToken, cap);
   extra = leafRankExtra();
-  restLeft = LEFT_WORD_PENALTY * leftWords(gainingTokens, prefixToken);
+  restLeft = LEFT_WORD_PENALTY * <i32>popcnt<u64>(leftTokens & ~leafHitTokens);
+  chargeLeftTokens(LEFT_WORD_PENALTY, leftTokens);
   openScope(
     leafGainBound(), extra - restLeft + levelBonusBelow(0, hitLeafLevels) + WEIGHT_BONUS, anchorRankExtra, ORDER_HINT, hintKey,
     hintExtraOf, hintExtraOfLeaf, hintHouseLoss, true,
@@ -303,8 +298,6 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
       continue;
     }
     if (topCount >= cap && bound == load<i32>(topAt(topCount - 1), 8) && nextIsOrdered() && lastBefore(nextHit, nextName)) break;
-    // a list is kept by then: what more is read could only tie or pass it (see HINT_CANDIDATES)
-    if (objUsed >= HINT_CANDIDATES && topCount >= cap) break;
     const from = objUsed;
     openNext();
     rankCandidates(from, objUsed, prefixToken, cap);
