@@ -144,6 +144,7 @@ export interface BlobStats {
   names: number;
 }
 
+/** Takes the next bytes of the blob; they are valid only during the call (a streamed section reuses its block). */
 type Chunk = (bytes: Uint8Array) => void;
 
 /** msgpack map header for `n` entries */
@@ -216,7 +217,7 @@ function writeBlobMap(blob: Record<string, unknown>, out: Chunk): string {
 export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes: Buffer; stats: BlobStats } {
   const { blob, stats } = blobOf(model, types);
   const chunks: Uint8Array[] = [];
-  writeBlobMap(blob, (bytes) => chunks.push(bytes));
+  writeBlobMap(blob, (bytes) => chunks.push(bytes.slice()));
   const bytes = Buffer.concat(chunks);
   return { bytes, stats: { ...stats, bytes: bytes.length } };
 }

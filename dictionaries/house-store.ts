@@ -28,7 +28,7 @@ import type { MergedHouse } from './merged.js';
 import { decodeCadnum, encodeCadnum } from './cadnum.js';
 import { houseKey } from './fold.js';
 import { guidInto, guidText } from './guid.js';
-import { BinBlocks, CHUNK_SHIFT, ChunkedColumn, SpillFile } from './spill.js';
+import { BinBlocks, BLOCK_ROWS, CHUNK_SHIFT, ChunkedColumn, SpillFile } from './spill.js';
 
 export type TypedArray = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float64Array;
 export type TypedArrayConstructor<T extends TypedArray> = { new (length: number): T; readonly BYTES_PER_ELEMENT: number };
@@ -455,7 +455,7 @@ export class HouseStore {
     /** a column in dictionary order, as blocks of bytes */
     const stream = (column: ChunkedColumn<TypedArray>, make?: TypedArrayConstructor<TypedArray>): Section => () => {
       return new BinBlocks(rows.length * column.bytesPerRow(make), function* () {
-        for (const block of column.gatherBlocks(rows, make, inverse)) yield bytes(block);
+        for (const block of column.gatherBlocks(rows, make, inverse, BLOCK_ROWS, true)) yield bytes(block);
       });
     };
 
@@ -469,10 +469,12 @@ export class HouseStore {
       const lon = this.lon;
       core.houseCoords = () =>
         new BinBlocks(rows.length * 8, function* () {
-          const lons = lon.gatherBlocks(rows, undefined, inverse);
-          for (const latBlock of lat.gatherBlocks(rows, undefined, inverse)) {
+          const lons = lon.gatherBlocks(rows, undefined, inverse, BLOCK_ROWS, true);
+          let shared: Int32Array | null = null;
+          for (const latBlock of lat.gatherBlocks(rows, undefined, inverse, BLOCK_ROWS, true)) {
             const lonBlock = lons.next().value as Int32Array;
-            const coords = new Int32Array(latBlock.length * 2);
+            shared ??= new Int32Array(latBlock.length * 2);
+            const coords = shared.subarray(0, latBlock.length * 2);
             for (let i = 0; i < latBlock.length; i++) {
               const has = latBlock[i] !== NO_COORDINATE;
               coords[i * 2] = has ? Math.round(latBlock[i] / 10) : NO_COORD_E6;
