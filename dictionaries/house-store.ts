@@ -413,6 +413,19 @@ export class HouseStore {
     };
   }
 
+  /** the postcode ids of `rows` in that order (0: none), with `postcodeText` giving each id's postcode */
+  postcodeIds(rows: Uint32Array): Uint16Array | Uint32Array {
+    const make = this.postcodes.size <= 0x10000 ? Uint16Array : Uint32Array;
+    return this.postcode.gather(rows, make, this.inverseOf(rows)) as Uint16Array | Uint32Array;
+  }
+  /** how many postcode ids there are (0 included) */
+  get postcodeIdCount(): number {
+    return this.postcodes.strings.length;
+  }
+  postcodeText(id: number): string {
+    return this.postcodes.strings[id];
+  }
+
   /** rows 0…count−1: the store's rows as added */
   allRows(): Uint32Array {
     const rows = new Uint32Array(this.count);
