@@ -217,7 +217,8 @@ function writeBlobMap(blob: Record<string, unknown>, out: Chunk): string {
 export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes: Buffer; stats: BlobStats } {
   const { blob, stats } = blobOf(model, types);
   const chunks: Uint8Array[] = [];
-  writeBlobMap(blob, (bytes) => chunks.push(bytes.slice()));
+  // a chunk is valid only during the call, and a Buffer's own slice() is a view: copy it
+  writeBlobMap(blob, (bytes) => chunks.push(Uint8Array.prototype.slice.call(bytes)));
   const bytes = Buffer.concat(chunks);
   return { bytes, stats: { ...stats, bytes: bytes.length } };
 }

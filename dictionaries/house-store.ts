@@ -31,7 +31,11 @@ import { guidInto, guidText } from './guid.js';
 import { BinBlocks, BLOCK_ROWS, CHUNK_SHIFT, ChunkedColumn, SpillFile } from './spill.js';
 
 export type TypedArray = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float64Array;
-export type TypedArrayConstructor<T extends TypedArray> = { new (length: number): T; readonly BYTES_PER_ELEMENT: number };
+export type TypedArrayConstructor<T extends TypedArray> = {
+  new (length: number): T;
+  new (buffer: ArrayBuffer, byteOffset: number, length: number): T;
+  readonly BYTES_PER_ELEMENT: number;
+};
 
 /** a typed array that exists only once a non-default value was written; it grows to the store's capacity */
 export class LazyColumn<T extends TypedArray> {
@@ -466,9 +470,18 @@ export class HouseStore {
     let keyTables: ReturnType<typeof keys> | null = null;
     const keyTable = () => (keyTables ??= keys());
     /** a column in dictionary order, as blocks of bytes */
+    // one buffer for the blocks of every column streamed below: the writer writes them one after another, so a
+    // column's blocks never outlive it; a buffer per column left each for the collector (≈140 MB at 10 M houses)
+    const blockRows = Math.min(rows.length, BLOCK_ROWS);
+    let shared: ArrayBuffer | null = null;
+    const scratch = (bytesPerRow: number): ArrayBuffer => {
+      const widest = Math.max(bytesPerRow, ...this.streamedColumns().map((column) => column.bytesPerRow()));
+      return (shared ??= new ArrayBuffer(blockRows * widest));
+    };
     const stream = (column: ChunkedColumn<TypedArray>, make?: TypedArrayConstructor<TypedArray>): Section => () => {
       return new BinBlocks(rows.length * column.bytesPerRow(make), function* () {
-        for (const block of column.gatherBlocks(rows, make, inverse, BLOCK_ROWS, true)) yield bytes(block);
+        const into = scratch(column.bytesPerRow(make));
+        for (const block of column.gatherBlocks(rows, make, inverse, BLOCK_ROWS, into)) yield bytes(block);
       });
     };
 
@@ -482,9 +495,9 @@ export class HouseStore {
       const lon = this.lon;
       core.houseCoords = () =>
         new BinBlocks(rows.length * 8, function* () {
-          const lons = lon.gatherBlocks(rows, undefined, inverse, BLOCK_ROWS, true);
+          const lons = lon.gatherBlocks(rows, undefined, inverse, BLOCK_ROWS, new ArrayBuffer(blockRows * 4));
           let shared: Int32Array | null = null;
-          for (const latBlock of lat.gatherBlocks(rows, undefined, inverse, BLOCK_ROWS, true)) {
+          for (const latBlock of lat.gatherBlocks(rows, undefined, inverse, BLOCK_ROWS, new ArrayBuffer(blockRows * 4))) {
             const lonBlock = lons.next().value as Int32Array;
             shared ??= new Int32Array(latBlock.length * 2);
             const coords = shared.subarray(0, latBlock.length * 2);
@@ -528,6 +541,12 @@ export class HouseStore {
       host.municipalId = () => bytes(municipal().ids);
     }
     return { core, host };
+  }
+
+  /** the columns `sections` streams block by block (the widest sets the size of their shared block) */
+  private streamedColumns(): ChunkedColumn<TypedArray>[] {
+    return [this.label, this.flags, this.postcode, this.cadnum, this.flatCount, this.gar, this.osmKind, this.osmId, this.fias]
+      .filter((column) => column.used) as ChunkedColumn<TypedArray>[];
   }
 
   /** closes the spill file (its space is freed); the store can no longer read spilled rows */

@@ -264,13 +264,10 @@ export class ModelBuilder implements ModelSink {
    * object index of the parent key houses were interned with as `id` (−1: no such object).
    */
   private numberObjects(): { objects: MergedObject[]; municipals: MergedMunicipal[]; houseParent: Int32Array } {
-    const { ordered, indexOf } = this.buildTree();
     const { municipals, municipalIndex } = this.numberMunicipals();
-    const objects = ordered.map((o) => numbered(o, o.parent === null ? -1 : (indexOf.get(o.parent) ?? -1), municipalIndex(o.municipal)));
+    const { objects, houseParent } = this.buildTree(municipalIndex);
     const houseMunicipal = Int32Array.from(this.houseMunicipalKeys, (key) => municipalIndex(key));
     this.houseStore.remapMunicipal((id) => houseMunicipal[id]);
-    // houses name their parent by key: the key ids become object indexes now, before the keys go
-    const houseParent = Int32Array.from(this.houseParentKeys, (key) => indexOf.get(this.canonical(key)) ?? -1);
     this.objects.clear();
     this.keyAlias.clear();
     this.byFias.clear();
@@ -435,8 +432,13 @@ export class ModelBuilder implements ModelSink {
 
   private joinedByName = 0;
 
-  /** step 3: parents as indexes, rejected orphans, depth-first order with children sorted */
-  private buildTree(): { ordered: HeldObject[]; indexOf: Map<string, number> } {
+  /**
+   * step 3: parents as indexes, rejected orphans, depth-first order with children sorted. Each object is numbered
+   * as the walk reaches it (its parent's index comes with it on the stack), and the ids houses were interned
+   * with (`houseParent[id]`, −1: no such object) are resolved then: houses name their parent by key, and the keys
+   * go after this step. No map from every key to its index (≈50 B per object at national scale).
+   */
+  private buildTree(municipalIndex: (key: string | undefined) => number): { objects: MergedObject[]; houseParent: Int32Array } {
     const childrenOf = new Map<string, HeldObject[]>();
     const roots: HeldObject[] = [];
     for (const object of this.objects.values()) {
@@ -459,36 +461,54 @@ export class ModelBuilder implements ModelSink {
       list.push(object);
       childrenOf.set(parentKey, list);
     }
-    const ordered: HeldObject[] = [];
-    const indexOf = new Map<string, number>();
+    // houses that name their object by an alias of its key: by the key it resolves to
+    const houseParent = new Int32Array(this.houseParentKeys.length).fill(-1);
+    const aliased = new Map<string, number[]>();
+    this.houseParentKeys.forEach((key, id) => {
+      const canonical = this.canonical(key);
+      if (canonical === key) return;
+      const ids = aliased.get(canonical) ?? [];
+      ids.push(id);
+      aliased.set(canonical, ids);
+    });
+    const objects: MergedObject[] = [];
     const byOrder = (a: AddressObject, b: AddressObject) =>
       a.level - b.level || compareText(nameKey(a.name), nameKey(b.name)) || compareText(a.type, b.type) || compareText(a.key, b.key);
     roots.sort((a, b) => compareText(regionNumber(a) ?? '', regionNumber(b) ?? '') || byOrder(a, b));
     const stack = [...roots].reverse();
+    const stackParent: number[] = stack.map(() => -1);
     while (stack.length > 0) {
       const object = stack.pop()!;
-      if (indexOf.has(object.key)) continue; // a cycle: visited already
-      indexOf.set(object.key, ordered.length);
-      ordered.push(object);
-      const kids = childrenOf.get(object.key);
+      const parent = stackParent.pop()!;
+      if (numberedAlready(object)) continue; // a cycle: visited already
+      const key = object.key;
+      const index = objects.length;
+      objects.push(numbered(object, parent, municipalIndex(object.municipal)));
+      const id = this.houseParentIds.get(key);
+      if (id !== undefined) houseParent[id] = index;
+      for (const other of aliased.get(key) ?? []) houseParent[other] = index;
+      const kids = childrenOf.get(key);
       if (kids) {
         kids.sort(byOrder);
-        for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+        for (let i = kids.length - 1; i >= 0; i--) {
+          stack.push(kids[i]);
+          stackParent.push(index);
+        }
       }
     }
+    // not reached: under an object rejected above (numbered objects hold their parent's index by now)
     for (const object of this.objects.values()) {
-      if (!indexOf.has(object.key) && object.parent !== null && this.objects.has(object.parent)) {
-        this.rejectObject(object, 'ancestor rejected');
-      }
+      if (typeof object.parent === 'string' && this.objects.has(object.parent)) this.rejectObject(object, 'ancestor rejected');
     }
-    return { ordered, indexOf };
+    return { objects, houseParent };
   }
 
   /** `ga` codes: region number from its KLADR/KATO/KATOTTG code where there is one, else its rank; children by rank */
   private assignGa(objects: MergedObject[]): void {
     const prefix = this.country.toUpperCase();
-    const digits: string[] = new Array(objects.length);
-    const nextChild = new Map<string, number>();
+    // an object's digits are its code less the prefix (no array of them beside the codes)
+    const digitsOf = (index: number) => objects[index].ga.slice(prefix.length);
+    const nextChild = new Map<number, number>();
     const usedRegions = new Set<number>();
     let overflow = 0;
     // parents come before their children (depth-first order), so one pass suffices
@@ -497,7 +517,7 @@ export class ModelBuilder implements ModelSink {
     const slotsInOrder = Object.values(GA_SLOTS).sort((a, b) => a.offset - b.offset);
     objects.forEach((object, index) => {
       let slot = GA_SLOTS[object.level];
-      let base = object.parent >= 0 ? digits[object.parent] : '0'.repeat(GA_DIGITS);
+      let base = object.parent >= 0 ? digitsOf(object.parent) : '0'.repeat(GA_DIGITS);
       // a child at its parent's level or above (a village under a village) takes the next free slot
       if (object.parent >= 0 && slot.offset < slotEnd[object.parent]) {
         slot = slotsInOrder.find((s) => s.offset >= slotEnd[object.parent]) ?? slotsInOrder[slotsInOrder.length - 1];
@@ -509,7 +529,7 @@ export class ModelBuilder implements ModelSink {
         usedRegions.add(number);
         base = '0'.repeat(GA_DIGITS);
       } else {
-        const counterKey = `${object.parent}|${slot.offset}`;
+        const counterKey = object.parent * 32 + slot.offset;
         number = (nextChild.get(counterKey) ?? 0) + 1;
         nextChild.set(counterKey, number);
       }
@@ -519,10 +539,9 @@ export class ModelBuilder implements ModelSink {
         number = limit;
       }
       const code = String(number).padStart(slot.width, '0');
-      digits[index] = base.slice(0, slot.offset) + code + base.slice(slot.offset + slot.width);
       slotEnd[index] = slot.offset + slot.width;
-      // one flat string: the concatenations above would keep slices of the parent's code alive per object
-      object.ga = Buffer.from(prefix + digits[index], 'latin1').toString('latin1');
+      // one flat string: the concatenations would keep slices of the parent's code alive per object
+      object.ga = Buffer.from(prefix + base.slice(0, slot.offset) + code + base.slice(slot.offset + slot.width), 'latin1').toString('latin1');
     });
     if (overflow > 0) this.rejects.set('ga: more children than the slot holds (code shared)', overflow);
   }
@@ -922,6 +941,11 @@ function mergedModel(
  * as long as the model lived. Their codes were copied in one order when they arrived (`addObject`), so
  * objects of the same fields share hidden classes.
  */
+/** The object was numbered already (`numbered` made its parent an index). */
+function numberedAlready(object: HeldObject): boolean {
+  return typeof (object as unknown as MergedObject).parent === 'number';
+}
+
 function numbered(object: HeldObject, parent: number, municipal: number): MergedObject {
   const merged = object as unknown as MergedObject;
   merged.parent = parent;

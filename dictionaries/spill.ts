@@ -179,20 +179,20 @@ export class ChunkedColumn<T extends TypedArray> {
    * The values of `rows` in that order, as arrays of `make` (the column's own type by default) of at most
    * `BLOCK_ROWS` rows each. `inverse[row]` is the row's position in `rows` (−1 when absent): with it every
    * block reads the column's chunks in order once; without it (nothing spilled) rows are read directly.
-   * `reuse`: every block is written into the same array, valid until the next block is asked for (a consumer
-   * that writes each block out before the next: the blob writer). A fresh array per block left each one, up to
-   * 64 MB of GUIDs, for the collector while the next was made.
+   * `into`: every block is written into this buffer (at least a block's bytes), valid until the next block is asked
+   * for (a consumer that writes each block out before the next: the blob writer). A fresh array per block left
+   * each one, up to 64 MB of GUIDs, for the collector while the next was made.
    */
   *gatherBlocks(
     rows: Uint32Array,
     make: TypedArrayConstructor<TypedArray> = this.make,
     inverse?: () => Int32Array,
     blockRows = BLOCK_ROWS,
-    reuse = false,
+    into?: ArrayBuffer,
   ): Generator<TypedArray> {
     const width = this.width;
     const fill = this.fill ?? 0;
-    const shared = reuse ? new make(Math.min(rows.length, blockRows) * width) : null;
+    const shared = into ? new make(into, 0, Math.min(rows.length, blockRows) * width) : null;
     for (let start = 0; start < rows.length || start === 0; start += blockRows) {
       const end = Math.min(rows.length, start + blockRows);
       const out = shared === null ? new make((end - start) * width) : shared.subarray(0, (end - start) * width);

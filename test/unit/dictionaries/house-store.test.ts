@@ -146,13 +146,13 @@ describe('HouseStore spilling to disk', () => {
       const row = rows[i];
       expect([gathered[i * 2], gathered[i * 2 + 1]]).toEqual(row % 5 === 0 ? [0, 0] : [row * 10, row]);
     }
-    // reusing one array for every block (as the blob writer streams them) gives the same bytes, block by block:
-    // the rows a block leaves unwritten read 0 again, not what the block before put there
+    // one buffer for every block (as the blob writer streams them; larger than a block, as the widest column's)
+    // gives the same values, block by block: the rows a block leaves unwritten read 0 again, not what the block
+    // before put there
     const copies: number[] = [];
-    let array: ArrayBufferLike | null = null;
-    for (const block of column.gatherBlocks(rows, undefined, () => inverse, 16, true)) {
-      array ??= block.buffer;
-      expect(block.buffer).toBe(array);
+    const into = new ArrayBuffer(16 * 2 * 4 * 3);
+    for (const block of column.gatherBlocks(rows, undefined, () => inverse, 16, into)) {
+      expect(block.buffer).toBe(into);
       copies.push(...block);
     }
     expect(copies).toEqual([...gathered]);
