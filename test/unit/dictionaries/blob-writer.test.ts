@@ -6,7 +6,10 @@
 import { pack, unpack } from 'msgpackr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BLOB_MAGIC, FORMAT_VERSION, encodeBlob, flattenTrie, loadTypeTable, wordWeight } from '../../../dictionaries/blob-writer.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BLOB_MAGIC, FORMAT_VERSION, encodeBlob, flattenTrie, loadTypeTable, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
 import { BlobError, LoadedDictionary, decodeBlob } from '../../../host/engine/dictionary.js';
 import { HouseStore } from '../../../dictionaries/house-store.js';
 import type { AddressEngine } from '../../../host/engine/engine.js';
@@ -267,6 +270,29 @@ describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
       expect(wordWeight('а')).toBeLessThan(wordWeight('академика'));
       expect(wordWeight('академика')).toBeLessThan(100);
     });
+  });
+});
+
+describe('writeBlob(model, file)', () => {
+  it('writes what encodeBlob encodes, and lets the model\'s objects go', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'write-blob-'));
+    try {
+      const model = smallModel();
+      const inMemory = unpack(encodeBlob(smallModel()).bytes) as Record<string, unknown>;
+      const stats = await writeBlob(model, join(dir, 'ru.dict'));
+      const written = unpack(readFileSync(join(dir, 'ru.dict'))) as Record<string, unknown>;
+      for (const volatile of ['createdAt', 'buildId']) {
+        delete inMemory[volatile];
+        delete written[volatile];
+      }
+      expect(written).toEqual(inMemory);
+      expect(stats.objects).toBe(SMALL_OBJECTS.length);
+      // the house sections come after the object columns; the objects were let go before them
+      expect(model.objects).toEqual([]);
+      expect(model.country).toBe('ru');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

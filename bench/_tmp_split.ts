@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AddressEngine, blobFile, defaultWasmFile, LoadedDictionary } from '../host/engine/index.js';
+import { buildAddressRecord } from '../host/records/address-record.js';
+import { toJsonBytes } from '../host/records/json.js';
+import { suggestQueries, ROOT } from './fixtures.js';
+const module = await WebAssembly.compile(readFileSync(defaultWasmFile()));
+const d = await LoadedDictionary.fromBytes(readFileSync(blobFile(join(ROOT, 'build', 'dictionaries'), 'ru')), module, 'ru');
+const e = new AddressEngine([d]);
+const qs = suggestQueries().slice(0, 50);
+const time = (label: string, f: () => void) => { for (let i = 0; i < 2000; i++) f(); const t = performance.now(); let n = 0; while (performance.now() - t < 2000) { f(); n++; } console.log(label, (2000 * 1000 / n / qs.length).toFixed(2), 'µs per query'); };
+const res = qs.map((q) => e.suggest('ru', q.query, q.count));
+const recs = res.map((r, i) => ({ suggestions: r.filter((x) => x.matched).map((x) => buildAddressRecord(x, d, { method: 'suggest', original: qs[i].query })) }));
+time('engine.suggest', () => { for (const q of qs) e.suggest('ru', q.query, q.count); });
+time('records', () => { res.forEach((r, i) => r.filter((x) => x.matched).map((x) => buildAddressRecord(x, d, { method: 'suggest', original: qs[i].query }))); });
+time('json', () => { for (const r of recs) toJsonBytes(r); });
+time('JSON.stringify', () => { for (const r of recs) Buffer.from(JSON.stringify(r)); });
+console.log('avg bytes', recs.reduce((s, r) => s + toJsonBytes(r).length, 0) / recs.length, 'avg hints', recs.reduce((s, r) => s + r.suggestions.length, 0) / recs.length);
