@@ -27,7 +27,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildModels } from '../dictionaries/build-model.js';
 import { encodeBlob } from '../dictionaries/blob-writer.js';
-import type { MergedHouse, MergedModel, MergedObject } from '../dictionaries/merged.js';
+import { gaOf, type MergedHouse, type MergedModel, type MergedObject } from '../dictionaries/merged.js';
 import { AddressEngine, blobFile, defaultWasmFile, LoadedDictionary } from '../host/engine/index.js';
 import { cleanQueries, rng, suggestQueries } from './fixtures.js';
 import { consume, formatTable, isMain, measure, row, ROOT, type BenchContext, type Row } from './harness.js';
@@ -63,7 +63,7 @@ export function syntheticModel(base: MergedModel, copies: number): MergedModel {
   const objects: MergedObject[] = [];
   let renamed = 0;
   for (let k = 0; k < copies; k++) {
-    for (const o of base.objects) {
+    for (const [i, o] of base.objects.entries()) {
       const place = k > 0 && o.level <= 5;
       objects.push({
         ...o,
@@ -75,7 +75,7 @@ export function syntheticModel(base: MergedModel, copies: number): MergedModel {
         codes: { ...o.codes, fias: o.codes.fias && copyGuid(o.codes.fias, k) },
         lat: o.lat === undefined ? undefined : Math.min(o.lat + dLat(k), 89),
         lon: shift(o.lon, k),
-        ga: k > 0 ? '' : o.ga,
+        ga: k > 0 ? '' : gaOf(base, i),
       });
     }
   }

@@ -17,11 +17,11 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pack } from 'msgpackr';
-import type { MergedModel, MergedObject } from './merged.js';
+import { GA_LENGTH, type MergedModel, type MergedObject } from './merged.js';
 import { foldText, nameWords } from './fold.js';
 import { HouseStore, Int32Builder } from './house-store.js';
 import { BinBlocks } from './spill.js';
-import { f64Column, guidColumn, pooledColumn, textColumn, u32Column } from './columns.js';
+import { f64Column, fixedTextColumn, guidColumn, pooledColumn, textColumn, u32Column } from './columns.js';
 import { ApartmentStore } from './apartment-store.js';
 
 export const BLOB_MAGIC = 'ADDRDICT';
@@ -381,6 +381,7 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
   const metroCoords = new Int32Builder();
   for (const m of model.metro) metroCoords.push(e6(m.lat), e6(m.lon));
 
+  const gaCodes = model.gaCodes;
   // the lazy columns read the objects through `held` (no closure holds `objects`), which `consume` lets go
   let held: MergedObject[] | null = objects;
   const col = <T>(f: (o: MergedObject) => T) => {
@@ -417,7 +418,7 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
         okato: () => textColumn(col((o) => o.codes.okato)),
         oktmo: () => textColumn(col((o) => o.codes.oktmo)),
         ifns: () => pooledColumn(col((o) => o.codes.ifns)),
-        ga: () => textColumn(col((o) => o.ga)),
+        ga: () => (gaCodes ? fixedTextColumn(gaCodes, GA_LENGTH) : textColumn(col((o) => o.ga))),
         postcode: () => pooledColumn(col((o) => o.postcode)),
         timezone: () => pooledColumn(col((o) => o.timezone)),
         lat: () => f64Column(col((o) => o.lat)),

@@ -30,6 +30,15 @@ export function textColumn(values: readonly (string | undefined)[]): { text: Buf
   return { text, ends: bytes(ends) };
 }
 
+/** A text column of ASCII values all `width` bytes long, given as their bytes one after another (GA codes). */
+export function fixedTextColumn(text: Uint8Array, width: number): { text: Buffer; ends: Buffer } | null {
+  const rows = text.length / width;
+  if (rows === 0) return null;
+  const ends = new Uint32Array(rows);
+  for (let row = 0; row < rows; row++) ends[row] = (row + 1) * width;
+  return { text: bytes(text), ends: bytes(ends) };
+}
+
 export function pooledColumn(values: readonly (string | undefined)[]): { pool: string[]; ids: Buffer } | null {
   if (empty(values)) return null;
   const pool = [''];

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildModels } from './build-model.js';
 import { LEVEL_NAMES } from './model.js';
+import { gaOf } from './merged.js';
 
 const args = process.argv.slice(2);
 const findIndex = args.indexOf('--find');
@@ -26,7 +27,7 @@ for (const model of models) {
   };
   const show = (index: number) => {
     const o = model.objects[index];
-    console.log(`  [${index}] ${LEVEL_NAMES[o.level]} ${path(index)} ga=${o.ga} ${JSON.stringify(o.codes)} pc=${o.postcode ?? ''} tz=${o.timezone ?? ''} ${o.lat ?? ''},${o.lon ?? ''} geo=${o.geoLevel ?? ''} ${o.aliases ? 'aliases=' + o.aliases.join('|') : ''} src=${o.source}`);
+    console.log(`  [${index}] ${LEVEL_NAMES[o.level]} ${path(index)} ga=${gaOf(model, index)} ${JSON.stringify(o.codes)} pc=${o.postcode ?? ''} tz=${o.timezone ?? ''} ${o.lat ?? ''},${o.lon ?? ''} geo=${o.geoLevel ?? ''} ${o.aliases ? 'aliases=' + o.aliases.join('|') : ''} src=${o.source}`);
   };
   const samples = model.objects.length <= 8 ? model.objects.map((_, i) => i) : [0, 1, 2, Math.floor(model.objects.length / 2), model.objects.length - 1];
   for (const i of samples) show(i);

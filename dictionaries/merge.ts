@@ -25,7 +25,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HouseStore, type HouseStoreOptions } from './house-store.js';
 import { ApartmentStore } from './apartment-store.js';
-import type { MergedApartment, MergedHouse, MergedModel, MergedMunicipal, MergedObject } from './merged.js';
+import { GA_LENGTH, type MergedApartment, type MergedHouse, type MergedModel, type MergedMunicipal, type MergedObject } from './merged.js';
 import {
   LEVEL_NAMES,
   Level,
@@ -41,8 +41,8 @@ import {
 import { distanceKm, nameKey, regionKeys } from './normalize.js';
 
 type Country = ModelSink['country'];
-/** an object as the builder holds it while reading: a copy of the reader's record, with room for its `ga` code */
-type HeldObject = AddressObject & { ga: string };
+/** an object as the builder holds it while reading: a copy of the reader's record (its `ga` code goes to `gaCodes`) */
+type HeldObject = AddressObject;
 
 /** digits of each `ga` slot, by level: region 3, area 3, city 3, settlement 3, city district 4, plan structure 4, street 5 */
 const GA_SLOTS: Record<number, { offset: number; width: number }> = {
@@ -54,7 +54,8 @@ const GA_SLOTS: Record<number, { offset: number; width: number }> = {
   [Level.planStructure]: { offset: 16, width: 4 },
   [Level.street]: { offset: 20, width: 5 },
 };
-const GA_DIGITS = 25;
+/** '0' */
+const ZERO = 0x30;
 /** a place farther than this from every known city is not placed in a region by coordinates */
 const NEAREST_CITY_MAX_KM = 120;
 const ALIASES_FILE = fileURLToPath(new URL('./data/aliases.tsv', import.meta.url));
@@ -234,7 +235,7 @@ export class ModelBuilder implements ModelSink {
     this.locateParents();
     this.joinByName();
     const { objects, municipals, houseParent } = this.numberObjects();
-    this.assignGa(objects);
+    const gaCodes = this.assignGa(objects);
     const store = this.houseStore;
     // step 4's order: houses grouped by their parent's index (counting sort, stable within a parent)
     const parentOfId = (parentId: number) => houseParent[parentId];
@@ -254,7 +255,7 @@ export class ModelBuilder implements ModelSink {
     const sourceDate = (primary.length ? primary : this.sources).reduce((newest, s) => (s.date > newest ? s.date : newest), '');
     const summary = this.summarize(objects, rows, houseTally, apartmentRows.rows.length);
     summary['finish ms'] = Date.now() - started;
-    return mergedModel(this.country, sourceDate, this.sources, objects, municipals, { store, rows, counts }, apartmentRows, this.metro, summary);
+    return mergedModel(this.country, sourceDate, this.sources, objects, gaCodes, municipals, { store, rows, counts }, apartmentRows, this.metro, summary);
   }
 
   /**
@@ -503,11 +504,13 @@ export class ModelBuilder implements ModelSink {
     return { objects, houseParent };
   }
 
-  /** `ga` codes: region number from its KLADR/KATO/KATOTTG code where there is one, else its rank; children by rank */
-  private assignGa(objects: MergedObject[]): void {
+  /**
+   * `ga` codes, GA_LENGTH bytes per object in one array (`MergedModel.gaCodes`): region number from its
+   * KLADR/KATO/KATOTTG code where there is one, else its rank; children by rank, on their parent's digits.
+   */
+  private assignGa(objects: MergedObject[]): Uint8Array {
     const prefix = this.country.toUpperCase();
-    // an object's digits are its code less the prefix (no array of them beside the codes)
-    const digitsOf = (index: number) => objects[index].ga.slice(prefix.length);
+    const codes = new Uint8Array(objects.length * GA_LENGTH);
     const nextChild = new Map<number, number>();
     const usedRegions = new Set<number>();
     let overflow = 0;
@@ -517,7 +520,12 @@ export class ModelBuilder implements ModelSink {
     const slotsInOrder = Object.values(GA_SLOTS).sort((a, b) => a.offset - b.offset);
     objects.forEach((object, index) => {
       let slot = GA_SLOTS[object.level];
-      let base = object.parent >= 0 ? digitsOf(object.parent) : '0'.repeat(GA_DIGITS);
+      const at = index * GA_LENGTH;
+      codes[at] = prefix.charCodeAt(0);
+      codes[at + 1] = prefix.charCodeAt(1);
+      // the parent's digits (zeros for a region), then this object's slot
+      if (object.parent >= 0 && object.level !== Level.region) codes.copyWithin(at + 2, object.parent * GA_LENGTH + 2, (object.parent + 1) * GA_LENGTH);
+      else codes.fill(ZERO, at + 2, at + GA_LENGTH);
       // a child at its parent's level or above (a village under a village) takes the next free slot
       if (object.parent >= 0 && slot.offset < slotEnd[object.parent]) {
         slot = slotsInOrder.find((s) => s.offset >= slotEnd[object.parent]) ?? slotsInOrder[slotsInOrder.length - 1];
@@ -527,7 +535,6 @@ export class ModelBuilder implements ModelSink {
         const fromCode = Number(regionNumber(object) ?? NaN);
         number = Number.isFinite(fromCode) && fromCode > 0 && !usedRegions.has(fromCode) ? fromCode : 900 + ++regionRank;
         usedRegions.add(number);
-        base = '0'.repeat(GA_DIGITS);
       } else {
         const counterKey = object.parent * 32 + slot.offset;
         number = (nextChild.get(counterKey) ?? 0) + 1;
@@ -538,12 +545,11 @@ export class ModelBuilder implements ModelSink {
         overflow++;
         number = limit;
       }
-      const code = String(number).padStart(slot.width, '0');
+      for (let k = slot.width - 1, rest = number; k >= 0; k--, rest = Math.floor(rest / 10)) codes[at + 2 + slot.offset + k] = ZERO + (rest % 10);
       slotEnd[index] = slot.offset + slot.width;
-      // one flat string: the concatenations would keep slices of the parent's code alive per object
-      object.ga = Buffer.from(prefix + base.slice(0, slot.offset) + code + base.slice(slot.offset + slot.width), 'latin1').toString('latin1');
     });
     if (overflow > 0) this.rejects.set('ga: more children than the slot holds (code shared)', overflow);
+    return codes;
   }
 
   /**
@@ -906,6 +912,7 @@ function mergedModel(
   sourceDate: string,
   sources: SourceInfo[],
   objects: MergedObject[],
+  gaCodes: Uint8Array,
   municipals: MergedMunicipal[],
   houseRows: { store: HouseStore; rows: Uint32Array; counts: Uint32Array },
   apartmentRows: { store: ApartmentStore; rows: Uint32Array; houses: Uint32Array },
@@ -918,6 +925,7 @@ function mergedModel(
     sourceDate,
     sources,
     objects,
+    gaCodes,
     municipals,
     houseCount: rows.length,
     houseRows,
@@ -955,15 +963,15 @@ function numbered(object: HeldObject, parent: number, municipal: number): Merged
 
 /**
  * The builder's copy of a reader's record, built field by field in one order: the fields most objects have
- * or gain in the merge (postcode, timezone, municipal entity, `ga`) always, so that they never grow an
- * object's property store later, the rare ones only when present. Objects of the same fields then share a
- * hidden class; a spread copy (`{ ...object, ga: '' }`) gave each object its own (a map and a descriptor
- * array, ≈ 0.3 KB per object at national scale).
+ * or gain in the merge (postcode, timezone, municipal entity) always, so that they never grow an object's
+ * property store later, the rare ones only when present. Objects of the same fields then share a hidden class;
+ * a spread copy (`{ ...object, ga: '' }`) gave each object its own (a map and a descriptor array, ≈ 0.3 KB per
+ * object at national scale). The `ga` codes are not the objects' (`assignGa`: one byte array).
  */
 function held(object: AddressObject): HeldObject {
   const copy: HeldObject = {
     key: object.key, level: object.level, parent: object.parent, name: object.name, type: object.type, codes: codesOf(object.codes),
-    source: object.source, ga: '', postcode: object.postcode, timezone: object.timezone, municipal: object.municipal,
+    source: object.source, postcode: object.postcode, timezone: object.timezone, municipal: object.municipal,
   };
   if (object.lat !== undefined) copy.lat = object.lat;
   if (object.lon !== undefined) copy.lon = object.lon;

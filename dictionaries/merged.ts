@@ -14,8 +14,12 @@ export interface MergedObject extends Omit<AddressObject, 'parent' | 'key' | 'mu
   parent: number;
   /** index of the object's municipal entity in `municipals`; absent: none */
   municipal?: number;
-  /** global address code: `RU` + 25 digits (conventions.md), stable for the same data */
-  ga: string;
+  /**
+   * global address code: `RU` + 25 digits (conventions.md), stable for the same data. The builder's model keeps
+   * every code in `MergedModel.gaCodes` instead (a 27-character string per object costs ≈48 B of heap); read
+   * either with `gaOf`.
+   */
+  ga?: string;
 }
 
 export interface MergedHouse extends Omit<HouseRecord, 'parent' | 'municipal'> {
@@ -54,6 +58,20 @@ export interface MergedModel {
   /** The same apartments as columns (the merge): `rows` of `store` in house order, `houses` their house positions. */
   apartmentRows?: { store: ApartmentStore; rows: Uint32Array; houses: Uint32Array };
   metro: MetroStation[];
+  /** the GA code of every object, GA_LENGTH ASCII bytes each, in object order (the merge); else each object's `ga` */
+  gaCodes?: Uint8Array;
   /** build summary lines, printed by the builder */
   summary: Record<string, number | string>;
+}
+
+/** Characters of a GA code: the country's two letters and 25 digits. */
+export const GA_LENGTH = 27;
+
+/** The GA code of object `index` of a model: from `gaCodes` when it has them, else the object's own (`''`: none). */
+export function gaOf(model: Pick<MergedModel, 'objects' | 'gaCodes'>, index: number): string {
+  const codes = model.gaCodes;
+  if (codes === undefined) return model.objects[index].ga ?? '';
+  let text = '';
+  for (let at = index * GA_LENGTH; at < (index + 1) * GA_LENGTH; at++) text += String.fromCharCode(codes[at]);
+  return text;
 }
