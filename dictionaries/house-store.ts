@@ -417,10 +417,9 @@ export class HouseStore {
     };
   }
 
-  /** the postcode ids of `rows` in that order (0: none), with `postcodeText` giving each id's postcode */
-  postcodeIds(rows: Uint32Array): Uint16Array | Uint32Array {
-    const make = this.postcodes.size <= 0x10000 ? Uint16Array : Uint32Array;
-    return this.postcode.gather(rows, make, this.inverseOf(rows)) as Uint16Array | Uint32Array;
+  /** the postcode id of `row` (0: none), `postcodeText` its postcode */
+  postcodeIdOf(row: number): number {
+    return this.postcode.get(row);
   }
   /** how many postcode ids there are (0 included) */
   get postcodeIdCount(): number {
