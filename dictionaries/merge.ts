@@ -243,7 +243,7 @@ export class ModelBuilder implements ModelSink {
     const droppedHouses = store.count - rows.length;
     if (droppedHouses > 0) this.rejects.set('houses: parent object missing', droppedHouses);
 
-    const houseTally = this.aggregateHouses(objects, parentOfId, rows, counts);
+    const houseTally = this.aggregateHouses(objects, parentOfId, counts);
     this.fillTopDown(objects);
     this.applyPopularNames(objects);
     this.applyKladrAliases(objects);
@@ -554,8 +554,8 @@ export class ModelBuilder implements ModelSink {
 
   /**
    * step 4: per object the most common postcode and mean coordinates of its houses, rolled up the tree;
-   * `parentOfId` resolves a house's interned parent id to its object index (−1: dropped), `rows` and `counts`
-   * are the houses in dictionary order (step 4's order). Returns how many kept houses have coordinates and a
+   * `parentOfId` resolves a house's interned parent id to its object index (−1: dropped), `counts` the houses of
+   * each object in dictionary order (step 4's order, `rows`). Returns how many kept houses have coordinates and a
    * postcode, for the summary.
    *
    * An object's postcode tally is its houses' and, unless it is a region, its children's tallies: the houses of
@@ -566,7 +566,7 @@ export class ModelBuilder implements ModelSink {
    * object's next row, a counting sort as `rows` is), not gathered through an inverse of `rows` (4 B per house).
    */
   private aggregateHouses(
-    objects: MergedObject[], parentOfId: (parentId: number) => number, rows: Uint32Array, counts: Uint32Array,
+    objects: MergedObject[], parentOfId: (parentId: number) => number, counts: Uint32Array,
   ): { withCoordinates: number; withPostcode: number } {
     const store = this.houseStore;
     const latSum = new Float64Array(objects.length);
@@ -577,7 +577,8 @@ export class ModelBuilder implements ModelSink {
     // the postcode ids in dictionary order: an object's houses from its first row on, in store order (as `rows`)
     const firstRow = new Uint32Array(objects.length + 1);
     for (let index = 0; index < objects.length; index++) firstRow[index + 1] = firstRow[index] + counts[index];
-    const ids = store.postcodeIdCount <= 0x10000 ? new Uint16Array(rows.length) : new Uint32Array(rows.length);
+    const kept = firstRow[objects.length];
+    const ids = store.postcodeIdCount <= 0x10000 ? new Uint16Array(kept) : new Uint32Array(kept);
     const nextRow = firstRow.slice(0, objects.length);
     // rows in the store's order (a spilled store reads its chunks in turn)
     for (let row = 0; row < store.count; row++) {
