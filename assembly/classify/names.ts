@@ -55,7 +55,7 @@ const MAX_POSTINGS_PER_CALL: i32 = 200000;
 const HIT_CAP: i32 = MAX_HITS * 64;
 /** hit words the word table can keep (a bigger set falls back to the per-token bound and the unordered rest) */
 const WORD_SLOT_CAP: i32 = 8192;
-const WORD_SLOT_BYTES: i32 = 20;
+const WORD_SLOT_BYTES: i32 = 32;
 /** (hit, name) pairs one object is read with at once (`readObject`) */
 const TOUCH_CAP: i32 = 512;
 /** (hit, name) pairs one range read by its names can hold (`readRangeByNames`; a bigger one is read by hit) */
@@ -127,7 +127,8 @@ let prefixTok: i32 = -1;
 /**
  * WORD_SLOTS: open-addressing table of the words the leaf hits hit, WORD_SLOT_BYTES each: @0 word id, @4 best gain
  * of a hit on it in a leaf's name, @8 its first hit, @12 its last hit, @16 the most a leaf's name holding it scores
- * (`leafNameBound`; 0x7fffffff until it is computed); HIT_NEXT: the next hit of the same word.
+ * (`leafNameBound`; 0x7fffffff until it is computed), @24 the tokens of its hits (u64 bit set); HIT_NEXT: the next
+ * hit of the same word.
  * Built once per call when asked (`indexHitWords`), reset through WORD_USED.
  */
 let WORD_SLOTS: usize = 0;
@@ -701,6 +702,7 @@ function wordSlot(w: i32, create: bool): usize {
       store<i32>(p, -1, 8);
       store<i32>(p, -1, 12);
       store<i32>(p, 0x7fffffff, 16);
+      store<u64>(p, 0, 24);
       store<i32>(WORD_USED + (<usize>wordUsed << 2), i);
       wordUsed++;
       return p;
@@ -725,6 +727,7 @@ function indexHitWords(): bool {
     if (load<i32>(p, 8) < 0) store<i32>(p, h, 8);
     else store<i32>(HIT_NEXT + (<usize>load<i32>(p, 12) << 2), h);
     store<i32>(p, h, 12);
+    store<u64>(p, load<u64>(p, 24) | ((<u64>1) << <u64>hitToken(h)), 24);
   }
   wordsIndexed = 1;
   return true;
@@ -756,8 +759,8 @@ export function leafNameBound(): i32 {
       for (let h = load<i32>(q, 8); h >= 0; h = load<i32>(HIT_NEXT + (<usize>h << 2))) {
         const g = gainAt(h, companionWeight(i));
         if (g > gained) gained = g;
-        held |= (<u64>1) << <u64>hitToken(h);
       }
+      held |= load<u64>(q, 24);
       sum += gained * leafRepeat(v);
       weightHit += companionWeight(i) * leafRepeat(v);
     }
@@ -915,13 +918,10 @@ function nameBound(n: i32): i32 {
   return gained - (total > reached ? (total - reached) / 5 : 0) - (name(n, 3) != 0 ? 5 : 0) - leftPenalty(held);
 }
 
-/** The tokens of the hits on word w (bit set; none when no hit has it). */
+/** The tokens of the hits on word w (bit set, `indexHitWords`; none when no hit has it). */
 function wordTokens(w: i32): u64 {
   const p = wordSlot(w, false);
-  let tokens: u64 = 0;
-  if (p == 0) return tokens;
-  for (let h = load<i32>(p, 8); h >= 0; h = load<i32>(HIT_NEXT + (<usize>h << 2))) tokens |= (<u64>1) << <u64>hitToken(h);
-  return tokens;
+  return p == 0 ? 0 : load<u64>(p, 24);
 }
 
 /** The most the object of the name `orderedKey` found can score from its names (read it or pass it by). */
