@@ -465,7 +465,6 @@ export class HouseStore {
     };
     let keyTables: ReturnType<typeof keys> | null = null;
     const keyTable = () => (keyTables ??= keys());
-    /** a column in dictionary order, as blocks of bytes */
     // one buffer for the blocks of every column streamed below, made for the widest: the writer writes them one
     // after another, so a column's blocks never outlive it (a buffer per column left each for the collector:
     // 64 MB of GUIDs, 32 of cadastral numbers … at 4 Mi rows a block)
@@ -473,6 +472,7 @@ export class HouseStore {
     let shared: ArrayBuffer | null = null;
     const scratch = (bytesPerRow: number): ArrayBuffer =>
       (shared ??= new ArrayBuffer(blockRows * Math.max(bytesPerRow, ...this.streamedColumns().map((column) => column.bytesPerRow()))));
+    /** a column in dictionary order, as blocks of bytes */
     const stream = (column: ChunkedColumn<TypedArray>, make?: TypedArrayConstructor<TypedArray>): Section => () => {
       return new BinBlocks(rows.length * column.bytesPerRow(make), function* () {
         const into = scratch(column.bytesPerRow(make));

@@ -41,8 +41,6 @@ import {
 import { distanceKm, nameKey, regionKeys } from './normalize.js';
 
 type Country = ModelSink['country'];
-/** an object as the builder holds it while reading: a copy of the reader's record (its `ga` code goes to `gaCodes`) */
-type HeldObject = AddressObject;
 
 /** digits of each `ga` slot, by level: region 3, area 3, city 3, settlement 3, city district 4, plan structure 4, street 5 */
 const GA_SLOTS: Record<number, { offset: number; width: number }> = {
@@ -83,7 +81,7 @@ export interface ModelBuilderOptions {
 }
 
 export class ModelBuilder implements ModelSink {
-  private readonly objects = new Map<string, HeldObject>();
+  private readonly objects = new Map<string, AddressObject>();
   /** key of a folded-in record → key of the object it was folded into */
   private readonly keyAlias = new Map<string, string>();
   private readonly byFias = new Map<string, string>();
@@ -132,12 +130,12 @@ export class ModelBuilder implements ModelSink {
   }
 
   /** the object with this FIAS code: keyed by it (`fiasKey`, nearly all), or noted in `byFias` */
-  private byFiasCode(fias: string): HeldObject | undefined {
+  private byFiasCode(fias: string): AddressObject | undefined {
     return this.objects.get(fias) ?? this.objects.get(this.byFias.get(fias) ?? '');
   }
 
   /** `byFias` holds only the objects whose FIAS code is not their key (an OSM or name-joined object given one) */
-  private noteFias(object: HeldObject): void {
+  private noteFias(object: AddressObject): void {
     const fias = object.codes.fias;
     if (fias && fias !== object.key && !this.byFias.has(fias)) this.byFias.set(fias, object.key);
   }
@@ -440,8 +438,8 @@ export class ModelBuilder implements ModelSink {
    * go after this step. No map from every key to its index (≈50 B per object at national scale).
    */
   private buildTree(municipalIndex: (key: string | undefined) => number): { objects: MergedObject[]; houseParent: Int32Array } {
-    const childrenOf = new Map<string, HeldObject[]>();
-    const roots: HeldObject[] = [];
+    const childrenOf = new Map<string, AddressObject[]>();
+    const roots: AddressObject[] = [];
     for (const object of this.objects.values()) {
       if (object.parent === null) {
         if (object.level === Level.region) roots.push(object);
@@ -957,11 +955,11 @@ function mergedModel(
  * objects of the same fields share hidden classes.
  */
 /** The object was numbered already (`numbered` made its parent an index). */
-function numberedAlready(object: HeldObject): boolean {
+function numberedAlready(object: AddressObject): boolean {
   return typeof (object as unknown as MergedObject).parent === 'number';
 }
 
-function numbered(object: HeldObject, parent: number, municipal: number): MergedObject {
+function numbered(object: AddressObject, parent: number, municipal: number): MergedObject {
   const merged = object as unknown as MergedObject;
   merged.parent = parent;
   merged.municipal = municipal >= 0 ? municipal : undefined;
@@ -975,8 +973,8 @@ function numbered(object: HeldObject, parent: number, municipal: number): Merged
  * a spread copy (`{ ...object, ga: '' }`) gave each object its own (a map and a descriptor array, ≈ 0.3 KB per
  * object at national scale). The `ga` codes are not the objects' (`assignGa`: one byte array).
  */
-function held(object: AddressObject): HeldObject {
-  const copy: HeldObject = {
+function held(object: AddressObject): AddressObject {
+  const copy: AddressObject = {
     key: object.key, level: object.level, parent: object.parent, name: object.name, type: object.type, codes: codesOf(object.codes),
     source: object.source, postcode: object.postcode, timezone: object.timezone, municipal: object.municipal,
   };
