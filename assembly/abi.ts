@@ -18,11 +18,11 @@ import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_C
 import { attachSection } from './blob';
 import { normalize, latinLetters, VARIANT_PLAIN, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
-import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, PART_COUNT, P_HOUSE, postcodeToken, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber } from './house';
+import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, PART_COUNT, P_HOUSE, postcodeToken, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, takeWideHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, resetVisitBudget, lookup, HITS } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed } from './classify/names';
 import {
-  solve, bestObject, bestHouse, bestHouseExact, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder,
+  solve, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder,
 } from './solve/chain';
 import { obj, word, O_LEVEL, houseParent, houseCount } from './blob';
 import { suggestInto, prepareHintOrder } from './solve/suggest';
@@ -160,6 +160,7 @@ function writeStandardized(): void {
   if (houseKeyLen > 0) houseQuality = bestHouse < 0 ? 0 : (bestHouseExact ? 3 : 4);
   setI32(RESULT, 7, houseQuality);
   setI32(RESULT, 10, bestScore);
+  if (bestHouse >= 0 && bestHouseWide) takeWideHouse();
   writeParts();
   // leftovers: free tokens no chain member used, not type words
   let count = 0;

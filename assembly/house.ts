@@ -54,12 +54,22 @@ export const HOUSE_KEY_CAPACITY: i32 = 64;
 export let HOUSE_ALT_KEY: usize = 0;
 export let houseAltKeyLen: i32 = 0;
 export let houseAltBaseLen: i32 = 0;
+/**
+ * The house read wide: with the flat of `84-86` (`84-86`, as OSM and GAR write some numbers) or with the digits glued
+ * after its letter (`59б1`). The solver takes a house of that key first; length 0 when there is no wide reading.
+ */
+export let HOUSE_WIDE_KEY: usize = 0;
+export let houseWideKeyLen: i32 = 0;
+/** the last token of the wide reading, and whether it was read as the flat */
+export let wideLast: i32 = -1;
+export let wideTakesFlat = false;
 
 export function setupHouse(): void {
   if (PARTS == 0) {
     PARTS = reserve(<usize>(PART_COUNT * 2) << 2);
     HOUSE_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
     HOUSE_ALT_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
+    HOUSE_WIDE_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
   }
 }
 
@@ -185,6 +195,14 @@ function readValue(i: i32, p: i32): i32 {
   }
   if (letterValued(p) && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_LEN) <= 2 && keywordPart(i) < 0) return i;
   return -1;
+}
+
+/** A flat keyword with its number after token t (кв 53, квартира 5, оф 12). */
+function flatKeywordAfter(t: i32): bool {
+  for (let k = t + 1; k < tokenCount; k++) {
+    if (tok(k, F_KIND) == KIND_ALPHA && pairKeyword(k) == P_FLAT && isDigitTok(k + pairLen)) return true;
+  }
+  return false;
 }
 
 function mark(first: i32, last: i32, role: i32): void {
@@ -357,9 +375,10 @@ export function parseHouseParts(): i32 {
     if (last >= 0) {
       setPart(P_HOUSE, houseAt, last);
       mark(houseAt, last, ROLE_HOUSE);
-      // 20-18 → flat 18; 11/-89 → flat 89
+      // 20-18 → flat 18; 11/-89 → flat 89; but not when a flat keyword follows (84-86 кв 53: the house's own hyphen)
       const next = last + 1;
-      if (isDigitTok(next) && tok(next, F_ROLE) == ROLE_FREE && (tok(next, F_SEP) & SEP_HYPHEN) != 0 && (tok(next, F_SEP) & SEP_COMMA) == 0) {
+      if (isDigitTok(next) && tok(next, F_ROLE) == ROLE_FREE && (tok(next, F_SEP) & SEP_HYPHEN) != 0 && (tok(next, F_SEP) & SEP_COMMA) == 0 &&
+          !flatKeywordAfter(next)) {
         setPart(P_FLAT, next, next);
         mark(next, next, ROLE_HOUSE);
       }
@@ -407,6 +426,44 @@ export function parseHouseParts(): i32 {
   return houseAt;
 }
 
+/**
+ * The wide reading of a house with neither corpus nor building: `84-86` (the flat after a hyphen, the dictionary
+ * keeps a hyphen between digits) or `59б1` (a number glued after the house's letter, which no keyword opens).
+ */
+function buildWideKey(): void {
+  const last = partLast(P_HOUSE);
+  const next = last + 1;
+  if (next >= tokenCount || tok(next, F_KIND) != KIND_DIGIT) return;
+  const flat = partFirst(P_FLAT) == next;
+  const hyphen = (tok(next, F_SEP) & SEP_HYPHEN) != 0 && (tok(next, F_SEP) & SEP_COMMA) == 0 && (flat || tok(next, F_ROLE) == ROLE_FREE);
+  const glued = tok(next, F_SEP) == 0 && tok(next, F_ROLE) == ROLE_FREE && tok(last, F_KIND) == KIND_ALPHA;
+  if (!hyphen && !glued) return;
+  const n = tok(next, F_LEN);
+  if (houseKeyLen + 1 + n > HOUSE_KEY_CAPACITY) return;
+  for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_WIDE_KEY, k, u16At(HOUSE_KEY, k));
+  houseWideKeyLen = houseKeyLen;
+  if (hyphen) setU16(HOUSE_WIDE_KEY, houseWideKeyLen++, 45);
+  const s = tok(next, F_START);
+  for (let k = 0; k < n; k++) setU16(HOUSE_WIDE_KEY, houseWideKeyLen++, u16At(NORM, s + k));
+  wideLast = next;
+  wideTakesFlat = flat;
+}
+
+/** The parts when the solver took the house read wide: the house runs to `wideLast`, and the flat it took is gone. */
+export function takeWideHouse(): void {
+  if (wideLast < 0) return;
+  setPart(P_HOUSE, partFirst(P_HOUSE), wideLast);
+  if (wideTakesFlat) setPart(P_FLAT, -1, -1);
+  setTok(wideLast, F_ROLE, ROLE_HOUSE);
+  // 84-86-283 → flat 283, as 20-18 → flat 18
+  const next = wideLast + 1;
+  if (partFirst(P_FLAT) < 0 && isDigitTok(next) && tok(next, F_ROLE) == ROLE_FREE && (tok(next, F_SEP) & SEP_HYPHEN) != 0 &&
+      (tok(next, F_SEP) & SEP_COMMA) == 0) {
+    setPart(P_FLAT, next, next);
+    mark(next, next, ROLE_HOUSE);
+  }
+}
+
 function appendTokens(first: i32, last: i32): void {
   for (let t = first; t <= last; t++) {
     if (t > first && tok(t, F_SEP) == SEP_SLASH && houseKeyLen < HOUSE_KEY_CAPACITY) {
@@ -423,6 +480,9 @@ function buildHouseKey(): void {
   houseKeyLen = 0;
   houseAltKeyLen = 0;
   houseAltBaseLen = 0;
+  houseWideKeyLen = 0;
+  wideLast = -1;
+  wideTakesFlat = false;
   if (partFirst(P_HOUSE) < 0) {
     // a building with no house number (GAR has «ул Бармина, стр 1а»): the key is the dictionary's `с1а`, and
     // only that house matches (the whole key is its base)
@@ -443,6 +503,7 @@ function buildHouseKey(): void {
     setU16(HOUSE_KEY, houseKeyLen++, 0x441);
     appendTokens(partFirst(P_BUILD), partLast(P_BUILD));
   }
+  if (partFirst(P_CASE) < 0 && partFirst(P_BUILD) < 0) buildWideKey();
   // 73/1 → 73к1 when no corpus was written
   if (partFirst(P_CASE) < 0) {
     let slash = -1;

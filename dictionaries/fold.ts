@@ -95,8 +95,9 @@ export function houseKey(number: string, block?: string, building?: string, lite
       .replace(/корпус|корп\.?/g, 'к')
       .replace(/строение|стр\.?/g, 'с')
       .replace(/литера|литер|лит\.?/g, '')
-      .replace(/[\s.\-"«»]/g, '')
-      .replace(/^(д|дом)(?=\d)/, '');
+      .replace(/[\s."«»]/g, '')
+      .replace(/(?<!\d)-|-(?!\d)/g, '') // a hyphen between digits stays: 84-86 is a house of its own (house.ts wide key)
+      .replace(/^(?:дом|д)?№?(?=\d)/, ''); // «№ 2», «д. № 2»: the number sign is the query grammar's «номер»
   let key = clean(number);
   // a литера is the house's letter, but «дом 31» still finds «31 лит А» as the same number (base)
   const literBase = liter && !/[а-яa-z]$/.test(key) ? key.length : -1;

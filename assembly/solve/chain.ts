@@ -27,7 +27,7 @@ import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound,
 } from '../classify/names';
 import { chainWeight as pathWeight, ensureOrder, houseLeads, firstLead } from '../subtree';
-import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken, HOUSE_ALT_KEY, houseAltKeyLen } from '../house';
+import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken, HOUSE_ALT_KEY, houseAltKeyLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { u16At } from '../memory';
 import { callCount } from '../trie';
 import { tok, F_VALUE } from '../tokenize';
@@ -41,6 +41,8 @@ const POSTCODE_BONUS: i32 = 20;
 export let bestObject: i32 = -1;
 export let bestHouse: i32 = -1;
 export let bestHouseExact: bool = false;
+/** the best chain's house is the wide reading's (house.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`) */
+export let bestHouseWide: bool = false;
 export let bestScore: i32 = -1000000;
 export let bestMask: u64 = 0;
 export let bestHistorical: bool = false;
@@ -59,15 +61,28 @@ let chainTypeMask: u64 = 0;
 let chainHistorical: bool = false;
 let chainHouse: i32 = -1;
 let chainHouseExact: bool = false;
+let chainHouseWide: bool = false;
 let chainWeight: i32 = 0;
 
 /** Looks for the parsed house key among the houses of object o; sets chainHouse. Returns the bonus. */
 export function matchHouse(o: i32): i32 {
   chainHouse = -1;
   chainHouseExact = false;
+  chainHouseWide = false;
   if (houseKeyLen == 0) return 0;
   const start = obj(o, O_HOUSE_START);
   const count = obj(o, O_HOUSE_COUNT);
+  // a house spelled as typed read wide (`84-86`, `59б1`) comes before the narrow reading's (house 84, flat 86)
+  if (houseWideKeyLen > 0) {
+    for (let h = start; h < start + count; h++) {
+      if (house(h, H_KEY_LEN) == houseWideKeyLen && keyEquals(house(h, H_KEY), houseWideKeyLen, HOUSE_WIDE_KEY)) {
+        chainHouse = h;
+        chainHouseExact = true;
+        chainHouseWide = true;
+        return HOUSE_BONUS;
+      }
+    }
+  }
   let baseHit = -1;
   for (let h = start; h < start + count; h++) {
     const off = house(h, H_KEY);
@@ -196,7 +211,7 @@ function chainExtraOfLeaf(o: i32, key: i32): i32 {
 function chainHouseLoss(o: i32): i32 {
   if (!withHouse || houseKeyLen == 0) return 0;
   // no house key starts as the typed one (nor its base, a prefix of it) or the alternative: matchHouse finds
-  // nothing, as the first characters of its keys say (subtree.ts HOUSE_LEADS)
+  // nothing, as the first characters of its keys say (subtree.ts HOUSE_LEADS); the wide key starts as the typed one
   const leads = houseLeads(o);
   if (leads >= 0 && houseBaseLen > 0 && (leads & firstLead(u16At(HOUSE_KEY, 0))) == 0 &&
     (houseAltKeyLen == 0 || (leads & firstLead(u16At(HOUSE_ALT_KEY, 0))) == 0)) return HOUSE_BONUS;
@@ -264,6 +279,7 @@ function evaluate(from: i32, to: i32): void {
       bestHistorical = chainHistorical;
       bestHouse = chainHouse;
       bestHouseExact = chainHouseExact;
+      bestHouseWide = chainHouseWide;
       bestWeight = chainWeight;
       bestLevel = level;
     }
@@ -294,6 +310,7 @@ export function solve(): i32 {
   bestTypeMask = 0;
   bestHistorical = false;
   bestHouseExact = false;
+  bestHouseWide = false;
   bestSlot = 0;
   bestWeight = -1;
   bestLevel = 0;

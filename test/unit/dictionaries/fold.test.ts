@@ -96,6 +96,11 @@ describe('houseKey(number, block, building, liter)', () => {
     expect(houseKey('10', undefined, '12')).toEqual({ key: '10с12', base: 2 });
     expect(houseKey('10', '2', '1')).toEqual({ key: '10к2с1', base: 2 });
     expect(houseKey('9/1')).toEqual({ key: '9/1', base: 3 });
+    // a hyphen between digits stays (84-86 is a house of its own), any other goes; № is the query grammar's «номер»
+    expect(houseKey('84-86')).toEqual({ key: '84-86', base: 5 });
+    expect(houseKey('12-а')).toEqual({ key: '12а', base: 3 });
+    expect(houseKey('№3б')).toEqual({ key: '3б', base: 2 });
+    expect(houseKey('д. № 2')).toEqual({ key: '2', base: 1 });
     expect(houseKey('12', undefined, '3', 'Б')).toEqual({ key: '12бс3', base: 3 });
   });
 

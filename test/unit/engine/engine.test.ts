@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AddressEngine, cleanInput, emptyLevels, emptyParts } from '../../../host/engine/engine.js';
 import type { LoadedDictionary } from '../../../host/engine/dictionary.js';
 import { filledParts } from '../../helpers/engine.js';
-import { CITY, LENINA, REGION, engineOfModel, smallModel } from '../../helpers/model.js';
+import { CITY, LENINA, MARTA, REGION, SMALL_OBJECTS, engineOfModel, mergedModel, smallModel } from '../../helpers/model.js';
+import type { MergedHouse } from '../../../dictionaries/merged.js';
 
 let engine: AddressEngine;
 let dict: LoadedDictionary;
@@ -152,6 +153,38 @@ describe('AddressEngine', () => {
       expect(res.levels).toEqual({ ...emptyLevels(), region: REGION, city: CITY });
       expect(res.quality).toMatchObject({ level: 3, house: 9, geo: 3 });
       expect(res.parts).toEqual(emptyParts());
+    });
+  });
+
+  describe('a house number the registry writes wide (84-86, 59б1, №3б)', () => {
+    const wide = (number: string, parent = LENINA): MergedHouse => ({ parent, number, codes: {}, source: 'test' });
+    let wideEngine: AddressEngine;
+    let wideDict: LoadedDictionary;
+    beforeAll(async () => {
+      ({ engine: wideEngine, dict: wideDict } = await engineOfModel(
+        mergedModel(SMALL_OBJECTS, [wide('84'), wide('84-86'), wide('59б'), wide('59б1'), { ...wide('№3б', MARTA), stead: true }]),
+      ));
+    });
+    const read = (query: string) => {
+      const res = wideEngine.standardize('ru', query);
+      return { number: res.house >= 0 ? wideDict.house(res.house).number : null, parts: filledParts(res.parts), left: res.undefinedParts };
+    };
+
+    it('takes the house spelled as typed before house and flat, and the flat after it', () => {
+      expect(read('Екатеринбург, пр-кт Ленина, 84-86')).toEqual({ number: '84-86', parts: { house: '84-86' }, left: '' });
+      expect(read('Екатеринбург, Ленина, д 84-86 кв 53')).toEqual({ number: '84-86', parts: { house: '84-86', flat: '53' }, left: '' });
+      expect(read('Екатеринбург, Ленина, 84-86-283')).toEqual({ number: '84-86', parts: { house: '84-86', flat: '283' }, left: '' });
+      expect(read('Екатеринбург, Ленина, 59б1')).toEqual({ number: '59б1', parts: { house: '59б1' }, left: '' });
+    });
+
+    it('reads house and flat when no house is spelled so', () => {
+      expect(read('Екатеринбург, Ленина, 84-12')).toEqual({ number: '84', parts: { house: '84', flat: '12' }, left: '' });
+      expect(read('Екатеринбург, Ленина, 59б 1')).toMatchObject({ number: '59б', parts: { house: '59б' } });
+    });
+
+    it('finds a number written with № (the query grammar reads the sign as «номер»)', () => {
+      expect(read('Екатеринбург, ул 8 Марта, №3б')).toMatchObject({ number: '№3б' });
+      expect(read('Екатеринбург, ул 8 Марта, д 3б')).toMatchObject({ number: '№3б' });
     });
   });
 
