@@ -1,8 +1,8 @@
 /**
  * Columnar store of apartments (GAR AS_APARTMENTS: tens of millions nationally), the apartments' twin of
  * house-store.ts: no JS object per apartment. The merge adds them as the reader yields them, with their
- * house as a reference (`gar:<id>` or `fias:<guid>`); `place()` resolves each reference to the house's
- * position in the dictionary (radix-sorted house ids, binary search) and orders the apartments by it;
+ * house as a reference (`gar:<id>` or `fias:<guid>`); `place()` resolves each distinct reference to the
+ * house's position in the dictionary (the house store streams its id columns once) and orders the apartments by it;
  * `sections()` gives the blob's apartment columns (docs/DESIGN.md "Blob format"), each built when the
  * writer streams it.
  *
@@ -11,18 +11,11 @@
  *   gar u32, fias 16 B, cadnum 2 × u32 (cadnum.ts), source u8
  */
 import { decodeCadnum, encodeCadnum } from './cadnum.js';
-import { bytes, LazyColumn, StringPool, type Section } from './house-store.js';
+import { bytes, guidIndex, LazyColumn, StringPool, type HouseReferences, type Section } from './house-store.js';
 import type { ApartmentRecord } from './model.js';
 import type { MergedApartment } from './merged.js';
-import { guidPrefixes, lowerBound, orderBy } from './order.js';
+import { guidPrefixes, indexOfSorted, orderBy } from './order.js';
 import { guidInto, guidText } from './guid.js';
-
-/** Where the houses are: the GAR id and GUID of the house at each dictionary position. */
-export interface HousePositions {
-  gar: Uint32Array;
-  /** 16 bytes per position (zeros: none) */
-  fias: Uint8Array;
-}
 
 export class ApartmentStore {
   count = 0;
@@ -90,6 +83,41 @@ export class ApartmentStore {
     return apartment;
   }
 
+  /** the distinct houses the apartments refer to (`HouseReferences`): GAR ids, else GUIDs */
+  references(): HouseReferences {
+    const ids = new Uint32Array(this.count);
+    let garCount = 0;
+    const guidRows: number[] = [];
+    for (let row = 0; row < this.count; row++) {
+      const gar = this.refGar.get(row);
+      if (gar) ids[garCount++] = gar;
+      else if (this.refFias.data !== null) guidRows.push(row);
+    }
+    const sorted = ids.subarray(0, garCount).sort();
+    let distinct = 0;
+    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i];
+    const data = this.refFias.data;
+    const keys = data === null ? new Uint32Array(0) : guidPrefixes(data, this.count);
+    const byKey = orderBy(Uint32Array.from(guidRows, (row) => keys[row]));
+    const fias = new Uint8Array(byKey.length * 16);
+    const fiasKeys = new Uint32Array(byKey.length);
+    let kept = 0;
+    for (let i = 0; i < byKey.length; i++) {
+      const row = guidRows[byKey[i]];
+      const key = keys[row];
+      // a GUID met already sits among the last kept ones of the same four bytes
+      let seen = false;
+      for (let k = kept - 1; k >= 0 && fiasKeys[k] === key && !seen; k--) {
+        seen = true;
+        for (let b = 4; b < 16 && seen; b++) seen = fias[k * 16 + b] === data![row * 16 + b];
+      }
+      if (seen) continue;
+      fias.set(data!.subarray(row * 16, row * 16 + 16), kept * 16);
+      fiasKeys[kept++] = key;
+    }
+    return { gar: sorted.slice(0, distinct), fias: fias.slice(0, kept * 16), fiasKeys: fiasKeys.slice(0, kept) };
+  }
+
   /** rows whose house reference is itself a position (a model's apartments), in house order */
   positioned(): { rows: Uint32Array; houses: Uint32Array } {
     const houses = this.refGar.gather(Uint32Array.from({ length: this.count }, (_, i) => i)) as Uint32Array;
@@ -98,33 +126,21 @@ export class ApartmentStore {
   }
 
   /**
-   * Resolves each apartment's house reference to a position in `positions` (the last house holding the
-   * id, as a Map filled in order would) and orders the apartments by it (stable). `unplaced(row)` is
-   * called for an apartment whose house is not in the dictionary.
+   * Resolves each apartment's house reference to the house's dictionary position and orders the apartments by
+   * it (stable). `positionsOf` gives the position of each distinct reference (−1: no such house; the house
+   * store's `positionsOf`, which keeps nothing per house); `unplaced(row)` is called for an apartment whose
+   * house is not in the dictionary.
    */
-  place(positions: HousePositions, unplaced: (row: number) => void): { rows: Uint32Array; houses: Uint32Array } {
-    const byGar = orderBy(positions.gar);
-    const fiasCount = positions.fias.length / 16;
-    const fiasKeys = guidPrefixes(positions.fias, fiasCount);
-    const byFias = orderBy(fiasKeys);
+  place(positionsOf: (refs: HouseReferences) => { gar: Int32Array; fias: Int32Array }, unplaced: (row: number) => void): { rows: Uint32Array; houses: Uint32Array } {
+    const refs = this.references();
+    const positions = positionsOf(refs);
     const houseOf = new Uint32Array(this.count);
     const placed = new Uint8Array(this.count);
-    const ref = new Uint8Array(16);
     for (let row = 0; row < this.count; row++) {
-      let found = -1;
       const gar = this.refGar.get(row);
-      if (gar) {
-        for (let at = lowerBound(positions.gar, byGar, gar); at < byGar.length && positions.gar[byGar[at]] === gar; at++) found = byGar[at];
-      } else if (this.refFias.data !== null) {
-        for (let i = 0; i < 16; i++) ref[i] = this.refFias.get(row, i);
-        const key = ((ref[0] << 24) | (ref[1] << 16) | (ref[2] << 8) | ref[3]) >>> 0;
-        for (let at = lowerBound(fiasKeys, byFias, key); at < byFias.length && fiasKeys[byFias[at]] === key; at++) {
-          const position = byFias[at];
-          let same = true;
-          for (let i = 4; i < 16 && same; i++) same = positions.fias[position * 16 + i] === ref[i];
-          if (same) found = position;
-        }
-      }
+      let found = -1;
+      if (gar) found = positions.gar[indexOfSorted(refs.gar, gar)] ?? -1;
+      else if (this.refFias.data !== null) found = positions.fias[guidIndex(refs, this.refFias.data, row * 16)] ?? -1;
       if (found < 0) unplaced(row);
       else {
         houseOf[row] = found;
@@ -152,10 +168,5 @@ export class ApartmentStore {
       gar: this.gar.data === null ? undefined : () => bytes(this.gar.gather(rows)),
       cadnum: this.cadnum.data === null ? undefined : () => ({ words: bytes(this.cadnum.gather(rows)), other: this.cadnumOther }),
     };
-  }
-
-  /** whether some apartment names its house by GUID */
-  get hasFiasReferences(): boolean {
-    return this.refFias.data !== null;
   }
 }

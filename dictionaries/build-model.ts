@@ -66,14 +66,16 @@ export function boundHeapGrowth(percent = 20): void {
 export const BUILD_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' } as const;
 
 /**
- * Runs this very command again in a child with `BUILD_MALLOC_ENV` (and returns its exit code) unless they are
+ * Runs this very command again in a child with `BUILD_MALLOC_ENV` and `--expose-gc` (and returns its exit code) unless they are
  * set already or `DICT_BUILD_MALLOC=default` says to leave malloc alone; returns null when this process is
  * the one to build.
  */
 export function inTunedMalloc(): number | null {
   if (process.env.DICT_BUILD_MALLOC === 'default') return null;
   if (Object.entries(BUILD_MALLOC_ENV).every(([name, value]) => process.env[name] === value)) return null;
-  const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+  // with the collector exposed: the blob writer collects the model's objects once it has written them
+  const execArgv = process.execArgv.includes('--expose-gc') ? process.execArgv : [...process.execArgv, '--expose-gc'];
+  const child = spawnSync(process.execPath, [...execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
     env: { ...process.env, ...BUILD_MALLOC_ENV },
   });

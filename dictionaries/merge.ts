@@ -827,8 +827,7 @@ export class ModelBuilder implements ModelSink {
   private placeApartments(rows: Uint32Array): { store: ApartmentStore; rows: Uint32Array; houses: Uint32Array } {
     const store = this.apartmentStore;
     if (store.count === 0) return { store, rows: new Uint32Array(0), houses: new Uint32Array(0) };
-    const positions = this.houseStore.positions(rows, store.hasFiasReferences);
-    const placed = store.place(positions, (row) => this.reject(store.sourceOf(row), 'apartment: house missing'));
+    const placed = store.place((refs) => this.houseStore.positionsOf(rows, refs), (row) => this.reject(store.sourceOf(row), 'apartment: house missing'));
     return { store, ...placed };
   }
 

@@ -23,16 +23,22 @@ export function orderBy(keys: Uint32Array): Uint32Array {
   return out;
 }
 
-/** The first position in `order` whose key is ≥ `key` (`order` sorted by `keys`). */
-export function lowerBound(keys: ArrayLike<number>, order: ArrayLike<number>, key: number): number {
+/** The first index of `sorted` (ascending) whose value is ≥ `key`. */
+export function lowerBound(sorted: ArrayLike<number>, key: number): number {
   let lo = 0;
-  let hi = order.length;
+  let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (keys[order[mid]] < key) lo = mid + 1;
+    if (sorted[mid] < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** The index of `key` in `sorted` (ascending), −1 when it is not there. */
+export function indexOfSorted(sorted: ArrayLike<number>, key: number): number {
+  const at = lowerBound(sorted, key);
+  return at < sorted.length && sorted[at] === key ? at : -1;
 }
 
 /** The big-endian u32 of the first four bytes of each 16-byte GUID (`count` of them). */

@@ -155,6 +155,20 @@ export class ChunkedColumn<T extends TypedArray> {
     return back;
   }
 
+  /**
+   * Each chunk that holds values, in row order, with its first row: the column streamed in store order (a
+   * chunk read back from the spill file is valid until the next one is asked for). Rows past the store's last
+   * in the final chunk read as the fill.
+   */
+  *chunksInOrder(): Generator<{ first: number; chunk: T }> {
+    const count = Math.max(this.chunks.length, this.spilledAt.length);
+    for (let c = 0; c < count; c++) {
+      const chunk = this.chunkAt(c);
+      if (chunk !== null) yield { first: c * this.rowsPerChunk, chunk };
+    }
+    this.loaded = null;
+  }
+
   /** moves the chunks before `index` to `file` */
   spillBefore(index: number, file: SpillFile): void {
     this.spillFile = file;

@@ -31,6 +31,8 @@ export interface Config {
   };
   dictionaries: {
     Dir: string;
+    /** where the houses' FIAS GUIDs, GAR ids and cadastral numbers live (host/engine/dictionary.ts HouseCodes) */
+    HouseCodes: 'memory' | 'file' | 'auto';
   };
   log: {
     Level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -92,7 +94,10 @@ export const CONFIG_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       default: {},
-      properties: { Dir: { type: 'string', minLength: 1, default: 'build/dictionaries' } },
+      properties: {
+        Dir: { type: 'string', minLength: 1, default: 'build/dictionaries' },
+        HouseCodes: { enum: ['memory', 'file', 'auto'], default: 'auto' },
+      },
     },
     log: {
       type: 'object',

@@ -22,7 +22,7 @@ const LOG_BATCH_BYTES = 4096;
 /** …and at least this often when traffic is low. */
 const LOG_FLUSH_MS = 500;
 
-type EngineFactory = (options: { dir: string; log?: (line: string) => void }) => Promise<Engine>;
+type EngineFactory = (options: { dir: string; houseCodes?: Config['dictionaries']['HouseCodes']; log?: (line: string) => void }) => Promise<Engine>;
 
 /** `host/engine/index.ts` (the lead's) exports `createEngine({dir})`. */
 export async function loadEngineFactory(): Promise<EngineFactory> {
@@ -105,7 +105,8 @@ export async function startServer(options: {
   const { config, logger } = options;
   const dir = resolve(config.dictionaries.Dir);
   const started = performance.now();
-  const engine = await options.createEngine({ dir, log: (line) => logger.info(line) });
+  const houseCodes = config.dictionaries.HouseCodes;
+  const engine = await options.createEngine({ dir, houseCodes, log: (line) => logger.info(line) });
   logger.info({ dir, countries: engine.countries(), ms: Math.round(performance.now() - started) }, 'dictionaries loaded');
   const license = options.license ?? licenseManager(config, logger);
   const app = createApp({ engine, config, logger, license });
@@ -155,7 +156,8 @@ export async function startServer(options: {
     reload() {
       reloading ??= (async () => {
         try {
-          const next = await options.createEngine({ dir });
+          // the dictionaries replaced close their files once collected (in-flight requests may still read them)
+          const next = await options.createEngine({ dir, houseCodes });
           swapEngine(app, next);
           logger.info({ dir, countries: next.countries() }, 'dictionaries reloaded');
         } catch (err) {

@@ -15,30 +15,89 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { Unpackr } from 'msgpackr';
-import { checkBlobHeader, LoadedDictionary, notABlob, type BlobFile, type SectionRoom } from './dictionary.js';
+import {
+  checkBlobHeader, LoadedDictionary, notABlob, type BlobFile, type ColdSection, type HouseCodes, type SectionRoom,
+} from './dictionary.js';
 
 /**
- * where a binary section goes: the core's room for it (filled, then `done`), null: a buffer of its own, or
- * 'skip': not read at all (left out of the result; the caller has its length, for section sizes)
+ * where a binary section goes: the core's room for it (filled, then `done`), null: a buffer of its own,
+ * 'cold': left in the file and read a row at a time when asked for (a `ColdSection`; the file stays open
+ * until the dictionary is closed), or 'skip': not read at all (left out of the result; the caller has its
+ * length, for section sizes)
  */
-export type Place = (section: string, byteLength: number) => SectionRoom | null | 'skip';
+export type Place = (section: string, byteLength: number) => SectionRoom | null | 'cold' | 'skip';
 
-/** Loads the blob file `file` section by section (see above); errors name the file. */
-export async function loadBlobFile(file: string, wasm: BufferSource | WebAssembly.Module): Promise<LoadedDictionary> {
-  return LoadedDictionary.fromSections((place) => readBlobFile(file, place), wasm);
+export interface BlobFileOptions {
+  /** where the houses' FIAS GUIDs, GAR ids and cadastral numbers live (LoadedDictionary `HouseCodes`) */
+  houseCodes?: HouseCodes;
 }
 
-/** The blob of `file` decoded section by section; core sections go where `place` says and are left out of it. */
+/** Loads the blob file `file` section by section (see above); errors name the file. */
+export async function loadBlobFile(file: string, wasm: BufferSource | WebAssembly.Module, options: BlobFileOptions = {}): Promise<LoadedDictionary> {
+  return LoadedDictionary.fromSections((place) => readBlobFile(file, place), wasm, options.houseCodes);
+}
+
+/**
+ * The blob of `file` decoded section by section; core sections go where `place` says and are left out of it.
+ * When `place` leaves a section in the file, the file stays open for it: `blob.close()` closes it (and the
+ * garbage collector does, once nothing reads the blob's cold sections any more).
+ */
 export function readBlobFile(file: string, place: Place = () => null): BlobFile {
   const fd = openSync(file, 'r');
+  const kept: { cold: ColdFile | null } = { cold: null };
   try {
-    const reader = new SectionReader(fd, file, fstatSync(fd).size);
+    const reader = new SectionReader(fd, file, fstatSync(fd).size, () => (kept.cold ??= new ColdFile(fd, file)));
     const blob = reader.map('', place) as unknown as BlobFile;
     if (reader.offset !== reader.size) throw notABlob(file, `${reader.size - reader.offset} bytes after the end`);
     checkBlobHeader(blob.magic, blob.format, file);
+    const cold = kept.cold;
+    if (cold !== null) blob.close = () => cold.close();
     return blob;
+  } catch (error) {
+    kept.cold?.close();
+    throw error;
   } finally {
-    closeSync(fd);
+    if (kept.cold === null) closeSync(fd);
+  }
+}
+
+/** A blob file kept open for its cold sections: closed by `close()`, or when collected. */
+class ColdFile {
+  private static readonly closer = new FinalizationRegistry<number>((fd) => {
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
+  });
+  private open = true;
+
+  constructor(
+    private readonly fd: number,
+    private readonly file: string,
+  ) {
+    ColdFile.closer.register(this, fd, this);
+  }
+
+  /** `length` bytes of the file from `offset` as a section read a row at a time */
+  section(offset: number, length: number): ColdSection {
+    const read = (into: Uint8Array, position: number) => {
+      if (!this.open) throw new Error(`${this.file}: read after the dictionary was closed`);
+      if (position < 0 || position + into.length > length) throw new RangeError(`${this.file}: bytes ${position}…${position + into.length} outside a section of ${length}`);
+      for (let filled = 0; filled < into.length; ) {
+        const n = readSync(this.fd, into, filled, into.length - filled, offset + position + filled);
+        if (n === 0) throw notABlob(this.file, `cut short at byte ${offset + position + filled} (changed since it was loaded?)`);
+        filled += n;
+      }
+    };
+    return { byteLength: length, read };
+  }
+
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    ColdFile.closer.unregister(this);
+    closeSync(this.fd);
   }
 }
 
@@ -61,6 +120,7 @@ class SectionReader {
     private readonly fd: number,
     private readonly file: string,
     readonly size: number,
+    private readonly coldFile: () => ColdFile,
   ) {}
 
   /** the file offset of the reader's position */
@@ -96,17 +156,18 @@ class SectionReader {
     return out;
   }
 
-  /** a bin: read into the core's room for it (and left out of the result), or into a buffer of its own */
-  private section(path: string, place: Place): Uint8Array | undefined {
+  /** a bin: read into the core's room for it (and left out of the result), into a buffer of its own, or left in the file */
+  private section(path: string, place: Place): Uint8Array | ColdSection | undefined {
     const type = this.byte();
     const length = this.uint(type === 0xc4 ? 1 : type === 0xc5 ? 2 : 4);
     if (this.offset + length > this.size) throw this.cut(this.size);
     const room = place(path, length);
-    if (room === 'skip') {
+    if (room === 'skip' || room === 'cold') {
+      const at = this.offset;
       const buffered = Math.min(length, this.end - this.start);
       this.start += buffered;
       this.base += length - buffered;
-      return undefined;
+      return room === 'cold' ? this.coldFile().section(at, length) : undefined;
     }
     const into = room ? room.into : new Uint8Array(length);
     // what is buffered first, then straight from the file

@@ -13,7 +13,7 @@
  * row itself.
  */
 
-import { guidPrefixes, lowerBound, orderBy } from '../../dictionaries/order.js';
+import { guidPrefixes, orderBy } from '../../dictionaries/order.js';
 import { guidInto, guidText } from '../../dictionaries/guid.js';
 
 export { orderBy };
@@ -32,6 +32,91 @@ export const copy = <T>(bytes: Uint8Array, Type: Ctor<T>): T =>
 /** A numeric column; absent from the blob (no row has a value) → an empty array, read as `undefined`. */
 export function numbers<T>(bytes: unknown, Type: Ctor<T>): T {
   return bytes instanceof Uint8Array ? copy(bytes, Type) : new Type(new ArrayBuffer(0));
+}
+
+/** A section left in the blob file (host/engine/blob-file.ts): its bytes read a few at a time, when asked for. */
+export interface ColdSection {
+  readonly byteLength: number;
+  /** `into.length` bytes of the section from `position` */
+  read(into: Uint8Array, position: number): void;
+}
+
+export function isColdSection(value: unknown): value is ColdSection {
+  return typeof value === 'object' && value !== null && typeof (value as ColdSection).read === 'function';
+}
+
+/**
+ * `width` bytes per row: a section in memory, or a cold one read a row at a time. `bytes(row)` and `words(row)`
+ * give an array holding the row from `at` on (a byte offset, a u32 index): the column itself in memory, a scratch
+ * row (valid until the next call) when cold. A row past the column's end reads as zeros: no value.
+ */
+export class FixedRows {
+  readonly count: number;
+  /** where the last row asked for starts in the array returned */
+  at = 0;
+  private readonly memory: Uint8Array | null;
+  private readonly memoryWords: Uint32Array | null;
+  private readonly cold: ColdSection | null;
+  private readonly scratch: Uint8Array;
+  private readonly scratchWords: Uint32Array;
+
+  constructor(
+    section: unknown,
+    readonly width: number,
+  ) {
+    this.cold = isColdSection(section) ? section : null;
+    // in memory: the section's own bytes when u32-aligned (the caller copied them off the blob), else a copy
+    this.memory = this.cold !== null ? null : section instanceof Uint8Array ? (section.byteOffset % 4 === 0 ? section : section.slice()) : new Uint8Array(0);
+    this.memoryWords = this.memory !== null && width % 4 === 0 ? new Uint32Array(this.memory.buffer, this.memory.byteOffset, this.memory.byteLength >>> 2) : null;
+    this.count = Math.floor((this.cold?.byteLength ?? this.memory!.byteLength) / width);
+    this.scratchWords = new Uint32Array(Math.ceil(width / 4));
+    this.scratch = new Uint8Array(this.scratchWords.buffer, 0, width);
+  }
+
+  /** whether the column is left in the file */
+  get isCold(): boolean {
+    return this.cold !== null;
+  }
+
+  bytes(row: number): Uint8Array {
+    if (this.memory !== null && row >= 0 && row < this.count) {
+      this.at = row * this.width;
+      return this.memory;
+    }
+    this.at = 0;
+    if (this.cold !== null && row >= 0 && row < this.count) this.cold.read(this.scratch, row * this.width);
+    else this.scratch.fill(0);
+    return this.scratch;
+  }
+
+  words(row: number): Uint32Array {
+    if (this.memoryWords !== null && row >= 0 && row < this.count) {
+      this.at = (row * this.width) >>> 2;
+      return this.memoryWords;
+    }
+    this.bytes(row);
+    this.at = 0;
+    return this.scratchWords;
+  }
+
+  /** the row's first four bytes as a little-endian u32 (a u32 column's value) */
+  u32(row: number): number {
+    const words = this.words(row);
+    return words[this.at];
+  }
+
+  /**
+   * Rows [from, from + count) as one array from 0, into `into` (at least `count × width` bytes) when cold: a scan
+   * of the whole column a block at a time (index building). In memory the column's own bytes (a view).
+   */
+  block(from: number, count: number, into: Uint8Array): Uint8Array {
+    const start = from * this.width;
+    const end = Math.min(this.count, from + count) * this.width;
+    if (this.memory !== null) return this.memory.subarray(start, end);
+    const out = into.subarray(0, end - start);
+    this.cold!.read(out, start);
+    return out;
+  }
 }
 
 const utf8 = new TextDecoder();
@@ -111,17 +196,30 @@ export { guidText };
  */
 export class KeyIndex {
   private readonly order: Uint32Array;
+  private readonly keyOf: (row: number) => number;
 
-  constructor(private readonly keys: Uint32Array, present: (row: number) => boolean = (row) => keys[row] !== 0) {
+  /**
+   * `keyOf(row)`: the key of a row when the index is asked (default `keys[row]`); with it, `keys` is only read
+   * here and may go once the index is built (a cold column's keys, read from the file again at each probe).
+   */
+  constructor(keys: Uint32Array, present: (row: number) => boolean = (row) => keys[row] !== 0, keyOf?: (row: number) => number) {
     const all = orderBy(keys);
     let kept = 0;
     for (let i = 0; i < all.length; i++) if (present(all[i])) all[kept++] = all[i];
     this.order = all.subarray(0, kept);
+    this.keyOf = keyOf ?? ((row) => keys[row]);
   }
 
   *rows(key: number): Generator<number> {
     const order = this.order;
-    for (let at = lowerBound(this.keys, order, key); at < order.length && this.keys[order[at]] === key; at++) yield order[at];
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.keyOf(order[mid]) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let at = lo; at < order.length && this.keyOf(order[at]) === key; at++) yield order[at];
   }
 }
 
@@ -131,17 +229,47 @@ export function guidBytes(text: string): Uint8Array | null {
   return guidInto(text, out, 0) ? out : null;
 }
 
-/** Rows of a GUID column by GUID (keyed by their first four bytes). */
+/** rows per block when a column is scanned whole to build an index (1 MB of GUIDs) */
+const SCAN_ROWS = 65_536;
+
+/** The values of a u32 column (`FixedRows` of width 4): the column's own words in memory, read whole when cold. */
+export function u32Values(rows: FixedRows): Uint32Array {
+  if (!rows.isCold) {
+    const all = rows.block(0, rows.count, new Uint8Array(0));
+    return new Uint32Array(all.buffer, all.byteOffset, rows.count);
+  }
+  const out = new Uint32Array(rows.count);
+  const bytes = new Uint8Array(out.buffer);
+  for (let from = 0; from < rows.count; from += SCAN_ROWS) rows.block(from, SCAN_ROWS, bytes.subarray(from * 4));
+  return out;
+}
+
+/** Rows of a GUID column by GUID (keyed by their first four bytes, read from the column at each probe). */
 export class GuidIndex {
   private readonly index: KeyIndex;
+  private readonly guids: FixedRows;
 
-  constructor(private readonly guids: Uint8Array, count: number) {
-    const keys = guidPrefixes(guids, guids.length >= count * 16 ? count : 0);
-    const present = new Uint8Array(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      for (let k = 0; k < 16 && !present[i]; k++) if (guids[i * 16 + k] !== 0) present[i] = 1;
+  constructor(guids: Uint8Array | FixedRows, count: number) {
+    const rows = guids instanceof FixedRows ? guids : new FixedRows(guids, 16);
+    this.guids = rows;
+    const n = Math.min(count, rows.count);
+    const keys = new Uint32Array(n);
+    const present = new Uint8Array(n);
+    const scratch = new Uint8Array(rows.isCold ? SCAN_ROWS * 16 : 0);
+    for (let from = 0; from < n; from += SCAN_ROWS) {
+      const block = rows.block(from, Math.min(SCAN_ROWS, n - from), scratch);
+      keys.set(guidPrefixes(block, block.length >>> 4), from);
+      for (let i = 0; i < block.length >>> 4; i++) {
+        for (let k = 0; k < 16 && !present[from + i]; k++) if (block[i * 16 + k] !== 0) present[from + i] = 1;
+      }
     }
-    this.index = new KeyIndex(keys, (row) => present[row] === 1);
+    this.index = new KeyIndex(keys, (row) => present[row] === 1, (row) => this.prefixOf(row));
+  }
+
+  private prefixOf(row: number): number {
+    const bytes = this.guids.bytes(row);
+    const at = this.guids.at;
+    return ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
   }
 
   /** rows holding the GUID, in row order */
@@ -150,8 +278,10 @@ export class GuidIndex {
     if (!bytes) return;
     const key = ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
     for (const row of this.index.rows(key)) {
+      const own = this.guids.bytes(row);
+      const at = this.guids.at;
       let same = true;
-      for (let k = 4; k < 16 && same; k++) same = this.guids[row * 16 + k] === bytes[k];
+      for (let k = 4; k < 16 && same; k++) same = own[at + k] === bytes[k];
       if (same) yield row;
     }
   }

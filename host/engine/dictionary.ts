@@ -8,12 +8,12 @@
  */
 import { unpack } from 'msgpackr';
 import type {
-  ApartmentInfo, CodesOut, Country, Dictionary, Found, HouseInfo, IdKind, ObjectInfo,
+  ApartmentInfo, CodesOut, Country, Dictionary, Found, HouseInfo, HouseLabel, IdKind, ObjectInfo,
 } from './types.js';
 import { WasmCore } from './wasm-core.js';
 import { levelFullName } from '../records/type-placement.js';
 import { decodeCadnum } from '../../dictionaries/cadnum.js';
-import { guidText } from './columns.js';
+import { guidText, type ColdSection } from './columns.js';
 import { HouseIdIndex, houseColumns, houseMunicipal, LABEL_PARTS, type HouseColumns } from './house-columns.js';
 import { ObjectColumns, ObjectIdIndex } from './object-columns.js';
 import { ApartmentColumns } from './apartment-columns.js';
@@ -28,6 +28,20 @@ const O_LEVEL = 1;
 const OBJECT_CACHE_SIZE = 65_536;
 
 export class BlobError extends Error {}
+
+export type { ColdSection };
+
+/**
+ * Where the houses' FIAS GUIDs, GAR ids and cadastral numbers (28 bytes per house, read only to build a
+ * record or find a house by id) live when a blob is loaded from a file: in memory, left in the file and read
+ * a row at a time (`file`: ≈ 1 µs a field from the page cache, which worker processes share), or `auto`: in
+ * the file from `COLD_HOUSES` houses on (docs/DECISIONS.md).
+ */
+export type HouseCodes = 'memory' | 'file' | 'auto';
+/** `auto` leaves the house codes in the file from this many houses on (28 MB of them) */
+export const COLD_HOUSES = 1_000_000;
+/** the house sections `HouseCodes` may leave in the file, and their bytes per house */
+const HOUSE_CODE_WIDTH: Record<string, number> = { 'host.houses.fias': 16, 'host.houses.gar': 4, 'host.houses.cadnum': 8 };
 
 /** The room the core makes for a section read from a file (`fromSections`): filled, then `done` attaches it. */
 export interface SectionRoom {
@@ -56,10 +70,12 @@ export interface BlobFile {
     objects: Record<string, unknown>;
     /** municipal entities: name, type, fias, gar, kladr, okato, oktmo (absent in blobs without any) */
     municipal?: Record<string, unknown>;
-    houses: Record<string, Uint8Array | string[]>;
+    houses: Record<string, Uint8Array | string[] | ColdSection>;
     apartments: Record<string, unknown>;
     metro: Columns;
   };
+  /** closes the file a blob read from one keeps open for its cold sections */
+  close?: () => void;
 }
 
 
@@ -110,6 +126,7 @@ export class LoadedDictionary implements Dictionary {
   private readonly a: ApartmentColumns;
   private objectIndex: ObjectIdIndex | null = null;
   private houseIndex: HouseIdIndex | null = null;
+  private readonly closeFile: () => void;
 
   private constructor(blob: BlobFile, core: WasmCore) {
     this.country = blob.country;
@@ -129,6 +146,17 @@ export class LoadedDictionary implements Dictionary {
     this.a = new ApartmentColumns(blob.host.apartments, this.apartmentCount);
     const metro = (blob.host.metro ?? {}) as Partial<LoadedDictionary['metro']>;
     this.metro = { name: metro.name ?? [], line: metro.line ?? [], city: metro.city ?? [] };
+    this.closeFile = blob.close ?? (() => {});
+  }
+
+  /** whether the house codes are read from the blob file (`HouseCodes`) */
+  get coldHouseCodes(): boolean {
+    return this.h.fias.isCold || this.h.gar.isCold || this.h.cadnum.isCold;
+  }
+
+  /** Closes the blob file the house codes are read from (`HouseCodes` `file`); a house read after it throws. */
+  close(): void {
+    this.closeFile();
   }
 
   static async fromBytes(bytes: Uint8Array, wasm: BufferSource | WebAssembly.Module, source = 'blob'): Promise<LoadedDictionary> {
@@ -144,11 +172,14 @@ export class LoadedDictionary implements Dictionary {
    * for a section that is not the core's), so the dictionary is never held twice while it loads.
    */
   static async fromSections(
-    read: (place: (section: string, byteLength: number) => SectionRoom | null) => BlobFile,
+    read: (place: (section: string, byteLength: number) => SectionRoom | null | 'cold') => BlobFile,
     wasm: BufferSource | WebAssembly.Module,
+    houseCodes: HouseCodes = 'memory',
   ): Promise<LoadedDictionary> {
     const core = await WasmCore.create(wasm);
     const blob = read((section, byteLength) => {
+      const width = HOUSE_CODE_WIDTH[section];
+      if (width !== undefined && (houseCodes === 'file' || (houseCodes === 'auto' && byteLength / width >= COLD_HOUSES))) return 'cold';
       if (!section.startsWith('core.')) return null;
       const name = section.slice('core.'.length);
       const into = core.reserveSection(name, byteLength);
@@ -253,7 +284,8 @@ export class LoadedDictionary implements Dictionary {
   }
 
   private houseFias(id: number): string {
-    return guidText(this.h.fias, id);
+    const bytes = this.h.fias.bytes(id);
+    return guidText(bytes, this.h.fias.at / 16);
   }
 
   private houseOsm(id: number): string {
@@ -280,22 +312,24 @@ export class LoadedDictionary implements Dictionary {
     return this.core.has('houseCoords') && this.core.i32At('houseCoords', id * 2) !== NO_COORD;
   }
 
+  houseLabel(id: number): HouseLabel {
+    const h = this.h;
+    const label = this.core.i32At('houses', id) * LABEL_PARTS;
+    const part = (index: number) => h.pool[h.labels[label + index]] ?? '';
+    return { parent: this.core.exports.parentOfHouse(id), number: part(0), block: part(1), building: part(2), liter: part(3), construction: part(4) };
+  }
+
   house(id: number): HouseInfo {
     const h = this.h;
     const core = this.core;
-    const label = core.i32At('houses', id) * LABEL_PARTS;
-    const part = (index: number) => h.pool[h.labels[label + index]] ?? '';
     const lat = core.has('houseCoords') ? core.i32At('houseCoords', id * 2) : NO_COORD;
     const has = lat !== NO_COORD;
-    const codes: CodesOut = { fias: this.houseFias(id), ga: '', osm: this.houseOsm(id), gar: h.gar[id] ? String(h.gar[id]) : '', kladr: '' };
+    const codes: CodesOut = { fias: this.houseFias(id), ga: '', osm: this.houseOsm(id), gar: '', kladr: '' };
+    const gar = h.gar.u32(id);
+    if (gar) codes.gar = String(gar);
     return {
       id,
-      parent: core.exports.parentOfHouse(id),
-      number: part(0),
-      block: part(1),
-      building: part(2),
-      liter: part(3),
-      construction: part(4),
+      ...this.houseLabel(id),
       possession: (h.flags[id] & 1) !== 0,
       stead: (h.flags[id] & 2) !== 0,
       multiFlat: (h.flags[id] & 4) !== 0,
@@ -303,7 +337,7 @@ export class LoadedDictionary implements Dictionary {
       postcode: h.postcodes[h.postcode[id]] ?? '',
       lat: has ? lat / 1e6 : 0,
       lon: has ? core.i32At('houseCoords', id * 2 + 1) / 1e6 : 0,
-      cadnum: decodeCadnum(h.cadnum, id * 2, h.cadnumOther),
+      cadnum: decodeCadnum(h.cadnum.words(id), h.cadnum.at, h.cadnumOther),
       flatCount: h.flatCount[id] ?? 0,
     };
   }

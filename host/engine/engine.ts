@@ -133,7 +133,7 @@ export class AddressEngine implements Engine {
     }
     if (houseId >= 0 && r[7] === 3) {
       // the registry spells the house it found
-      const h = dict.house(houseId);
+      const h = dict.houseLabel(houseId);
       parts.house = h.number.toLowerCase();
       if (h.block) parts.case = h.block.toLowerCase();
       if (h.building) parts.build = h.building.toLowerCase();
@@ -197,7 +197,7 @@ export class AddressEngine implements Engine {
     } else if (found.kind === 'house') houseId = found.id;
     else objectId = found.id;
     if (houseId >= 0) {
-      const h = dict.house(houseId);
+      const h = dict.houseLabel(houseId);
       objectId = h.parent;
       parts.house = h.number.toLowerCase();
       parts.case = h.block.toLowerCase();

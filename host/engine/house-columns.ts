@@ -3,7 +3,7 @@
  * arrays, and the id index over them. A house costs what the blob stores: no JS object, no string per
  * house. Label ids, keys and coordinates stay in core memory (read through WasmCore.i32At).
  */
-import { GuidIndex, KeyIndex, copy, last, numbers } from './columns.js';
+import { FixedRows, GuidIndex, KeyIndex, copy, isColdSection, last, numbers, u32Values, type ColdSection } from './columns.js';
 
 /** pool ids per label: number, block (корпус), building (строение), liter, construction (сооружение) */
 export const LABEL_PARTS = 5;
@@ -15,24 +15,29 @@ export interface HouseColumns {
   /** id into `postcodes`; u16 when the blob has fewer than 65,536 postcodes */
   postcode: Uint16Array | Uint32Array;
   postcodes: string[];
-  /** cadnum.ts words, two per house */
-  cadnum: Uint32Array;
+  /** cadnum.ts words, two per house (8 bytes) */
+  cadnum: FixedRows;
   cadnumOther: string[];
   flatCount: Uint16Array;
-  gar: Uint32Array;
+  /** u32 per house */
+  gar: FixedRows;
   osmType: Uint8Array;
   osmId: Float64Array;
   /** 16 bytes per house */
-  fias: Uint8Array;
+  fias: FixedRows;
   /** the few houses whose municipal entity is not their parent object's: ascending house ids … */
   municipalHouse: Uint32Array;
   /** … and the index of their entity in host.municipal */
   municipalId: Uint32Array;
 }
 
-/** The house columns of `host.houses` for `count` houses. */
-export function houseColumns(houses: Record<string, Uint8Array | string[]> | undefined, count: number): HouseColumns {
+/**
+ * The house columns of `host.houses` for `count` houses. The codes a record shows but nothing matches on (FIAS
+ * GUIDs, GAR ids, cadastral numbers: 28 bytes per house) may be sections left in the blob file (`ColdSection`).
+ */
+export function houseColumns(houses: Record<string, Uint8Array | string[] | ColdSection> | undefined, count: number): HouseColumns {
   const h = houses ?? {};
+  const rows = (section: unknown, width: number) => new FixedRows(isColdSection(section) ? section : numbers(section, Uint8Array), width);
   const postcode = h.postcode instanceof Uint8Array && h.postcode.byteLength === count * 4 && count > 0
     ? copy(h.postcode, Uint32Array)
     : numbers(h.postcode, Uint16Array);
@@ -42,13 +47,13 @@ export function houseColumns(houses: Record<string, Uint8Array | string[]> | und
     flags: numbers(h.flags, Uint8Array),
     postcode,
     postcodes: (h.postcodes as string[] | undefined) ?? [''],
-    cadnum: numbers(h.cadnum, Uint32Array),
+    cadnum: rows(h.cadnum, 8),
     cadnumOther: (h.cadnumOther as string[] | undefined) ?? [],
     flatCount: numbers(h.flatCount, Uint16Array),
-    gar: numbers(h.gar, Uint32Array),
+    gar: rows(h.gar, 4),
     osmType: numbers(h.osmType, Uint8Array),
     osmId: numbers(h.osmId, Float64Array),
-    fias: numbers(h.fias, Uint8Array),
+    fias: rows(h.fias, 16),
     municipalHouse: numbers(h.municipalHouse, Uint32Array),
     municipalId: numbers(h.municipalId, Uint32Array),
   };
@@ -80,7 +85,9 @@ export class HouseIdIndex {
   private readonly osm = new Map<string, number>();
 
   constructor(h: HouseColumns, count: number) {
-    this.byGar = new KeyIndex(h.gar);
+    // a cold column's keys are read whole to sort the rows, then read again at each probe
+    const gar = h.gar;
+    this.byGar = new KeyIndex(u32Values(gar), undefined, gar.isCold ? (row) => gar.u32(row) : undefined);
     this.byFias = new GuidIndex(h.fias, count);
     for (let i = 0; i < h.osmType.length; i++) {
       const t = h.osmType[i];

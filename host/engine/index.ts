@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Country } from './types.js';
 import { COUNTRIES } from './types.js';
 import { AddressEngine } from './engine.js';
-import { LoadedDictionary } from './dictionary.js';
+import { LoadedDictionary, type HouseCodes } from './dictionary.js';
 import { loadBlobFile } from './blob-file.js';
 
 export { AddressEngine } from './engine.js';
@@ -25,6 +25,8 @@ export interface EngineOptions {
   /** wasm file (default build/wasm/core.wasm, WASM_TARGET=debug for the debug build) */
   wasmFile?: string;
   countries?: Country[];
+  /** where the house codes live (dictionary.ts `HouseCodes`; default `auto`) */
+  houseCodes?: HouseCodes;
   log?: (line: string) => void;
 }
 
@@ -34,8 +36,8 @@ export function defaultWasmFile(): string {
 }
 
 /** Reads a blob file section by section and loads it (blob-file.ts; the file name in its errors). */
-export async function loadDictionaryFile(file: string, wasm: BufferSource | WebAssembly.Module): Promise<LoadedDictionary> {
-  return loadBlobFile(file, wasm);
+export async function loadDictionaryFile(file: string, wasm: BufferSource | WebAssembly.Module, houseCodes: HouseCodes = 'auto'): Promise<LoadedDictionary> {
+  return loadBlobFile(file, wasm, { houseCodes });
 }
 
 export function blobFile(dir: string, country: Country): string {
@@ -51,11 +53,11 @@ export async function createEngine(options: EngineOptions = {}): Promise<Address
     const file = blobFile(dir, country);
     if (!existsSync(file)) continue;
     const t0 = performance.now();
-    const dict = await loadDictionaryFile(file, module);
+    const dict = await loadDictionaryFile(file, module, options.houseCodes);
     loaded.push(dict);
     options.log?.(
       `dictionary ${country}: source date ${dict.sourceDate}, ${dict.objectCount} objects, ${dict.houseCount} houses, ` +
-        `${dict.apartmentCount} apartments, loaded in ${(performance.now() - t0).toFixed(0)} ms`,
+        `${dict.apartmentCount} apartments${dict.coldHouseCodes ? ', house codes read from the file' : ''}, loaded in ${(performance.now() - t0).toFixed(0)} ms`,
     );
   }
   return new AddressEngine(loaded);

@@ -88,6 +88,9 @@ export interface HouseInfo {
   flatCount: number;
 }
 
+/** A house's parent and the parts of its number: what matching and resolutions read, without its codes. */
+export type HouseLabel = Pick<HouseInfo, 'parent' | 'number' | 'block' | 'building' | 'liter' | 'construction'>;
+
 export interface ApartmentInfo {
   id: number;
   house: number;
@@ -124,6 +127,8 @@ export interface Dictionary {
   /** the municipal entity of a house (its own when GAR gives it another than its parent's, else its parent's) or of an object and its nearest ancestor that has one; −1 when none */
   municipalOf(objectId: number, houseId?: number): number;
   house(id: number): HouseInfo;
+  /** the house's parent and number parts alone (`house` also reads its codes, from the dictionary file when they are left there) */
+  houseLabel(id: number): HouseLabel;
   apartment(id: number): ApartmentInfo;
   /** object id → chain of ids from region down to it */
   chain(id: number): number[];

@@ -45,7 +45,7 @@ export function resolutionOfFound(dictionary: Dictionary, found: Found): Resolut
   } else {
     objectId = found.id;
   }
-  if (house >= 0) objectId = dictionary.house(house).parent;
+  if (house >= 0) objectId = dictionary.houseLabel(house).parent;
   const deepest = fillChain(dictionary, objectId, levels);
   const level = house >= 0 ? HOUSE_LEVEL : deepest;
   return {

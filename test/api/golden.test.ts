@@ -1,11 +1,13 @@
 /**
  * Golden answers (test/golden/<endpoint>.jsonl): every input is sent to its endpoint and the whole answer
  * (status and body) must equal `expected`. `UPDATE_GOLDEN=1` rewrites the expected answers of the lines
- * that are not known gaps.
+ * that are not known gaps. The same answers come from a server whose dictionaries leave the house codes in
+ * their files (config dictionaries.HouseCodes `file`, the default for national dictionaries).
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.js';
+import { createEngine } from '../../host/engine/index.js';
+import { DICTIONARIES_DIR, startTestServer, type TestServer } from './helpers.js';
 
 const GOLDEN_DIR = 'test/golden';
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -26,10 +28,16 @@ interface GoldenLine {
 }
 
 let api: TestServer;
+let coldApi: TestServer;
 beforeAll(async () => {
   api = await startTestServer();
+  const engine = await createEngine({ dir: DICTIONARIES_DIR, houseCodes: 'file' });
+  coldApi = await startTestServer({ engine, config: { dictionaries: { HouseCodes: 'file' } } });
 });
-afterAll(() => api?.close());
+afterAll(async () => {
+  await api?.close();
+  await coldApi?.close();
+});
 
 const files = readdirSync(GOLDEN_DIR).filter((name) => name.endsWith('.jsonl'));
 
@@ -62,6 +70,8 @@ for (const file of files) {
         expect(line.expected, `no expected answer: run UPDATE_GOLDEN=1 npx vitest run test/api/golden.test.ts and review`).toBeDefined();
         const reply = await api.post(path, line.input);
         expect({ status: reply.status, body: reply.body }).toEqual(line.expected);
+        const cold = await coldApi.post(path, line.input);
+        expect({ status: cold.status, body: cold.body }, 'house codes read from the file').toEqual(line.expected);
       };
       if (line.gap) it.fails(`${title} (known gap: ${line.gap})`, check);
       else it(title, check);

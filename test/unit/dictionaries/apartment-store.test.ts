@@ -17,10 +17,21 @@ describe('ApartmentStore', () => {
     expect(add('osm:W1', '6', 905)).toBe(false);
     expect(store.count).toBe(5);
     // houses at positions 0…3: GAR ids 10, 20, 30, 30 (a repeated id: the last position holds it)
+    const garAt = [10, 20, 30, 30];
     const fias = new Uint8Array(4 * 16);
     fias.set(guidBytes(10), 0);
     const unplaced: number[] = [];
-    const { rows, houses } = store.place({ gar: Uint32Array.of(10, 20, 30, 30), fias }, (row) => unplaced.push(row));
+    const asked: Array<{ gar: number[]; fias: number }> = [];
+    const { rows, houses } = store.place((refs) => {
+      asked.push({ gar: [...refs.gar], fias: refs.fiasKeys.length });
+      const position = (matches: (p: number) => boolean) => garAt.reduce((last, _, p) => (matches(p) ? p : last), -1);
+      return {
+        gar: Int32Array.from(refs.gar, (id) => position((p) => garAt[p] === id)),
+        fias: Int32Array.from(refs.fiasKeys, (_, k) => position((p) => Buffer.from(fias.subarray(p * 16, p * 16 + 16)).equals(Buffer.from(refs.fias.subarray(k * 16, k * 16 + 16))))),
+      };
+    }, (row) => unplaced.push(row));
+    // each house asked for once: GAR ids ascending and distinct, the one GUID
+    expect(asked).toEqual([{ gar: [20, 30, 99], fias: 1 }]);
     expect(unplaced).toEqual([2]);
     expect([...houses]).toEqual([0, 1, 3, 3]);
     expect([...rows].map((row, i) => store.get(row, houses[i]))).toEqual([

@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HouseStore, type HouseSections, type HouseStoreOptions } from '../../../dictionaries/house-store.js';
+import { guidInto, guidText } from '../../../dictionaries/guid.js';
+import { HouseStore, type HouseReferences, type HouseSections, type HouseStoreOptions } from '../../../dictionaries/house-store.js';
 import type { HouseRecord } from '../../../dictionaries/model.js';
 import { BinBlocks, ChunkedColumn, SpillFile } from '../../../dictionaries/spill.js';
 import { NumberMap } from '../../../dictionaries/sources/compact-map.js';
@@ -74,6 +75,20 @@ function houses(n: number): Array<{ house: HouseRecord; parent: number }> {
   });
 }
 
+/** `HouseReferences` of these GAR ids and GUIDs (each once, in the order the type asks for) */
+function references(gar: number[], guids: string[]): HouseReferences {
+  const bytes = [...new Set(guids)].map((g) => {
+    const out = new Uint8Array(16);
+    guidInto(g, out, 0);
+    return out;
+  });
+  const key = (b: Uint8Array) => ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0;
+  bytes.sort((x, y) => key(x) - key(y));
+  const fias = new Uint8Array(bytes.length * 16);
+  bytes.forEach((b, k) => fias.set(b, k * 16));
+  return { gar: Uint32Array.from(new Set(gar)).sort(), fias, fiasKeys: Uint32Array.from(bytes, key) };
+}
+
 /** every section built and read out whole (a streamed one block by block) */
 function materialize(sections: HouseSections): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -93,6 +108,9 @@ describe('HouseStore spilling to disk', () => {
 
   it('gives the same houses, order, positions and sections as a store held in memory', () => {
     const data = houses(1000);
+    // a GAR id and a GUID held by a second house too: the later position answers
+    data.push({ house: { ...data[4].house, codes: { gar: data[4].house.codes.gar } }, parent: 2 });
+    data.push({ house: { ...data[500].house, codes: { gar: '7000', fias: data[4 + 97 * 2].house.codes.fias } }, parent: 39 });
     const memory = filled({}, data);
     const dir = mkdtempSync(join(tmpdir(), 'spill-test-'));
     try {
@@ -116,10 +134,22 @@ describe('HouseStore spilling to disk', () => {
       });
       expect(at).toBe(a.rows.length);
       for (let row = 0; row < data.length; row += 37) expect(spilled.get(row, 1)).toEqual(memory.get(row, 1));
-      const pa = memory.positions(a.rows, true);
-      const pb = spilled.positions(b.rows, true);
-      expect([...pb.gar]).toEqual([...pa.gar]);
-      expect(Buffer.from(pb.fias).equals(Buffer.from(pa.fias))).toBe(true);
+      // the positions of referred houses (apartments'): the last position holding each id, −1 for none
+      const refs = references(
+        [1003, 1004, 1500, 1999, 5000],
+        [...data.filter((_, i) => i % 97 === 4).map((d) => d.house.codes.fias).filter((g): g is string => !!g), '00000000-0000-4000-8000-000000000001'],
+      );
+      const expected = (store: HouseStore, rows: Uint32Array) => ({
+        gar: [...refs.gar].map((id) => [...rows].reduce((last, row, p) => (store.garOf(row) === id ? p : last), -1)),
+        fias: refs.fiasKeys.length === 0 ? [] : [...refs.fiasKeys].map((_, k) => [...rows].reduce((last, row, p) => (store.fiasOf(row) === guidText(refs.fias, k) ? p : last), -1)),
+      });
+      const want = expected(memory, a.rows);
+      expect(want.gar.filter((p) => p >= 0)).toHaveLength(4);
+      expect(want.fias.filter((p) => p >= 0).length).toBe(refs.fiasKeys.length - 1);
+      for (const [store, rows] of [[memory, a.rows], [spilled, b.rows]] as const) {
+        const found = store.positionsOf(rows, refs);
+        expect({ gar: [...found.gar], fias: [...found.fias] }).toEqual(want);
+      }
       expect(materialize(spilled.sections(b.rows))).toEqual(materialize(memory.sections(a.rows)));
       spilled.close();
     } finally {

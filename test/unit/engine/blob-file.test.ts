@@ -56,6 +56,37 @@ describe('loadBlobFile(file, wasm)', () => {
   }
 });
 
+describe('loadBlobFile(file, wasm, { houseCodes })', () => {
+  it('reads the house codes from the file as it would hold them, and finds houses by them, until closed', async () => {
+    const file = join(DICTIONARIES_DIR, 'ru.dict');
+    const wasm = await debugWasm();
+    const memory = await loadBlobFile(file, wasm, { houseCodes: 'memory' });
+    const cold = await loadBlobFile(file, wasm, { houseCodes: 'file' });
+    // the real ru dictionary is below the `auto` threshold: its codes stay in memory
+    const auto = await loadBlobFile(file, wasm, { houseCodes: 'auto' });
+    expect([memory.coldHouseCodes, cold.coldHouseCodes, auto.coldHouseCodes]).toEqual([false, true, false]);
+    let withCodes = 0;
+    for (let id = 0; id < memory.houseCount; id++) {
+      const house = memory.house(id);
+      expect(cold.house(id)).toEqual(house);
+      const { parent, number, block, building, liter, construction } = house;
+      expect(cold.houseLabel(id)).toEqual({ parent, number, block, building, liter, construction });
+      if (house.codes.fias && house.codes.gar) withCodes++;
+      if (id % 7 !== 0) continue;
+      for (const [kind, code] of [['FIAS', house.codes.fias], ['GAR', house.codes.gar]] as const) {
+        if (code) expect(cold.findById(kind, code), `${kind} ${code}`).toEqual(memory.findById(kind, code));
+      }
+    }
+    expect(withCodes).toBeGreaterThan(500);
+    expect(cold.findById('FIAS', '0badcafe-0000-4000-8000-000000000099')).toBeNull();
+    expect(cold.findById('GAR', '4294967295')).toEqual(memory.findById('GAR', '4294967295'));
+    cold.close();
+    expect(() => cold.house(0)).toThrow(/ru\.dict: read after the dictionary was closed/);
+    // objects are not in the file: still answered
+    expect(cold.object(0)).toEqual(memory.object(0));
+  });
+});
+
 describe('readBlobFile(file)', () => {
   const ru = () => readFileSync(join(DICTIONARIES_DIR, 'ru.dict'));
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { guidText, orderBy } from '../../../host/engine/columns.js';
+import { FixedRows, guidText, orderBy, type ColdSection } from '../../../host/engine/columns.js';
 import { HouseIdIndex, houseColumns } from '../../../host/engine/house-columns.js';
 
 const guidBytes = (guid: string): number[] => [...Buffer.from(guid.replace(/-/g, ''), 'hex')];
@@ -17,6 +17,29 @@ describe('orderBy(keys)', () => {
   });
 });
 
+describe('FixedRows', () => {
+  it('reads the same rows from memory and from a cold section, zeros past the end', () => {
+    const words = Uint32Array.from({ length: 12 }, (_, i) => (i * 0x01020304 + 7) >>> 0);
+    const bytes = new Uint8Array(words.buffer);
+    let reads = 0;
+    const cold: ColdSection = { byteLength: bytes.byteLength, read: (into, position) => (reads++, into.set(bytes.subarray(position, position + into.length))) };
+    const copies = (rows: FixedRows) => ({
+      words: [0, 1, 5, 6, -1].map((row) => [...rows.words(row).subarray(rows.at, rows.at + 2)]),
+      bytes: [0, 3, 6].map((row) => [...rows.bytes(row).subarray(rows.at, rows.at + 8)]),
+      first: [0, 2, 5, 6].map((row) => rows.u32(row)),
+      block: [...rows.block(4, 4, new Uint8Array(32))],
+    });
+    const memory = new FixedRows(bytes, 8);
+    const file = new FixedRows(cold, 8);
+    expect([memory.count, file.count, memory.isCold, file.isCold]).toEqual([6, 6, false, true]);
+    expect(copies(file)).toEqual(copies(memory));
+    expect(copies(memory).words).toEqual([[words[0], words[1]], [words[2], words[3]], [words[10], words[11]], [0, 0], [0, 0]]);
+    expect(copies(memory).block).toEqual([...bytes.subarray(32, 48)]);
+    // a row is one read; rows past the end are not read
+    expect(reads).toBe(3 + 2 + 3 + 1);
+  });
+});
+
 describe('HouseIdIndex', () => {
   it('finds houses by GAR id, FIAS GUID (any dashes) and OSM id as a Map of the last (first for OSM) would', () => {
     fc.assert(
@@ -28,26 +51,33 @@ describe('HouseIdIndex', () => {
           const n = rows.length;
           const fias = new Uint8Array(n * 16);
           rows.forEach((r, i) => { if (guids[r.guid]) fias.set(guidBytes(guids[r.guid]), i * 16); });
-          const columns = houseColumns({
-            gar: Buffer.from(Uint32Array.from(rows, (r) => r.gar).buffer),
-            fias: Buffer.from(fias),
-            osmType: Buffer.from(Uint8Array.from(rows, (r) => (r.osm ? 2 : 0))),
-            osmId: Buffer.from(Float64Array.from(rows, (r) => r.osm).buffer),
-          }, n);
-          const index = new HouseIdIndex(columns, n);
-          const expected = new Map<string, number>();
-          rows.forEach((r, i) => {
-            if (r.gar) expected.set(`gar:${r.gar}`, i);
-            if (guids[r.guid]) expected.set(`fias:${guids[r.guid]}`, i);
-            if (r.osm && !expected.has(`osm:W${r.osm}`)) expected.set(`osm:W${r.osm}`, i);
-          });
-          for (const [key, row] of expected) expect(index.find(key)).toBe(row);
-          for (let i = 0; i <= 50; i++) if (!expected.has(`gar:${i}`)) expect(index.find(`gar:${i}`)).toBe(-1);
-          expect(index.find('fias:0badcafe-0000-4000-8000-000000000099')).toBe(-1);
-          for (let i = 1; i < 8; i++) {
-            const row = expected.get(`fias:${guids[i]}`);
-            if (row !== undefined) expect(index.find(`fias:${guids[i].replace(/-/g, '')}`)).toBe(row);
-            if (row !== undefined) expect(guidText(columns.fias, row)).toBe(guids[i]);
+          const garBytes = Buffer.from(Uint32Array.from(rows, (r) => r.gar).buffer);
+          // the codes in memory, and left in a file (read a few bytes at a time, as blob-file.ts reads them)
+          for (const cold of [false, true]) {
+            const section = (bytes: Uint8Array): Uint8Array | ColdSection =>
+              cold ? { byteLength: bytes.byteLength, read: (into, position) => into.set(bytes.subarray(position, position + into.length)) } : bytes;
+            const columns = houseColumns({
+              gar: section(garBytes),
+              fias: section(Buffer.from(fias)),
+              osmType: Buffer.from(Uint8Array.from(rows, (r) => (r.osm ? 2 : 0))),
+              osmId: Buffer.from(Float64Array.from(rows, (r) => r.osm).buffer),
+            }, n);
+            expect(columns.fias.isCold).toBe(cold);
+            const index = new HouseIdIndex(columns, n);
+            const expected = new Map<string, number>();
+            rows.forEach((r, i) => {
+              if (r.gar) expected.set(`gar:${r.gar}`, i);
+              if (guids[r.guid]) expected.set(`fias:${guids[r.guid]}`, i);
+              if (r.osm && !expected.has(`osm:W${r.osm}`)) expected.set(`osm:W${r.osm}`, i);
+            });
+            for (const [key, row] of expected) expect(index.find(key)).toBe(row);
+            for (let i = 0; i <= 50; i++) if (!expected.has(`gar:${i}`)) expect(index.find(`gar:${i}`)).toBe(-1);
+            expect(index.find('fias:0badcafe-0000-4000-8000-000000000099')).toBe(-1);
+            for (let i = 1; i < 8; i++) {
+              const row = expected.get(`fias:${guids[i]}`);
+              if (row !== undefined) expect(index.find(`fias:${guids[i].replace(/-/g, '')}`)).toBe(row);
+              if (row !== undefined) expect(guidText(columns.fias.bytes(row), columns.fias.at / 16)).toBe(guids[i]);
+            }
           }
         },
       ),

@@ -9,7 +9,7 @@ describe('loadConfig()', () => {
     const config = loadConfig({ path: 'config/address-service.yaml', argv: [], env: {} });
     expect(config.gateway).toMatchObject({ Listen: '0.0.0.0:8080', ReadTimeout: 60000, WriteTimeout: 60000 });
     expect(config.auth.Enabled).toBe(false);
-    expect(config.dictionaries.Dir).toBe('build/dictionaries');
+    expect(config.dictionaries).toEqual({ Dir: 'build/dictionaries', HouseCodes: 'auto' });
     expect(config.license.Key).toBe('');
   });
 
@@ -35,6 +35,7 @@ describe('loadConfig()', () => {
     expect(() => configFromObject({ gateway: { Listen: 'localhost' } })).toThrow(/gateway\.Listen: ожидается host:port/);
     expect(() => configFromObject({ auth: { Enabled: 'yes' } })).toThrow(/auth\.Enabled: ожидается логическое значение/);
     expect(() => configFromObject({ gatway: {} })).toThrow(/gatway: неизвестное поле/);
+    expect(() => configFromObject({ dictionaries: { HouseCodes: 'disk' } })).toThrow(/dictionaries\.HouseCodes: недопустимое значение, допустимые: memory, file, auto/);
     expect(() => configFromObject({ auth: { Users: [{ login: 'a' }] } })).toThrow(/auth\.Users\[0\]\.pwd/);
     expect(() => configFromObject({ auth: { Enabled: true } })).toThrow(ConfigError);
     expect(() => configFromObject({ license: { Key: 'a.b' } })).toThrow(/license\.PublicKey/);

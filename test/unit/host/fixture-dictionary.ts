@@ -72,6 +72,10 @@ export function fixtureDictionary(country: Country = 'ru'): Dictionary {
     municipal: (id) => MUNICIPALS[id],
     municipalOf: (objectId) => (objectId === 3 || objectId === 4 ? 0 : -1),
     house: (id) => HOUSES[id],
+    houseLabel: (id) => {
+      const { parent, number, block, building, liter, construction } = HOUSES[id];
+      return { parent, number, block, building, liter, construction };
+    },
     apartment: (id) => APARTMENTS[id],
     chain(id) {
       const ids: number[] = [];
