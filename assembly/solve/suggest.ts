@@ -24,7 +24,7 @@ import {
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead } from '../subtree';
 import { chainScore, lastChainMask, lastChainWeight, scoreHouses } from './chain';
-import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken } from '../house';
+import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, NO_BOUND } from './scope';
 
@@ -128,6 +128,13 @@ function keyStartsWith(off: i32, len: i32): bool {
   return true;
 }
 
+/** The house key is the wide reading's (house.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`). */
+function keyIsWide(off: i32, len: i32): bool {
+  if (houseWideKeyLen == 0 || len != houseWideKeyLen) return false;
+  for (let k = 0; k < len; k++) if (houseKeyChar(off + k) != u16At(HOUSE_WIDE_KEY, k)) return false;
+  return true;
+}
+
 /** Ranks candidates [from, to) into TOP. */
 function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
   const houseMode = houseKeyLen > 0;
@@ -148,7 +155,9 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
         const off = house(h, H_KEY);
         const len = house(h, H_KEY_LEN);
         if (!keyStartsWith(off, len)) continue;
-        offer(o, h, rank + 60 + (len == houseKeyLen ? 20 : 0) - (len - houseKeyLen) * 2, hit, nameId, cap);
+        // the house spelled as typed read wide (`84-86`) first, then the narrow reading's (house 84, flat 86)
+        const exact = keyIsWide(off, len) ? 20 : len == houseKeyLen ? (houseWideKeyLen > 0 ? 19 : 20) : -(len - houseKeyLen) * 2;
+        offer(o, h, rank + 60 + exact, hit, nameId, cap);
       }
     }
     offer(o, -1, rank, hit, nameId, cap);

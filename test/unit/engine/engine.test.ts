@@ -182,6 +182,13 @@ describe('AddressEngine', () => {
       expect(read('Екатеринбург, Ленина, 59б 1')).toMatchObject({ number: '59б', parts: { house: '59б' } });
     });
 
+    it('hints the house spelled as typed first, and the narrow reading after it', () => {
+      const hints = (query: string) => wideEngine.suggest('ru', query, 5).filter((r) => r.house >= 0).map((r) => wideDict.house(r.house).number);
+      expect(hints('Екатеринбург Ленина 84-86').slice(0, 2)).toEqual(['84-86', '84']);
+      expect(hints('Екатеринбург Ленина 59б1').slice(0, 2)).toEqual(['59б1', '59б']);
+      expect(hints('Екатеринбург Ленина 84').slice(0, 2)).toEqual(['84', '84-86']);
+    });
+
     it('finds a number written with № (the query grammar reads the sign as «номер»)', () => {
       expect(read('Екатеринбург, ул 8 Марта, №3б')).toMatchObject({ number: '№3б' });
       expect(read('Екатеринбург, ул 8 Марта, д 3б')).toMatchObject({ number: '№3б' });
