@@ -87,12 +87,14 @@ export class ApartmentStore {
   references(): HouseReferences {
     const ids = new Uint32Array(this.count);
     let garCount = 0;
-    const guidRows: number[] = [];
+    const byGuid = new Uint32Array(this.refFias.data === null ? 0 : this.count);
+    let guidCount = 0;
     for (let row = 0; row < this.count; row++) {
       const gar = this.refGar.get(row);
       if (gar) ids[garCount++] = gar;
-      else if (this.refFias.data !== null) guidRows.push(row);
+      else if (this.refFias.data !== null) byGuid[guidCount++] = row;
     }
+    const guidRows = byGuid.subarray(0, guidCount);
     const sorted = ids.subarray(0, garCount).sort();
     let distinct = 0;
     for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i];

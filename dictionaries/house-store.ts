@@ -165,10 +165,6 @@ const COORDINATE_SCALE = 1e7;
 const NO_COORD_E6 = 0x7fffffff;
 
 /**
- * The blob's house sections (docs/DESIGN.md "Blob format"), each a function that builds it when the writer
- * streams it; a column no house fills is left out.
- */
-/**
  * The houses some records refer to (apartments: `ApartmentStore.references`), each once: GAR ids ascending,
  * GUIDs (16 bytes each) ascending by their first four bytes, `fiasKeys` those four bytes as a big-endian u32.
  */
@@ -190,6 +186,10 @@ export function guidIndex(refs: HouseReferences, bytes: ArrayLike<number>, at: n
   return -1;
 }
 
+/**
+ * The blob's house sections (docs/DESIGN.md "Blob format"), each a function that builds it when the writer
+ * streams it; a column no house fills is left out.
+ */
 export interface HouseSections {
   core: { houses: Section; houseLabels: Section; houseKeys: Section; houseCoords?: Section };
   host: Record<string, Section>;

@@ -5,8 +5,10 @@
  * binary sections as bin32 followed by their bytes, every other value packed by msgpackr. This reader walks
  * those maps from the file and reads each binary section straight to where it will live: a core section into
  * the room the core makes for it (`place`), any other into a buffer of its own, which the host columns keep
- * as they are (columns.ts `copy` adopts a buffer that is exactly one section). Any other value (a string, a
- * pool of strings, the summary's numbers) is read as its own bytes and decoded by msgpackr.
+ * as they are (columns.ts `copy` adopts a buffer that is exactly one section), or, for the sections the caller
+ * leaves in the file (a national dictionary's house codes), nowhere: they are read a row at a time later, with
+ * the file kept open. Any other value (a string, a pool of strings, the summary's numbers) is read as its own
+ * bytes and decoded by msgpackr.
  *
  * Reading the whole file first (as `LoadedDictionary.fromBytes` does with bytes) held the blob beside the
  * dictionary made from it: at national scale a 1.7 GB file beside ≈2 GB of dictionary. The magic and format

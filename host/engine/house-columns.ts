@@ -1,7 +1,9 @@
 /**
  * The host's house columns of a dictionary blob (docs/DESIGN.md "Blob format", host.houses) as typed
- * arrays, and the id index over them. A house costs what the blob stores: no JS object, no string per
- * house. Label ids, keys and coordinates stay in core memory (read through WasmCore.i32At).
+ * arrays, and the id index over them. A house costs what the blob stores, or less: no JS object, no string
+ * per house, and a national dictionary's codes (FIAS GUID, GAR id, cadastral number) read from the blob file
+ * when asked for (`FixedRows` over a `ColdSection`). Label ids, keys and coordinates stay in core memory (read
+ * through WasmCore.i32At).
  */
 import { FixedRows, GuidIndex, KeyIndex, copy, isColdSection, last, numbers, u32Values, type ColdSection } from './columns.js';
 
