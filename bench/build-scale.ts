@@ -541,6 +541,9 @@ async function main(): Promise<void> {
     /** a server that has answered an idsearch: its id indexes built (NaN when an idsearch child failed) */
     rssAfterIdsearchMb: fit(points((r) => ('failed' in r.idsearch ? NaN : r.idsearch.rssAfterMb)), NATIONAL_HOUSES).value,
     peakIdsearchRssMb: fit(points((r) => ('failed' in r.idsearch ? NaN : r.idsearch.peakRssMb)), NATIONAL_HOUSES).value,
+    /** queries per second, from the time per query (µs) extrapolated linearly: the wall clock of one process */
+    standardizePerSecond: 1e6 / fit(points((r) => 1e6 / r.load.standardize.perSecond), NATIONAL_HOUSES).value,
+    suggestPerSecond: 1e6 / fit(points((r) => 1e6 / r.load.suggest.perSecond), NATIONAL_HOUSES).value,
     /** MB of build peak per extra million houses */
     buildRssMbPerMillionHouses: fit(points((r) => r.build.peakRssMb), NATIONAL_HOUSES).slope * 1e6,
   };
@@ -594,7 +597,7 @@ function formatReport(output: {
   }
   const e = output.extrapolated as Record<string, number>;
   lines.push(
-    `| **35,000,000 (extrapolated)** | ${f0(e.buildSeconds)} | | | | | ${f0(e.peakBuildRssMb)} | ${f0(e.blobMb)} | | ${f1(e.loadSeconds)} | ${f0(e.rssAfterLoadMb)} | | |`,
+    `| **35,000,000 (extrapolated)** | ${f0(e.buildSeconds)} | | | | | ${f0(e.peakBuildRssMb)} | ${f0(e.blobMb)} | | ${f1(e.loadSeconds)} | ${f0(e.rssAfterLoadMb)} | ${f0(e.standardizePerSecond)} | ${f0(e.suggestPerSecond)} |`,
   );
   lines.push(
     '',
