@@ -63,6 +63,8 @@ export let houseWideKeyLen: i32 = 0;
 /** the last token of the wide reading, and whether it was read as the flat */
 export let wideLast: i32 = -1;
 export let wideTakesFlat = false;
+/** `35д-253`, `37к-148`: the keyword letter glued to the house number before a hyphen and a flat (−1: none) */
+let keywordLetter: i32 = -1;
 
 export function setupHouse(): void {
   if (PARTS == 0) {
@@ -197,6 +199,14 @@ function readValue(i: i32, p: i32): i32 {
   return -1;
 }
 
+/** Token t is a one-letter keyword glued to the number before it, followed by a hyphen and a free number (35д-253). */
+function letterBeforeFlat(t: i32): bool {
+  if (t >= tokenCount || tok(t, F_KIND) != KIND_ALPHA || tok(t, F_LEN) != 1 || tok(t, F_SEP) != 0 || tok(t, F_ROLE) != ROLE_FREE) return false;
+  if (keywordPart(t) < 0 || !isDigitTok(t + 1) || tok(t + 1, F_ROLE) != ROLE_FREE) return false;
+  const sep = tok(t + 1, F_SEP);
+  return (sep & SEP_HYPHEN) != 0 && (sep & SEP_COMMA) == 0;
+}
+
 /** A flat keyword with its number after token t (кв 53, квартира 5, оф 12). */
 function flatKeywordAfter(t: i32): bool {
   for (let k = t + 1; k < tokenCount; k++) {
@@ -327,6 +337,7 @@ export function setNameFirstNumber(on: bool): void {
 export function parseHouseParts(): i32 {
   houseAmbiguous = false;
   houseBare = false;
+  keywordLetter = -1;
   for (let p = 0; p < PART_COUNT; p++) setPart(p, -1, -1);
   houseKeyLen = 0;
   houseBaseLen = 0;
@@ -381,6 +392,17 @@ export function parseHouseParts(): i32 {
           !flatKeywordAfter(next)) {
         setPart(P_FLAT, next, next);
         mark(next, next, ROLE_HOUSE);
+      } else if (letterBeforeFlat(next)) {
+        // 35д-253: a letter that is also a keyword, glued to the number, then a flat after a hyphen. The house's own
+        // letter when the street has that house (the wide reading); else a slip: house 35, flat 253. A corpus or
+        // building letter (37к-148) keeps its reading (37 корпус 148) beside the wide one.
+        keywordLetter = next;
+        const p = keywordPart(next);
+        if (p != P_CASE && p != P_BUILD) {
+          mark(next, next, ROLE_HOUSE);
+          setPart(P_FLAT, next + 1, next + 1);
+          mark(next + 1, next + 1, ROLE_HOUSE);
+        }
       }
     } else houseAt = -1;
   }
@@ -433,6 +455,16 @@ export function parseHouseParts(): i32 {
 function buildWideKey(): void {
   const last = partLast(P_HOUSE);
   const next = last + 1;
+  if (keywordLetter == next) {
+    // 35д-253, 37к-148: the number with its letter (the corpus read from the letter, if any, is not in it)
+    if (houseBaseLen + 1 > HOUSE_KEY_CAPACITY) return;
+    for (let k = 0; k < houseBaseLen; k++) setU16(HOUSE_WIDE_KEY, k, u16At(HOUSE_KEY, k));
+    houseWideKeyLen = houseBaseLen;
+    setU16(HOUSE_WIDE_KEY, houseWideKeyLen++, u16At(NORM, tok(next, F_START)));
+    wideLast = next;
+    wideTakesFlat = false;
+    return;
+  }
   if (next >= tokenCount || tok(next, F_KIND) != KIND_DIGIT) return;
   const flat = partFirst(P_FLAT) == next;
   const hyphen = (tok(next, F_SEP) & SEP_HYPHEN) != 0 && (tok(next, F_SEP) & SEP_COMMA) == 0 && (flat || tok(next, F_ROLE) == ROLE_FREE);
@@ -452,6 +484,15 @@ function buildWideKey(): void {
 /** The parts when the solver took the house read wide: the house runs to `wideLast`, and the flat it took is gone. */
 export function takeWideHouse(): void {
   if (wideLast < 0) return;
+  if (wideLast == keywordLetter) {
+    // the letter is the house's: a corpus or building read from it goes, the number after the hyphen is the flat
+    setPart(P_HOUSE, partFirst(P_HOUSE), wideLast);
+    if (partFirst(P_CASE) == wideLast + 1) setPart(P_CASE, -1, -1);
+    if (partFirst(P_BUILD) == wideLast + 1) setPart(P_BUILD, -1, -1);
+    setPart(P_FLAT, wideLast + 1, wideLast + 1);
+    mark(wideLast, wideLast + 1, ROLE_HOUSE);
+    return;
+  }
   setPart(P_HOUSE, partFirst(P_HOUSE), wideLast);
   if (wideTakesFlat) setPart(P_FLAT, -1, -1);
   setTok(wideLast, F_ROLE, ROLE_HOUSE);
@@ -503,7 +544,7 @@ function buildHouseKey(): void {
     setU16(HOUSE_KEY, houseKeyLen++, 0x441);
     appendTokens(partFirst(P_BUILD), partLast(P_BUILD));
   }
-  if (partFirst(P_CASE) < 0 && partFirst(P_BUILD) < 0) buildWideKey();
+  if ((partFirst(P_CASE) < 0 && partFirst(P_BUILD) < 0) || keywordLetter == partLast(P_HOUSE) + 1) buildWideKey();
   // 73/1 → 73к1 when no corpus was written
   if (partFirst(P_CASE) < 0) {
     let slash = -1;

@@ -162,7 +162,7 @@ describe('AddressEngine', () => {
     let wideDict: LoadedDictionary;
     beforeAll(async () => {
       ({ engine: wideEngine, dict: wideDict } = await engineOfModel(
-        mergedModel(SMALL_OBJECTS, [wide('84'), wide('84-86'), wide('59б'), wide('59б1'), { ...wide('№3б', MARTA), stead: true }]),
+        mergedModel(SMALL_OBJECTS, [wide('84'), wide('84-86'), wide('59б'), wide('59б1'), wide('35д'), wide('37к'), wide('1'), { ...wide('№3б', MARTA), stead: true }]),
       ));
     });
     const read = (query: string) => {
@@ -175,6 +175,15 @@ describe('AddressEngine', () => {
       expect(read('Екатеринбург, Ленина, д 84-86 кв 53')).toEqual({ number: '84-86', parts: { house: '84-86', flat: '53' }, left: '' });
       expect(read('Екатеринбург, Ленина, 84-86-283')).toEqual({ number: '84-86', parts: { house: '84-86', flat: '283' }, left: '' });
       expect(read('Екатеринбург, Ленина, 59б1')).toEqual({ number: '59б1', parts: { house: '59б1' }, left: '' });
+    });
+
+    it('reads a keyword letter glued before a hyphen as the house\'s letter when the street has that house (35д-253)', () => {
+      expect(read('Екатеринбург, Ленина, д.35д-253')).toEqual({ number: '35д', parts: { house: '35д', flat: '253' }, left: '' });
+      // к is a corpus too: 37к-148 is house 37к, flat 148 when the street has 37к
+      expect(read('Екатеринбург, Ленина, 37к-148')).toEqual({ number: '37к', parts: { house: '37к', flat: '148' }, left: '' });
+      // no house 1д, 1л: a slip, house 1 and the flat
+      expect(read('Екатеринбург, Ленина, дом1д-115')).toEqual({ number: '1', parts: { house: '1', flat: '115' }, left: '' });
+      expect(read('Екатеринбург, Ленина, д.1л-144')).toEqual({ number: '1', parts: { house: '1', flat: '144' }, left: '' });
     });
 
     it('reads house and flat when no house is spelled so', () => {
