@@ -67,9 +67,10 @@ export function setupTokens(): void {
 }
 
 /**
- * Joins short abbreviations written with a hyphen (пр-кт, б-р, р-н, ст-ца, кв-л, кв-ра): a `-` between
- * two letter runs of at most 3 letters each is removed from NORM (SRC shifts with it), so the abbreviation
- * is one token as the vocabulary spells it (пркт). Returns the new length.
+ * Joins short abbreviations written with a hyphen (пр-кт, б-р, р-н, ст-ца, кв-л, кв-ра, пос-к): a `-` between
+ * two letter runs of at most 3 letters each and 5 together is removed from NORM (SRC shifts with it), so the
+ * abbreviation is one token as the vocabulary spells it (пркт). Two runs of 3 are words (`ust-kut`, read
+ * `уст-кут`: Усть-Кут), not an abbreviation. Returns the new length.
  */
 function joinAbbreviations(len: i32): i32 {
   let i = 1;
@@ -79,7 +80,7 @@ function joinAbbreviations(len: i32): i32 {
       while (a > 0 && isLetter(u16At(NORM, a - 1))) a--;
       let b = i + 1;
       while (b < len && isLetter(u16At(NORM, b))) b++;
-      if (i - a <= 3 && b - i - 1 <= 3) {
+      if (i - a <= 3 && b - i - 1 <= 3 && b - a - 1 <= 5) {
         for (let k = i; k < len - 1; k++) {
           setU16(NORM, k, u16At(NORM, k + 1));
           setI32(SRC, k, i32At(SRC, k + 1));

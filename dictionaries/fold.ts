@@ -42,7 +42,7 @@ export function foldText(text: string): string {
 
 const LETTER = /[a-zа-я]/;
 
-/** пр-кт → пркт: a hyphen between two letter runs of at most 3 letters is dropped (tokenize.ts). */
+/** пр-кт → пркт: a hyphen between two letter runs of at most 3 letters and 5 together is dropped (tokenize.ts). */
 export function joinAbbreviations(s: string): string {
   let i = 1;
   while (i < s.length - 1) {
@@ -51,7 +51,7 @@ export function joinAbbreviations(s: string): string {
       while (a > 0 && LETTER.test(s[a - 1])) a--;
       let b = i + 1;
       while (b < s.length && LETTER.test(s[b])) b++;
-      if (i - a <= 3 && b - i - 1 <= 3) {
+      if (i - a <= 3 && b - i - 1 <= 3 && b - a - 1 <= 5) {
         s = s.slice(0, i) + s.slice(i + 1);
         continue;
       }

@@ -54,12 +54,16 @@ describe('foldText(text)', () => {
 });
 
 describe('joinAbbreviations(text)', () => {
-  it('drops a hyphen between letter runs of at most three letters', () => {
+  it('drops a hyphen between letter runs of at most three letters and five together', () => {
     expect(joinAbbreviations('кв-л')).toBe('квл');
     expect(joinAbbreviations('кв-ра')).toBe('квра');
     expect(joinAbbreviations('пр-кт пр-д')).toBe('пркт прд');
+    expect(joinAbbreviations('пос-к')).toBe('поск');
     expect(joinAbbreviations('мамина-сибиряка')).toBe('мамина-сибиряка');
     expect(joinAbbreviations('10-а')).toBe('10-а');
+    // two runs of three are words: `ust-kut` read in Cyrillic (Усть-Кут), Ана-Юрт
+    expect(joinAbbreviations('уст-кут')).toBe('уст-кут');
+    expect(joinAbbreviations('ана-юрт')).toBe('ана-юрт');
   });
 });
 
