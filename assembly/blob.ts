@@ -16,7 +16,7 @@
  *   postings i32: name ids, grouped by word
  *   names    NAME_STRIDE i32: object, wordStart, wordCount, flags (NAME_HISTORICAL, NAME_ALIAS), totalWeight (×100)
  *   nameWords NAME_WORD_STRIDE i32: wordId, weight (×100)
- *   types    TYPE_STRIDE i32: levelMask (bit = level), flags
+ *   types    TYPE_STRIDE i32: levelMask (bit = level), flags (TYPE_COMMON_STREET)
  *   grid     see grid.ts
  */
 export const FORMAT_VERSION: i32 = 3;
@@ -155,6 +155,12 @@ export function houseParent(id: i32): i32 {
 // @ts-ignore: decorator
 @inline export function typeLevelMask(typeId: i32): i32 {
   return typeId < 0 || typeId >= typeCount ? 0 : load<i32>(TYPES + (<usize>(typeId * TYPE_STRIDE) << 2));
+}
+/** types flags: the country's commonest street type (`ул`, `вул`), which a tie without a typed type goes to */
+export const TYPE_COMMON_STREET: i32 = 1;
+// @ts-ignore: decorator
+@inline export function typeFlags(typeId: i32): i32 {
+  return typeId < 0 || typeId >= typeCount ? 0 : load<i32>(TYPES + (<usize>(typeId * TYPE_STRIDE + 1) << 2));
 }
 // @ts-ignore: decorator
 @inline export function houseKeyChar(offset: i32): i32 {

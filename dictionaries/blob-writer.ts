@@ -23,10 +23,13 @@ import { HouseStore, Int32Builder } from './house-store.js';
 import { BinBlocks } from './spill.js';
 import { f64Column, fixedTextColumn, guidColumn, pooledColumn, textColumn, u32Column } from './columns.js';
 import { ApartmentStore } from './apartment-store.js';
+import { Level } from './model.js';
 
 export const BLOB_MAGIC = 'ADDRDICT';
 export const FORMAT_VERSION = 3;
 export const NO_COORD = 0x7fffffff;
+/** the types section's flag of the commonest street type (assembly/blob.ts TYPE_COMMON_STREET) */
+const TYPE_COMMON_STREET = 1;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -378,6 +381,13 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
       houseStart[id], houseCountOf[id], Number(o.postcode ?? 0) || 0, o.codes.fias ? 1 : 0,
     );
   });
+  // the commonest type of streets (ул, вул): a tie between streets of one name, no type typed, goes to it
+  const streetTypes = new Map<number, number>();
+  objects.forEach((o, id) => {
+    if (o.level === Level.street) streetTypes.set(objTypeIds[id], (streetTypes.get(objTypeIds[id]) ?? 0) + 1);
+  });
+  let commonStreetType = -1;
+  for (const [id, n] of streetTypes) if (commonStreetType < 0 || n > streetTypes.get(commonStreetType)!) commonStreetType = id;
   const metroCoords = new Int32Builder();
   for (const m of model.metro) metroCoords.push(e6(m.lat), e6(m.lon));
 
@@ -464,7 +474,7 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
       postings: postings.buffer(),
       names: names.buffer(),
       nameWords: nameWordsOut.buffer(),
-      types: i32Section(levelMask.flatMap((m) => [m, 0])),
+      types: i32Section(levelMask.flatMap((m, id) => [m, id === commonStreetType ? TYPE_COMMON_STREET : 0])),
       metro: metroCoords.buffer(),
     },
   };

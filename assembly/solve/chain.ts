@@ -11,17 +11,18 @@
  *
  * Solvers, in order (one reason each):
  *   ScopeSolver      the streets of the places named before the streets of the same name elsewhere, and those by
- *                    registry and weight, the tie-breaks below (speed only)
+ *                    registry, weight and type, the tie-breaks below (speed only)
  *   FloorFilter      a reading of the query that cannot beat an earlier reading of it stops (speed only)
  *   AncestorSolver   region → … → street agreement is the strongest evidence of the right street
  *   HouseSolver      a house that exists under the street separates streets of the same name
  *   PostcodeSolver   a postcode in the input separates towns with the same street
  *   RegistryPenalty  tie-breaker: an object the official registry (GAR) confirms beats one known only from OSM
- *   WeightPenalty    last tie-breaker: the bigger place (population, houses) is the likelier one
+ *   WeightPenalty    tie-breaker: the bigger place (population, houses) is the likelier one
+ *   CommonTypePenalty last tie-breaker: in one town, a street of the country's commonest type (ул) beats another (пл)
  */
 import {
   obj, house, houseKeyChar, O_FLAGS, OBJ_REGISTRY, O_PARENT, O_LEVEL, O_HOUSE_START, O_HOUSE_COUNT, O_POSTCODE, O_WEIGHT, H_KEY, H_KEY_LEN,
-  H_BASE_LEN,
+  H_BASE_LEN, O_TYPE, typeFlags, TYPE_COMMON_STREET,
 } from '../blob';
 import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound,
@@ -192,8 +193,9 @@ function anchorExtra(o: i32): i32 {
 const ORDER_CHAIN: i32 = 0;
 function chainKey(o: i32): i32 {
   const weight = pathWeight(o);
-  const capped = weight < 0 ? 0 : weight < (1 << 30) ? weight : (1 << 30) - 1;
-  return (obj(o, O_FLAGS) & OBJ_REGISTRY) != 0 ? (1 << 30) | capped : capped;
+  const capped = weight < 0 ? 0 : weight < (1 << 29) ? weight : (1 << 29) - 1;
+  const common = (typeFlags(obj(o, O_TYPE)) & TYPE_COMMON_STREET) != 0 ? 1 : 0;
+  return ((obj(o, O_FLAGS) & OBJ_REGISTRY) != 0 ? 1 << 30 : 0) | (capped << 1) | common;
 }
 
 /** Builds the reading order of standardize now (at load) rather than in the first query. */
@@ -245,6 +247,7 @@ let bestSlot: usize = 0;
 let bestWeight: i32 = -1;
 let bestLevel: i32 = 0;
 let bestRegistry: bool = false;
+let bestCommon: bool = false;
 
 /** How deep an answer counts in a tie: a house, then a city or settlement, then a street, then the other levels by depth. */
 // @ts-ignore: decorator
@@ -265,13 +268,16 @@ function evaluate(from: i32, to: i32): void {
     // ties: the deeper answer (but a town before a street: `Слободской` alone is the town, not a lane of
     // Екатеринбург), then the one the official registry confirms, then the bigger place, then the one read first
     const registry = (obj(o, O_FLAGS) & OBJ_REGISTRY) != 0;
+    // then, in one town, the commonest street type (`Бахчиванджи, 3`: the ул, not the пл of that name)
+    const common = (typeFlags(obj(o, O_TYPE)) & TYPE_COMMON_STREET) != 0;
     const better = score > bestScore ||
       (score == bestScore && (tieDepth(level) > tieDepth(bestLevel) || (level == bestLevel &&
-        (registry && !bestRegistry || (registry == bestRegistry && (chainWeight > bestWeight ||
-          (chainWeight == bestWeight && readEarlier(p, bestSlot))))))));
+        (registry != bestRegistry ? registry : chainWeight != bestWeight ? chainWeight > bestWeight :
+          common != bestCommon ? common : readEarlier(p, bestSlot)))));
     if (better) {
       bestSlot = p;
       bestRegistry = registry;
+      bestCommon = common;
       bestObject = o;
       bestScore = score;
       bestMask = chainMask;
@@ -315,6 +321,7 @@ export function solve(): i32 {
   bestWeight = -1;
   bestLevel = 0;
   bestRegistry = false;
+  bestCommon = false;
   if (floorCall != callCount) {
     floorCall = callCount;
     floor = -2000000;

@@ -8,7 +8,7 @@ import { AddressEngine, cleanInput, emptyLevels, emptyParts } from '../../../hos
 import type { LoadedDictionary } from '../../../host/engine/dictionary.js';
 import { filledParts } from '../../helpers/engine.js';
 import { CITY, LENINA, MARTA, REGION, SMALL_OBJECTS, engineOfModel, mergedModel, smallModel } from '../../helpers/model.js';
-import type { MergedHouse } from '../../../dictionaries/merged.js';
+import type { MergedHouse, MergedObject } from '../../../dictionaries/merged.js';
 
 let engine: AddressEngine;
 let dict: LoadedDictionary;
@@ -153,6 +153,22 @@ describe('AddressEngine', () => {
       expect(res.levels).toEqual({ ...emptyLevels(), region: REGION, city: CITY });
       expect(res.quality).toMatchObject({ level: 3, house: 9, geo: 3 });
       expect(res.parts).toEqual(emptyParts());
+    });
+  });
+
+  describe('a tie between streets of one name in one town, no type typed', () => {
+    it('goes to the commonest street type (ул), read first or not', async () => {
+      const street = (key: string, type: string): MergedObject => ({ key, level: 7, parent: CITY, name: 'Бахчиванджи', type, codes: {}, ga: '', source: 'test' });
+      for (const [first, second] of [['пл', 'ул'], ['ул', 'пл']]) {
+        const objects = [...SMALL_OBJECTS, street('test:a', first), street('test:b', second)];
+        const three = (parent: number): MergedHouse => ({ parent, number: '3', codes: {}, source: 'test' });
+        const { engine: tied, dict: tiedDict } = await engineOfModel(mergedModel(objects, [three(objects.length - 2), three(objects.length - 1)]));
+        const res = tied.standardize('ru', 'Екатеринбург, Бахчиванджи, 3');
+        expect(tiedDict.object(res.levels.street).type, `${first} read first`).toBe('ул');
+        expect(res.quality.unique).toBe(2);
+        // a type typed decides it
+        expect(tiedDict.object(tied.standardize('ru', 'Екатеринбург, пл Бахчиванджи, 3').levels.street).type).toBe('пл');
+      }
     });
   });
 
