@@ -77,26 +77,45 @@ export function houseMunicipal(h: HouseColumns, id: number): number {
 }
 
 /**
- * Houses by `fias:<guid>`, `gar:<id>` and `osm:<N|W|R><id>` keys, built on the first id lookup: 4 bytes per
- * house for GAR ids and for GUIDs; OSM ids (only houses that have one) in a Map. A GAR id or GUID held by
- * several rows answers the last (as a Map filled in row order did), an OSM id the first.
+ * Houses by `fias:<guid>`, `gar:<id>` and `osm:<N|W|R><id>` keys, each kind's index built on the first lookup of
+ * that kind: 4 bytes per house for GAR ids and for GUIDs; OSM ids (only houses that have one) in a Map. A GAR id
+ * or GUID held by several rows answers the last (as a Map filled in row order did), an OSM id the first. A service
+ * asked by FIAS GUIDs alone never builds the GAR index (at national scale a second of the first lookup and
+ * 140 MB per worker).
  */
 export class HouseIdIndex {
-  private readonly byGar: KeyIndex;
-  private readonly byFias: GuidIndex;
-  private readonly osm = new Map<string, number>();
+  private garIndex: KeyIndex | null = null;
+  private fiasIndex: GuidIndex | null = null;
+  private osmIndex: Map<string, number> | null = null;
 
-  constructor(h: HouseColumns, count: number) {
+  constructor(
+    private readonly h: HouseColumns,
+    private readonly count: number,
+  ) {}
+
+  private get byGar(): KeyIndex {
     // a cold column's keys are read whole to sort the rows, then read again at each probe
-    const gar = h.gar;
-    this.byGar = new KeyIndex(u32Values(gar), undefined, gar.isCold ? (row) => gar.u32(row) : undefined);
-    this.byFias = new GuidIndex(h.fias, count);
-    for (let i = 0; i < h.osmType.length; i++) {
-      const t = h.osmType[i];
-      if (!t) continue;
-      const key = `${'NWR'[t - 1]}${h.osmId[i]}`;
-      if (!this.osm.has(key)) this.osm.set(key, i);
+    const gar = this.h.gar;
+    return (this.garIndex ??= new KeyIndex(u32Values(gar), undefined, gar.isCold ? (row) => gar.u32(row) : undefined));
+  }
+
+  private get byFias(): GuidIndex {
+    return (this.fiasIndex ??= new GuidIndex(this.h.fias, this.count));
+  }
+
+  private get osm(): Map<string, number> {
+    if (this.osmIndex === null) {
+      const h = this.h;
+      const osm = new Map<string, number>();
+      for (let i = 0; i < h.osmType.length; i++) {
+        const t = h.osmType[i];
+        if (!t) continue;
+        const key = `${'NWR'[t - 1]}${h.osmId[i]}`;
+        if (!osm.has(key)) osm.set(key, i);
+      }
+      this.osmIndex = osm;
     }
+    return this.osmIndex;
   }
 
   /** the house with this key, −1 when none */
