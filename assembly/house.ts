@@ -55,8 +55,9 @@ export let HOUSE_ALT_KEY: usize = 0;
 export let houseAltKeyLen: i32 = 0;
 export let houseAltBaseLen: i32 = 0;
 /**
- * The house read wide: with the flat of `84-86` (`84-86`, as OSM and GAR write some numbers) or with the digits glued
- * after its letter (`59б1`). The solver takes a house of that key first; length 0 when there is no wide reading.
+ * The house read wide: with the flat of `84-86` (`84-86`, as OSM and GAR write some numbers), with the digits glued
+ * after its letter (`59б1`), or with the keyword letter before a hyphen and a flat (`35д-253`: `35д`). The solver
+ * takes a house of that key first; length 0 when there is no wide reading.
  */
 export let HOUSE_WIDE_KEY: usize = 0;
 export let houseWideKeyLen: i32 = 0;
@@ -450,7 +451,8 @@ export function parseHouseParts(): i32 {
 
 /**
  * The wide reading of a house with neither corpus nor building: `84-86` (the flat after a hyphen, the dictionary
- * keeps a hyphen between digits) or `59б1` (a number glued after the house's letter, which no keyword opens).
+ * keeps a hyphen between digits) or `59б1` (a number glued after the house's letter, which no keyword opens); or
+ * of a house followed by a keyword letter, a hyphen and a flat (`35д-253`, `37к-148`: the number with the letter).
  */
 function buildWideKey(): void {
   const last = partLast(P_HOUSE);
@@ -481,7 +483,10 @@ function buildWideKey(): void {
   wideTakesFlat = flat;
 }
 
-/** The parts when the solver took the house read wide: the house runs to `wideLast`, and the flat it took is gone. */
+/**
+ * The parts when the solver took the house read wide: the house runs to `wideLast`, and the flat it took is gone
+ * (or, after a keyword letter, the number after the hyphen is the flat and no corpus is read from the letter).
+ */
 export function takeWideHouse(): void {
   if (wideLast < 0) return;
   if (wideLast == keywordLetter) {
