@@ -156,6 +156,16 @@ describe('AddressEngine', () => {
     });
   });
 
+  describe('houses of one number with several corpora', () => {
+    it('are hinted in the natural order of their corpora, not in the registry\'s', async () => {
+      const corpora = ['1', '10', '2', '3', '6', '7', '12', '4', '5', '8', '9'];
+      const houses = corpora.map((block): MergedHouse => ({ parent: LENINA, number: '35', block, codes: {}, source: 'test' }));
+      const { engine: hinted, dict: hintedDict } = await engineOfModel(mergedModel(SMALL_OBJECTS, houses));
+      const hints = hinted.suggest('ru', 'Екатеринбург Ленина 35', 5).filter((r) => r.house >= 0).map((r) => hintedDict.house(r.house).block);
+      expect(hints).toEqual(['1', '2', '3', '4', '5']);
+    });
+  });
+
   describe('a tie between streets of one name in one town, no type typed', () => {
     it('goes to the commonest street type (ул), read first or not', async () => {
       const street = (key: string, type: string): MergedObject => ({ key, level: 7, parent: CITY, name: 'Бахчиванджи', type, codes: {}, ga: '', source: 'test' });
