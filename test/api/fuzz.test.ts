@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemaErrors, startTestServer, type TestServer } from './helpers.js';
+import { createEngine } from '../../host/engine/index.js';
+import { DICTIONARIES_DIR, schemaErrors, startTestServer, type TestServer } from './helpers.js';
 
 let api: TestServer;
 beforeAll(async () => {
@@ -38,6 +39,24 @@ describe('fuzzed request bodies', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('never answer 5xx with the house codes read from the dictionary files either (idsearch, clean, geosearch)', async () => {
+    const engine = await createEngine({ dir: DICTIONARIES_DIR, houseCodes: 'file' });
+    const cold = await startTestServer({ engine });
+    try {
+      const id = fc.oneof(text, fc.uuid(), fc.bigInt({ min: 0n, max: 2n ** 40n }).map(String), fc.constantFrom('4abf7720-fa42-482c-a2ec-cd564d9abc96', '5392775', '0'));
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('/api/v1/idsearch/address', '/api/v1/clean/address', '/api/v1/geosearch/address'), id, fc.constantFrom('FIAS', 'GAR', 'UNKNOWN'), async (path, query, type) => {
+          const reply = await cold.post(path, { query, type, countryCode: 'RU', latitude: 45.62, longitude: 63.31 });
+          expect(reply.status).toBeLessThan(500);
+          if (reply.status >= 400) expect(schemaErrors('Error', reply.body)).toBe('');
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      await cold.close();
+    }
   });
 
   it('never answer 5xx to raw bytes that are not JSON', async () => {
