@@ -55,34 +55,43 @@ export class ObjectColumns {
   }
 }
 
-/** Objects by FIAS GUID, GAR id, KLADR code, OSM id and GA code; the first object holding an id answers. */
+/**
+ * Objects by FIAS GUID, GAR id, KLADR code, OSM id and GA code; the first object holding an id answers. Each
+ * kind's index is built on the first lookup of that kind.
+ */
 export class ObjectIdIndex {
-  private readonly byFias: GuidIndex;
-  private readonly byGar: KeyIndex;
-  private readonly byKladr: TextIndex;
-  private readonly byOsm: TextIndex;
-  private readonly byGa: TextIndex;
+  private readonly indexes = new Map<string, { rows(value: string): Iterable<number> }>();
 
-  constructor(o: ObjectColumns, count: number) {
-    this.byFias = new GuidIndex(o.fias, count);
-    this.byGar = new KeyIndex(o.gar);
-    this.byKladr = new TextIndex(o.kladr);
-    this.byOsm = new TextIndex(o.osm);
-    this.byGa = new TextIndex(o.ga);
+  constructor(
+    private readonly o: ObjectColumns,
+    private readonly count: number,
+  ) {}
+
+  private index(kind: string): { rows(value: string): Iterable<number> } | null {
+    let index = this.indexes.get(kind);
+    if (index === undefined) {
+      const o = this.o;
+      switch (kind) {
+        case 'fias': index = new GuidIndex(o.fias, this.count); break;
+        case 'gar': {
+          const byGar = new KeyIndex(o.gar);
+          index = { rows: (value: string) => (/^\d{1,10}$/.test(value) && Number(value) <= 0xffffffff ? byGar.rows(Number(value)) : []) };
+          break;
+        }
+        case 'kladr': index = new TextIndex(o.kladr); break;
+        case 'osm': index = new TextIndex(o.osm); break;
+        case 'ga': index = new TextIndex(o.ga); break;
+        default: return null;
+      }
+      this.indexes.set(kind, index);
+    }
+    return index;
   }
 
   /** the object with `<kind>:<id>`, −1 when none */
   find(key: string): number {
     const colon = key.indexOf(':');
-    const kind = key.slice(0, colon);
-    const value = key.slice(colon + 1);
-    switch (kind) {
-      case 'fias': return first(this.byFias.rows(value));
-      case 'gar': return /^\d{1,10}$/.test(value) && Number(value) <= 0xffffffff ? first(this.byGar.rows(Number(value))) : -1;
-      case 'kladr': return first(this.byKladr.rows(value));
-      case 'osm': return first(this.byOsm.rows(value));
-      case 'ga': return first(this.byGa.rows(value));
-      default: return -1;
-    }
+    const index = this.index(key.slice(0, colon));
+    return index === null ? -1 : first(index.rows(key.slice(colon + 1)));
   }
 }
