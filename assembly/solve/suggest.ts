@@ -22,7 +22,7 @@ import {
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
   chargeLeftTokens,
 } from '../classify/names';
-import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead } from '../subtree';
+import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead, orderKey } from '../subtree';
 import { chainScore, lastChainMask, lastChainWeight, scoreHouses } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
@@ -272,8 +272,9 @@ function hintHouseLoss(o: i32): i32 {
  * rank: what its names gain, its type word, the postcode, a house, and its LevelBonus and WeightBonus.
  */
 function areaRankBound(o: i32, gain: i32): i32 {
+  // hintKey(o), as the hint order keeps it (built at load: one read, not the object's record and its chain weight)
   return gain + typeBonusBound(o) + (postcodeToken >= 0 && tok(postcodeToken, F_VALUE) > 0 ? 20 : 0) +
-    (houseKeyLen > 0 && obj(o, O_HOUSE_COUNT) > 0 ? HOUSE_HINT_BONUS : 0) + hintKey(o);
+    (houseKeyLen > 0 && obj(o, O_HOUSE_COUNT) > 0 ? HOUSE_HINT_BONUS : 0) + orderKey(ORDER_HINT, o);
 }
 
 /** The last hint comes before any hint of the next street in order at its rank (one-pass order). */
