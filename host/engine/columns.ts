@@ -8,7 +8,7 @@
  *   GUID column    16 bytes per row (all zero: none)
  *   u32 / f64      one number per row
  *
- * Indexes are built on the first id lookup and cost 4 bytes per row: row numbers ordered by a u32 key (the
+ * Indexes are built on the first lookup of their id kind and cost 4 bytes per row: row numbers ordered by a u32 key (the
  * GAR id, the first four bytes of a GUID, a hash of a text), found by binary search and confirmed on the
  * row itself.
  */
