@@ -3,7 +3,7 @@
  * dictionary as its bytes read whole (LoadedDictionary.fromBytes), for each of the four real dictionaries;
  * a file that is cut short, of another magic or format, or not msgpack at all is refused with the file named.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pack } from 'msgpackr';
@@ -98,6 +98,20 @@ describe('readBlobFile(file)', () => {
       expect(() => readBlobFile(file), String(length)).toThrow(BlobError);
       expect(() => readBlobFile(file)).toThrow(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a dictionary blob \\(cut short at byte ${length} of ${length}\\)`));
     }
+  });
+
+  it('leaves no file open when a file whose sections were left in it turns out cut short, and one open while in use', () => {
+    const bytes = ru();
+    const file = join(dir, 'cut-cold.dict');
+    writeFileSync(file, bytes.subarray(0, bytes.length - 3));
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 5; i++) expect(() => readBlobFile(file, (path) => (path.startsWith('host.houses.') ? 'cold' : null))).toThrow(BlobError);
+    expect(open()).toBe(before);
+    const whole = readBlobFile(join(DICTIONARIES_DIR, 'ru.dict'), (path) => (path === 'host.houses.fias' ? 'cold' : null));
+    expect(open()).toBe(before + 1);
+    whole.close?.();
+    expect(open()).toBe(before);
   });
 
   it('refuses another magic and another format before reading the rest, as fromBytes does', async () => {
