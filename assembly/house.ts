@@ -200,12 +200,15 @@ function readValue(i: i32, p: i32): i32 {
   return -1;
 }
 
+/** Token t is a free number after a hyphen, not a comma: the flat of `20-18`, `48 к.1-34`, `84-86-283`. */
+function flatAfterHyphen(t: i32): bool {
+  return isDigitTok(t) && tok(t, F_ROLE) == ROLE_FREE && (tok(t, F_SEP) & SEP_HYPHEN) != 0 && (tok(t, F_SEP) & SEP_COMMA) == 0;
+}
+
 /** Token t is a one-letter keyword glued to the number before it, followed by a hyphen and a free number (35д-253). */
 function letterBeforeFlat(t: i32): bool {
   if (t >= tokenCount || tok(t, F_KIND) != KIND_ALPHA || tok(t, F_LEN) != 1 || tok(t, F_SEP) != 0 || tok(t, F_ROLE) != ROLE_FREE) return false;
-  if (keywordPart(t) < 0 || !isDigitTok(t + 1) || tok(t + 1, F_ROLE) != ROLE_FREE) return false;
-  const sep = tok(t + 1, F_SEP);
-  return (sep & SEP_HYPHEN) != 0 && (sep & SEP_COMMA) == 0;
+  return keywordPart(t) >= 0 && flatAfterHyphen(t + 1);
 }
 
 /** A flat keyword with its number after token t (кв 53, квартира 5, оф 12). */
@@ -389,8 +392,7 @@ export function parseHouseParts(): i32 {
       mark(houseAt, last, ROLE_HOUSE);
       // 20-18 → flat 18; 11/-89 → flat 89; but not when a flat keyword follows (84-86 кв 53: the house's own hyphen)
       const next = last + 1;
-      if (isDigitTok(next) && tok(next, F_ROLE) == ROLE_FREE && (tok(next, F_SEP) & SEP_HYPHEN) != 0 && (tok(next, F_SEP) & SEP_COMMA) == 0 &&
-          !flatKeywordAfter(next)) {
+      if (flatAfterHyphen(next) && !flatKeywordAfter(next)) {
         setPart(P_FLAT, next, next);
         mark(next, next, ROLE_HOUSE);
       } else if (letterBeforeFlat(next)) {
@@ -426,8 +428,7 @@ export function parseHouseParts(): i32 {
     setPart(p, valueAt, end);
     mark(i, end, ROLE_HOUSE);
     // 48 к.1-34 → flat 34
-    if ((p == P_CASE || p == P_BUILD) && partFirst(P_FLAT) < 0 && isDigitTok(end + 1) && tok(end + 1, F_ROLE) == ROLE_FREE &&
-        (tok(end + 1, F_SEP) & SEP_HYPHEN) != 0 && (tok(end + 1, F_SEP) & SEP_COMMA) == 0) {
+    if ((p == P_CASE || p == P_BUILD) && partFirst(P_FLAT) < 0 && flatAfterHyphen(end + 1)) {
       setPart(P_FLAT, end + 1, end + 1);
       mark(end + 1, end + 1, ROLE_HOUSE);
       i = end + 1;
@@ -503,8 +504,7 @@ export function takeWideHouse(): void {
   setTok(wideLast, F_ROLE, ROLE_HOUSE);
   // 84-86-283 → flat 283, as 20-18 → flat 18
   const next = wideLast + 1;
-  if (partFirst(P_FLAT) < 0 && isDigitTok(next) && tok(next, F_ROLE) == ROLE_FREE && (tok(next, F_SEP) & SEP_HYPHEN) != 0 &&
-      (tok(next, F_SEP) & SEP_COMMA) == 0) {
+  if (partFirst(P_FLAT) < 0 && flatAfterHyphen(next)) {
     setPart(P_FLAT, next, next);
     mark(next, next, ROLE_HOUSE);
   }

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { Ajv } from 'ajv';
 import { formatErrors } from './schemas/validator.js';
+import type { HouseCodes } from './engine/dictionary.js';
 
 export interface Config {
   gateway: {
@@ -31,8 +32,8 @@ export interface Config {
   };
   dictionaries: {
     Dir: string;
-    /** where the houses' FIAS GUIDs, GAR ids and cadastral numbers live (host/engine/dictionary.ts HouseCodes) */
-    HouseCodes: 'memory' | 'file' | 'auto';
+    /** where the houses' FIAS GUIDs, GAR ids and cadastral numbers live */
+    HouseCodes: HouseCodes;
   };
   log: {
     Level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

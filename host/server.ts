@@ -13,6 +13,7 @@ import { createApp, swapEngine, type AddressApp } from './app.js';
 import { requestHandler } from './fast-path.js';
 import { loadConfig, parseListen, type Config } from './config.js';
 import type { Engine } from './engine/types.js';
+import type { HouseCodes } from './engine/dictionary.js';
 import { LicenseManager } from './license.js';
 import { envelope, JSON_TYPE } from './middleware/errors.js';
 import { AppError, GrpcCode } from './errors.js';
@@ -22,7 +23,7 @@ const LOG_BATCH_BYTES = 4096;
 /** …and at least this often when traffic is low. */
 const LOG_FLUSH_MS = 500;
 
-type EngineFactory = (options: { dir: string; houseCodes?: Config['dictionaries']['HouseCodes']; log?: (line: string) => void }) => Promise<Engine>;
+type EngineFactory = (options: { dir: string; houseCodes?: HouseCodes; log?: (line: string) => void }) => Promise<Engine>;
 
 /** `host/engine/index.ts` (the lead's) exports `createEngine({dir})`. */
 export async function loadEngineFactory(): Promise<EngineFactory> {

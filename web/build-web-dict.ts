@@ -67,8 +67,8 @@ export function webBlob(sourceBytes: Uint8Array, source = 'blob'): { bytes: Uint
   const houses: Record<string, Uint8Array | string[]> = {};
   for (const [name, value] of Object.entries(blob.host.houses)) {
     if (DROPPED_HOUSE_COLUMNS.includes(name)) dropped.push(`houses.${name}`);
-    else if (value instanceof Uint8Array || Array.isArray(value)) houses[name] = value;
-    else throw new Error(`web dictionary: house column ${name} was left in the server's blob file (read it with houseCodes 'memory')`);
+    // decoded from bytes: no section is left in a file (a `ColdSection` comes only from host/engine/blob-file.ts)
+    else houses[name] = value as Uint8Array | string[];
   }
   const apartmentCount = blob.counts.apartments ?? 0;
   const metroCount = blob.counts.metro ?? 0;

@@ -74,15 +74,12 @@ export function matchHouse(o: i32): i32 {
   const start = obj(o, O_HOUSE_START);
   const count = obj(o, O_HOUSE_COUNT);
   // a house spelled as typed read wide (`84-86`, `59б1`) comes before the narrow reading's (house 84, flat 86)
-  if (houseWideKeyLen > 0) {
-    for (let h = start; h < start + count; h++) {
-      if (house(h, H_KEY_LEN) == houseWideKeyLen && keyEquals(house(h, H_KEY), houseWideKeyLen, HOUSE_WIDE_KEY)) {
-        chainHouse = h;
-        chainHouseExact = true;
-        chainHouseWide = true;
-        return HOUSE_BONUS;
-      }
-    }
+  const wide = houseWithKey(start, count, HOUSE_WIDE_KEY, houseWideKeyLen);
+  if (wide >= 0) {
+    chainHouse = wide;
+    chainHouseExact = true;
+    chainHouseWide = true;
+    return HOUSE_BONUS;
   }
   let baseHit = -1;
   for (let h = start; h < start + count; h++) {
@@ -95,14 +92,11 @@ export function matchHouse(o: i32): i32 {
     }
     if (baseHit < 0 && house(h, H_BASE_LEN) == houseBaseLen && keyEquals(off, houseBaseLen)) baseHit = h;
   }
-  if (houseAltKeyLen > 0) {
-    for (let h = start; h < start + count; h++) {
-      if (house(h, H_KEY_LEN) == houseAltKeyLen && keyEquals(house(h, H_KEY), houseAltKeyLen, HOUSE_ALT_KEY)) {
-        chainHouse = h;
-        chainHouseExact = true;
-        return HOUSE_BONUS;
-      }
-    }
+  const alt = houseWithKey(start, count, HOUSE_ALT_KEY, houseAltKeyLen);
+  if (alt >= 0) {
+    chainHouse = alt;
+    chainHouseExact = true;
+    return HOUSE_BONUS;
   }
   if (baseHit >= 0) {
     chainHouse = baseHit;
@@ -111,7 +105,15 @@ export function matchHouse(o: i32): i32 {
   return 0;
 }
 
-function keyEquals(off: i32, len: i32, key: usize = 0): bool {
+/** The first of houses [start, start + count) whose key is `key[0…len)`, −1 when none (or len 0). */
+function houseWithKey(start: i32, count: i32, key: usize, len: i32): i32 {
+  if (len == 0) return -1;
+  for (let h = start; h < start + count; h++) if (house(h, H_KEY_LEN) == len && keyEquals(house(h, H_KEY), len, key)) return h;
+  return -1;
+}
+
+/** Whether the dictionary's house key chars from `off` are `key[0…len)` (the parsed HOUSE_KEY by default). */
+export function keyEquals(off: i32, len: i32, key: usize = 0): bool {
   const k0 = key == 0 ? HOUSE_KEY : key;
   for (let k = 0; k < len; k++) if (houseKeyChar(off + k) != u16At(k0, k)) return false;
   return true;
@@ -194,8 +196,12 @@ const ORDER_CHAIN: i32 = 0;
 function chainKey(o: i32): i32 {
   const weight = pathWeight(o);
   const capped = weight < 0 ? 0 : weight < (1 << 29) ? weight : (1 << 29) - 1;
-  const common = (typeFlags(obj(o, O_TYPE)) & TYPE_COMMON_STREET) != 0 ? 1 : 0;
-  return ((obj(o, O_FLAGS) & OBJ_REGISTRY) != 0 ? 1 << 30 : 0) | (capped << 1) | common;
+  return ((obj(o, O_FLAGS) & OBJ_REGISTRY) != 0 ? 1 << 30 : 0) | (capped << 1) | (commonStreet(o) ? 1 : 0);
+}
+
+/** Object o has the country's commonest street type (the last tie-break, `evaluate`). */
+function commonStreet(o: i32): bool {
+  return (typeFlags(obj(o, O_TYPE)) & TYPE_COMMON_STREET) != 0;
 }
 
 /** Builds the reading order of standardize now (at load) rather than in the first query. */
@@ -269,7 +275,7 @@ function evaluate(from: i32, to: i32): void {
     // Екатеринбург), then the one the official registry confirms, then the bigger place, then the one read first
     const registry = (obj(o, O_FLAGS) & OBJ_REGISTRY) != 0;
     // then, in one town, the commonest street type (`Бахчиванджи, 3`: the ул, not the пл of that name)
-    const common = (typeFlags(obj(o, O_TYPE)) & TYPE_COMMON_STREET) != 0;
+    const common = commonStreet(o);
     const better = score > bestScore ||
       (score == bestScore && (tieDepth(level) > tieDepth(bestLevel) || (level == bestLevel &&
         (registry != bestRegistry ? registry : chainWeight != bestWeight ? chainWeight > bestWeight :

@@ -23,7 +23,7 @@ import {
   chargeLeftTokens,
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead, orderKey } from '../subtree';
-import { chainScore, lastChainMask, lastChainWeight, scoreHouses } from './chain';
+import { chainScore, keyEquals, lastChainMask, lastChainWeight, scoreHouses } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, NO_BOUND } from './scope';
@@ -163,16 +163,12 @@ function offer(o: i32, h: i32, rank: i32, hit: i32, nameId: i32, cap: i32): void
 }
 
 function keyStartsWith(off: i32, len: i32): bool {
-  if (len < houseKeyLen) return false;
-  for (let k = 0; k < houseKeyLen; k++) if (houseKeyChar(off + k) != u16At(HOUSE_KEY, k)) return false;
-  return true;
+  return len >= houseKeyLen && keyEquals(off, houseKeyLen);
 }
 
 /** The house key is the wide reading's (house.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`). */
 function keyIsWide(off: i32, len: i32): bool {
-  if (houseWideKeyLen == 0 || len != houseWideKeyLen) return false;
-  for (let k = 0; k < len; k++) if (houseKeyChar(off + k) != u16At(HOUSE_WIDE_KEY, k)) return false;
-  return true;
+  return houseWideKeyLen > 0 && len == houseWideKeyLen && keyEquals(off, len, HOUSE_WIDE_KEY);
 }
 
 /** Ranks candidates [from, to) into TOP. */
