@@ -289,8 +289,11 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
     nameCount++;
   };
   const objTypeIds = new Int32Array(objects.length);
+  // streets per type id, for the commonest street type (the types section's flag, below)
+  const streetTypes = new Map<number, number>();
   objects.forEach((o, id) => {
     objTypeIds[id] = typeOf(o.type, o.level);
+    if (o.level === Level.street) streetTypes.set(objTypeIds[id], (streetTypes.get(objTypeIds[id]) ?? 0) + 1);
     const seen = new Set<string>();
     const variants: [string, number][] = [[o.name, 0]];
     for (const a of o.aliases ?? []) variants.push([a, 2]);
@@ -382,10 +385,6 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
     );
   });
   // the commonest type of streets (ул, вул): a tie between streets of one name, no type typed, goes to it
-  const streetTypes = new Map<number, number>();
-  objects.forEach((o, id) => {
-    if (o.level === Level.street) streetTypes.set(objTypeIds[id], (streetTypes.get(objTypeIds[id]) ?? 0) + 1);
-  });
   let commonStreetType = -1;
   for (const [id, n] of streetTypes) if (commonStreetType < 0 || n > streetTypes.get(commonStreetType)!) commonStreetType = id;
   const metroCoords = new Int32Builder();
