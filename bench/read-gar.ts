@@ -15,7 +15,8 @@
  * do. `--reader <file>` measures another copy of the reader (a checkout of an earlier commit), so
  * before/after runs share the same conditions when interleaved.
  *
- * `--worker 0|1` forces the reader's scan worker off or on (default: the reader's own choice).
+ * `--threads N` sets the reader's scan threads (`GarOptions.scanThreads`; 0 scans in the reader's thread; default: the
+ * reader's own choice, two on this machine for these archives).
  *
  * `--inflate N` measures the ceiling instead: only inflating the entries the reader opens, N entries at a
  * time (each inflate runs in the libuv pool, so N = 2 uses both cores of this machine), nothing scanned;
@@ -23,7 +24,7 @@
  * the same machine without a faster inflate.
  *
  * Usage: tsx bench/read-gar.ts [archive ...] [--runs 3] [--digest] [--reader dictionaries/sources/gar.ts]
- *        [--worker 0|1] [--inflate 1|2] [--results build/read-gar.json]
+ *        [--threads 0|1|2] [--inflate 1|2] [--results build/read-gar.json]
  * Default archives: build/synth/gar-250000.zip and gar-1000000.zip (generate them with
  * `tsx dictionaries/synth/gar-scale.ts --houses 250000`, or let bench/build-scale.ts do it).
  */
@@ -99,7 +100,7 @@ class MeasuringSink implements ModelSink {
 
 type ReadGar = (zip: string, sink: ModelSink, options: object) => Promise<{ objects: number; houses: number; steads: number; apartments: number; xmlBytes?: number }>;
 
-async function childRun(archive: string, reader: string, digest: boolean, worker: boolean | undefined): Promise<RunReport> {
+async function childRun(archive: string, reader: string, digest: boolean, scanThreads: number | undefined): Promise<RunReport> {
   const { readGar } = (await import(pathToFileURL(reader).href)) as { readGar: ReadGar };
   // the type table as the build has it (hflabs abbreviations added), given to either reader
   const types = typeTable();
@@ -108,7 +109,7 @@ async function childRun(archive: string, reader: string, digest: boolean, worker
   const sink = new MeasuringSink(hash);
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const counts = await readGar(archive, sink, { asOf: '2024-06-01', types, worker });
+  const counts = await readGar(archive, sink, { asOf: '2024-06-01', types, scanThreads });
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   if (hash) hash.update(`counts\t${JSON.stringify([counts.objects, counts.houses, counts.steads, counts.apartments])}\n`);
@@ -174,16 +175,16 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const runs = Number(option(args, 'runs') ?? 3);
   const reader = resolve(option(args, 'reader') ?? DEFAULT_READER);
-  const worker = option(args, 'worker');
+  const threads = option(args, 'threads');
   const inflate = option(args, 'inflate');
-  const valued = new Set(['runs', 'reader', 'results', 'worker', 'inflate'].flatMap((name) => [`--${name}`, option(args, name)]));
+  const valued = new Set(['runs', 'reader', 'results', 'threads', 'inflate'].flatMap((name) => [`--${name}`, option(args, name)]));
   const named = args.filter((arg) => !arg.startsWith('--') && !valued.has(arg)).map((arg) => resolve(arg));
   const archives = named.length > 0 ? named : ['gar-250000.zip', 'gar-1000000.zip'].map((name) => join(ROOT, 'build/synth', name));
   for (const archive of archives) if (!existsSync(archive)) throw new Error(`${archive} missing: generate it with tsx dictionaries/synth/gar-scale.ts --houses N`);
 
   const reports: RunReport[] = [];
   const lines = [
-    `${inflate ? `inflate only, ${inflate} lane(s)` : `reader ${reader}`}${worker === undefined ? '' : `, worker ${worker}`}, ${runs} run(s) per archive, each in a fresh process`,
+    `${inflate ? `inflate only, ${inflate} lane(s)` : `reader ${reader}`}${threads === undefined ? '' : `, ${threads} scan thread(s)`}, ${runs} run(s) per archive, each in a fresh process`,
     '',
     '| archive | houses | XML MB | houses/s median (min–max) | MB/s median (min–max) | houses/CPU-s | peak RSS MB (max) | load avg |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -191,12 +192,12 @@ async function main(): Promise<void> {
   for (const archive of archives) {
     const mine: RunReport[] = [];
     for (let run = 0; run < runs; run++) {
-      const report = await runChild(inflate ? [archive, '--inflate', inflate] : [archive, reader, ...(worker === undefined ? [] : ['--worker', worker])]);
+      const report = await runChild(inflate ? [archive, '--inflate', inflate] : [archive, reader, ...(threads === undefined ? [] : ['--threads', threads])]);
       console.error(`${archive}: ${Math.round(report.houses / (report.ms / 1000))} houses/s, ${(report.ms / 1000).toFixed(2)} s, CPU ${(report.cpuMs / 1000).toFixed(2)} s, peak RSS ${report.peakRssMb.toFixed(0)} MB, load ${report.loadAverage.toFixed(1)}`);
       mine.push(report);
     }
     if (args.includes('--digest')) {
-      const hashed = await runChild([archive, reader, '--digest', ...(worker === undefined ? [] : ['--worker', worker])]);
+      const hashed = await runChild([archive, reader, '--digest', ...(threads === undefined ? [] : ['--threads', threads])]);
       console.error(`${archive}: digest ${hashed.digest}`);
       mine.forEach((report) => (report.digest = hashed.digest));
     }
@@ -221,8 +222,8 @@ if (process.argv.includes('--child') && process.argv.includes('--inflate')) {
   process.stdout.write(`${JSON.stringify(await childInflate(archive, Number(option(process.argv, 'inflate'))))}\n`);
 } else if (process.argv.includes('--child')) {
   const [archive, reader] = process.argv.slice(process.argv.indexOf('--child') + 1);
-  const worker = option(process.argv, 'worker');
-  const report = await childRun(archive, reader, process.argv.includes('--digest'), worker === undefined ? undefined : worker === '1');
+  const threads = option(process.argv, 'threads');
+  const report = await childRun(archive, reader, process.argv.includes('--digest'), threads === undefined ? undefined : Number(threads));
   process.stdout.write(`${JSON.stringify(report)}\n`);
 } else if (process.argv[1] && resolve(process.argv[1]) === SELF) {
   main().catch((error) => {

@@ -30,7 +30,7 @@ const wait = () => (ahead >= BATCHES_AHEAD ? new Promise<void>((resolve) => (res
 
 const zip = await openZip(zipPath);
 const entries = new Map(zip.entries.map((entry) => [entry.fileName, entry]));
-for (const [job, { table, fileName }] of plan.entries()) {
+for (const { index: job, table, fileName } of plan) {
   const { layout, keep } = GAR_TABLES[table];
   const packer = new RecordPacker(job, layout.names.length, postBatch);
   try {

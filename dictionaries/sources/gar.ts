@@ -35,6 +35,7 @@
  * refers to the deepest one in its municipal PATH (docs/DECISIONS.md). Region 99 (г Байконур) is a
  * federal city: it is the region and its streets hang under it, as GAR has it; it has no municipal entities.
  */
+import { availableParallelism } from 'node:os';
 import type { Entry } from 'yauzl';
 import { fiasKey, Level, type AddressObject, type HouseRecord, type LevelNumber, type ModelSink, type MunicipalObject } from '../model.js';
 import { typeTable, type TypeTable } from '../types.js';
@@ -73,11 +74,12 @@ export interface GarOptions {
   log?: (line: string) => void;
   types?: TypeTable;
   /**
-   * inflate and scan the XML in a worker thread, ahead of the records' processing (default false). It
-   * takes the scan off this thread (its CPU at 250 k houses: ≈ 5 s → ≈ 1.2 s) but costs ≈ 15 % more CPU
-   * in all (packing, a second heap, ≈ 0.4 s to start): no faster on two busy cores, a start for more.
+   * worker threads that inflate and scan the XML, entries side by side, ahead of the records' processing in
+   * this thread; 0 scans here. Default: `defaultScanThreads` (two on a machine of two cores or more once the
+   * entries to read hold 64 MB of XML). Each thread costs ≈ 0.4 s to start and ≈ 50 MB; at 1 M houses two
+   * take the read from ≈ 23 to ≈ 14.5 s on this 2-core machine, one alone is no faster than none.
    */
-  worker?: boolean;
+  scanThreads?: number;
 }
 
 const GAR_LEVELS: Record<string, LevelNumber> = {
@@ -134,7 +136,8 @@ export async function readGar(zipPath: string, sink: ModelSink, options: GarOpti
     for (const table of planned(root, TYPE_TABLES)) plan.push({ table, fileName: root.get(table)!.fileName });
     for (const [, files] of selected) for (const table of planned(files, REGION_TABLES)) plan.push({ table, fileName: files.get(table)!.fileName });
     const entries = new Map(zip.entries.map((entry) => [entry.fileName, entry]));
-    scan = options.worker ? workerScan(zipPath, asOf, plan) : inlineScan(zip, zipPath, asOf);
+    const threads = options.scanThreads ?? defaultScanThreads(plan.reduce((sum, job) => sum + entries.get(job.fileName)!.uncompressedSize, 0));
+    scan = threads > 0 ? workerScan(zipPath, asOf, plan, threads) : inlineScan(zip, zipPath, asOf);
     const read: ReadEntry = (job, handle) => {
       counts.xmlBytes += entries.get(job.fileName)!.uncompressedSize;
       return scan!.read(job, handle);
@@ -152,6 +155,17 @@ export async function readGar(zipPath: string, sink: ModelSink, options: GarOpti
     zip.close();
   }
   return counts;
+}
+
+/** XML from which the reader scans in worker threads by default */
+const THREADED_XML_BYTES = 64 * 2 ** 20;
+
+/**
+ * Scan threads for `xmlBytes` of XML to read: two when the machine has two cores or more and there is enough
+ * XML to pay for starting them, else none.
+ */
+export function defaultScanThreads(xmlBytes: number): number {
+  return xmlBytes >= THREADED_XML_BYTES && availableParallelism() >= 2 ? 2 : 0;
 }
 
 /** reads an entry of the plan: the records its table keeps go to `handle`; resolves with the file's record count */

@@ -64,7 +64,7 @@ describe('readGar(zip, sink) on a fixture', () => {
 
   it('names the file and the record when an XML entry is cut', async () => {
     await expect(readGar(resolve(FIXTURES, 'gar_xml_badxml.zip'), new CollectingSink())).rejects.toThrow(/AS_HOUSES_20240101_h\.XML.*(element|line)/);
-    await expect(readGar(resolve(FIXTURES, 'gar_xml_badxml.zip'), new CollectingSink(), { worker: true })).rejects.toThrow(
+    await expect(readGar(resolve(FIXTURES, 'gar_xml_badxml.zip'), new CollectingSink(), { scanThreads: 2 })).rejects.toThrow(
       /AS_HOUSES_20240101_h\.XML: malformed XML at byte \d+, after element 4 <HOUSE>: truncated XML/,
     );
   });
@@ -74,7 +74,7 @@ describe('readGar(zip, sink) on a record it cannot use', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gar-bad-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it.each([false, true])('names the file, the record and its byte (worker: %s)', async (worker) => {
+  it.each([0, 1, 2])('names the file, the record and its byte (scan threads: %s)', async (scanThreads) => {
     // the fixture's sources with one house whose OBJECTID is not a number
     const src = resolve(FIXTURES, 'gar-src');
     const zip = new yazl.ZipFile();
@@ -85,10 +85,10 @@ describe('readGar(zip, sink) on a record it cannot use', () => {
       zip.addBuffer(Buffer.from(text), name);
     }
     zip.end();
-    const file = join(dir, `bad-${worker}.zip`);
+    const file = join(dir, `bad-${scanThreads}.zip`);
     await new Promise<void>((done) => zip.outputStream.pipe(createWriteStream(file)).on('close', () => done()));
-    await expect(readGar(file, new CollectingSink(), { asOf: '2024-06-01', worker })).rejects.toThrow(
-      /bad-(true|false)\.zip:01\/AS_HOUSES_20240101_h\.XML: element 4 <HOUSE> at byte \d+: OBJECTID="10o2" is not a positive integer/,
+    await expect(readGar(file, new CollectingSink(), { asOf: '2024-06-01', scanThreads })).rejects.toThrow(
+      /bad-[012]\.zip:01\/AS_HOUSES_20240101_h\.XML: element 4 <HOUSE> at byte \d+: OBJECTID="10o2" is not a positive integer/,
     );
   });
 });
@@ -139,11 +139,11 @@ describe.runIf(HAS_DATA)('readGar(zip, sink) gives what the saxes reader gave', 
     expect(await readerDigest(readGar, join(dir, 'variant.zip'))).toBe('ca932ab9f4704726259892671ce46236ba1fda5e0ee739fcb4659c2867fe986a');
   });
 
-  it('with the scan in a worker thread', async () => {
-    const worker = (zip: string, sink: Parameters<typeof readGar>[1], options: { asOf: string }) => readGar(zip, sink, { ...options, worker: true });
-    expect(await readerDigest(worker, source)).toBe('76319b7138605cfedd59e8a2f81a6fe5d6e043aaa5f10e0ddca4d08d12ad5274');
-    await variantArchive(source, join(dir, 'variant-worker.zip'));
-    expect(await readerDigest(worker, join(dir, 'variant-worker.zip'))).toBe('ca932ab9f4704726259892671ce46236ba1fda5e0ee739fcb4659c2867fe986a');
+  it.each([0, 1, 2, 3])('with the scan in %s worker thread(s), 0 in the reader thread', async (scanThreads) => {
+    const threaded = (zip: string, sink: Parameters<typeof readGar>[1], options: { asOf: string }) => readGar(zip, sink, { ...options, scanThreads });
+    expect(await readerDigest(threaded, source)).toBe('76319b7138605cfedd59e8a2f81a6fe5d6e043aaa5f10e0ddca4d08d12ad5274');
+    await variantArchive(source, join(dir, `variant-threads-${scanThreads}.zip`));
+    expect(await readerDigest(threaded, join(dir, `variant-threads-${scanThreads}.zip`))).toBe('ca932ab9f4704726259892671ce46236ba1fda5e0ee739fcb4659c2867fe986a');
   });
 
   it('on a synthetic two-region archive with cadastral numbers and flats', async () => {
