@@ -98,11 +98,38 @@ export function matchHouse(o: i32): i32 {
     chainHouseExact = true;
     return HOUSE_BONUS;
   }
+  // `12 к4` typed, `12 лит Б к4` in the dictionary (key 12бк4): every part typed is the house's, and it has a
+  // letter besides; a better guess than the first house of number 12 (`12 к3`), though no more certain
+  const lettered = houseWithLetter(start, count);
+  if (lettered >= 0) {
+    chainHouse = lettered;
+    return 50;
+  }
   if (baseHit >= 0) {
     chainHouse = baseHit;
     return 50;
   }
   return 0;
+}
+
+/**
+ * The first of houses [start, start + count) whose key is the parsed key with one letter after its base, when the
+ * key has more than a base ending in a digit (`12к4` → `12бк4`); −1 when none.
+ */
+function houseWithLetter(start: i32, count: i32): i32 {
+  if (houseKeyLen <= houseBaseLen || houseBaseLen == 0) return -1;
+  const last = u16At(HOUSE_KEY, houseBaseLen - 1);
+  if (last < 0x30 || last > 0x39) return -1;
+  for (let h = start; h < start + count; h++) {
+    if (house(h, H_KEY_LEN) != houseKeyLen + 1) continue;
+    const off = house(h, H_KEY);
+    const letter = houseKeyChar(off + houseBaseLen);
+    if (letter < 0x430 || letter > 0x44f || !keyEquals(off, houseBaseLen)) continue;
+    let same = true;
+    for (let k = houseBaseLen; k < houseKeyLen && same; k++) same = houseKeyChar(off + k + 1) == u16At(HOUSE_KEY, k);
+    if (same) return h;
+  }
+  return -1;
 }
 
 /** The first of houses [start, start + count) whose key is `key[0…len)`, −1 when none (or len 0). */

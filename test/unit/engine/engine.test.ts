@@ -230,6 +230,28 @@ describe('AddressEngine', () => {
     });
   });
 
+  describe('a corpus typed without the letter the registry adds (12 к4 for 12 лит Б к4)', () => {
+    const corpus = (block: string, liter = '', number = '12'): MergedHouse => ({ parent: LENINA, number, block, ...(liter ? { liter } : {}), codes: {}, source: 'test' });
+    const read = async (houses: MergedHouse[], query: string) => {
+      const { engine: own, dict } = await engineOfModel(mergedModel(SMALL_OBJECTS, houses));
+      const res = own.standardize('ru', query);
+      const found = res.house >= 0 ? dict.house(res.house) : null;
+      return found && { block: found.block, liter: found.liter };
+    };
+    const street = [corpus('3'), corpus('1'), corpus('4', 'б'), corpus('2')];
+
+    it('takes the house with every part typed and a letter besides, before the first house of the number', async () => {
+      expect(await read(street, 'Екатеринбург, Ленина, 12 к4')).toMatchObject({ block: '4', liter: 'б' });
+      expect(await read(street, 'Екатеринбург, Ленина, д 12 корп 3')).toMatchObject({ block: '3', liter: '' });
+    });
+
+    it('keeps the exact house first, and the first of the number when no house has the corpus', async () => {
+      expect(await read([...street, corpus('4')], 'Екатеринбург, Ленина, 12 к4')).toMatchObject({ block: '4', liter: '' });
+      expect(await read(street, 'Екатеринбург, Ленина, 12б к4')).toMatchObject({ block: '4', liter: 'б' });
+      expect(await read(street, 'Екатеринбург, Ленина, 12 к5')).toMatchObject({ block: '3' });
+    });
+  });
+
   describe('parseHouse(query)', () => {
     it('parses with the first dictionary\'s core, and with none returns empty parts', () => {
       expect(filledParts(engine.parseHouse('д 5 кв 7').parts)).toEqual({ house: '5', flat: '7' });
