@@ -82,6 +82,10 @@ export function matchHouse(o: i32): i32 {
     return HOUSE_BONUS;
   }
   let baseHit = -1;
+  // `12 к4` typed, `12 лит Б к4` in the dictionary (key 12бк4): every part typed is the house's, and it has a
+  // letter besides; a better guess than the first house of number 12 (`12 к3`), though no more certain
+  let letterHit = -1;
+  const lettered = letterable();
   for (let h = start; h < start + count; h++) {
     const off = house(h, H_KEY);
     const len = house(h, H_KEY_LEN);
@@ -91,6 +95,7 @@ export function matchHouse(o: i32): i32 {
       return HOUSE_BONUS;
     }
     if (baseHit < 0 && house(h, H_BASE_LEN) == houseBaseLen && keyEquals(off, houseBaseLen)) baseHit = h;
+    if (lettered && letterHit < 0 && len == houseKeyLen + 1 && keyWithLetter(off, len, false)) letterHit = h;
   }
   const alt = houseWithKey(start, count, HOUSE_ALT_KEY, houseAltKeyLen);
   if (alt >= 0) {
@@ -98,11 +103,8 @@ export function matchHouse(o: i32): i32 {
     chainHouseExact = true;
     return HOUSE_BONUS;
   }
-  // `12 к4` typed, `12 лит Б к4` in the dictionary (key 12бк4): every part typed is the house's, and it has a
-  // letter besides; a better guess than the first house of number 12 (`12 к3`), though no more certain
-  const lettered = houseWithLetter(start, count);
-  if (lettered >= 0) {
-    chainHouse = lettered;
+  if (letterHit >= 0) {
+    chainHouse = letterHit;
     return 50;
   }
   if (baseHit >= 0) {
@@ -112,24 +114,24 @@ export function matchHouse(o: i32): i32 {
   return 0;
 }
 
-/**
- * The first of houses [start, start + count) whose key is the parsed key with one letter after its base, when the
- * key has more than a base ending in a digit (`12к4` → `12бк4`); −1 when none.
- */
-function houseWithLetter(start: i32, count: i32): i32 {
-  if (houseKeyLen <= houseBaseLen || houseBaseLen == 0) return -1;
+/** The parsed key has more than a base, and the base ends in a digit: a letter may stand after it (keyWithLetter). */
+function letterable(): bool {
+  if (houseKeyLen <= houseBaseLen || houseBaseLen == 0) return false;
   const last = u16At(HOUSE_KEY, houseBaseLen - 1);
-  if (last < 0x30 || last > 0x39) return -1;
-  for (let h = start; h < start + count; h++) {
-    if (house(h, H_KEY_LEN) != houseKeyLen + 1) continue;
-    const off = house(h, H_KEY);
-    const letter = houseKeyChar(off + houseBaseLen);
-    if (letter < 0x430 || letter > 0x44f || !keyEquals(off, houseBaseLen)) continue;
-    let same = true;
-    for (let k = houseBaseLen; k < houseKeyLen && same; k++) same = houseKeyChar(off + k + 1) == u16At(HOUSE_KEY, k);
-    if (same) return h;
-  }
-  return -1;
+  return last >= 0x30 && last <= 0x39;
+}
+
+/**
+ * Whether the dictionary's house key at `off` is the parsed key with one letter after its base, when the key has
+ * more than a base ending in a digit (`12к4` → `12бк4`: the registry's литера stands between number and corpus);
+ * with `prefix`, whether it starts so (hints: `12к` → `12бк4`).
+ */
+export function keyWithLetter(off: i32, len: i32, prefix: bool): bool {
+  if ((prefix ? len <= houseKeyLen : len != houseKeyLen + 1) || !letterable()) return false;
+  const letter = houseKeyChar(off + houseBaseLen);
+  if (letter < 0x430 || letter > 0x44f || !keyEquals(off, houseBaseLen)) return false;
+  for (let k = houseBaseLen; k < houseKeyLen; k++) if (houseKeyChar(off + k + 1) != u16At(HOUSE_KEY, k)) return false;
+  return true;
 }
 
 /** The first of houses [start, start + count) whose key is `key[0…len)`, −1 when none (or len 0). */

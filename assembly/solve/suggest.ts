@@ -23,7 +23,7 @@ import {
   chargeLeftTokens,
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead, orderKey } from '../subtree';
-import { chainScore, keyEquals, lastChainMask, lastChainWeight, scoreHouses } from './chain';
+import { chainScore, keyEquals, keyWithLetter, lastChainMask, lastChainWeight, scoreHouses } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, NO_BOUND } from './scope';
@@ -162,8 +162,9 @@ function offer(o: i32, h: i32, rank: i32, hit: i32, nameId: i32, cap: i32): void
   if (topCount < cap) topCount++;
 }
 
+/** The house key starts with the parsed key, or with it and a letter after its base (chain.ts keyWithLetter). */
 function keyStartsWith(off: i32, len: i32): bool {
-  return len >= houseKeyLen && keyEquals(off, houseKeyLen);
+  return (len >= houseKeyLen && keyEquals(off, houseKeyLen)) || keyWithLetter(off, len, true);
 }
 
 /** The house key is the wide reading's (house.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`). */

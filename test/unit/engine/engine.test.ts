@@ -250,6 +250,12 @@ describe('AddressEngine', () => {
       expect(await read(street, 'Екатеринбург, Ленина, 12б к4')).toMatchObject({ block: '4', liter: 'б' });
       expect(await read(street, 'Екатеринбург, Ленина, 12 к5')).toMatchObject({ block: '3' });
     });
+
+    it('hints that house for the corpus typed', async () => {
+      const { engine: own, dict } = await engineOfModel(mergedModel(SMALL_OBJECTS, street));
+      const first = own.suggest('ru', 'Екатеринбург Ленина 12 к4', 5).find((r) => r.house >= 0);
+      expect(first && dict.house(first.house)).toMatchObject({ block: '4', liter: 'б' });
+    });
   });
 
   describe('parseHouse(query)', () => {
