@@ -5,7 +5,7 @@
  * through its share of the plan of entries (entry i to thread i mod n) and ahead of the reader by a bounded
  * number of batches, so inflating and scanning run beside the records' processing and beside each other
  * (`GarOptions.scanThreads`). Measured on this 2-core machine, full build at 1 M houses: the read takes
- * ≈ 23 s scanned here, ≈ 14.5 s with two threads; one thread alone is no faster than none (packing, a second
+ * ≈ 21 s scanned here, ≈ 13 s with two threads; one thread alone is no faster than none (packing, a second
  * heap, ≈ 0.4 s to start it).
  *
  * A batch carries the kept records of one entry packed for transfer (no copy between threads): the raw
