@@ -24,7 +24,7 @@ port.on('message', () => {
 const post = (message: ScanMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 const postBatch = (batch: PackedBatch) => {
   ahead++;
-  post({ batch }, [batch.bytes.buffer, batch.starts.buffer, batch.ends.buffer, batch.flags.buffer, batch.places.buffer] as ArrayBuffer[]);
+  post({ batch }, [batch.bytes.buffer as ArrayBuffer]);
 };
 const wait = () => (ahead >= BATCHES_AHEAD ? new Promise<void>((resolve) => (resume = resolve)) : undefined);
 
