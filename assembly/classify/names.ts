@@ -128,13 +128,15 @@ let prefixTok: i32 = -1;
  * WORD_SLOTS: open-addressing table of the words the leaf hits hit, WORD_SLOT_BYTES each: @0 word id, @4 best gain
  * of a hit on it in a leaf's name, @8 its first hit, @12 its last hit, @16 the most a leaf's name holding it scores
  * (`leafNameBound`; 0x7fffffff until it is computed), @24 the tokens of its hits (u64 bit set); HIT_NEXT: the next
- * hit of the same word.
+ * hit of the same word; HIT_SLOT: the slot of a leaf hit's word (its word looked up once, not at every step of
+ * the ordered reading).
  * Built once per call when asked (`indexHitWords`), reset through WORD_USED.
  */
 let WORD_SLOTS: usize = 0;
 let WORD_USED: usize = 0;
 let wordUsed: i32 = 0;
 let HIT_NEXT: usize = 0;
+let HIT_SLOT: usize = 0;
 /** 0 not built for this call, 1 built, −1 too many words */
 let wordsIndexed: i32 = 0;
 let TOUCH: usize = 0;
@@ -187,6 +189,7 @@ export function setupNames(): void {
   WORD_USED = reserve(<usize>WORD_SLOT_CAP << 2);
   for (let i = 0; i < WORD_SLOT_CAP; i++) store<i32>(WORD_SLOTS + <usize>i * WORD_SLOT_BYTES, -1);
   HIT_NEXT = reserve(<usize>HIT_CAP << 2);
+  HIT_SLOT = reserve(<usize>HIT_CAP << 2);
   TOUCH = reserve(<usize>TOUCH_CAP << 3);
   RANGE_PAIRS = reserve(<usize>RANGE_CAP << 3);
   AREA_PAIRS = reserve(<usize>AREA_PAIR_CAP << 3);
@@ -644,8 +647,8 @@ function minorHit(h: i32, key: i32): bool {
     minorTokens++;
   }
   if (load<i32>(TOKEN_RANK + (<usize>hitToken(h) << 2)) < minorTokens) return true;
-  const p = wordSlot(hitWord(h), false);
-  return p != 0 && load<i32>(p, 16) < needed;
+  // a leaf hit's slot (indexHitWords, which the ordered reading needs)
+  return load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>h << 2)), 16) < needed;
 }
 
 /**
@@ -724,6 +727,7 @@ function indexHitWords(): bool {
     const gained = leafGain(h);
     if (gained > load<i32>(p, 4)) store<i32>(p, gained, 4);
     store<i32>(HIT_NEXT + (<usize>h << 2), -1);
+    store<i32>(HIT_SLOT + (<usize>h << 2), <i32>p);
     if (load<i32>(p, 8) < 0) store<i32>(p, h, 8);
     else store<i32>(HIT_NEXT + (<usize>load<i32>(p, 12) << 2), h);
     store<i32>(p, h, 12);
@@ -885,10 +889,8 @@ export function orderedKey(): i32 {
   return NO_KEY;
 }
 
-/** The most hit h's word gains in a name where it weighs `weight` (0 when no hit has the word). */
-function wordGainAt(w: i32, weight: i32): i32 {
-  const p = wordSlot(w, false);
-  if (p == 0) return 0;
+/** The most the hits on the word of slot p gain in a name where it weighs `weight`. */
+function slotGainAt(p: usize, weight: i32): i32 {
   let best = 0;
   for (let h = load<i32>(p, 8); h >= 0; h = load<i32>(HIT_NEXT + (<usize>h << 2))) {
     const g = gainAt(h, weight);
@@ -908,20 +910,16 @@ function nameBound(n: i32): i32 {
   let held: u64 = 0;
   const start = name(n, 1);
   for (let j = start; j < start + name(n, 2); j++) {
-    held |= wordTokens(nameWord(j, 0));
-    const g = wordGainAt(nameWord(j, 0), nameWord(j, 1));
+    const p = wordSlot(nameWord(j, 0), false);
+    if (p == 0) continue;
+    held |= load<u64>(p, 24);
+    const g = slotGainAt(p, nameWord(j, 1));
     if (g <= 0) continue;
     gained += g;
     reached += nameWord(j, 1);
   }
   const total = name(n, 4);
   return gained - (total > reached ? (total - reached) / 5 : 0) - (name(n, 3) != 0 ? 5 : 0) - leftPenalty(held);
-}
-
-/** The tokens of the hits on word w (bit set, `indexHitWords`; none when no hit has it). */
-function wordTokens(w: i32): u64 {
-  const p = wordSlot(w, false);
-  return p == 0 ? 0 : load<u64>(p, 24);
 }
 
 /** The most the object of the name `orderedKey` found can score from its names (read it or pass it by). */
