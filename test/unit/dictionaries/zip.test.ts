@@ -45,6 +45,27 @@ describe('openZip(path)', () => {
     expect(Buffer.concat(await readAll(join(dir, 'good.zip'), 'stored.XML')).equals(TEXT)).toBe(true);
   });
 
+  it('reads an empty entry as no bytes', async () => {
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(Buffer.alloc(0), 'empty.XML', { compress: false, mtime: new Date(0) });
+    zip.addBuffer(Buffer.alloc(0), 'empty-deflated.XML', { mtime: new Date(0) });
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+    writeFileSync(join(dir, 'empty.zip'), Buffer.concat(chunks));
+    expect(Buffer.concat(await readAll(join(dir, 'empty.zip'), 'empty.XML')).length).toBe(0);
+    expect(Buffer.concat(await readAll(join(dir, 'empty.zip'), 'empty-deflated.XML')).length).toBe(0);
+  });
+
+  it('fails naming the archive and the entry when the directory gives more stored bytes than the file has', async () => {
+    const long = Buffer.from(good);
+    // the first central directory record: compressed size at +20
+    const record = long.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    long.writeUInt32LE(0x7fffffff, record + 20);
+    writeFileSync(join(dir, 'long.zip'), long);
+    await expect(readAll(join(dir, 'long.zip'), '01/AS_ITEMS.XML')).rejects.toThrow(`${join(dir, 'long.zip')}: cannot open 01/AS_ITEMS.XML`);
+  });
+
   it('fails naming the archive and the entry when the deflate data is broken', async () => {
     const broken = Buffer.from(good);
     broken.fill(0xff, 200, 260);
