@@ -189,6 +189,7 @@ export interface ScanWorkerData {
 /** messages of the worker: a batch, the end of an entry (its record count), or the error that stopped it */
 export type ScanMessage = { batch: PackedBatch } | { done: number; records: number } | { job: number; error: string };
 
+const TSX_API = import.meta.resolve('tsx/esm/api');
 const WORKER_FILE = new URL(`./gar-scan-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /** One scan worker: the entries of the plan it works through, and the messages it has posted not yet taken. */
@@ -205,8 +206,9 @@ interface ScanThread {
  * the records. `read` must be called for the plan's entries in the plan's order.
  */
 export function workerScan(zipPath: string, asOf: string, plan: ScanJob[], threads = 1): GarScan {
-  // the worker loads TypeScript through tsx's loader, registered in the worker before its module
-  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER_FILE)}); })`;
+  // the worker loads TypeScript through tsx's loader, registered in the worker before its module; both by
+  // absolute URL, as an evaluated worker resolves a bare name from the working directory, not from here
+  const bootstrap = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_FILE)}); })`;
   const count = Math.max(1, Math.min(threads, plan.length));
   let wake: (() => void) | undefined;
   const notify = () => {

@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { Level } from '../../../dictionaries/model.js';
@@ -144,6 +146,19 @@ describe.runIf(HAS_DATA)('readGar(zip, sink) gives what the saxes reader gave', 
     expect(await readerDigest(threaded, source)).toBe('76319b7138605cfedd59e8a2f81a6fe5d6e043aaa5f10e0ddca4d08d12ad5274');
     await variantArchive(source, join(dir, `variant-threads-${scanThreads}.zip`));
     expect(await readerDigest(threaded, join(dir, `variant-threads-${scanThreads}.zip`))).toBe('ca932ab9f4704726259892671ce46236ba1fda5e0ee739fcb4659c2867fe986a');
+  });
+
+  it('with scan threads in a process started from another directory (the threads find tsx and their module)', () => {
+    const gar = pathToFileURL(resolve(__dirname, '../../../dictionaries/sources/gar.ts')).href;
+    const script = [
+      `const { readGar } = await import(${JSON.stringify(gar)});`,
+      'let houses = 0;',
+      "const sink = { country: 'ru', addObject() {}, addMunicipal() {}, addHouse() { houses++; }, addApartment() {}, addMetro() {}, addPostcode() {}, addSource() {}, reject() {} };",
+      `const counts = await readGar(${JSON.stringify(source)}, sink, { scanThreads: 2, asOf: '2024-06-01' });`,
+      'console.log(JSON.stringify({ houses, objects: counts.objects }));',
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--import', import.meta.resolve('tsx'), '--input-type=module', '-e', script], { cwd: tmpdir(), encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ houses: 602, objects: 48 });
   });
 
   it('on a synthetic two-region archive with cadastral numbers and flats', async () => {
