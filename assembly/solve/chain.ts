@@ -115,19 +115,19 @@ export function matchHouse(o: i32): i32 {
 }
 
 /** The parsed key has more than a base, and the base ends in a digit: a letter may stand after it (keyWithLetter). */
-function letterable(): bool {
+export function letterable(): bool {
   if (houseKeyLen <= houseBaseLen || houseBaseLen == 0) return false;
   const last = u16At(HOUSE_KEY, houseBaseLen - 1);
   return last >= 0x30 && last <= 0x39;
 }
 
 /**
- * Whether the dictionary's house key at `off` is the parsed key with one letter after its base, when the key has
- * more than a base ending in a digit (`12к4` → `12бк4`: the registry's литера stands between number and corpus);
- * with `prefix`, whether it starts so (hints: `12к` → `12бк4`).
+ * Whether the dictionary's house key at `off` is the parsed key with one letter after its base (`12к4` →
+ * `12бк4`: the registry's литера stands between number and corpus); with `prefix`, whether it starts so (hints:
+ * `12к` → `12бк4`). Only for a parsed key that is `letterable()` (the caller asks that once).
  */
 export function keyWithLetter(off: i32, len: i32, prefix: bool): bool {
-  if ((prefix ? len <= houseKeyLen : len != houseKeyLen + 1) || !letterable()) return false;
+  if (prefix ? len <= houseKeyLen : len != houseKeyLen + 1) return false;
   const letter = houseKeyChar(off + houseBaseLen);
   if (letter < 0x430 || letter > 0x44f || !keyEquals(off, houseBaseLen)) return false;
   for (let k = houseBaseLen; k < houseKeyLen; k++) if (houseKeyChar(off + k + 1) != u16At(HOUSE_KEY, k)) return false;

@@ -23,7 +23,7 @@ import {
   chargeLeftTokens,
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead, orderKey } from '../subtree';
-import { chainScore, keyEquals, keyWithLetter, lastChainMask, lastChainWeight, scoreHouses } from './chain';
+import { chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, NO_BOUND } from './scope';
@@ -162,9 +162,12 @@ function offer(o: i32, h: i32, rank: i32, hit: i32, nameId: i32, cap: i32): void
   if (topCount < cap) topCount++;
 }
 
+/** The parsed house key may have a letter after its base (chain.ts letterable), set once per reading. */
+let lettered: bool = false;
+
 /** The house key starts with the parsed key, or with it and a letter after its base (chain.ts keyWithLetter). */
 function keyStartsWith(off: i32, len: i32): bool {
-  return (len >= houseKeyLen && keyEquals(off, houseKeyLen)) || keyWithLetter(off, len, true);
+  return (len >= houseKeyLen && keyEquals(off, houseKeyLen)) || (lettered && keyWithLetter(off, len, true));
 }
 
 /** The house key is the wide reading's (house.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`). */
@@ -295,6 +298,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   topCount = 0;
   const cap = max < 1 ? 1 : max > MAX_TOP ? MAX_TOP : max;
   parseHouseParts();
+  lettered = letterable();
   // the word being typed: the last one, or the last word before the house number being typed
   // (`екатеринбург вокз 1`: вокз is still a prefix)
   let prefixToken = -1;
