@@ -33,6 +33,9 @@
  *   ORDERED    i32 × leaf postings    per order (`ensureOrder`): each word's leaf names by a solver's static key
  *                                     of their object, greatest first, then by name id (the one-pass order);
  *   ORDER_KEY  i32 × objectCount      that key. Built by the first query that reads streets in that order.
+ *   WORD_TOP   i32 × wordCount        per order: the key of each word's first leaf name there (its greatest), so
+ *                                     that starting the ordered reading of a prefix's thousands of words reads
+ *                                     one array in word order, not three tables at random per word
  *   HOUSE_LEADS i32 × objectCount     the first two characters of the object's house keys as bits (`firstLead`,
  *                                     `secondLead`): a street passed by for want of the house typed (`9`, `35`) is
  *                                     told by one load, not by reading its houses (hundreds on a long street)
@@ -68,6 +71,7 @@ const ORDERS: i32 = 2;
 /** ORDERED and ORDER_KEY of each order, 0 until built */
 let ORDERED: StaticArray<usize> = new StaticArray<usize>(ORDERS);
 let ORDER_KEY: StaticArray<usize> = new StaticArray<usize>(ORDERS);
+let WORD_TOP: StaticArray<usize> = new StaticArray<usize>(ORDERS);
 /** the greatest key of a leaf in each order (NO_KEY while unbuilt or without leaves) */
 let ORDER_TOP: StaticArray<i32> = new StaticArray<i32>(ORDERS);
 let PATH: usize = 0;
@@ -147,6 +151,11 @@ export let scoped: bool = false;
 @inline export function orderKey(order: i32, o: i32): i32 {
   return i32At(unchecked(ORDER_KEY[order]), o);
 }
+/** The key of word w's first leaf name in an order (`ensureOrder` built it), NO_KEY when it has none. */
+// @ts-ignore: decorator
+@inline export function wordTopKey(order: i32, w: i32): i32 {
+  return i32At(unchecked(WORD_TOP[order]), w);
+}
 /** The greatest key of a leaf name in an order (`ensureOrder` built it), NO_KEY when there is none. */
 // @ts-ignore: decorator
 @inline export function orderTop(order: i32): i32 {
@@ -190,6 +199,7 @@ export function ensureSubtrees(): void {
   for (let k = 0; k < ORDERS; k++) {
     unchecked((ORDERED[k] = 0));
     unchecked((ORDER_KEY[k] = 0));
+    unchecked((WORD_TOP[k] = 0));
     unchecked((ORDER_TOP[k] = NO_KEY));
   }
   if (objectCount == 0 || nameCount == 0 || wordCount == 0) return;
@@ -444,6 +454,7 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
   const longest = longestLeafList > 0 ? longestLeafList : 1;
   const ordered = reserve(<usize>postings << 2);
   const scratch = reserve(<usize>longest << 3);
+  const tops = reserve(<usize>wordCount << 2);
   let top = NO_KEY;
   for (let w = 0; w < wordCount; w++) {
     const start = word(w, 0);
@@ -457,9 +468,11 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
     }
     sortAscending(scratch, count);
     for (let i = 0; i < count; i++) setI32(ordered, leafStart(w) + i, <i32>(load<i64>(scratch + (<usize>i << 3)) & 0xffffffff));
+    setI32(tops, w, count > 0 ? 0x7fffffff - <i32>(load<i64>(scratch) >> 32) : NO_KEY);
   }
   unchecked((ORDER_KEY[order] = keys));
   unchecked((ORDERED[order] = ordered));
+  unchecked((WORD_TOP[order] = tops));
   unchecked((ORDER_TOP[order] = top));
 }
 

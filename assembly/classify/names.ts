@@ -37,7 +37,7 @@ import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName, orderKey,
-  orderTop, NO_KEY,
+  orderTop, wordTopKey, NO_KEY,
 } from '../subtree';
 import { heapAt, setHeapAt, heapify, siftDown, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
@@ -863,7 +863,8 @@ export function beginOrdered(order: i32, needed: (key: i32) => i32): bool {
   for (let i = 0; i < leafHitCount; i++) {
     if (top != NO_KEY && minorHit(leafHit(i), top)) continue;
     store<i32>(CURSORS + (<usize>i << 2), 0);
-    setHeapAt(READER, readerSize, readerEntry(i));
+    // readerEntry(i) at the first name, its key kept per word (subtree.ts WORD_TOP)
+    setHeapAt(READER, readerSize, (<i64>wordTopKey(order, hitWord(leafHit(i))) << 32) | <i64>(0x7fffffff - i));
     readerSize++;
   }
   heapify(READER, readerSize);
