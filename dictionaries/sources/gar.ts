@@ -76,8 +76,9 @@ export interface GarOptions {
   /**
    * worker threads that inflate and scan the XML, entries side by side, ahead of the records' processing in
    * this thread; 0 scans here. Default: `defaultScanThreads` (two on a machine of two cores or more once the
-   * entries to read hold 64 MB of XML). The threads cost ≈ 0.4 s to start and raise the read's peak RSS (≈ 90 MB at 1 M houses, ≈ 150 MB at 10 M); at 1 M
-   * houses two take the read from ≈ 21 to ≈ 13 s on this 2-core machine, one alone is no faster than none.
+   * entries to read hold 64 MB of XML). The threads cost ≈ 0.4 s to start and raise the read's peak RSS
+   * (≈ 90 MB at 1 M houses, ≈ 150 MB at 10 M); at 1 M houses two take the read from ≈ 21 to ≈ 13 s on this
+   * 2-core machine, one alone is no faster than none.
    */
   scanThreads?: number;
 }
