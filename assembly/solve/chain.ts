@@ -30,6 +30,7 @@ import {
 import { chainWeight as pathWeight, ensureOrder, houseLeads, firstLead } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken, HOUSE_ALT_KEY, houseAltKeyLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { u16At } from '../memory';
+import { isCyr, isDigit } from '../text';
 import { callCount } from '../trie';
 import { tok, F_VALUE } from '../tokenize';
 import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, restKey, NO_BOUND } from './scope';
@@ -95,7 +96,7 @@ export function matchHouse(o: i32): i32 {
       return HOUSE_BONUS;
     }
     if (baseHit < 0 && house(h, H_BASE_LEN) == houseBaseLen && keyEquals(off, houseBaseLen)) baseHit = h;
-    if (lettered && letterHit < 0 && len == houseKeyLen + 1 && keyWithLetter(off, len, false)) letterHit = h;
+    if (lettered && letterHit < 0 && keyWithLetter(off, len, false)) letterHit = h;
   }
   const alt = houseWithKey(start, count, HOUSE_ALT_KEY, houseAltKeyLen);
   if (alt >= 0) {
@@ -117,8 +118,7 @@ export function matchHouse(o: i32): i32 {
 /** The parsed key has more than a base, and the base ends in a digit: a letter may stand after it (keyWithLetter). */
 export function letterable(): bool {
   if (houseKeyLen <= houseBaseLen || houseBaseLen == 0) return false;
-  const last = u16At(HOUSE_KEY, houseBaseLen - 1);
-  return last >= 0x30 && last <= 0x39;
+  return isDigit(u16At(HOUSE_KEY, houseBaseLen - 1));
 }
 
 /**
@@ -128,8 +128,7 @@ export function letterable(): bool {
  */
 export function keyWithLetter(off: i32, len: i32, prefix: bool): bool {
   if (prefix ? len <= houseKeyLen : len != houseKeyLen + 1) return false;
-  const letter = houseKeyChar(off + houseBaseLen);
-  if (letter < 0x430 || letter > 0x44f || !keyEquals(off, houseBaseLen)) return false;
+  if (!isCyr(houseKeyChar(off + houseBaseLen)) || !keyEquals(off, houseBaseLen)) return false;
   for (let k = houseBaseLen; k < houseKeyLen; k++) if (houseKeyChar(off + k + 1) != u16At(HOUSE_KEY, k)) return false;
   return true;
 }

@@ -16,6 +16,7 @@
  * reaches thousands of places in a national dictionary.
  */
 import { reserve, RESULT, setI32, u16At } from '../memory';
+import { isDigit } from '../text';
 import { obj, house, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
@@ -73,11 +74,11 @@ function houseKeyBefore(a: i32, b: i32): bool {
   while (i < al && j < bl) {
     const ca = houseKeyChar(ao + i);
     const cb = houseKeyChar(bo + j);
-    if (isDigitChar(ca) && isDigitChar(cb)) {
+    if (isDigit(ca) && isDigit(cb)) {
       let ie = i;
-      while (ie < al && isDigitChar(houseKeyChar(ao + ie))) ie++;
+      while (ie < al && isDigit(houseKeyChar(ao + ie))) ie++;
       let je = j;
-      while (je < bl && isDigitChar(houseKeyChar(bo + je))) je++;
+      while (je < bl && isDigit(houseKeyChar(bo + je))) je++;
       // a longer run is a bigger number (house numbers carry no leading zeros)
       if (ie - i != je - j) return ie - i < je - j;
       for (; i < ie; i++, j++) {
@@ -93,11 +94,6 @@ function houseKeyBefore(a: i32, b: i32): bool {
   }
   if (al - i != bl - j) return al - i < bl - j;
   return a < b;
-}
-
-// @ts-ignore: decorator
-@inline function isDigitChar(c: i32): bool {
-  return c >= 48 && c <= 57;
 }
 
 function levelBonus(level: i32): i32 {

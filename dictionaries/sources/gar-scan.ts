@@ -216,8 +216,9 @@ export function workerScan(zipPath: string, asOf: string, plan: ScanJob[], threa
     wake = undefined;
   };
   const scanners: ScanThread[] = [];
+  const indexed = plan.map((job, index) => ({ ...job, index }));
   for (let t = 0; t < count; t++) {
-    const jobs = plan.map((job, index) => ({ ...job, index })).filter(({ index }) => index % count === t);
+    const jobs = indexed.filter(({ index }) => index % count === t);
     const worker = new Worker(bootstrap, { eval: true, workerData: { zipPath, asOf, plan: jobs } satisfies ScanWorkerData });
     const scanner: ScanThread = { worker, queue: [] };
     worker.on('message', (message: ScanMessage) => {
