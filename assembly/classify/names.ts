@@ -832,7 +832,13 @@ function readObject(n: i32): void {
 
 /** The reader entry of leaf hit i at its cursor. */
 function readerEntry(i: i32): i64 {
-  return (<i64>orderKey(readerOrder, name(cursorName(i), 0)) << 32) | <i64>(0x7fffffff - i);
+  return entryOf(orderKey(readerOrder, name(cursorName(i), 0)), i);
+}
+
+/** A reader entry: the key of leaf hit i's next name, then the hit (the earlier hit first at a tie). */
+// @ts-ignore: decorator
+@inline function entryOf(key: i32, i: i32): i64 {
+  return (<i64>key << 32) | <i64>(0x7fffffff - i);
 }
 
 /** Moves the cursor at the top of the reader one name on. */
@@ -864,7 +870,7 @@ export function beginOrdered(order: i32, needed: (key: i32) => i32): bool {
     if (top != NO_KEY && minorHit(leafHit(i), top)) continue;
     store<i32>(CURSORS + (<usize>i << 2), 0);
     // readerEntry(i) at the first name, its key kept per word (subtree.ts WORD_TOP)
-    setHeapAt(READER, readerSize, (<i64>wordTopKey(order, hitWord(leafHit(i))) << 32) | <i64>(0x7fffffff - i));
+    setHeapAt(READER, readerSize, entryOf(wordTopKey(order, hitWord(leafHit(i))), i));
     readerSize++;
   }
   heapify(READER, readerSize);
