@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { writeBlob } from '../dictionaries/blob-writer.js';
-import { boundHeapGrowth, BUILD_MALLOC_ENV } from '../dictionaries/build-model.js';
+import { boundHeapGrowth, BUILD_MALLOC_ENV, GAR_BUILD_OPTIONS } from '../dictionaries/build-model.js';
 import { ModelBuilder } from '../dictionaries/merge.js';
 import { readGar } from '../dictionaries/sources/gar.js';
 import { readSocrbase } from '../dictionaries/sources/hflabs.js';
@@ -96,7 +96,7 @@ async function childBuild(zipPath: string, outFile: string): Promise<BuildReport
   typeTable().enrich(await readSocrbase(join(DATA_DIR, 'ru/hflabs/socrbase.csv')));
   enter('read');
   const builder = new ModelBuilder('ru');
-  const counts = await readGar(zipPath, builder);
+  const counts = await readGar(zipPath, builder, GAR_BUILD_OPTIONS);
   enter('merge');
   const model = builder.finish();
   // encoding and writing are one streamed pass (dictionaries/build.ts does the same)

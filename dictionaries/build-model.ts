@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { ModelBuilder } from './merge.js';
 import type { MergedModel } from './merged.js';
-import { readGar } from './sources/gar.js';
+import { readGar, type GarOptions } from './sources/gar.js';
 import { readHflabs, readSocrbase } from './sources/hflabs.js';
 import { readKladrAltnames, readKladrSocrbase } from './sources/kladr-dbf.js';
 import { typeTable } from './types.js';
@@ -19,6 +19,9 @@ import { readPost } from './sources/post.js';
 import { readKato } from './sources/kz.js';
 import { readKatottg } from './sources/ua.js';
 import { readGeonamesPostal } from './sources/geonames.js';
+
+/** how the builder reads GAR (bench/build-scale.ts reads it the same way): houses without their own OKATO, OKTMO, IFNS, which the house store does not keep */
+export const GAR_BUILD_OPTIONS = { houseCodes: false } as const satisfies GarOptions;
 
 type Country = 'ru' | 'kz' | 'by' | 'ua';
 
@@ -115,7 +118,7 @@ async function readCountry(country: Country, dataDir: string, builder: ModelBuil
     await step('types', async () => ({
       added: typeTable().enrich([...(await readSocrbase(path('ru/hflabs/socrbase.csv'))), ...(await readKladrSocrbase(path('ru/kladr/SOCRBASE.DBF')))]),
     }));
-    await step('gar', () => readGar(path('ru/gar/gar_xml.zip'), builder, { log }));
+    await step('gar', () => readGar(path('ru/gar/gar_xml.zip'), builder, { ...GAR_BUILD_OPTIONS, log }));
     await step('hflabs', () => readHflabs({ region: path('ru/hflabs/region.csv'), city: path('ru/hflabs/city.csv') }, builder));
     const ekaterinburg = path('osm/ru-ekaterinburg');
     const files = readdirSync(ekaterinburg)

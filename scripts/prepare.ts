@@ -1,6 +1,6 @@
 /**
  * Builds what `npm start`, `npm test` and `npm run bench` need, when it is missing or older than its
- * inputs: the wasm (release; with --debug also the debug build the tests run) and the default
+ * inputs: the wasm (release; with --debug also the debug build the tests run; the builder's XML scanner) and the default
  * dictionaries from DATA_DIR (default ../shared/data). Fails loudly with the step that failed.
  */
 import { execFileSync } from 'node:child_process';
@@ -27,12 +27,20 @@ function mtime(file: string): number {
   return existsSync(file) ? statSync(file).mtimeMs : 0;
 }
 
-function asc(target: 'debug' | 'release'): void {
-  const out = join(ROOT, 'build', 'wasm', target === 'debug' ? 'core.debug.wasm' : 'core.wasm');
+/** the wasm builds: the query core (release, debug) and the builder's XML scanner (dictionaries/sources/flat-xml-wasm.ts) */
+const WASM = {
+  release: { entry: 'assembly/index.ts', out: 'core.wasm' },
+  debug: { entry: 'assembly/index.ts', out: 'core.debug.wasm' },
+  'xml-scan': { entry: 'assembly/xml-scan.ts', out: 'xml-scan.wasm' },
+} as const;
+
+function asc(target: keyof typeof WASM): void {
+  const { entry, out: file } = WASM[target];
+  const out = join(ROOT, 'build', 'wasm', file);
   const sources = Math.max(newest(join(ROOT, 'assembly')), mtime(join(ROOT, 'asconfig.json')));
   if (mtime(out) > sources) return;
   console.log(`building wasm (${target})`);
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'assemblyscript', 'bin', 'asc.js'), 'assembly/index.ts', '--target', target], {
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'assemblyscript', 'bin', 'asc.js'), entry, '--target', target], {
     cwd: ROOT,
     stdio: 'inherit',
   });
@@ -52,6 +60,7 @@ async function dictionaries(): Promise<void> {
 try {
   asc('release');
   if (debug) asc('debug');
+  asc('xml-scan');
   await dictionaries();
 } catch (err) {
   console.error(`prepare failed: ${err instanceof Error ? err.message : err}`);

@@ -22,6 +22,8 @@
  * attribute nobody asked for is skipped without looking at it beyond its quotes.
  */
 
+import { WasmRecords } from './flat-xml-wasm.js';
+
 /** The record element and the attributes to read from it, in slot order. */
 export interface RecordShape {
   readonly element: string;
@@ -295,12 +297,16 @@ export class FlatXmlScanner {
   private first = true;
   private root = '';
   private records = 0;
+  /** the records of the canonical shape are read by the WebAssembly scanner (flat-xml-wasm.ts) when it is built */
+  private fast: WasmRecords | null;
 
   constructor(
     private readonly file: string,
     private readonly layout: RecordShape,
     private readonly onRecord: (record: FlatRecord) => void,
+    options: FlatXmlOptions = {},
   ) {
+    this.fast = options.wasm === false ? null : WasmRecords.get();
     this.record = new FlatRecord(layout.names.length);
     this.elementBytes = Buffer.from(layout.element, 'utf8');
     this.nameBytes = layout.names.map((name) => Buffer.from(name, 'utf8'));
@@ -321,6 +327,9 @@ export class FlatXmlScanner {
   get count(): number {
     return this.records;
   }
+
+  /** of those, the records the WebAssembly scanner read */
+  wasmRecords = 0;
 
   write(chunk: Buffer): void {
     if (this.first) {
@@ -343,7 +352,9 @@ export class FlatXmlScanner {
       from = this.joinCarry(chunk);
       if (from < 0) return;
     }
-    const stopped = this.scan(chunk, from);
+    // scanned where the WebAssembly scanner reads it (a copy, valid until the next chunk); the rest is kept from
+    // the chunk itself
+    const stopped = this.fast ? this.scan(this.fast.load(chunk), from, true) : this.scan(chunk, from);
     if (stopped < chunk.length) this.keep(chunk.subarray(stopped));
     this.base += stopped;
   }
@@ -358,7 +369,8 @@ export class FlatXmlScanner {
     this.carry = undefined;
     for (let take = Math.min(chunk.length, 4096); ; take = Math.min(chunk.length, take * 4)) {
       const joined = Buffer.concat([carry, chunk.subarray(0, take)]);
-      const stopped = this.scan(joined, 0);
+      // up to the end of the carried construct: the records after it are read where the chunk is
+      const stopped = this.scan(joined, 0, false, carry.length);
       if (stopped >= carry.length) {
         this.base += carry.length;
         return stopped - carry.length;
@@ -399,11 +411,19 @@ export class FlatXmlScanner {
     throw new Error(`${this.file}: malformed XML at byte ${this.base + at}, ${where}: ${message}`);
   }
 
-  /** Scans what is complete in `bytes` from `at`; returns where the unfinished rest starts. */
-  private scan(bytes: Buffer, at: number): number {
+  /**
+   * Scans what is complete in `bytes` from `at` (up to `until`, or past it to the end of a construct there);
+   * returns where the unfinished rest starts. `fast`: `bytes` is the WebAssembly scanner's input, which reads
+   * the records of the canonical shape, this the rest.
+   */
+  private scan(bytes: Buffer, at: number, fast = false, until = bytes.length): number {
     const length = bytes.length;
     const limit = bytes.lastIndexOf(GT);
-    while (at < length) {
+    while (at < until) {
+      if (fast && this.part === Part.records) {
+        at = this.fastRecords(bytes, at, limit);
+        if (at >= length) break;
+      }
       const b = bytes[at];
       if (b !== LT) {
         if (isSpace(b)) {
@@ -444,7 +464,49 @@ export class FlatXmlScanner {
       if (next < 0) return at;
       at = next;
     }
-    return length;
+    return at < length ? at : length;
+  }
+
+  /** The canonical records from `at` on, read by the WebAssembly scanner; returns where it stopped. */
+  private fastRecords(bytes: Buffer, at: number, limit: number): number {
+    const fast = this.fast!;
+    if (!fast.use(this.layout)) {
+      this.fast = null;
+      return at;
+    }
+    const record = this.record;
+    const { starts, ends, flags, stamp } = record;
+    const slots = this.layout.names.length;
+    for (;;) {
+      const next = fast.scan(at, limit, bytes.length);
+      const count = fast.count;
+      if (count === 0) return next;
+      this.wasmRecords += count;
+      const out = fast.records;
+      const stride = fast.stride;
+      record.bytes = bytes;
+      record.element = this.layout.element;
+      for (let r = 0, base = 0; r < count; r++, base += stride) {
+        const generation = ++record.generation;
+        for (let slot = 0; slot < slots; slot++) {
+          const start = out[base + 1 + 2 * slot];
+          if (start < 0) continue;
+          starts[slot] = start;
+          ends[slot] = out[base + 2 + 2 * slot];
+          flags[slot] = 0;
+          stamp[slot] = generation;
+        }
+        const index = ++this.records;
+        record.index = index;
+        record.offset = this.base + out[base];
+        try {
+          this.onRecord(record);
+        } catch (error) {
+          throw recordError(this.file, record, error);
+        }
+      }
+      at = next;
+    }
   }
 
   private closeTag(bytes: Buffer, at: number, close: number): void {
@@ -608,6 +670,11 @@ function sameBytes(bytes: Uint8Array, at: number, expected: Uint8Array): boolean
   return true;
 }
 
+export interface FlatXmlOptions {
+  /** read the records of the canonical shape with the WebAssembly scanner when it is built (default true) */
+  wasm?: boolean;
+}
+
 /**
  * Scan a stream of a flat XML file (`file` names it in errors); resolves with the number of records.
  * `onRecord` gets a reused `FlatRecord`, valid only during the call.
@@ -619,8 +686,9 @@ export async function streamFlatXml(
   onRecord: (record: FlatRecord) => void,
   /** awaited after each chunk when it returns a promise (backpressure of a consumer of the records) */
   afterChunk?: () => Promise<void> | undefined,
+  options: FlatXmlOptions = {},
 ): Promise<number> {
-  const scanner = new FlatXmlScanner(file, layout, onRecord);
+  const scanner = new FlatXmlScanner(file, layout, onRecord, options);
   try {
     for await (const chunk of stream) {
       scanner.write(chunk);

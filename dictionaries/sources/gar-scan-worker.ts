@@ -9,7 +9,7 @@ import { BATCHES_AHEAD, RecordPacker, type PackedBatch, type ScanMessage, type S
 import { GAR_TABLES } from './gar-tables.js';
 import { openZip } from './zip.js';
 
-const { zipPath, asOf, plan } = workerData as ScanWorkerData;
+const { zipPath, filter, plan } = workerData as ScanWorkerData;
 const port = parentPort!;
 
 let ahead = 0;
@@ -39,7 +39,7 @@ for (const { index: job, table, fileName } of plan) {
       `${zipPath}:${fileName}`,
       layout,
       (record) => {
-        if (keep(record, asOf)) packer.add(record);
+        if (keep(record, filter)) packer.add(record);
       },
       wait,
     );

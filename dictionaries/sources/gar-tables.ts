@@ -10,6 +10,8 @@ import { recordLayout, type FlatRecord, type RecordShape } from './flat-xml.js';
 export const PARAM = { ifnsFl: 1, postcode: 5, okato: 6, oktmo: 7, cadastralNumber: 8, kladr: 10, multiFlat: 19 } as const;
 /** the TYPEIDs read from the house, stead and apartment params (the others are most of the file) */
 const HOUSE_PARAM_TYPES = new Set<number>([PARAM.ifnsFl, PARAM.postcode, PARAM.okato, PARAM.oktmo, PARAM.cadastralNumber, PARAM.multiFlat]);
+/** the same without the codes a house shares with its street in most cases (OKATO, OKTMO, IFNS): `ScanFilter.houseCodes` false */
+const HOUSE_PARAM_TYPES_WITHOUT_CODES = new Set<number>([PARAM.postcode, PARAM.cadastralNumber, PARAM.multiFlat]);
 
 export const OBJECT = recordLayout('OBJECT', ['OBJECTID', 'OBJECTGUID', 'NAME', 'TYPENAME', 'LEVEL', 'ISACTUAL', 'ISACTIVE']);
 export const HIERARCHY = recordLayout('ITEM', ['OBJECTID', 'PARENTOBJID', 'ISACTIVE']);
@@ -23,10 +25,18 @@ export const APARTMENT = recordLayout('APARTMENT', ['OBJECTID', 'OBJECTGUID', 'N
 export const ROOM = recordLayout('ROOM', ['OBJECTID', 'OBJECTGUID', 'NUMBER', 'ROOMTYPE', 'ISACTUAL', 'ISACTIVE']);
 export const CARPLACE = recordLayout('CARPLACE', ['OBJECTID', 'OBJECTGUID', 'NUMBER', 'ISACTUAL', 'ISACTIVE']);
 
+/** which records the reader keeps, besides the current ones */
+export interface ScanFilter {
+  /** the date params must still be valid on, `YYYY-MM-DD` */
+  asOf: string;
+  /** the OKATO, OKTMO and IFNS params of houses, steads and flats too (GarOptions.houseCodes) */
+  houseCodes: boolean;
+}
+
 export interface GarTable {
   layout: RecordShape;
-  /** the records the reader wants (`asOf`: the date params must still be valid on, `YYYY-MM-DD`) */
-  keep(record: FlatRecord, asOf: string): boolean;
+  /** the records the reader wants */
+  keep(record: FlatRecord, filter: ScanFilter): boolean;
 }
 
 const isElement = (layout: { element: string }) => (r: FlatRecord) => r.element === layout.element;
@@ -42,7 +52,10 @@ function isValid(r: FlatRecord, asOf: string, layout: { ENDDATE: number; CHANGEI
 
 const houseParams: GarTable = {
   layout: HOUSE_PARAM,
-  keep: (r, asOf) => r.element === HOUSE_PARAM.element && HOUSE_PARAM_TYPES.has(r.int(HOUSE_PARAM.TYPEID)) && isValid(r, asOf, HOUSE_PARAM),
+  keep: (r, { asOf, houseCodes }) =>
+    r.element === HOUSE_PARAM.element &&
+    (houseCodes ? HOUSE_PARAM_TYPES : HOUSE_PARAM_TYPES_WITHOUT_CODES).has(r.int(HOUSE_PARAM.TYPEID)) &&
+    isValid(r, asOf, HOUSE_PARAM),
 };
 
 /** a type list (`<HOUSETYPE ID="2" NAME="Дом" …/>`): id and name */
@@ -59,7 +72,7 @@ export const GAR_TABLES = {
   AS_ADDR_OBJ: { layout: OBJECT, keep: isElement(OBJECT) },
   AS_ADM_HIERARCHY: { layout: HIERARCHY, keep: (r) => r.element === HIERARCHY.element && r.is(HIERARCHY.ISACTIVE, '1') },
   AS_MUN_HIERARCHY: { layout: MUN_HIERARCHY, keep: (r) => r.element === MUN_HIERARCHY.element && r.is(MUN_HIERARCHY.ISACTIVE, '1') },
-  AS_ADDR_OBJ_PARAMS: { layout: OBJECT_PARAM, keep: (r, asOf) => r.element === OBJECT_PARAM.element && isValid(r, asOf, OBJECT_PARAM) },
+  AS_ADDR_OBJ_PARAMS: { layout: OBJECT_PARAM, keep: (r, { asOf }) => r.element === OBJECT_PARAM.element && isValid(r, asOf, OBJECT_PARAM) },
   AS_HOUSES_PARAMS: houseParams,
   AS_HOUSES: { layout: HOUSE, keep: isCurrent(HOUSE) },
   AS_STEADS_PARAMS: houseParams,

@@ -42,6 +42,7 @@ import { typeTable, type TypeTable } from '../types.js';
 import { NumberMap } from './compact-map.js';
 import type { FlatRecord } from './flat-xml.js';
 import { inlineScan, workerScan, type GarScan, type ScanJob } from './gar-scan.js';
+import { WasmRecords, XML_SCAN_WASM } from './flat-xml-wasm.js';
 import {
   APARTMENT,
   APARTMENT_TABLES,
@@ -69,6 +70,12 @@ export interface GarOptions {
   apartments?: boolean;
   /** keep cadastral numbers of houses (default true; ≈ 20 bytes per house) */
   cadastralNumbers?: boolean;
+  /**
+   * give houses, steads and flats their own OKATO, OKTMO and IFNS codes (default true). The dictionary builder
+   * passes false: its house store keeps none (a house has its street's or its municipal entity's), and those
+   * params are 3 of the 5 a house has that are read (≈ 10 % of the build's time at 1 M houses)
+   */
+  houseCodes?: boolean;
   /** date params must still be valid on, `YYYY-MM-DD` (default: today) */
   asOf?: string;
   log?: (line: string) => void;
@@ -134,11 +141,13 @@ export async function readGar(zipPath: string, sink: ModelSink, options: GarOpti
     const plan: ScanJob[] = [];
     const planned = (files: Map<string, Entry>, tables: readonly GarTableName[]) =>
       tables.filter((table) => files.has(table) && (options.apartments !== false || !APARTMENT_TABLES.has(table)));
-    for (const table of planned(root, TYPE_TABLES)) plan.push({ table, fileName: root.get(table)!.fileName });
-    for (const [, files] of selected) for (const table of planned(files, REGION_TABLES)) plan.push({ table, fileName: files.get(table)!.fileName });
+    for (const table of planned(root, TYPE_TABLES)) plan.push(scanJob(table, root.get(table)!));
+    for (const [, files] of selected) for (const table of planned(files, REGION_TABLES)) plan.push(scanJob(table, files.get(table)!));
     const entries = new Map(zip.entries.map((entry) => [entry.fileName, entry]));
-    const threads = options.scanThreads ?? defaultScanThreads(plan.reduce((sum, job) => sum + entries.get(job.fileName)!.uncompressedSize, 0));
-    scan = threads > 0 ? workerScan(zipPath, asOf, plan, threads) : inlineScan(zip, zipPath, asOf);
+    const threads = options.scanThreads ?? defaultScanThreads(plan.reduce((sum, { bytes }) => sum + bytes, 0));
+    const filter = { asOf, houseCodes: options.houseCodes !== false };
+    if (!WasmRecords.get()) options.log?.(`gar: ${XML_SCAN_WASM} is not built (npm run asbuild): the XML is scanned in JavaScript alone, ≈ 2.5× slower`);
+    scan = threads > 0 ? workerScan(zipPath, filter, plan, threads) : inlineScan(zip, zipPath, filter);
     const read: ReadEntry = (job, handle) => {
       counts.xmlBytes += entries.get(job.fileName)!.uncompressedSize;
       return scan!.read(job, handle);
@@ -168,6 +177,8 @@ const THREADED_XML_BYTES = 64 * 2 ** 20;
 export function defaultScanThreads(xmlBytes: number): number {
   return xmlBytes >= THREADED_XML_BYTES && availableParallelism() >= 2 ? 2 : 0;
 }
+
+const scanJob = (table: GarTableName, entry: Entry): ScanJob => ({ table, fileName: entry.fileName, bytes: entry.uncompressedSize });
 
 /** reads an entry of the plan: the records its table keeps go to `handle`; resolves with the file's record count */
 type ReadEntry = (job: ScanJob, handle: (r: FlatRecord) => void) => Promise<number>;
@@ -217,7 +228,7 @@ async function readTypeLists(root: Map<string, Entry>, zipPath: string, read: Re
     const map = new Map<string, string>();
     if (!entry) return map;
     const { layout } = GAR_TABLES[table];
-    await read({ table, fileName: entry.fileName }, (r) => map.set(r.text(layout.ID), r.text(layout.NAME).toLowerCase()));
+    await read(scanJob(table, entry), (r) => map.set(r.text(layout.ID), r.text(layout.NAME).toLowerCase()));
     return map;
   };
   const lists = {
@@ -250,7 +261,7 @@ async function readRegion(
       return 0;
     }
     const started = Date.now();
-    const n = await read({ table, fileName: entry.fileName }, handle);
+    const n = await read(scanJob(table, entry), handle);
     if (n > 100_000) options.log(`gar: ${entry.fileName}: ${n} records, ${Date.now() - started} ms`);
     return n;
   };
@@ -408,6 +419,7 @@ async function readRegion(
     const multiFlat = new NumberMap();
     const cadnum = new Map<number, string>();
     const keepCadastral = options.cadastralNumbers !== false;
+    const houseCodes = options.houseCodes !== false;
     const { TYPEID, VALUE } = HOUSE_PARAM;
     await stream(table, false, (r) => {
       const id = r.int(HOUSE_PARAM.OBJECTID);
@@ -444,6 +456,7 @@ async function readRegion(
         const codes: HouseRecord['codes'] = {};
         if (guid) codes.fias = guid;
         codes.gar = String(id);
+        if (!houseCodes) return codes;
         const o = digits(okato, id, 11);
         if (o) codes.okato = o;
         const t = digits(oktmo, id, oktmo.get(id)! > 99_999_999 ? 11 : 8);

@@ -1,18 +1,25 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { FlatXmlScanner, recordLayout, streamFlatXml, type FlatRecord } from '../../../dictionaries/sources/flat-xml.js';
+import { WasmRecords } from '../../../dictionaries/sources/flat-xml-wasm.js';
 import { streamXml } from '../../../dictionaries/sources/xml.js';
 
 const HOUSE = recordLayout('HOUSE', ['OBJECTID', 'NAME', 'HOUSENUM', 'ISACTUAL', 'ENDDATE']);
 
 type Seen = { element: string; index: number; offset: number; values: Array<string | undefined> };
 
+/** the scanner's two ways: records of the canonical shape read by the WebAssembly scanner, or all in JavaScript */
+let wasm = true;
+
 /** every record as plain values, the input fed in the given pieces */
-function scan(pieces: Buffer[], layout = HOUSE, file = 'AS_HOUSES.XML'): Seen[] {
+function scan(pieces: Buffer[], layout = HOUSE, file = 'AS_HOUSES.XML', options = { wasm }): Seen[] {
   const seen: Seen[] = [];
-  const scanner = new FlatXmlScanner(file, layout, (r) =>
-    seen.push({ element: r.element, index: r.index, offset: r.offset, values: layout.names.map((_, slot) => r.optional(slot)) }),
+  const scanner = new FlatXmlScanner(
+    file,
+    layout,
+    (r) => seen.push({ element: r.element, index: r.index, offset: r.offset, values: layout.names.map((_, slot) => r.optional(slot)) }),
+    options,
   );
   for (const piece of pieces) scanner.write(piece);
   scanner.end();
@@ -46,7 +53,14 @@ const EXPECTED: Seen[] = (() => {
   return records.map((record, i) => ({ element: record.element, index: record.index, offset: starts[i], values: record.values }));
 })();
 
-describe('FlatXmlScanner(file, layout, onRecord)', () => {
+describe.each([
+  ['with the WebAssembly scanner', true],
+  ['in JavaScript alone', false],
+])('FlatXmlScanner(file, layout, onRecord) %s', (_, fast) => {
+  beforeEach(() => {
+    wasm = fast;
+  });
+
   it('reads the layout\'s attributes of every record: entities, normalized spaces, quotes, other elements', () => {
     expect(scan([bytes(DOCUMENT)])).toEqual(EXPECTED);
   });
@@ -124,11 +138,74 @@ describe('FlatXmlScanner(file, layout, onRecord)', () => {
   });
 
   it('names the file, the record and its byte when the callback throws', () => {
-    const scanner = new FlatXmlScanner('AS_HOUSES.XML', HOUSE, (r) => {
-      if (r.index === 2) throw new Error('OBJECTID="x" is not a positive integer');
-    });
+    const scanner = new FlatXmlScanner(
+      'AS_HOUSES.XML',
+      HOUSE,
+      (r) => {
+        if (r.index === 2) throw new Error('OBJECTID="x" is not a positive integer');
+      },
+      { wasm },
+    );
     expect(() => scanner.write(bytes('<HOUSES><HOUSE OBJECTID="1"/><HOUSE OBJECTID="x"/></HOUSES>'))).toThrow(
       'AS_HOUSES.XML: element 2 <HOUSE> at byte 29: OBJECTID="x" is not a positive integer',
+    );
+  });
+});
+
+describe('FlatXmlScanner with the WebAssembly scanner', () => {
+  /** records and the error, if any, of a file fed in pieces */
+  function outcome(pieces: Buffer[], options: { wasm: boolean }) {
+    const seen: Seen[] = [];
+    const scanner = new FlatXmlScanner(
+      'f.XML',
+      HOUSE,
+      (r) => seen.push({ element: r.element, index: r.index, offset: r.offset, values: HOUSE.names.map((_, slot) => r.optional(slot)) }),
+      options,
+    );
+    try {
+      for (const piece of pieces) scanner.write(piece);
+      scanner.end();
+      return { seen, wasmRecords: scanner.wasmRecords };
+    } catch (error) {
+      return { seen, error: (error as Error).message, wasmRecords: scanner.wasmRecords };
+    }
+  }
+
+  it('is built (npm run asbuild) and reads the records of the canonical shape, the rest left to JavaScript', () => {
+    expect(WasmRecords.get()).not.toBeNull();
+    const { seen, wasmRecords } = outcome([bytes(DOCUMENT)], { wasm: true });
+    expect(seen).toEqual(EXPECTED);
+    // the first record (canonical) and the last; the others have entities, tabs, content or another element
+    expect(wasmRecords).toBe(2);
+    const gar = bytes(`<HOUSES>${'<HOUSE ID="7" OBJECTID="1001" NAME="Кра́снооктябрьская" HOUSENUM="7а" ISACTUAL="1" />'.repeat(1000)}</HOUSES>`);
+    expect(outcome(splitAt(gar, 1000, 50000), { wasm: true }).wasmRecords).toBeGreaterThan(990);
+  });
+
+  it('gives the records and the error of JavaScript alone for any file: mutated GAR records, any chunk boundaries', () => {
+    const attribute = fc.record({
+      name: fc.constantFrom('ID', 'OBJECTID', 'NAME', 'HOUSENUM', 'ISACTUAL', 'ENDDATE', 'PREVID', 'X'),
+      value: fc.stringMatching(/^[0-9а-яА-Я a-z."'\-]{0,20}$/),
+    });
+    const record = fc.array(attribute, { maxLength: 7 }).map((attributes) => `<HOUSE ${attributes.map(({ name, value }) => `${name}="${value.replaceAll('"', '&quot;')}"`).join(' ')} />`);
+    const mutation = fc.record({
+      at: fc.nat(),
+      insert: fc.constantFrom('', '<', '>', '/', '"', "'", '&', '&amp;', '=', ' ', '\t', '\n', '\u0001', 'HOUSE', '</HOUSE>', '<!-- c -->', 'Ё'),
+      remove: fc.nat({ max: 3 }),
+    });
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 12 }), fc.array(mutation, { maxLength: 3 }), fc.array(fc.nat(), { maxLength: 4 }), (records, mutations, cuts) => {
+        let text = `<?xml version="1.0" encoding="utf-8"?><HOUSES>${records.join('')}</HOUSES>`;
+        for (const { at, insert, remove } of mutations) {
+          const p = at % (text.length + 1);
+          text = text.slice(0, p) + insert + text.slice(p + remove);
+        }
+        const xml = bytes(text);
+        const pieces = splitAt(xml, ...[...new Set(cuts.map((cut) => cut % (xml.length + 1)))].sort((a, b) => a - b));
+        const js = outcome(pieces, { wasm: false });
+        const fast = outcome(pieces, { wasm: true });
+        expect({ ...fast, wasmRecords: 0 }).toEqual(js);
+      }),
+      { numRuns: 2000 },
     );
   });
 });
@@ -140,7 +217,10 @@ async function saxesRecords(xml: Buffer, element: string): Promise<Array<Record<
   return records;
 }
 
-describe('streamFlatXml(stream, file, layout, onRecord)', () => {
+describe.each([
+  ['with the WebAssembly scanner', true],
+  ['in JavaScript alone', false],
+])('streamFlatXml(stream, file, layout, onRecord) %s', (_, fast) => {
   it('reads what saxes reads, for any values and any chunk boundaries', async () => {
     const names = ['A', 'B', 'NAME', 'ID'] as const;
     const layout = recordLayout('R', names);
@@ -181,7 +261,7 @@ describe('streamFlatXml(stream, file, layout, onRecord)', () => {
           const attributes: Record<string, string> = {};
           for (const name of names) if (r.has(layout[name])) attributes[name] = r.text(layout[name]);
           seen.push(attributes);
-        });
+        }, undefined, { wasm: fast });
         expect(seen).toEqual(expected);
       }),
       { numRuns: 300 },

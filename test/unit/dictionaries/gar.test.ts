@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { Level } from '../../../dictionaries/model.js';
 import { readGar } from '../../../dictionaries/sources/gar.js';
+import { assignThreads, type ScanJob } from '../../../dictionaries/sources/gar-scan.js';
 import { generateGarScale } from '../../../dictionaries/synth/gar-scale.js';
 import { readerDigest, variantArchive } from './gar-digest.js';
 import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from './sink.js';
@@ -60,6 +61,17 @@ describe('readGar(zip, sink) on a fixture', () => {
     ]);
   });
 
+  it('leaves out the houses\' own OKATO, OKTMO and IFNS with houseCodes false (the builder\'s reading), nothing else', async () => {
+    const all = new CollectingSink();
+    await readGar(resolve(FIXTURES, 'gar_xml.zip'), all, { asOf: '2024-06-01' });
+    const some = new CollectingSink();
+    await readGar(resolve(FIXTURES, 'gar_xml.zip'), some, { asOf: '2024-06-01', houseCodes: false });
+    expect(all.houses.some((h) => h.codes.oktmo)).toBe(true);
+    expect(some.houses).toEqual(all.houses.map(({ codes: { okato, oktmo, ifns, ...codes }, ...house }) => ({ ...house, codes })));
+    expect(some.objects).toEqual(all.objects);
+    expect(some.apartments).toEqual(all.apartments);
+  });
+
   it('names the zip when it is truncated', async () => {
     await expect(readGar(resolve(FIXTURES, 'gar_xml_truncated.zip'), new CollectingSink())).rejects.toThrow(/gar_xml_truncated\.zip/);
   });
@@ -69,6 +81,28 @@ describe('readGar(zip, sink) on a fixture', () => {
     await expect(readGar(resolve(FIXTURES, 'gar_xml_badxml.zip'), new CollectingSink(), { scanThreads: 2 })).rejects.toThrow(
       /AS_HOUSES_20240101_h\.XML: malformed XML at byte \d+, after element 4 <HOUSE>: truncated XML/,
     );
+  });
+});
+
+describe('assignThreads(plan, threads)', () => {
+  const job = (bytes: number): ScanJob => ({ table: 'AS_HOUSES', fileName: `f${bytes}`, bytes });
+
+  it('gives each entry to the thread with the fewest bytes so far, the first at a tie', () => {
+    expect(assignThreads([job(10), job(1), job(1), job(5), job(3)], 2)).toEqual([0, 1, 1, 1, 1]);
+    expect(assignThreads([job(4), job(4), job(4)], 3)).toEqual([0, 1, 2]);
+    expect(assignThreads([job(4), job(4)], 1)).toEqual([0, 0]);
+  });
+
+  it('shares a region\'s tables (big params at even places) between two threads within one entry', () => {
+    // the bytes of a region's twelve tables in plan order, as in a GAR region: the house params dwarf the rest
+    const region = [78, 300, 264, 215, 1370, 247, 90, 23, 1, 1, 0, 0].map(job);
+    const plan = Array.from({ length: 20 }, () => region).flat();
+    const threads = assignThreads(plan, 2);
+    const load = [0, 0];
+    plan.forEach(({ bytes }, i) => (load[threads[i]] += bytes));
+    expect(Math.abs(load[0] - load[1])).toBeLessThanOrEqual(1370);
+    // entry i to thread i mod 2 gave one thread 70 % of the bytes
+    expect(load[0] / (load[0] + load[1])).toBeCloseTo(0.5, 1);
   });
 });
 
