@@ -14,7 +14,10 @@ const port = parentPort!;
 
 let ahead = 0;
 let resume: (() => void) | undefined;
-port.on('message', () => {
+/** the buffers of batches the reader has taken, handed back to use again */
+const spare: ArrayBuffer[] = [];
+port.on('message', (buffer: ArrayBuffer) => {
+  spare.push(buffer);
   ahead--;
   if (ahead < BATCHES_AHEAD && resume) {
     resume();
@@ -32,7 +35,7 @@ const zip = await openZip(zipPath);
 const entries = new Map(zip.entries.map((entry) => [entry.fileName, entry]));
 for (const { index: job, table, fileName } of plan) {
   const { layout, keep } = GAR_TABLES[table];
-  const packer = new RecordPacker(job, layout.names.length, postBatch);
+  const packer = new RecordPacker(job, layout.names.length, postBatch, spare);
   try {
     const records = await streamFlatXml(
       await zip.open(entries.get(fileName)!),

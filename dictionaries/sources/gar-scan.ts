@@ -74,6 +74,9 @@ export interface PackedBatch {
   places: Float64Array;
 }
 
+/** a batch's buffer is at least this big, so that one buffer serves any batch after it (a full batch of 7 slots ≈ 640 KB) */
+const BATCH_BUFFER_BYTES = 1024 * 1024;
+
 /** Collects kept records of one entry into batches. */
 export class RecordPacker {
   private bytes = new Uint8Array(BATCH_BYTES + 64 * 1024);
@@ -88,6 +91,8 @@ export class RecordPacker {
     private readonly job: number,
     private readonly slots: number,
     private readonly post: (batch: PackedBatch) => void,
+    /** buffers of batches the reader has handed back, to use again (no buffer made per batch) */
+    private readonly spare: ArrayBuffer[] = [],
   ) {
     this.starts = new Int32Array(BATCH_RECORDS * slots);
     this.ends = new Int32Array(BATCH_RECORDS * slots);
@@ -127,10 +132,13 @@ export class RecordPacker {
   flush(): void {
     if (this.count === 0) return;
     const n = this.count * this.slots;
-    // one buffer for the whole batch, transferred as one: its size (≥ 128 KB for a full batch) has glibc map
-    // it on its own and unmap it once the reader lets it go, where five smaller ones stayed in the malloc arenas
-    // after the threads were done (≈ 60 MB at 1 M houses, kept through the merge and the write)
-    const buffer = new ArrayBuffer(this.count * 16 + n * 9 + this.used);
+    // one buffer for the whole batch, transferred as one, and back once read: the reader's and this thread's
+    // collectors then see no new external memory per batch (a new buffer each time had both run a full
+    // collection every few batches, ≈ 0.8 s of each thread's time at 1 M houses); five smaller buffers a batch
+    // had stayed in glibc's malloc arenas after the threads were done (≈ 60 MB at 1 M houses)
+    const size = this.count * 16 + n * 9 + this.used;
+    let buffer = this.spare.pop();
+    if (buffer === undefined || buffer.byteLength < size) buffer = new ArrayBuffer(Math.max(size, BATCH_BUFFER_BYTES));
     const places = new Float64Array(buffer, 0, this.count * 2);
     const starts = new Int32Array(buffer, this.count * 16, n);
     const ends = new Int32Array(buffer, this.count * 16 + n * 4, n);
@@ -272,8 +280,13 @@ export function workerScan(zipPath: string, filter: ScanFilter, plan: ScanJob[],
       for (;;) {
         const message = await next(scanner);
         if ('batch' in message) {
-          scanner.worker.postMessage('taken');
-          unpack(message.batch, layout.names.length, layout.element, record, handle, file);
+          const { buffer } = message.batch.bytes;
+          try {
+            unpack(message.batch, layout.names.length, layout.element, record, handle, file);
+          } finally {
+            // taken: the worker may post one more batch, in this buffer
+            scanner.worker.postMessage(buffer, [buffer as ArrayBuffer]);
+          }
         } else if ('error' in message) throw new Error(message.error);
         else return message.records;
       }
