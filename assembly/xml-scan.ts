@@ -12,9 +12,9 @@
  * The bytes are the caller's, copied into INPUT; a record is a few hundred bytes, so the 16-byte loads past the
  * end of a value stay inside INPUT and its padding.
  *
- * Memory: NAMES (the element and the attribute names, written by the caller), NAME_CHAR (a byte table), OUT
- * (per record: its offset, then per slot the value's start and end, start −1 when absent), INPUT (grown on
- * demand). No allocation per call.
+ * Memory: NAMES (the element and the attribute names, written by the caller), NAME_CHAR (a byte table),
+ * OFFSETS (each record's offset), STARTS and ENDS (slot s of record r at r × slots + s: its value's start, −1
+ * when absent, and end), INPUT (grown on demand). No allocation per call.
  */
 
 /** slots (attributes of the layout) at most, and bytes of one name */
@@ -28,13 +28,13 @@ const NAMES: usize = 1024;
 /** the element name at NAMES, slot names at NAMES + NAME_BYTES * (1 + slot), their lengths after them */
 const NAME_LENS: usize = NAMES + <usize>(NAME_BYTES * (1 + MAX_SLOTS));
 const NAME_CHAR: usize = NAME_LENS + <usize>(MAX_SLOTS * 4);
-const OUT: usize = NAME_CHAR + 256;
-const OUT_BYTES: usize = <usize>(MAX_RECORDS * (1 + 2 * MAX_SLOTS) * 4);
-const INPUT: usize = (OUT + OUT_BYTES + 15) & ~15;
+const OFFSETS: usize = NAME_CHAR + 256;
+const STARTS: usize = OFFSETS + <usize>(MAX_RECORDS * 4);
+const ENDS: usize = STARTS + <usize>(MAX_RECORDS * MAX_SLOTS * 4);
+const INPUT: usize = (ENDS + <usize>(MAX_RECORDS * MAX_SLOTS * 4) + 15) & ~15;
 
 let elementLength: i32 = 0;
 let slots: i32 = 0;
-let stride: i32 = 1;
 let capacity: i32 = 0;
 let written: i32 = 0;
 
@@ -63,7 +63,6 @@ export function namesPtr(): usize {
 export function configure(element: i32, count: i32): void {
   elementLength = element;
   slots = count < MAX_SLOTS ? count : MAX_SLOTS;
-  stride = 1 + 2 * slots;
   for (let b = 0; b < 256; b++) {
     const name = (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39) || b == 0x5f || b == 0x3a || b == 0x2e || b == 0x2d;
     store<u8>(NAME_CHAR + <usize>b, name ? 1 : 0);
@@ -90,8 +89,14 @@ export function input(length: i32): usize {
   return INPUT;
 }
 
-export function outPtr(): usize {
-  return OUT;
+export function offsetsPtr(): usize {
+  return OFFSETS;
+}
+export function startsPtr(): usize {
+  return STARTS;
+}
+export function endsPtr(): usize {
+  return ENDS;
 }
 
 /** Records written by the last `scan`. */
@@ -146,7 +151,7 @@ function valueEnd(p: i32, limit: i32): i32 {
 }
 
 /**
- * One record at p (`<`): its slots into OUT at record `written`; returns the offset after it, or −1 when it is
+ * One record at p (`<`): its offset and slots as record `written`; returns the offset after it, or −1 when it is
  * not of the canonical shape or not complete before `limit`.
  */
 function record(p: i32, limit: i32): i32 {
@@ -154,9 +159,9 @@ function record(p: i32, limit: i32): i32 {
   let q = p + 1;
   for (let i = 0; i < elementLength; i++) if (byteAt(q + i) != load<u8>(NAMES + <usize>i)) return -1;
   q += elementLength;
-  const out = OUT + <usize>(written * stride) * 4;
-  store<i32>(out, p);
-  for (let slot = 0; slot < slots; slot++) store<i32>(out + <usize>(1 + 2 * slot) * 4, -1);
+  store<i32>(OFFSETS + (<usize>written << 2), p);
+  const first = <usize>(written * slots) << 2;
+  for (let slot = 0; slot < slots; slot++) store<i32>(STARTS + first + (<usize>slot << 2), -1);
   while (true) {
     let spaced = false;
     let b = byteAt(q);
@@ -179,10 +184,10 @@ function record(p: i32, limit: i32): i32 {
     q = end + 1;
     const slot = slotOf(nameStart, nameEnd);
     if (slot < 0) continue;
-    const at = out + <usize>(1 + 2 * slot) * 4;
-    if (load<i32>(at) >= 0) return -1; // a duplicate: the JavaScript scanner names it
-    store<i32>(at, start);
-    store<i32>(at, end, 4);
+    const at = first + (<usize>slot << 2);
+    if (load<i32>(STARTS + at) >= 0) return -1; // a duplicate: the JavaScript scanner names it
+    store<i32>(STARTS + at, start);
+    store<i32>(ENDS + at, end);
   }
   return -1;
 }

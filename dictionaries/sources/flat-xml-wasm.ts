@@ -15,7 +15,9 @@ interface XmlScanExports {
   maxSlots(): number;
   maxNameBytes(): number;
   input(length: number): number;
-  outPtr(): number;
+  offsetsPtr(): number;
+  startsPtr(): number;
+  endsPtr(): number;
   records(): number;
   scan(at: number, limit: number, length: number): number;
 }
@@ -36,22 +38,30 @@ export class WasmRecords {
   private readonly exports: XmlScanExports;
   private configured: RecordShape | null = null;
   private bytes: Buffer;
-  private out: Int32Array;
-  /** i32 per record in `out`: its offset, then a value start and end per slot */
-  stride = 1;
+  /** per record read by the last `scan`: its offset in the chunk */
+  offsets = new Int32Array(0);
+  /** slot s of record r at r × slots + s: its value's start (−1: absent) and end */
+  starts = new Int32Array(0);
+  ends = new Int32Array(0);
+  /** the flags of every value it reads: none (no entity, no tab or line break) */
+  readonly flags: Uint8Array;
 
   private constructor(module: WebAssembly.Module) {
     this.exports = new WebAssembly.Instance(module, {}).exports as unknown as XmlScanExports;
     this.bytes = Buffer.alloc(0);
-    this.out = new Int32Array(0);
     this.views();
+    this.flags = new Uint8Array(((this.exports.startsPtr() - this.exports.offsetsPtr()) / 4) * this.exports.maxSlots());
   }
 
   private views(): void {
     const { buffer } = this.exports.memory;
     if (this.bytes.buffer === buffer) return;
     this.bytes = Buffer.from(buffer);
-    this.out = new Int32Array(buffer, this.exports.outPtr());
+    const records = (this.exports.startsPtr() - this.exports.offsetsPtr()) / 4;
+    const values = records * this.exports.maxSlots();
+    this.offsets = new Int32Array(buffer, this.exports.offsetsPtr(), records);
+    this.starts = new Int32Array(buffer, this.exports.startsPtr(), values);
+    this.ends = new Int32Array(buffer, this.exports.endsPtr(), values);
   }
 
   /** Takes this layout unless it is the one taken last; false when it has more slots or longer names than the module holds. */
@@ -67,7 +77,6 @@ export class WasmRecords {
     const lengths = new Int32Array(this.exports.memory.buffer, at + max * (1 + this.exports.maxSlots()), names.length);
     names.forEach((name, slot) => (lengths[slot] = name.length));
     this.exports.configure(element.length, names.length);
-    this.stride = 1 + 2 * names.length;
     this.configured = layout;
     return true;
   }
@@ -81,17 +90,12 @@ export class WasmRecords {
     return view;
   }
 
-  /** Reads canonical records of the loaded chunk from `at`; returns where it stopped, `count` and `records` say what it read. */
+  /** Reads canonical records of the loaded chunk from `at`; returns where it stopped; `count`, `offsets`, `starts` and `ends` say what it read. */
   scan(at: number, limit: number, length: number): number {
     return this.exports.scan(at, limit, length);
   }
 
   get count(): number {
     return this.exports.records();
-  }
-
-  /** per record: its offset in the chunk, then per slot the value's start and end (start −1: absent) */
-  get records(): Int32Array {
-    return this.out;
   }
 }

@@ -123,30 +123,33 @@ export class FlatRecord {
   /** byte offset of the record in the file */
   offset = 0;
   /** @internal */ bytes: Buffer = Buffer.alloc(0);
-  /** @internal one per scan of a tag (a tag cut by a chunk boundary is scanned again) */
-  generation = 0;
-  /** @internal value start and end per slot; `stamp[slot] === generation` when the attribute is present */
-  readonly starts: Int32Array;
-  readonly ends: Int32Array;
-  readonly flags: Uint8Array;
-  readonly stamp: Float64Array;
+  /**
+   * @internal slot s of the record is at `base + s` of these: its value's start (−1 when absent) and end in
+   * `bytes`, and its flags. They are the scanner's own arrays, or those of many records read at once (the
+   * WebAssembly scanner's, a batch from a scan thread), stepped through by `base`.
+   */
+  starts: Int32Array;
+  ends: Int32Array;
+  flags: Uint8Array;
+  base = 0;
 
   constructor(slots: number) {
-    this.starts = new Int32Array(slots);
+    this.starts = new Int32Array(slots).fill(-1);
     this.ends = new Int32Array(slots);
     this.flags = new Uint8Array(slots);
-    this.stamp = new Float64Array(slots).fill(-1);
   }
 
   has(slot: number): boolean {
-    return this.stamp[slot] === this.generation;
+    return this.starts[this.base + slot] >= 0;
   }
 
   /** the decoded value, or `undefined` when the attribute is absent */
   optional(slot: number): string | undefined {
-    if (this.stamp[slot] !== this.generation) return undefined;
-    const text = (this.bytes as Buffer & Utf8Slice).utf8Slice(this.starts[slot], this.ends[slot]);
-    const flags = this.flags[slot];
+    const at = this.base + slot;
+    const start = this.starts[at];
+    if (start < 0) return undefined;
+    const text = (this.bytes as Buffer & Utf8Slice).utf8Slice(start, this.ends[at]);
+    const flags = this.flags[at];
     if (flags === 0) return text;
     const normalized = flags & HAS_SPACE_CONTROL ? text.replace(/\r\n|[\t\n\r]/g, ' ') : text;
     return flags & HAS_ENTITY ? decodeEntities(normalized) : normalized;
@@ -159,10 +162,11 @@ export class FlatRecord {
 
   /** `Number(value)`: digits are read in place; `NaN` when absent */
   int(slot: number): number {
-    if (this.stamp[slot] !== this.generation) return NaN;
-    const start = this.starts[slot];
-    const end = this.ends[slot];
-    if (this.flags[slot] === 0 && end > start && end - start <= 15) {
+    const i = this.base + slot;
+    const start = this.starts[i];
+    if (start < 0) return NaN;
+    const end = this.ends[i];
+    if (this.flags[i] === 0 && end > start && end - start <= 15) {
       const bytes = this.bytes;
       let n = 0;
       let at = start;
@@ -182,11 +186,12 @@ export class FlatRecord {
    * (empty parts, other characters, more numbers than `out` holds).
    */
   path(slot: number, out: Float64Array): number {
-    if (this.stamp[slot] !== this.generation) return -1;
+    const i = this.base + slot;
     let bytes: Uint8Array = this.bytes;
-    let start = this.starts[slot];
-    let end = this.ends[slot];
-    if (this.flags[slot] !== 0) {
+    let start = this.starts[i];
+    if (start < 0) return -1;
+    let end = this.ends[i];
+    if (this.flags[i] !== 0) {
       bytes = Buffer.from(this.text(slot), 'latin1');
       start = 0;
       end = bytes.length;
@@ -216,13 +221,14 @@ export class FlatRecord {
    * the value holds an entity or a tab or line break.
    */
   isDigits(slot: number, count = 0): boolean {
-    if (this.stamp[slot] !== this.generation) return false;
-    if (this.flags[slot] !== 0) {
+    const i = this.base + slot;
+    const start = this.starts[i];
+    if (start < 0) return false;
+    if (this.flags[i] !== 0) {
       const value = this.text(slot);
       return (count === 0 || value.length === count) && /^\d+$/.test(value);
     }
-    const start = this.starts[slot];
-    const end = this.ends[slot];
+    const end = this.ends[i];
     if (end === start || (count !== 0 && end - start !== count)) return false;
     const bytes = this.bytes;
     for (let at = start; at < end; at++) if (bytes[at] < 0x30 || bytes[at] > 0x39) return false;
@@ -231,10 +237,11 @@ export class FlatRecord {
 
   /** the value is `expected`, an ASCII string (an absent attribute is nothing) */
   is(slot: number, expected: string): boolean {
-    if (this.stamp[slot] !== this.generation) return false;
-    const start = this.starts[slot];
-    const length = this.ends[slot] - start;
-    if (this.flags[slot] !== 0) return this.optional(slot) === expected;
+    const k = this.base + slot;
+    const start = this.starts[k];
+    if (start < 0) return false;
+    const length = this.ends[k] - start;
+    if (this.flags[k] !== 0) return this.optional(slot) === expected;
     if (length !== expected.length) return false; // `expected` is ASCII, one byte per character
     const bytes = this.bytes;
     for (let i = 0; i < length; i++) if (bytes[start + i] !== expected.charCodeAt(i)) return false;
@@ -247,13 +254,14 @@ export class FlatRecord {
    * present.
    */
   compare(slot: number, other: string): number {
-    if (this.flags[slot] !== 0) {
+    const k = this.base + slot;
+    if (this.flags[k] !== 0) {
       const value = this.text(slot);
       return value < other ? -1 : value > other ? 1 : 0;
     }
     const bytes = this.bytes;
-    const start = this.starts[slot];
-    const length = this.ends[slot] - start;
+    const start = this.starts[k];
+    const length = this.ends[k] - start;
     const common = Math.min(length, other.length);
     for (let i = 0; i < common; i++) {
       const code = other.charCodeAt(i);
@@ -285,6 +293,8 @@ const MAX_CARRY = 16 * 2 ** 20;
  */
 export class FlatXmlScanner {
   private readonly record: FlatRecord;
+  /** the record's arrays for the records read here (one at a time, at base 0) */
+  private readonly own: { starts: Int32Array; ends: Int32Array; flags: Uint8Array };
   /** open addressing: hash of an attribute name → slot + 1 */
   private readonly table: Int32Array;
   private readonly tableHashes: Int32Array;
@@ -308,6 +318,7 @@ export class FlatXmlScanner {
   ) {
     this.fast = options.wasm === false ? null : WasmRecords.get();
     this.record = new FlatRecord(layout.names.length);
+    this.own = { starts: this.record.starts, ends: this.record.ends, flags: this.record.flags };
     this.elementBytes = Buffer.from(layout.element, 'utf8');
     this.nameBytes = layout.names.map((name) => Buffer.from(name, 'utf8'));
     let size = 16;
@@ -475,30 +486,23 @@ export class FlatXmlScanner {
       return at;
     }
     const record = this.record;
-    const { starts, ends, flags, stamp } = record;
     const slots = this.layout.names.length;
     for (;;) {
       const next = fast.scan(at, limit, bytes.length);
       const count = fast.count;
       if (count === 0) return next;
       this.wasmRecords += count;
-      const out = fast.records;
-      const stride = fast.stride;
+      // the record steps through the scanner's arrays (views of its memory: set after `scan`, which may grow it)
       record.bytes = bytes;
       record.element = this.layout.element;
-      for (let r = 0, base = 0; r < count; r++, base += stride) {
-        const generation = ++record.generation;
-        for (let slot = 0; slot < slots; slot++) {
-          const start = out[base + 1 + 2 * slot];
-          if (start < 0) continue;
-          starts[slot] = start;
-          ends[slot] = out[base + 2 + 2 * slot];
-          flags[slot] = 0;
-          stamp[slot] = generation;
-        }
-        const index = ++this.records;
-        record.index = index;
-        record.offset = this.base + out[base];
+      record.starts = fast.starts;
+      record.ends = fast.ends;
+      record.flags = fast.flags;
+      const offsets = fast.offsets;
+      for (let r = 0; r < count; r++) {
+        record.base = r * slots;
+        record.index = ++this.records;
+        record.offset = this.base + offsets[r];
         try {
           this.onRecord(record);
         } catch (error) {
@@ -563,8 +567,12 @@ export class FlatXmlScanner {
   private recordTag(bytes: Buffer, at: number, elementEnd: number, limit: number): number {
     const record = this.record;
     const index = this.records + 1;
-    const generation = ++record.generation;
-    const { starts, ends, flags, stamp } = record;
+    const { starts, ends, flags } = this.own;
+    starts.fill(-1);
+    record.starts = starts;
+    record.ends = ends;
+    record.flags = flags;
+    record.base = 0;
     const table = this.table;
     const tableHashes = this.tableHashes;
     const mask = table.length - 1;
@@ -619,11 +627,10 @@ export class FlatXmlScanner {
         const slot = slot1 - 1;
         const wanted = this.nameBytes[slot];
         if (wanted.length !== nameStop - nameStart || !sameBytes(bytes, nameStart, wanted)) continue;
-        if (stamp[slot] === generation) this.fail(nameStart, `duplicate attribute ${this.layout.names[slot]}`);
+        if (starts[slot] >= 0) this.fail(nameStart, `duplicate attribute ${this.layout.names[slot]}`);
         starts[slot] = valueStart;
         ends[slot] = valueEnd;
         flags[slot] = valueFlags;
-        stamp[slot] = generation;
         break;
       }
     }
