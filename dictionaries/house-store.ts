@@ -130,15 +130,21 @@ type Parts = Pick<HouseRecord, 'number' | 'block' | 'building' | 'liter' | 'cons
 /** Distinct part tuples of houses: LABEL_PARTS pool ids per label (number, block, building, liter, construction). */
 export class HouseLabels {
   private readonly ids = new Map<string, number>();
+  /** the labels of a number alone (most houses), by the number: no key string made per house */
+  private readonly numbers = new Map<string, number>();
   readonly parts = new Int32Builder();
   readonly pool = new StringPool();
+  private size = 0;
 
   id(house: Parts): number {
-    const key = `${house.number}\u0001${house.block ?? ''}\u0001${house.building ?? ''}\u0001${house.liter ?? ''}\u0001${house.construction ?? ''}`;
-    let id = this.ids.get(key);
+    // an empty part is no part (the pool's id 0 either way)
+    const numberOnly = !house.block && !house.building && !house.liter && !house.construction;
+    const key = numberOnly ? house.number : `${house.number}\u0001${house.block ?? ''}\u0001${house.building ?? ''}\u0001${house.liter ?? ''}\u0001${house.construction ?? ''}`;
+    const ids = numberOnly ? this.numbers : this.ids;
+    let id = ids.get(key);
     if (id === undefined) {
-      id = this.ids.size;
-      this.ids.set(key, id);
+      id = this.size++;
+      ids.set(key, id);
       const p = this.pool;
       this.parts.push(p.id(house.number), p.id(house.block), p.id(house.building), p.id(house.liter), p.id(house.construction));
     }
@@ -146,7 +152,7 @@ export class HouseLabels {
   }
 
   get count(): number {
-    return this.ids.size;
+    return this.size;
   }
 
   part(label: number, index: number): string {

@@ -450,6 +450,15 @@ async function readRegion(
       const value = map.get(id);
       return value === undefined ? undefined : String(value).padStart(width, '0');
     };
+    // a region's houses share a few hundred postcodes: one string each
+    const postcodes = new Map<number, string>();
+    const postcodeOf = (id: number) => {
+      const value = postcode.get(id);
+      if (value === undefined) return undefined;
+      let text = postcodes.get(value);
+      if (text === undefined) postcodes.set(value, (text = String(value).padStart(6, '0')));
+      return text;
+    };
     return {
       /** the registry codes of a house or stead, in the order the record has them */
       codes: (guid: string, id: number) => {
@@ -465,7 +474,7 @@ async function readRegion(
         if (f) codes.ifns = f;
         return codes;
       },
-      postcode: (id: number) => digits(postcode, id, 6),
+      postcode: postcodeOf,
       cadnum: (id: number) => cadnum.get(id),
       multiFlat: (id: number) => (multiFlat.has(id) ? multiFlat.get(id) === 1 : undefined),
     };

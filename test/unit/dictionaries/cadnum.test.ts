@@ -32,6 +32,26 @@ describe('encodeCadnum / decodeCadnum', () => {
     expect(decodeCadnum(new Uint32Array(0), 0, [])).toBe('');
   });
 
+  it('packs what the shape `AA:BB:QQQQQQ[Q]:N` says is canonical, and nothing else, for any text', () => {
+    const CANONICAL = /^(\d{2}):(\d{2}):(\d{6,7}):([1-9]\d{0,7}|0)$/;
+    const piece = fc.oneof(fc.stringMatching(/^\d{0,9}$/), fc.constantFrom(':', '0', '', 'а', ' ', '::', '٣'));
+    // free pieces, or four groups of 0–9 digits (near the shape: wrong widths, leading zeros, N past 2^25)
+    const group = fc.stringMatching(/^\d{0,9}$/);
+    const near = fc.tuple(group, group, group, group).map((groups) => [groups.join(':')]);
+    fc.assert(
+      fc.property(fc.oneof(fc.array(piece, { maxLength: 9 }), near), (pieces) => {
+        const text = pieces.join('');
+        const m = CANONICAL.exec(text);
+        const canonical = m !== null && Number(m[4]) < 1 << 25;
+        const { text: back, words, other } = roundTrip(text);
+        expect(back).toBe(text);
+        expect(text === '' || (words[0] !== CADNUM_EXCEPTION) === canonical).toBe(true);
+        expect(other).toEqual(text !== '' && !canonical ? [text] : []);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('round-trips any canonical number', () => {
     const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^\\d{${min},${max}}$`));
     fc.assert(
