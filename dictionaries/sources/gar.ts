@@ -43,6 +43,7 @@ import { NumberMap } from './compact-map.js';
 import type { FlatRecord } from './flat-xml.js';
 import { inlineScan, workerScan, type GarScan, type ScanJob } from './gar-scan.js';
 import { WasmRecords, XML_SCAN_WASM } from './flat-xml-wasm.js';
+import { decodeCadnum, encodeCadnum } from '../cadnum.js';
 import {
   APARTMENT,
   APARTMENT_TABLES,
@@ -417,7 +418,11 @@ async function readRegion(
     const oktmo = new NumberMap();
     const ifns = new NumberMap();
     const multiFlat = new NumberMap();
-    const cadnum = new Map<number, string>();
+    // packed as the house store packs them (8 bytes, other shapes as text): a string per house held through the
+    // region was most of what survived the reader's young collections and a tenth of its old garbage
+    const cadnumAt = new NumberMap();
+    let cadnumWords = new Uint32Array(2048);
+    const cadnumOther: string[] = [];
     const keepCadastral = options.cadastralNumbers !== false;
     const houseCodes = options.houseCodes !== false;
     const { TYPEID, VALUE } = HOUSE_PARAM;
@@ -441,7 +446,19 @@ async function readRegion(
           break;
         case PARAM.cadastralNumber: {
           const value = keepCadastral ? r.text(VALUE) : '';
-          if (value) cadnum.set(id, value);
+          if (value) {
+            let k = cadnumAt.get(id);
+            if (k === undefined) {
+              k = cadnumAt.size;
+              cadnumAt.set(id, k);
+              if (2 * k + 2 > cadnumWords.length) {
+                const bigger = new Uint32Array(cadnumWords.length * 2);
+                bigger.set(cadnumWords);
+                cadnumWords = bigger;
+              }
+            }
+            encodeCadnum(value, cadnumWords, 2 * k, cadnumOther);
+          }
           break;
         }
       }
@@ -475,7 +492,10 @@ async function readRegion(
         return codes;
       },
       postcode: postcodeOf,
-      cadnum: (id: number) => cadnum.get(id),
+      cadnum: (id: number) => {
+        const k = cadnumAt.get(id);
+        return k === undefined ? undefined : decodeCadnum(cadnumWords, 2 * k, cadnumOther);
+      },
       multiFlat: (id: number) => (multiFlat.has(id) ? multiFlat.get(id) === 1 : undefined),
     };
   };
