@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: runs every in-process bench (load first, in its own child process; then boundary,
- * tokenize, house, standardize, suggest, nearest, http), prints one table and the notes under it, and
+ * tokenize, house, standardize, suggest, nearest, http, and the builder's xml-scan), prints one table and the notes under it, and
  * writes bench/results.json:
  *
  *   { "<case>": { hz, p99_us, peer, peer_hz }, …, "memory": { rss_mb, blob_mb, … }, "meta": { … } }
@@ -24,6 +24,7 @@ const BENCHES: [string, () => Promise<{ run: BenchRun }>][] = [
   ['suggest', () => import('./suggest.bench.js')],
   ['nearest', () => import('./nearest.bench.js')],
   ['http', () => import('./http.bench.js')],
+  ['xml-scan', () => import('./xml-scan.bench.js')],
 ];
 
 const round = (x: number | null | undefined, digits = 3): number | null =>
