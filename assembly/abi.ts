@@ -19,7 +19,7 @@ import { attachSection } from './blob';
 import { normalize, latinLetters, VARIANT_PLAIN, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, PART_COUNT, P_HOUSE, postcodeToken, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, takeWideHouse } from './house';
-import { setupTrie, fuzzyCount, visitCount, resetVisitBudget, lookup, HITS } from './trie';
+import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, hitCount, HITS } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed } from './classify/names';
 import {
   solve, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder,
@@ -79,9 +79,33 @@ export function resultPtr(): i32 {
   return <i32>RESULT;
 }
 
-/** Diagnostics for bench/ and tests: 0 fuzzy trie walks made, 1 trie nodes they visited (since start), 2 candidates the last call collected. */
+/**
+ * Diagnostics for bench/ and tests: 0 fuzzy trie walks made, 1 trie nodes they visited (since start), 2 candidates
+ * the last call collected, 3 fuzzy lookups answered from the call's memo of walks (since start).
+ */
 export function stats(kind: i32): i32 {
-  return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : kind == 2 ? objUsed : 0;
+  return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : kind == 2 ? objUsed : kind == 3 ? memoAnswers : 0;
+}
+
+/**
+ * Tests and bench: looks INPUT[0…len), folded as `variant`, up as one word with `budget` edits (`prefix` 1: as
+ * a prefix), by the cell walk when `cells` is 1 (trie.ts, the bit walk's reference). RESULT: [0] hit count,
+ * then (word id, cost) per hit. Returns the count.
+ */
+export function lookupWord(len: i32, variant: i32, budget: i32, prefix: i32, cells: i32): i32 {
+  if (len < 0 || len > INPUT_CAPACITY || variant < 0 || variant >= VARIANT_COUNT) return -1;
+  resetVisitBudget();
+  const folded = normalize(len, variant);
+  setCellWalk(cells != 0);
+  lookup(0, folded, budget, prefix != 0);
+  setCellWalk(false);
+  const count = hitCount;
+  setI32(RESULT, 0, count);
+  for (let h = 0; h < count; h++) {
+    setI32(RESULT, 1 + h * 2, i32At(HITS, h * 2));
+    setI32(RESULT, 2 + h * 2, i32At(HITS, h * 2 + 1));
+  }
+  return count;
 }
 
 /** The object that owns house `id` (houses do not store their parent), −1 for an id out of range. */

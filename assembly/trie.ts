@@ -3,15 +3,22 @@
  *
  * The trie (blob section `trie`) is a first-child/next-sibling tree over the folded words of every name
  * and type word; a node that ends a word carries its word id. Lookup is a depth-first walk that keeps one
- * row of the optimal-string-alignment (Damerau) distance matrix per depth (ROWS, MAX_DEPTH × (MAX_QUERY+1)),
- * pruning a subtree as soon as the row minimum exceeds the edit budget: one edit for words of 5+ letters,
- * two for 9+. In prefix mode (the last word of a hint query) a word matches when some prefix of it is
- * within budget of the query; its cost is the best such prefix.
+ * row of the optimal-string-alignment (Damerau) distance matrix per depth, pruning a subtree as soon as
+ * the row minimum exceeds the edit budget: one edit for words of 5+ letters, two for 9+. In prefix mode
+ * (the last word of a hint query) a word matches when some prefix of it is within budget of the query;
+ * its cost is the best such prefix.
+ *
+ * A row is kept as bit vectors (`walkBits`): the vertical deltas of the row as two words, +1 and −1 per
+ * query letter (Myers 1999, in Hyyrö's form for the edit distance, with his transposition term for the
+ * Damerau distance; a query has at most MAX_QUERY = 40 letters, so a row fits one u64). A node costs a
+ * few dozen bit operations, where a row of cells cost one pass over the Ukkonen band (≈3× the time);
+ * the hits, their costs and their order are those of the cell walk, which a test checks word by word.
  *
  * A transliterated query (VARIANT_TRANSLIT) is read with what Latin spelling cannot tell apart, at no cost:
  * a soft or hard sign the Latin text drops (`engels` → энгельс, `ust-kut` → усть-кут), э written as е, and
  * the clusters the reading took for one letter (`ts` → ц for тс: `sovetskaya` → советская; `sch` → щ for сч:
- * `peschanaya` → песчаная).
+ * `peschanaya` → песчаная). Those costs are not edits, so that reading walks with a row of cells
+ * (`walkCells`: ROWS, MAX_DEPTH × (MAX_QUERY+1) i32, one pass over the band per node).
  *
  * Hits go to HITS as (wordId, cost) pairs; the caller owns them until the next lookup.
  */
@@ -39,6 +46,46 @@ const STACK_CAPACITY: i32 = 8192;
 let ROWS: usize = 0;
 let PATH: usize = 0;
 let STACK: usize = 0;
+/**
+ * The bit walk's row per depth, each u64 × (MAX_DEPTH + 1): vertical deltas +1 (BIT_VP) and −1 (BIT_VN),
+ * bit j − 1 for D[depth][j] − D[depth][j − 1]; the diagonal-zero vector (BIT_D0) and the node letter's
+ * match vector (BIT_PM), which the transposition term of the next depth reads; BIT_LAST (i32) the cell
+ * D[depth][m], the cost of the whole query against the path.
+ */
+let BIT_VP: usize = 0;
+let BIT_VN: usize = 0;
+let BIT_D0: usize = 0;
+let BIT_PM: usize = 0;
+let BIT_LAST: usize = 0;
+/**
+ * Match vectors of the query's letters (u64, bit j for query letter j), by slot: ASCII 0…127, then the
+ * Cyrillic block U+0400…U+04FF; a letter outside both (`№`) is matched by a scan of the query. Set for one
+ * walk and cleared after it.
+ */
+let PEQ: usize = 0;
+const PEQ_SLOTS: i32 = 0x80 + 0x100;
+/** tests: every lookup walks the cells, as the reference for the bit walk (`setCellWalk`) */
+let cellWalkOnly = false;
+
+/**
+ * The fuzzy walks of the current call (standardize, suggest), kept for the call's other readings: the two
+ * layout readings spell most words alike, and a second reading of the same variant (the first bare number
+ * as a name) looks every word up again. MEMO: MEMO_ENTRIES × (call, flags, length, hit start, hit count)
+ * i32, the word's letters in MEMO_TEXT (MAX_QUERY u16 per entry), the hits in MEMO_HITS (MEMO_HIT_CAPACITY
+ * (word, cost) pairs, filled in call order; a walk whose hits no longer fit is not kept). A walk that ran
+ * out of the call's visit budget is not kept either: its hits are partial.
+ */
+const MEMO_ENTRIES: i32 = 64;
+const MEMO_FIELDS: i32 = 5;
+const MEMO_HIT_CAPACITY: i32 = 8192;
+let MEMO: usize = 0;
+let MEMO_TEXT: usize = 0;
+let MEMO_HITS: usize = 0;
+let memoCall: i32 = -1;
+let memoCount: i32 = 0;
+let memoHitsUsed: i32 = 0;
+/** fuzzy walks answered from the memo, since start (bench diagnostics) */
+export let memoAnswers: i32 = 0;
 export let HITS: usize = 0;
 export let hitCount: i32 = 0;
 /** trie nodes visited by fuzzy walks and fuzzy walks made, since start (bench diagnostics) */
@@ -60,6 +107,63 @@ export function setupTrie(): void {
   PATH = reserve(<usize>(MAX_DEPTH + 1) * 4);
   STACK = reserve(<usize>STACK_CAPACITY * 12);
   HITS = reserve(<usize>MAX_HITS * 8);
+  const rowBytes = <usize>(MAX_DEPTH + 1) << 3;
+  BIT_VP = reserve(rowBytes);
+  BIT_VN = reserve(rowBytes);
+  BIT_D0 = reserve(rowBytes);
+  BIT_PM = reserve(rowBytes);
+  BIT_LAST = reserve(<usize>(MAX_DEPTH + 1) << 2);
+  PEQ = reserve(<usize>PEQ_SLOTS << 3);
+  memory.fill(PEQ, 0, <usize>PEQ_SLOTS << 3);
+  MEMO = reserve(<usize>(MEMO_ENTRIES * MEMO_FIELDS) << 2);
+  MEMO_TEXT = reserve(<usize>(MEMO_ENTRIES * MAX_QUERY) << 1);
+  MEMO_HITS = reserve(<usize>MEMO_HIT_CAPACITY << 3);
+}
+
+/** The walk's key: the reading's kind (a transliteration reads costs its own way), budget and prefix mode. */
+// @ts-ignore: decorator
+@inline function memoFlags(budget: i32, prefix: bool): i32 {
+  return (budget << 2) | (prefix ? 2 : 0) | (normVariant == VARIANT_TRANSLIT ? 1 : 0);
+}
+
+/** The memo entry of this call for NORM[start … start+m) walked with `flags`, or −1. */
+function memoFind(start: i32, m: i32, flags: i32): i32 {
+  if (memoCall != callCount) {
+    memoCall = callCount;
+    memoCount = 0;
+    memoHitsUsed = 0;
+    return -1;
+  }
+  for (let e = 0; e < memoCount; e++) {
+    const at = MEMO + (<usize>(e * MEMO_FIELDS) << 2);
+    if (load<i32>(at, 4) != flags || load<i32>(at, 8) != m) continue;
+    const text = MEMO_TEXT + (<usize>(e * MAX_QUERY) << 1);
+    let same = true;
+    for (let k = 0; k < m && same; k++) same = <i32>load<u16>(text + (<usize>k << 1)) == u16At(NORM, start + k);
+    if (same) return e;
+  }
+  return -1;
+}
+
+/** Keeps the hits of the walk just made, when there is room. */
+function memoKeep(start: i32, m: i32, flags: i32): void {
+  if (memoCount >= MEMO_ENTRIES || memoHitsUsed + hitCount > MEMO_HIT_CAPACITY || visitBudget < 0) return;
+  const e = memoCount++;
+  const at = MEMO + (<usize>(e * MEMO_FIELDS) << 2);
+  store<i32>(at, callCount);
+  store<i32>(at, flags, 4);
+  store<i32>(at, m, 8);
+  store<i32>(at, memoHitsUsed, 12);
+  store<i32>(at, hitCount, 16);
+  const text = MEMO_TEXT + (<usize>(e * MAX_QUERY) << 1);
+  for (let k = 0; k < m; k++) store<u16>(text + (<usize>k << 1), <u16>u16At(NORM, start + k));
+  memory.copy(MEMO_HITS + (<usize>memoHitsUsed << 3), HITS, <usize>hitCount << 3);
+  memoHitsUsed += hitCount;
+}
+
+/** Tests: true makes every lookup walk the cells (the reference the bit walk must agree with). */
+export function setCellWalk(on: bool): void {
+  cellWalkOnly = on;
 }
 
 /** Edit budget for a word of `len` letters. */
@@ -147,29 +251,216 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
   }
   const m = len > MAX_QUERY ? MAX_QUERY : len;
   if (len > MAX_QUERY) budget = 0;
-  const translit = normVariant == VARIANT_TRANSLIT;
-  const slack = translit ? TRANSLIT_SLACK : 0;
-  for (let j = 0; j <= m; j++) setRow(0, j, j);
-  const NONE = 1 << 20;
-  let sp = 0;
-  // children of the root (node 0)
-  let child = trieNode(0, 0);
-  while (child >= 0 && sp < STACK_CAPACITY) {
-    push(sp++, child, 1, NONE);
-    child = trieNode(child, 1);
+  const flags = memoFlags(budget, prefix);
+  const kept = cellWalkOnly ? -1 : memoFind(start, m, flags);
+  if (kept >= 0) {
+    const at = MEMO + (<usize>(kept * MEMO_FIELDS) << 2);
+    hitCount = load<i32>(at, 16);
+    memory.copy(HITS, MEMO_HITS + (<usize>load<i32>(at, 12) << 3), <usize>hitCount << 3);
+    memoAnswers++;
+    return hitCount;
   }
   fuzzyCount++;
-  while (sp > 0) {
-    if (--visitBudget < 0) break;
-    sp--;
-    visitCount++;
-    const p = STACK + (<usize>sp * 12);
-    const node = load<i32>(p);
-    const depth = load<i32>(p, 4);
-    let best = load<i32>(p, 8);
+  for (let j = 0; j < m; j++) {
+    const slot = peqSlot(u16At(NORM, start + j));
+    if (slot >= 0) store<u64>(PEQ + (<usize>slot << 3), load<u64>(PEQ + (<usize>slot << 3)) | ((<u64>1) << <u64>j));
+  }
+  if (cellWalkOnly) walkCells(start, m, budget, prefix, false);
+  else if (normVariant == VARIANT_TRANSLIT) walkCells(start, m, budget, prefix, true);
+  else walkBits(start, m, budget, prefix);
+  for (let j = 0; j < m; j++) {
+    const slot = peqSlot(u16At(NORM, start + j));
+    if (slot >= 0) store<u64>(PEQ + (<usize>slot << 3), 0);
+  }
+
+  if (!cellWalkOnly) memoKeep(start, m, flags);
+  return hitCount;
+}
+
+/**
+ * The walk reached `node` with the whole query at cost `last`: adds its word when within budget (prefix mode: the
+ * best cost of a prefix of the path, `best`, which it returns updated).
+ */
+// @ts-ignore: decorator
+@inline function reachWord(node: i32, last: i32, best: i32, budget: i32, prefix: bool): i32 {
+  const wordId = trieNode(node, 3);
+  if (prefix) {
+    if (last < best) best = last;
+    if (best <= budget && wordId >= 0) addHit(wordId, best);
+  } else if (last <= budget && wordId >= 0) {
+    addHit(wordId, last);
+  }
+  return best;
+}
+
+let takenNode: i32 = 0;
+let takenDepth: i32 = 0;
+let takenBest: i32 = 0;
+
+/** Takes entry sp − 1 of the walk's stack into takenNode, takenDepth and takenBest; false once the call's visits are spent. */
+// @ts-ignore: decorator
+@inline function takeNode(sp: i32): bool {
+  if (--visitBudget < 0) return false;
+  visitCount++;
+  const p = STACK + (<usize>(sp - 1) * 12);
+  takenNode = load<i32>(p);
+  takenDepth = load<i32>(p, 4);
+  takenBest = load<i32>(p, 8);
+  return true;
+}
+
+/** Pushes the children of `node` at `depth`, carrying `best`; returns the new stack size. */
+// @ts-ignore: decorator
+@inline function pushChildren(sp: i32, node: i32, depth: i32, best: i32): i32 {
+  let child = trieNode(node, 0);
+  while (child >= 0 && sp < STACK_CAPACITY) {
+    push(sp++, child, depth, best);
+    child = trieNode(child, 1);
+  }
+  return sp;
+}
+
+/** The PEQ slot of a letter, −1 outside ASCII and the Cyrillic block. */
+// @ts-ignore: decorator
+@inline function peqSlot(c: i32): i32 {
+  if (c < 0x80) return c;
+  if (c >= 0x400 && c < 0x500) return c - 0x400 + 0x80;
+  return -1;
+}
+
+/** The match vector of letter c against the query NORM[start … start+m). */
+// @ts-ignore: decorator
+@inline function matchVector(c: i32, start: i32, m: i32): u64 {
+  const slot = peqSlot(c);
+  if (slot >= 0) return load<u64>(PEQ + (<usize>slot << 3));
+  let bits: u64 = 0;
+  for (let j = 0; j < m; j++) if (u16At(NORM, start + j) == c) bits |= (<u64>1) << <u64>j;
+  return bits;
+}
+
+/**
+ * The walk with rows as bit vectors (see the file comment). Per node at depth d, from the parent's row
+ * (VP, VN, D0, PM at d − 1) and the node letter's match vector PM:
+ *   TR = ((~D0' & PM) << 1) & PM'               transposition: t[d] = q[j−1], t[d−1] = q[j]
+ *   D0 = (((PM & VP) + VP) ^ VP) | PM | VN | TR  cells equal to their diagonal neighbour
+ *   HP = VN | ~(D0 | VP), HN = VP & D0           horizontal deltas; bit m − 1 moves D[d][m]
+ *   VP = (HN << 1) | ~(D0 | (HP << 1 | 1)), VN = (HP << 1 | 1) & D0   (D[d][0] = d: the +1 shifted in)
+ * The row minimum the walk prunes on is read over the band |j − d| ≤ budget (cells outside it exceed the
+ * budget): D[d][j] = d + popcount(VP below j) − popcount(VN below j).
+ */
+/**
+ * The least cell of row `depth` over the band |j − depth| ≤ budget (and cell 0, = depth), from its deltas:
+ * D[d][lo − 1] by popcount, then one delta a step up to hi (no branch: the deltas are data).
+ */
+// @ts-ignore: decorator
+@inline function bandMin(vp: u64, vn: u64, depth: i32, budget: i32, m: i32): i32 {
+  const lo = depth - budget > 1 ? depth - budget : 1;
+  const hi = depth + budget < m ? depth + budget : m;
+  const below: u64 = ((<u64>1) << <u64>(lo - 1)) - 1;
+  let cell = depth + <i32>popcnt(vp & below) - <i32>popcnt(vn & below);
+  let least = depth;
+  for (let j = lo; j <= hi; j++) {
+    const shift = <u64>(j - 1);
+    cell += <i32>((vp >> shift) & 1) - <i32>((vn >> shift) & 1);
+    least = min(least, cell);
+  }
+  return least;
+}
+
+/** Pushes the children of `node` whose letter is in the query (the others are pruned unseen). */
+function pushQueryLetters(sp: i32, node: i32, depth: i32, best: i32, start: i32, m: i32): i32 {
+  let child = trieNode(node, 0);
+  while (child >= 0 && sp < STACK_CAPACITY) {
+    if (matchVector(trieNode(child, 2), start, m) != 0) push(sp++, child, depth, best);
+    child = trieNode(child, 1);
+  }
+  return sp;
+}
+
+function walkBits(start: i32, m: i32, budget: i32, prefix: bool): void {
+  const full: u64 = m >= 64 ? <u64>-1 : ((<u64>1) << <u64>m) - 1;
+  const top = <u64>(m - 1);
+  store<u64>(BIT_VP, full);
+  store<u64>(BIT_VN, 0);
+  store<u64>(BIT_D0, 0);
+  store<u64>(BIT_PM, 0);
+  store<i32>(BIT_LAST, m);
+  const NONE = 1 << 20;
+  const deepest = m + budget < MAX_DEPTH ? m + budget : MAX_DEPTH;
+  let sp = pushChildren(0, 0, 1, NONE);
+  while (sp > 0 && takeNode(sp--)) {
+    const node = takenNode;
+    const depth = takenDepth;
+    let best = takenBest;
+    let rowMin = NONE;
+    if (depth <= deepest) {
+      const up = <usize>(depth - 1) << 3;
+      const at = <usize>depth << 3;
+      const pm = matchVector(trieNode(node, 2), start, m);
+      const vp = load<u64>(BIT_VP + up);
+      const vn = load<u64>(BIT_VN + up);
+      const tr = ((~load<u64>(BIT_D0 + up) & pm) << 1) & load<u64>(BIT_PM + up);
+      const d0 = ((((pm & vp) + vp) ^ vp) | pm | vn | tr) & full;
+      const hp = vn | ~(d0 | vp);
+      const hn = vp & d0;
+      const last = load<i32>(BIT_LAST + (up >> 1)) + <i32>((hp >> top) & 1) - <i32>((hn >> top) & 1);
+      const hpIn = (hp << 1) | 1;
+      const nextVp = ((hn << 1) | ~(d0 | hpIn)) & full;
+      const nextVn = hpIn & d0 & full;
+      store<u64>(BIT_VP + at, nextVp);
+      store<u64>(BIT_VN + at, nextVn);
+      store<u64>(BIT_D0 + at, d0);
+      store<u64>(BIT_PM + at, pm);
+      store<i32>(BIT_LAST + (at >> 1), last);
+      rowMin = bandMin(nextVp, nextVn, depth, budget, m);
+      best = reachWord(node, last, best, budget, prefix);
+    } else if (prefix && best <= budget) {
+      // deep inside a matched prefix: every word below matches at cost `best`
+      reachWord(node, best, best, budget, true);
+    }
+    if (rowMin > budget && !(prefix && best <= budget)) continue;
+    if (hitCount >= MAX_HITS) break;
+    if (prefix && best <= budget) {
+      sp = pushChildren(sp, node, depth + 1, best);
+    } else if (depth < deepest) {
+      // a child whose letter is not in the query has this row (PM = 0, so TR = 0, D0 = VN, HP = ~VP, HN = 0);
+      // when it is pruned, so is every such child, and only the children of the query's letters are walked
+      const vp = load<u64>(BIT_VP + (<usize>depth << 3));
+      const vn = load<u64>(BIT_VN + (<usize>depth << 3));
+      const hpIn = ((~vp & full) << 1) | 1;
+      const otherVp = ~(vn | hpIn) & full;
+      const otherVn = hpIn & vn & full;
+      const otherLast = load<i32>(BIT_LAST + (<usize>depth << 2)) + <i32>((~vp >> top) & 1);
+      if (bandMin(otherVp, otherVn, depth + 1, budget, m) <= budget || (prefix && otherLast <= budget)) {
+        sp = pushChildren(sp, node, depth + 1, best);
+      } else {
+        sp = pushQueryLetters(sp, node, depth + 1, best, start, m);
+      }
+    }
+    // else at the deepest row: a child is neither computed nor inside a matched prefix, so nothing below hits
+  }
+}
+
+/**
+ * The walk with rows of cells over the Ukkonen band: the transliteration's free costs, and the tests' reference
+ * (`skipPlain` false). With `skipPlain`, a letter that is not in the query and takes no free cost (not ь ъ э, not
+ * the second letter of тс or сч) gives a child the same row whatever the letter is: the row is computed once
+ * (`plainRowPasses`), and when it is pruned only the other children are walked.
+ */
+function walkCells(start: i32, m: i32, budget: i32, prefix: bool, skipPlain: bool): void {
+  const translit = normVariant == VARIANT_TRANSLIT;
+  const slack = translit ? TRANSLIT_SLACK : 0;
+  const deepest = m + budget + slack < MAX_DEPTH ? m + budget + slack : MAX_DEPTH;
+  for (let j = 0; j <= m; j++) setRow(0, j, j);
+  const NONE = 1 << 20;
+  let sp = pushChildren(0, 0, 1, NONE);
+  while (sp > 0 && takeNode(sp--)) {
+    const node = takenNode;
+    const depth = takenDepth;
+    let best = takenBest;
     const c = trieNode(node, 2);
     let rowMin = NONE;
-    if (depth <= m + budget + slack && depth <= MAX_DEPTH) {
+    if (depth <= deepest) {
       store<i32>(PATH + (<usize>depth << 2), c);
       setRow(depth, 0, depth);
       rowMin = depth;
@@ -200,26 +491,50 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
       }
       if (hi < m) setRow(depth, hi + 1, over);
       const last = m >= lo && m <= hi ? row(depth, m) : over;
-      const wordId = trieNode(node, 3);
-      if (prefix) {
-        if (last < best) best = last;
-        if (best <= budget && wordId >= 0) addHit(wordId, best);
-      } else if (last <= budget && wordId >= 0) {
-        addHit(wordId, last);
-      }
+      best = reachWord(node, last, best, budget, prefix);
     } else if (prefix && best <= budget) {
       // deep inside a matched prefix: every word below matches at cost `best`
-      const wordId = trieNode(node, 3);
-      if (wordId >= 0) addHit(wordId, best);
+      reachWord(node, best, best, budget, true);
     }
     if (rowMin > budget && !(prefix && best <= budget)) continue;
     if (hitCount >= MAX_HITS) break;
-    let ch = trieNode(node, 0);
-    while (ch >= 0 && sp < STACK_CAPACITY) {
-      push(sp++, ch, depth + 1, best);
-      ch = trieNode(ch, 1);
+    if (!skipPlain || (prefix && best <= budget)) {
+      sp = pushChildren(sp, node, depth + 1, best);
+    } else if (depth < deepest) {
+      if (plainRowPasses(depth + 1, slack, m, budget, prefix)) sp = pushChildren(sp, node, depth + 1, best);
+      else sp = pushCostly(sp, node, depth + 1, best, start, m);
     }
   }
-  return hitCount;
 }
 
+/**
+ * Row `depth` for a child whose letter is plain (see walkCells), written to ROWS (no node at that depth is
+ * pending: the walk is depth first); true when such a child would not be pruned.
+ */
+function plainRowPasses(depth: i32, slack: i32, m: i32, budget: i32, prefix: bool): bool {
+  setRow(depth, 0, depth);
+  let rowMin = depth;
+  const lo = depth - budget - slack > 1 ? depth - budget - slack : 1;
+  const hi = depth + budget < m ? depth + budget : m;
+  const over = budget + 1;
+  if (lo > 1) setRow(depth, lo - 1, over);
+  for (let j = lo; j <= hi; j++) {
+    const v = min(min(row(depth - 1, j - 1), row(depth - 1, j)), row(depth, j - 1)) + 1;
+    setRow(depth, j, v);
+    rowMin = min(rowMin, v);
+  }
+  if (hi < m) setRow(depth, hi + 1, over);
+  const last = m >= lo && m <= hi ? row(depth, m) : over;
+  return rowMin <= budget || (prefix && last <= budget);
+}
+
+/** Pushes the children of `node` that are not plain: letters of the query, ь ъ э, с and ч. */
+function pushCostly(sp: i32, node: i32, depth: i32, best: i32, start: i32, m: i32): i32 {
+  let child = trieNode(node, 0);
+  while (child >= 0 && sp < STACK_CAPACITY) {
+    const c = trieNode(child, 2);
+    if (c == CH_SOFT || c == CH_HARD || c == CH_E_ROUND || c == CH_ES || c == CH_CHE || matchVector(c, start, m) != 0) push(sp++, child, depth, best);
+    child = trieNode(child, 1);
+  }
+  return sp;
+}

@@ -21,8 +21,10 @@ export interface CoreExports {
   nearest(lat: number, lon: number, level: number, radius: number): number;
   nearestMetro(lat: number, lon: number, max: number, radius: number): number;
   parentOfHouse(id: number): number;
-  /** diagnostics: 0 fuzzy walks, 1 trie nodes they visited (since start), 2 candidates the last call collected */
+  /** diagnostics: 0 fuzzy walks, 1 trie nodes they visited (since start), 2 candidates the last call collected, 3 lookups answered from the call's memo */
   stats(kind: number): number;
+  /** tests and bench: the input folded as `variant` looked up as one word; `cells` 1 for the reference walk; RESULT [count, (word, cost)…] */
+  lookupWord(len: number, variant: number, budget: number, prefix: number, cells: number): number;
 }
 
 /** Section kinds of assembly/blob.ts and abi.ts, by blob `core` member name. */

@@ -156,3 +156,77 @@ describe('lookup agrees with a Map of the same vocabulary (exact words)', () => 
     expect(misses.filter((m) => !(m in KNOWN_MISSES))).toEqual([]);
   }, 120_000);
 });
+
+/**
+ * The bit walk (assembly/trie.ts `walkBits`, and the cell walk's plain-letter skip for transliterations) against
+ * the cell walk over the whole band, the reference: for words of the real ru dictionary with random edits, cut
+ * to a prefix or not, in every reading, with every budget, both must give the same hits, costs and order.
+ */
+describe('lookupWord(len, variant, budget, prefix, cells): the bit walk agrees with the cell walk', () => {
+  const EDIT_LETTERS = [...'абвгдежзийклмнопрстуфхцчшщъыьэюяabcdehiklmnoprstuvyz0123456789-'];
+  const LATIN: Record<string, string> = {
+    а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ж: 'zh', з: 'z', и: 'i', й: 'y', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o',
+    п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'shch', ъ: '', ы: 'y', ь: '', э: 'e',
+    ю: 'yu', я: 'ya',
+  };
+  type Edit = { op: number; at: number; letter: string };
+  function edited(word: string, edits: Edit[]): string {
+    const letters = [...word];
+    for (const { op, at, letter } of edits) {
+      const i = at % (letters.length + 1);
+      if (op === 0) letters.splice(i, 0, letter);
+      else if (op === 1 && letters.length > 1) letters.splice(Math.min(i, letters.length - 1), 1);
+      else if (op === 2 && letters.length) letters[Math.min(i, letters.length - 1)] = letter;
+      else if (i + 1 < letters.length) [letters[i], letters[i + 1]] = [letters[i + 1], letters[i]];
+    }
+    return letters.join('');
+  }
+
+  it('gives the same hits for edited words of the real dictionary in every reading, budget and mode', async () => {
+    const engine = await debugEngine();
+    const dict = engine.dictionary('ru')!;
+    const core = dict.core;
+    const words = new Set<string>();
+    for (let id = 0; id < dict.objectCount; id++) for (const w of nameWords(dict.object(id).name)) if (w.length >= 3) words.add(w);
+    const pool = [...words];
+    const hits = (query: string, variant: number, budget: number, prefix: number, cells: number): number[] => {
+      const count = core.exports.lookupWord(core.write(query), variant, budget, prefix, cells);
+      return Array.from(core.result().subarray(1, 1 + 2 * count));
+    };
+    const edit = fc.record({ op: fc.integer({ min: 0, max: 3 }), at: fc.nat(40), letter: fc.constantFrom(...EDIT_LETTERS) });
+    const query = fc.record({
+      word: fc.constantFrom(...pool),
+      edits: fc.array(edit, { maxLength: 3 }),
+      cut: fc.option(fc.integer({ min: 2, max: 12 }), { nil: undefined }),
+      latin: fc.boolean(),
+      variant: fc.integer({ min: 0, max: 3 }),
+      budget: fc.integer({ min: 0, max: 2 }),
+    });
+    let compared = 0;
+    fc.assert(
+      fc.property(query, ({ word, edits, cut, latin, variant, budget }) => {
+        let text = edited(word, edits);
+        if (cut !== undefined) text = text.slice(0, cut);
+        // a transliteration or layout reading reads Latin letters (`sovetskaya`); Cyrillic ones stay as typed
+        if (latin && variant >= 1) text = [...text].map((c) => LATIN[c] ?? c).join('');
+        const prefix = cut !== undefined ? 1 : 0;
+        const bits = hits(text, variant, budget, prefix, 0);
+        expect({ text, variant, budget, prefix, hits: bits }).toEqual({ text, variant, budget, prefix, hits: hits(text, variant, budget, prefix, 1) });
+        compared += bits.length > 0 ? 1 : 0;
+      }),
+      { numRuns: 3000, seed: 17 },
+    );
+    expect(compared).toBeGreaterThan(1000); // most edited words still find hits: the comparison is not of empty lists
+  }, 120_000);
+
+  it('answers a word looked up again in the same call from the memo of the call\'s walks', async () => {
+    const engine = await debugEngine();
+    const core = engine.dictionary('ru')!.core;
+    const before = core.exports.stats(3);
+    // the two keyboard-layout readings spell `rfhfcmtdcrfzz` alike (карасьевскаяя, one edit from Карасьевская): the
+    // second reading's walk is answered by the memo
+    const res = engine.standardize('ru', 'trfnthby,ehu rfhfcmtdcrfzz 5');
+    expect(core.exports.stats(3)).toBeGreaterThan(before);
+    expect(engine.dictionary('ru')!.object(res.levels.street).name).toBe('Карасьевская');
+  });
+});
