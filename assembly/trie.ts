@@ -57,6 +57,7 @@ let BIT_VN: usize = 0;
 let BIT_D0: usize = 0;
 let BIT_PM: usize = 0;
 let BIT_LAST: usize = 0;
+
 /**
  * Match vectors of the query's letters (u64, bit j for query letter j), by slot: ASCII 0…127, then the
  * Cyrillic block U+0400…U+04FF; a letter outside both (`№`) is matched by a scan of the query. Set for one
@@ -339,15 +340,41 @@ let takenBest: i32 = 0;
 }
 
 /**
- * The walk with rows as bit vectors (see the file comment). Per node at depth d, from the parent's row
+ * Row `depth` of the bit walk (see the file comment) for a node of letter match vector PM, from the parent's row
  * (VP, VN, D0, PM at d − 1) and the node letter's match vector PM:
  *   TR = ((~D0' & PM) << 1) & PM'               transposition: t[d] = q[j−1], t[d−1] = q[j]
  *   D0 = (((PM & VP) + VP) ^ VP) | PM | VN | TR  cells equal to their diagonal neighbour
  *   HP = VN | ~(D0 | VP), HN = VP & D0           horizontal deltas; bit m − 1 moves D[d][m]
  *   VP = (HN << 1) | ~(D0 | (HP << 1 | 1)), VN = (HP << 1 | 1) & D0   (D[d][0] = d: the +1 shifted in)
- * The row minimum the walk prunes on is read over the band |j − d| ≤ budget (cells outside it exceed the
- * budget): D[d][j] = d + popcount(VP below j) − popcount(VN below j).
+ * `full` masks the query's m bits, `top` is m − 1.
  */
+// @ts-ignore: decorator
+@inline function bitStep(depth: i32, pm: u64, full: u64, top: u64): void {
+  const up = <usize>(depth - 1) << 3;
+  const at = <usize>depth << 3;
+  const vp = load<u64>(BIT_VP + up);
+  const vn = load<u64>(BIT_VN + up);
+  const tr = ((~load<u64>(BIT_D0 + up) & pm) << 1) & load<u64>(BIT_PM + up);
+  const d0 = ((((pm & vp) + vp) ^ vp) | pm | vn | tr) & full;
+  const hp = vn | ~(d0 | vp);
+  const hn = vp & d0;
+  const hpIn = (hp << 1) | 1;
+  store<u64>(BIT_VP + at, ((hn << 1) | ~(d0 | hpIn)) & full);
+  store<u64>(BIT_VN + at, hpIn & d0 & full);
+  store<u64>(BIT_D0 + at, d0);
+  store<u64>(BIT_PM + at, pm);
+  store<i32>(BIT_LAST + (at >> 1), load<i32>(BIT_LAST + (up >> 1)) + <i32>((hp >> top) & 1) - <i32>((hn >> top) & 1));
+}
+
+/** Row 0 of the bit walk: D[0][j] = j. */
+function bitStart(m: i32, full: u64): void {
+  store<u64>(BIT_VP, full);
+  store<u64>(BIT_VN, 0);
+  store<u64>(BIT_D0, 0);
+  store<u64>(BIT_PM, 0);
+  store<i32>(BIT_LAST, m);
+}
+
 /**
  * The least cell of row `depth` over the band |j − depth| ≤ budget (and cell 0, = depth), from its deltas:
  * D[d][lo − 1] by popcount, then one delta a step up to hi (no branch: the deltas are data).
@@ -377,14 +404,11 @@ function pushQueryLetters(sp: i32, node: i32, depth: i32, best: i32, start: i32,
   return sp;
 }
 
+/** The walk with rows as bit vectors (see the file comment and `bitStep`). */
 function walkBits(start: i32, m: i32, budget: i32, prefix: bool): void {
   const full: u64 = m >= 64 ? <u64>-1 : ((<u64>1) << <u64>m) - 1;
   const top = <u64>(m - 1);
-  store<u64>(BIT_VP, full);
-  store<u64>(BIT_VN, 0);
-  store<u64>(BIT_D0, 0);
-  store<u64>(BIT_PM, 0);
-  store<i32>(BIT_LAST, m);
+  bitStart(m, full);
   const NONE = 1 << 20;
   const deepest = m + budget < MAX_DEPTH ? m + budget : MAX_DEPTH;
   let sp = pushChildren(0, 0, 1, NONE);
@@ -394,26 +418,9 @@ function walkBits(start: i32, m: i32, budget: i32, prefix: bool): void {
     let best = takenBest;
     let rowMin = NONE;
     if (depth <= deepest) {
-      const up = <usize>(depth - 1) << 3;
-      const at = <usize>depth << 3;
-      const pm = matchVector(trieNode(node, 2), start, m);
-      const vp = load<u64>(BIT_VP + up);
-      const vn = load<u64>(BIT_VN + up);
-      const tr = ((~load<u64>(BIT_D0 + up) & pm) << 1) & load<u64>(BIT_PM + up);
-      const d0 = ((((pm & vp) + vp) ^ vp) | pm | vn | tr) & full;
-      const hp = vn | ~(d0 | vp);
-      const hn = vp & d0;
-      const last = load<i32>(BIT_LAST + (up >> 1)) + <i32>((hp >> top) & 1) - <i32>((hn >> top) & 1);
-      const hpIn = (hp << 1) | 1;
-      const nextVp = ((hn << 1) | ~(d0 | hpIn)) & full;
-      const nextVn = hpIn & d0 & full;
-      store<u64>(BIT_VP + at, nextVp);
-      store<u64>(BIT_VN + at, nextVn);
-      store<u64>(BIT_D0 + at, d0);
-      store<u64>(BIT_PM + at, pm);
-      store<i32>(BIT_LAST + (at >> 1), last);
-      rowMin = bandMin(nextVp, nextVn, depth, budget, m);
-      best = reachWord(node, last, best, budget, prefix);
+      bitStep(depth, matchVector(trieNode(node, 2), start, m), full, top);
+      rowMin = bandMin(load<u64>(BIT_VP + (<usize>depth << 3)), load<u64>(BIT_VN + (<usize>depth << 3)), depth, budget, m);
+      best = reachWord(node, load<i32>(BIT_LAST + (<usize>depth << 2)), best, budget, prefix);
     } else if (prefix && best <= budget) {
       // deep inside a matched prefix: every word below matches at cost `best`
       reachWord(node, best, best, budget, true);
