@@ -212,6 +212,13 @@ function exactNode(start: i32, len: i32): i32 {
   return node;
 }
 
+/** NORM[start … start+len) is a vocabulary word as spelled. */
+export function isWord(start: i32, len: i32): bool {
+  if (trieCount == 0 || len <= 0) return false;
+  const node = exactNode(start, len);
+  return node >= 0 && trieNode(node, 3) >= 0;
+}
+
 /** Every word at or below `node`, at cost 0 (prefix mode). */
 function collectSubtree(node: i32): void {
   let sp = 0;

@@ -276,6 +276,14 @@ function restLosesTies(bound: i32): bool {
  */
 let floor: i32 = -2000000;
 let floorCall: i32 = -1;
+/**
+ * This reading wins a tie with the floor (abi.ts reads the variants in another order than the one that breaks
+ * their ties, so an earlier variant read later keeps a tie): it may stop only below the floor.
+ */
+let floorTies = false;
+export function setFloorTies(ties: bool): void {
+  floorTies = ties;
+}
 
 let bestSlot: usize = 0;
 let bestWeight: i32 = -1;
@@ -371,7 +379,7 @@ export function solve(): i32 {
     if (bestObject >= 0) passBelow(bestScore - UNIQUE_MARGIN, 0x7fffffff, 0x7fffffff, needed);
     const bound = nextBound();
     if (bound == NO_BOUND) break;
-    if (bound < needed || (bound <= floor && bestScore <= floor)) break;
+    if (bound < needed || (floorTies ? bound < floor && bestScore < floor : bound <= floor && bestScore <= floor)) break;
     if (!tight) {
       // before reading anything, the tighter bound (it costs a pass over the hit words' companions)
       tight = true;

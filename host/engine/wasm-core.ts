@@ -25,6 +25,8 @@ export interface CoreExports {
   stats(kind: number): number;
   /** tests and bench: the input folded as `variant` looked up as one word; `cells` 1 for the reference walk; RESULT [count, (word, cost)…] */
   lookupWord(len: number, variant: number, budget: number, prefix: number, cells: number): number;
+  /** tests: 1 makes standardize read every variant in order, none settling the call (its reference) */
+  setEveryReading(on: number): void;
 }
 
 /** Section kinds of assembly/blob.ts and abi.ts, by blob `core` member name. */
