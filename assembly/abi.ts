@@ -16,7 +16,7 @@
  */
 import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_CAPACITY, setI32, i32At, u16At } from './memory';
 import { attachSection } from './blob';
-import { normalize, latinLetters, VARIANT_PLAIN, VARIANT_COUNT } from './text';
+import { normalize, latinLetters, layoutKeysRead, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, PART_COUNT, P_HOUSE, postcodeToken, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, takeWideHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS } from './trie';
@@ -244,15 +244,35 @@ function standardizeVariant(len: i32, variant: i32): void {
   setFloorTies(false);
 }
 
-/** Words of 3+ letters in variant v's folding of INPUT[0…len) that are vocabulary words as spelled. */
-function wordsSpelled(len: i32, variant: i32): i32 {
+/**
+ * Words of 3+ letters in variant v's folding of INPUT[0…len) that are vocabulary words as spelled; `allSpelled`
+ * tells whether every such word is (with `lastPrefix`, the last one may be the start of a word: a hint being typed).
+ */
+let allSpelled = false;
+function wordsSpelled(len: i32, variant: i32, lastPrefix: bool = false): i32 {
   tokenize(normalize(len, variant));
   let count = 0;
+  let last = tokenCount - 1;
+  while (last >= 0 && tok(last, F_KIND) != KIND_ALPHA) last--;
+  allSpelled = true;
+  lastWordTyped = false;
   for (let t = 0; t < tokenCount; t++) {
-    if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3 && isWord(tok(t, F_START), tok(t, F_LEN))) count++;
+    if (tok(t, F_KIND) != KIND_ALPHA || tok(t, F_LEN) < 3) continue;
+    if (isWord(tok(t, F_START), tok(t, F_LEN), lastPrefix && t == last)) {
+      count++;
+      if (t == last) {
+        lastWordTyped = true;
+        lastWordLength = tok(t, F_LEN);
+      }
+    } else {
+      allSpelled = false;
+    }
   }
   return count;
 }
+/** The last word counted by `wordsSpelled` is the last word of the text (a hint's word being typed), of that length. */
+let lastWordTyped = false;
+let lastWordLength = 0;
 
 /**
  * The answer of the reading just run settles the call: it is this reading's, it matched with nothing left over,
@@ -305,18 +325,34 @@ export function standardize(len: i32): i32 {
       return i32At(RESULT, R_STATUS);
     }
     orderReadings(len);
+    let settledBy = -1;
     for (let k = 0; k < VARIANT_COUNT - 1; k++) {
       const v = READING_ORDER[k];
-      if (settlingVariant(len, v, READING_SPELLED[v])) break;
+      if (settledBy >= 0 && !otherLayoutReading(len, v, settledBy, false)) continue;
+      if (settlingVariant(len, v, READING_SPELLED[v]) && settledBy < 0) settledBy = v;
     }
   }
   return i32At(RESULT, R_STATUS);
 }
 
-/** Tests: every variant read, in variant order, none settling the call (the reference for `standardize`). */
+/** Tests: every variant read, in variant order, none settling the call (the reference for `standardize` and `suggest`). */
 let everyReading = false;
 export function setEveryReading(on: i32): void {
   everyReading = on != 0;
+}
+
+/**
+ * Variant v still has to be read after `settledBy` settled the call: both are layout readings, the text has
+ * punctuation keys LAYOUT takes for letters, and v spells every word right too (`lastPrefix`: the last may be
+ * the start of one), so they read it two ways (`,,ek` бул or `, ул`), not one as noise (`trfnthby,ehu`: LAYOUT's
+ * екатеринбург, LAYOUT_KEEP's екатерин and ург).
+ */
+function otherLayoutReading(len: i32, v: i32, settledBy: i32, lastPrefix: bool): bool {
+  if (!layoutKeysRead || (v != VARIANT_LAYOUT && v != VARIANT_LAYOUT_KEEP) || (settledBy != VARIANT_LAYOUT && settledBy != VARIANT_LAYOUT_KEEP)) {
+    return false;
+  }
+  wordsSpelled(len, v, lastPrefix);
+  return allSpelled;
 }
 
 /** Runs one variant after PLAIN; true when its answer settles the call (`readingSettles`). */
@@ -345,10 +381,15 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
   const variants = latinLetters(len) >= 2 ? VARIANT_COUNT : 1;
   let best = -1000000;
   setI32(RESULT, 0, 0);
+  let settledBy = -1;
   for (let v = 0; v < variants; v++) {
+    if (settledBy >= 0 && !otherLayoutReading(len, v, settledBy, prefix != 0)) continue;
+    const bestBefore = best;
+    const lookupsBefore = fuzzyCount + memoAnswers;
     tokenize(normalize(len, v));
     let score = suggestInto(prefix != 0, max, best);
     if (score > best) best = score;
+    const houseTyped = houseKeyLen > 0;
     // and again reading the first bare number as a name when that is ambiguous (`6а 23`: мкр 6а, house 23), when
     // no hint so far is a house (`байконур 6а`: microdistrict 6а being typed), or when the word being typed follows
     // it (`екатеринбург 8 ма`: ул 8 Марта)
@@ -359,8 +400,22 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
       setNameFirstNumber(false);
       if (score > best) best = score;
     }
+    // a reading of Latin keys that wrote its hints from words all spelled right (two at least besides the one being
+    // typed), with no fuzzy lookup and the typed house found, ends the call (as `readingSettles` does for standardize:
+    // the later readings read the same keys as noise)
+    if (v > VARIANT_PLAIN && !everyReading && settledBy < 0 && best > bestBefore && fuzzyCount + memoAnswers == lookupsBefore &&
+        (!houseTyped || i32At(RESULT, 2) >= 0) && hintSettles(len, v, prefix != 0)) settledBy = v;
   }
   return i32At(RESULT, 0);
+}
+
+/**
+ * Variant v spells every word right, two at least, the one being typed (the last word, `prefix`) counted when it has
+ * four letters or more: `просторная ули` (ули: улица, улиточная, …) does not settle a call that `екб` may answer.
+ */
+function hintSettles(len: i32, variant: i32, prefix: bool): bool {
+  const spelled = wordsSpelled(len, variant, prefix);
+  return allSpelled && spelled - (prefix && lastWordTyped && lastWordLength < 4 ? 1 : 0) >= SETTLING_WORDS;
 }
 
 /**

@@ -205,10 +205,16 @@ let tlOut2: i32 = 0;
 
 /** The variant NORM holds (the trie reads a transliteration more leniently: trie.ts). */
 export let normVariant: i32 = VARIANT_PLAIN;
+/**
+ * The last LAYOUT reading took a punctuation key for a letter (`,fevfyf` → баумана). Then LAYOUT and LAYOUT_KEEP
+ * are two readings of the text (`,ek` is бул in one and `, ул` in the other); else they fold it alike.
+ */
+export let layoutKeysRead: bool = false;
 
 /** Writes the folded text of INPUT[0…len) for a variant into NORM/SRC; returns the folded length. */
 export function normalize(len: i32, variant: i32): i32 {
   normVariant = variant;
+  if (variant == VARIANT_LAYOUT) layoutKeysRead = false;
   let out = 0;
   let i = 0;
   while (i < len) {
@@ -231,7 +237,10 @@ export function normalize(len: i32, variant: i32): i32 {
         if (raw == 44) letter = isLatinRaw(next) || (isDigit(prev) && (next == 0 || next == 44 || next == 47));
         else if (raw == 46) letter = isLayoutKey(next) && (isLayoutKey(prev) || prev == 32 || prev == 0);
         else letter = isLayoutKey(prev) || isLayoutKey(next) || isDigit(prev); // ; ' [ ] ` (Малмыж: vkvs;; 34; → 34ж)
-        if (letter) mapped = layoutChar(raw);
+        if (letter) {
+          mapped = layoutChar(raw);
+          layoutKeysRead = true;
+        }
       }
       out = emit(out, mapped != 0 ? foldChar(mapped) : foldChar(raw), i);
       i++;

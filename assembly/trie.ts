@@ -212,11 +212,11 @@ function exactNode(start: i32, len: i32): i32 {
   return node;
 }
 
-/** NORM[start … start+len) is a vocabulary word as spelled. */
-export function isWord(start: i32, len: i32): bool {
+/** NORM[start … start+len) is a vocabulary word as spelled (`prefix`: the start of one). */
+export function isWord(start: i32, len: i32, prefix: bool = false): bool {
   if (trieCount == 0 || len <= 0) return false;
   const node = exactNode(start, len);
-  return node >= 0 && trieNode(node, 3) >= 0;
+  return node >= 0 && (prefix || trieNode(node, 3) >= 0);
 }
 
 /** Every word at or below `node`, at cost 0 (prefix mode). */

@@ -48,7 +48,9 @@ describe('standardize(len): the readings of Latin text', () => {
    * For every `step`-th house of the dictionary whose street has a city above it, the ways it is typed: `г <city>,
    * <street>, д <house>`, the same lower case without commas, and the street first with a flat and the city last,
    * its name missing a letter, no space after the commas (`ул Малышева,д5 кв 12,Екатеринбрг`: a comma before a letter
-   * is the key of б in one layout reading and a comma in the other, neither is right, and the readings tie).
+   * is the key of б in one layout reading and a comma in the other, neither is right, and the readings tie), and the
+   * city, two commas, the street and the house with a comma after it (`Заинск,,ул Ленина, д 8,`: the layout reading
+   * that takes `,` for б reads `бул Ленина` and `8б`, all words spelled right, and the other reads it better).
    */
   function addresses(step: number): string[] {
     const out: string[] = [];
@@ -61,14 +63,19 @@ describe('standardize(len): the readings of Latin text', () => {
       const plain = `${dict.object(city).fullName}, ${street.fullName}, д ${house.number}`;
       const name = dict.object(city).name;
       const cut = id % (name.length - 3) + 3;
-      out.push(plain, plain.toLowerCase().replace(/,/g, ''), `${street.fullName},д${house.number} кв ${id % 300 + 1},${name.slice(0, cut)}${name.slice(cut + 1)}`);
+      out.push(
+        plain,
+        plain.toLowerCase().replace(/,/g, ''),
+        `${street.fullName},д${house.number} кв ${id % 300 + 1},${name.slice(0, cut)}${name.slice(cut + 1)}`,
+        `${name},,${street.fullName}, д ${house.number},`,
+      );
     }
     return out;
   }
 
   it('answers as every variant read in order would, for addresses in the Latin layout and transliterated', () => {
     const queries = addresses(29).flatMap((a) => [inLatinLayout(a), transliterated(a)]);
-    expect(queries.length).toBeGreaterThan(2000);
+    expect(queries.length).toBeGreaterThan(3000);
     const differing: string[] = [];
     let matched = 0;
     for (const query of queries) {
@@ -83,9 +90,27 @@ describe('standardize(len): the readings of Latin text', () => {
     expect(matched / queries.length).toBeGreaterThan(0.9); // the comparison is of found houses, not of misses
   }, 120_000);
 
+  it('suggests as every variant read in order would, for hints typed in the Latin layout and transliterated', () => {
+    // the address cut inside its street name or house number, as a hint is typed
+    const queries = addresses(53).flatMap((a) => [inLatinLayout(a), transliterated(a)]).flatMap((q) => [q.slice(0, Math.ceil(q.length * 0.6)), q.slice(0, q.length - 1)]);
+    expect(queries.length).toBeGreaterThan(2000);
+    const differing: string[] = [];
+    let answered = 0;
+    for (const query of queries) {
+      core().exports.setEveryReading(1);
+      const reference = engine.suggest('ru', query, 5);
+      core().exports.setEveryReading(0);
+      const hints = engine.suggest('ru', query, 5);
+      if (JSON.stringify(hints) !== JSON.stringify(reference)) differing.push(query);
+      if (hints.length > 0) answered++;
+    }
+    expect(differing).toEqual([]);
+    expect(answered / queries.length).toBeGreaterThan(0.9);
+  }, 120_000);
+
   it('ends with a layout string or a transliteration read right: the other readings are never walked', () => {
     for (const [query, street, house] of [
-      ['trfnthby,ehu ufufhbyf 49', 'ул Гагарина', '49'], // екатеринбург гагарина 49
+      ['Pfbycr ek Ktybyf 8', 'ул Ленина', '8'], // заинск ул ленина 8
       ['g. baykonur, ulitsa gagarina, dom 5', 'ул Гагарина', '5'],
     ]) {
       const walks = core().exports.stats(0);
