@@ -230,11 +230,11 @@ export function normalize(len: i32, variant: i32): i32 {
         // `,` is б when a Latin letter follows (`,fevfyf` → баумана, `trfnthby,ehu`), else a comma (`ehu, ekbwf`);
         // a dot is ю when a letter follows inside or at the start of a word (`,k.[thf` → блюхера, `.;f` → южа;
         // `ek.` → ул.); ж э х ъ ё whenever they touch a word (semicolons are rare in addresses)
-        // after a number, `,` closing the string or followed by a comma or a slash is the house letter б (`12,` →
-        // 12б, `12,, rd 5` → 12б, кв 5, `1,/1` → 1б/1); followed by a space it stays a comma (`12, rd 5`:
-        // LAYOUT_KEEP reads the same)
+        // after a number, `,` closing the string or followed by a comma, a slash or a digit is the house letter б
+        // (`12,` → 12б, `12,, rd 5` → 12б, кв 5, `1,/1` → 1б/1, `59,1` → 59б1: LAYOUT_KEEP reads 59, 1); followed by a
+        // space it stays a comma (`12, rd 5`: LAYOUT_KEEP reads the same)
         let letter = false;
-        if (raw == 44) letter = isLatinRaw(next) || (isDigit(prev) && (next == 0 || next == 44 || next == 47));
+        if (raw == 44) letter = isLatinRaw(next) || (isDigit(prev) && (next == 0 || next == 44 || next == 47 || isDigit(next)));
         else if (raw == 46) letter = isLayoutKey(next) && (isLayoutKey(prev) || prev == 32 || prev == 0);
         else letter = isLayoutKey(prev) || isLayoutKey(next) || isDigit(prev); // ; ' [ ] ` (Малмыж: vkvs;; 34; → 34ж)
         if (letter) {

@@ -92,6 +92,14 @@ describe('standardize: folding', () => {
     expect(comma.parts).toMatchObject({ house: '12', flat: '5' });
     // «Екатеринбург улица Ползунова 34ж»
     expect((await standardizeRu('trfnthby,ehu ekbwf gjkpeyjdf 34;')).house).toBe('34ж');
+    // between two digits it is б too (`59,1`: «Київ, вул Саксаганського 59б1», a house of its own); the reading that
+    // keeps it a comma (house 59, 1) is still made, and takes a house spelled so
+    const uaEngine = await debugEngine(['ua']);
+    const ua = uaEngine.dictionary('ua')!;
+    const wide = uaEngine.standardize('ua', 'vіcnj rbїd dek cfrcfufycmrjuj 59,1');
+    expect(ua.object(wide.levels.street).fullName).toBe('вул Саксаганського');
+    expect(wide.parts.house).toBe('59б1');
+    expect(wide.quality.house).toBe(3);
   });
 
   it('leaves a Cyrillic query alone however many Latin letters it could contain', async () => {
