@@ -16,7 +16,7 @@
  */
 import { NORM, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import {
-  tok, setTok, tokenCount, tokIs, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START,
+  tok, setTok, tokenCount, tokIs, spanIs, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START,
   KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
 } from './tokenize';
 
@@ -98,25 +98,36 @@ export function keywordPart(i: i32): i32 {
 
 function readKeyword(i: i32): i32 {
   if (tok(i, F_KIND) != KIND_ALPHA) return -1;
-  const n = tok(i, F_LEN);
-  if (n > 12) return -1;
-  if (tokIs(i, 'д') || tokIs(i, 'дом') || tokIs(i, 'н') || tokIs(i, 'дд') || tokIs(i, 'вл') || tokIs(i, 'влд') ||
-      tokIs(i, 'владение') || tokIs(i, 'двлд') || tokIs(i, 'домовладение') || tokIs(i, 'домовл') || tokIs(i, 'номер')) return P_HOUSE;
-  if (tokIs(i, 'к') || tokIs(i, 'корп') || tokIs(i, 'корпус') || tokIs(i, 'кор') || tokIs(i, 'копр')) return P_CASE;
-  if (tokIs(i, 'с') || tokIs(i, 'стр') || tokIs(i, 'строение') || tokIs(i, 'стре') || tokIs(i, 'строен')) return P_BUILD;
-  if (tokIs(i, 'лит') || tokIs(i, 'литер') || tokIs(i, 'литера') || tokIs(i, 'л')) return P_LITER;
-  if (tokIs(i, 'соор') || tokIs(i, 'сооружение') || tokIs(i, 'сооруж')) return P_CONSTR;
-  if (tokIs(i, 'уч') || tokIs(i, 'участок') || tokIs(i, 'зу')) return P_STEAD;
-  if (tokIs(i, 'под') || tokIs(i, 'подъезд') || tokIs(i, 'подьезд') || tokIs(i, 'пд')) return P_ENTR;
-  if (tokIs(i, 'эт') || tokIs(i, 'этаж')) return P_FLOOR;
-  if (tokIs(i, 'кв') || tokIs(i, 'квартира') || tokIs(i, 'кварт') || tokIs(i, 'квар') || tokIs(i, 'квра')) return P_FLAT;
-  if (tokIs(i, 'оф') || tokIs(i, 'офис')) return P_OFFICE;
-  if (tokIs(i, 'ком') || tokIs(i, 'комн') || tokIs(i, 'комната')) return P_ROOM;
-  if (tokIs(i, 'каб') || tokIs(i, 'кабинет')) return P_KAB;
-  if (tokIs(i, 'пом') || tokIs(i, 'помещение') || tokIs(i, 'помещ')) return P_PLACE;
-  if (tokIs(i, 'блок') || tokIs(i, 'бл')) return P_BLOCK;
-  if (tokIs(i, 'пав') || tokIs(i, 'павильон')) return P_PAV;
-  if (tokIs(i, 'сек') || tokIs(i, 'секц') || tokIs(i, 'секция')) return P_SEK;
+  return keywordAt(tok(i, F_START), tok(i, F_LEN));
+}
+
+/** The part the keyword NORM[at … at+len) opens (`кв` a flat), or −1. */
+export function keywordAt(at: i32, len: i32): i32 {
+  if (len > 12) return -1;
+  if (spanIs(at, len, 'д') || spanIs(at, len, 'дом') || spanIs(at, len, 'н') || spanIs(at, len, 'дд') ||
+      spanIs(at, len, 'вл') || spanIs(at, len, 'влд') ||
+      spanIs(at, len, 'владение') || spanIs(at, len, 'двлд') || spanIs(at, len, 'домовладение') ||
+      spanIs(at, len, 'домовл') || spanIs(at, len, 'номер')) return P_HOUSE;
+  if (spanIs(at, len, 'к') || spanIs(at, len, 'корп') || spanIs(at, len, 'корпус') || spanIs(at, len, 'кор') ||
+      spanIs(at, len, 'копр')) return P_CASE;
+  if (spanIs(at, len, 'с') || spanIs(at, len, 'стр') || spanIs(at, len, 'строение') || spanIs(at, len, 'стре') ||
+      spanIs(at, len, 'строен')) return P_BUILD;
+  if (spanIs(at, len, 'лит') || spanIs(at, len, 'литер') || spanIs(at, len, 'литера') ||
+      spanIs(at, len, 'л')) return P_LITER;
+  if (spanIs(at, len, 'соор') || spanIs(at, len, 'сооружение') || spanIs(at, len, 'сооруж')) return P_CONSTR;
+  if (spanIs(at, len, 'уч') || spanIs(at, len, 'участок') || spanIs(at, len, 'зу')) return P_STEAD;
+  if (spanIs(at, len, 'под') || spanIs(at, len, 'подъезд') || spanIs(at, len, 'подьезд') ||
+      spanIs(at, len, 'пд')) return P_ENTR;
+  if (spanIs(at, len, 'эт') || spanIs(at, len, 'этаж')) return P_FLOOR;
+  if (spanIs(at, len, 'кв') || spanIs(at, len, 'квартира') || spanIs(at, len, 'кварт') || spanIs(at, len, 'квар') ||
+      spanIs(at, len, 'квра')) return P_FLAT;
+  if (spanIs(at, len, 'оф') || spanIs(at, len, 'офис')) return P_OFFICE;
+  if (spanIs(at, len, 'ком') || spanIs(at, len, 'комн') || spanIs(at, len, 'комната')) return P_ROOM;
+  if (spanIs(at, len, 'каб') || spanIs(at, len, 'кабинет')) return P_KAB;
+  if (spanIs(at, len, 'пом') || spanIs(at, len, 'помещение') || spanIs(at, len, 'помещ')) return P_PLACE;
+  if (spanIs(at, len, 'блок') || spanIs(at, len, 'бл')) return P_BLOCK;
+  if (spanIs(at, len, 'пав') || spanIs(at, len, 'павильон')) return P_PAV;
+  if (spanIs(at, len, 'сек') || spanIs(at, len, 'секц') || spanIs(at, len, 'секция')) return P_SEK;
   return -1;
 }
 

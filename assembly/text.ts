@@ -122,6 +122,13 @@ function isLayoutKey(c: i32): bool {
   return isLatinRaw(c) || c == 44 || c == 46 || c == 59 || c == 39 || c == 91 || c == 93 || c == 96;
 }
 
+/** INPUT[at…] starts with a number of one or two digits (a building's number after its house's letter: `59,1`). */
+function shortNumberAt(at: i32, len: i32): bool {
+  let end = at;
+  while (end < len && isDigit(u16At(INPUT, end))) end++;
+  return end > at && end - at <= 2;
+}
+
 /** Number of Latin letters in the input: decides whether the LAYOUT and TRANSLIT variants are tried. */
 export function latinLetters(len: i32): i32 {
   let n = 0;
@@ -211,10 +218,59 @@ export let normVariant: i32 = VARIANT_PLAIN;
  */
 export let layoutKeysRead: bool = false;
 
+/**
+ * The vocabulary's test of a folded word (trie.ts `isWord`: NORM[start … start+len) is a word, or with `prefix` the
+ * start of one), set by abi.ts: the folding reads no dictionary itself. Until it is set, no word is known.
+ */
+let wordAt: (start: i32, len: i32, prefix: bool) => bool = (start: i32, len: i32, prefix: bool): bool => false;
+export function setWordTest(test: (start: i32, len: i32, prefix: bool) => bool): void {
+  wordAt = test;
+}
+
+/**
+ * LAYOUT's `,` read as б before a letter and `.` read as ю after a letter (NORM indices, at most KEYS_KEPT), for
+ * `punctuationBetweenWords`.
+ */
+const KEYS_KEPT: i32 = 16;
+const KEY_AT = new StaticArray<i32>(KEYS_KEPT);
+let keyCount: i32 = 0;
+
+/**
+ * LAYOUT reads a `,` before a letter as б (`trfnthby,ehu` → екатеринбург) and a `.` after a letter before another
+ * key as ю (`,k.[thf` → блюхера). Where that spells no word, it stays punctuation when a comma leaves a word on its
+ * right (`,fqrjyeh,gh-rn` → байконурбпр-кт, or байконур, пр-кт; `25,rd` → 25бкв, or 25, кв; a house keyword counts as
+ * a word) or a dot leaves a word on its left and a word or nothing on its right (`ek.,` → улю, or ул.,): a string
+ * typed in the wrong layout with its commas and dots written between words without spaces reads right in one
+ * reading. The last word may be the start of one (a hint being typed).
+ */
+function punctuationBetweenWords(length: i32): void {
+  let end = length;
+  while (end > 0 && !isLetter(u16At(NORM, end - 1))) end--;
+  for (let k = 0; k < keyCount; k++) {
+    const at = unchecked(KEY_AT[k]);
+    let from = at;
+    while (from > 0 && isLetter(u16At(NORM, from - 1))) from--;
+    let to = at + 1;
+    while (to < length && isLetter(u16At(NORM, to))) to++;
+    if (wordAt(from, to - from, to == end)) continue;
+    // a comma takes the word on its right (the one on its left may be misspelt: `,tkbyccrjuj,l` is белинсского, д),
+    // or after a house number any word of three letters or more (`28,ljvjajy`, `26d,ljvjajy`: 28, домофон, not 28б
+    // and домофон); a dot ends the word on its left
+    const right = to - at - 1;
+    const rightWord = right > 0 && wordAt(at + 1, right, to == end);
+    const afterNumber = at - from <= 1 && from > 0 && isDigit(u16At(NORM, from - 1));
+    let stays = false;
+    if (u16At(INPUT, at) == 44) stays = rightWord || (right >= 3 && afterNumber);
+    else stays = (from == at || wordAt(from, at - from, false)) && (right == 0 || rightWord);
+    if (stays) setU16(NORM, at, u16At(INPUT, at));
+  }
+}
+
 /** Writes the folded text of INPUT[0…len) for a variant into NORM/SRC; returns the folded length. */
 export function normalize(len: i32, variant: i32): i32 {
   normVariant = variant;
   if (variant == VARIANT_LAYOUT) layoutKeysRead = false;
+  keyCount = 0;
   let out = 0;
   let i = 0;
   while (i < len) {
@@ -230,16 +286,20 @@ export function normalize(len: i32, variant: i32): i32 {
         // `,` is б when a Latin letter follows (`,fevfyf` → баумана, `trfnthby,ehu`), else a comma (`ehu, ekbwf`);
         // a dot is ю when a letter follows inside or at the start of a word (`,k.[thf` → блюхера, `.;f` → южа;
         // `ek.` → ул.); ж э х ъ ё whenever they touch a word (semicolons are rare in addresses)
-        // after a number, `,` closing the string or followed by a comma, a slash or a digit is the house letter б
-        // (`12,` → 12б, `12,, rd 5` → 12б, кв 5, `1,/1` → 1б/1, `59,1` → 59б1: LAYOUT_KEEP reads 59, 1); followed by a
-        // space it stays a comma (`12, rd 5`: LAYOUT_KEEP reads the same)
+        // after a number, `,` closing the string or followed by a comma, a slash or a number of one or two digits is
+        // the house letter б (`12,` → 12б, `12,, rd 5` → 12б, кв 5, `1,/1` → 1б/1, `59,1` → 59б1: LAYOUT_KEEP reads
+        // 59, 1; `rd/63,468321` is кв.63, and a postcode); followed by a space it stays a comma (`12, rd 5`: LAYOUT_KEEP
+        // reads the same)
         let letter = false;
-        if (raw == 44) letter = isLatinRaw(next) || (isDigit(prev) && (next == 0 || next == 44 || next == 47 || isDigit(next)));
+        if (raw == 44) letter = isLatinRaw(next) || (isDigit(prev) && (next == 0 || next == 44 || next == 47 || shortNumberAt(i + 1, len)));
         else if (raw == 46) letter = isLayoutKey(next) && (isLayoutKey(prev) || prev == 32 || prev == 0);
         else letter = isLayoutKey(prev) || isLayoutKey(next) || isDigit(prev); // ; ' [ ] ` (Малмыж: vkvs;; 34; → 34ж)
         if (letter) {
           mapped = layoutChar(raw);
           layoutKeysRead = true;
+          if ((raw == 46 ? isLatinRaw(prev) : isLatinRaw(next)) && keyCount < KEYS_KEPT) {
+            unchecked(KEY_AT[keyCount++] = out);
+          }
         }
       }
       out = emit(out, mapped != 0 ? foldChar(mapped) : foldChar(raw), i);
@@ -265,5 +325,6 @@ export function normalize(len: i32, variant: i32): i32 {
     }
   }
   setI32(SRC, out, len);
+  if (keyCount > 0) punctuationBetweenWords(out);
   return out;
 }

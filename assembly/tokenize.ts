@@ -161,9 +161,13 @@ export function tokenize(len: i32): i32 {
 
 /** True when token i's text equals the ASCII-coded Cyrillic word `w` (given as a JS-side static string). */
 export function tokIs(i: i32, w: string): bool {
+  return spanIs(tok(i, F_START), tok(i, F_LEN), w);
+}
+
+/** NORM[start … start+len) is `w`. */
+export function spanIs(start: i32, len: i32, w: string): bool {
   const n = w.length;
-  if (tok(i, F_LEN) != n) return false;
-  const s = tok(i, F_START);
-  for (let k = 0; k < n; k++) if (u16At(NORM, s + k) != <i32>w.charCodeAt(k)) return false;
+  if (len != n) return false;
+  for (let k = 0; k < n; k++) if (u16At(NORM, start + k) != <i32>w.charCodeAt(k)) return false;
   return true;
 }

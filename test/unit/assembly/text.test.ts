@@ -80,6 +80,24 @@ describe('standardize: folding', () => {
     expect((await standardizeRu('vjcrdf, ')).levels).toEqual({ region: 'г Москва' });
   });
 
+  it('reads a comma or a dot between words of a layout query as punctuation where the letter spells no word', async () => {
+    // «город Байконур,ул Мира,дом 12»: `,` before a word is the key of б (`,fqrjyeh` байконур), and a comma where б
+    // would spell no word (байконурбул, мирабдом): one reading spells every word right, with no fuzzy lookup
+    const core = engine.dictionary('ru')!.core;
+    const walks = core.exports.stats(0);
+    const commas = await standardizeRu('ujhjl ,fqrjyeh,ek vbhf,ljv 12');
+    expect(core.exports.stats(0)).toBe(walks);
+    expect(commas.levels).toEqual({ region: 'г Байконур', street: 'ул Мира' });
+    expect(commas.house).toBe('12');
+    expect(commas.quality.undefined).toBe(0);
+    // after a house number before a keyword (`12,rd 5`: 12б кв, or 12, кв 5) and a dot after a word (`ek.vbhf`: улюмира,
+    // or ул.мира)
+    expect(engine.standardize('ru', 'ujhjl ,fqrjyeh,ek vbhf,l 12,rd 5').parts).toMatchObject({ house: '12', flat: '5' });
+    const dot = await standardizeRu('ujhjl ,fqrjyeh ek.vbhf 12');
+    expect(dot.levels.street).toBe('ул Мира');
+    expect(dot.quality.undefined).toBe(0);
+  });
+
   it('reads the key of a house letter after the number in a layout query (б is `,`, ж is `;`)', async () => {
     // «г Байконур ул Мира 12б»: the `,` that closes the string is б, not a comma
     const closing = await standardizeRu('ujhjl ,fqrjyeh ek vbhf 12,');
