@@ -257,23 +257,19 @@ function wordsSpelled(len: i32, variant: i32, lastPrefix: bool = false): i32 {
   let last = tokenCount - 1;
   while (last >= 0 && tok(last, F_KIND) != KIND_ALPHA) last--;
   allSpelled = true;
-  lastWordTyped = false;
+  lastWordLength = 0;
   for (let t = 0; t < tokenCount; t++) {
     if (tok(t, F_KIND) != KIND_ALPHA || tok(t, F_LEN) < 3) continue;
     if (isWord(tok(t, F_START), tok(t, F_LEN), lastPrefix && t == last)) {
       count++;
-      if (t == last) {
-        lastWordTyped = true;
-        lastWordLength = tok(t, F_LEN);
-      }
+      if (t == last) lastWordLength = tok(t, F_LEN);
     } else {
       allSpelled = false;
     }
   }
   return count;
 }
-/** The last word counted by `wordsSpelled` is the last word of the text (a hint's word being typed), of that length. */
-let lastWordTyped = false;
+/** The length of the last word of the text when `wordsSpelled` counted it (a hint's word being typed), else 0. */
 let lastWordLength = 0;
 
 /**
@@ -417,7 +413,7 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
  */
 function hintSettles(len: i32, variant: i32, prefix: bool): bool {
   const spelled = wordsSpelled(len, variant, prefix);
-  return allSpelled && spelled - (prefix && lastWordTyped && lastWordLength < 4 ? 1 : 0) >= SETTLING_WORDS;
+  return allSpelled && spelled - (prefix && lastWordLength > 0 && lastWordLength < 4 ? 1 : 0) >= SETTLING_WORDS;
 }
 
 /**

@@ -228,11 +228,7 @@ function collectSubtree(node: i32): void {
     const n = load<i32>(STACK + (<usize>sp * 12));
     const wordId = trieNode(n, 3);
     if (wordId >= 0) addHit(wordId, 0);
-    let ch = trieNode(n, 0);
-    while (ch >= 0 && sp < STACK_CAPACITY) {
-      push(sp++, ch, 0, 0);
-      ch = trieNode(ch, 1);
-    }
+    sp = pushChildren(sp, n, 0, 0);
   }
 }
 
@@ -401,11 +397,16 @@ function bitStart(m: i32, full: u64): void {
   return least;
 }
 
-/** Pushes the children of `node` whose letter is in the query (the others are pruned unseen). */
-function pushQueryLetters(sp: i32, node: i32, depth: i32, best: i32, start: i32, m: i32): i32 {
+/**
+ * Pushes the children of `node` whose letter is in the query, and with `freeCosts` those of a letter a
+ * transliteration reads at no cost (ь ъ э, с and ч of тс and сч: `walkCells`); the others are pruned unseen.
+ */
+function pushQueryLetters(sp: i32, node: i32, depth: i32, best: i32, start: i32, m: i32, freeCosts: bool): i32 {
   let child = trieNode(node, 0);
   while (child >= 0 && sp < STACK_CAPACITY) {
-    if (matchVector(trieNode(child, 2), start, m) != 0) push(sp++, child, depth, best);
+    const c = trieNode(child, 2);
+    const free = freeCosts && (c == CH_SOFT || c == CH_HARD || c == CH_E_ROUND || c == CH_ES || c == CH_CHE);
+    if (free || matchVector(c, start, m) != 0) push(sp++, child, depth, best);
     child = trieNode(child, 1);
   }
   return sp;
@@ -448,7 +449,7 @@ function walkBits(start: i32, m: i32, budget: i32, prefix: bool): void {
       if (bandMin(otherVp, otherVn, depth + 1, budget, m) <= budget || (prefix && otherLast <= budget)) {
         sp = pushChildren(sp, node, depth + 1, best);
       } else {
-        sp = pushQueryLetters(sp, node, depth + 1, best, start, m);
+        sp = pushQueryLetters(sp, node, depth + 1, best, start, m, false);
       }
     }
     // else at the deepest row: a child is neither computed nor inside a matched prefix, so nothing below hits
@@ -516,7 +517,7 @@ function walkCells(start: i32, m: i32, budget: i32, prefix: bool, skipPlain: boo
       sp = pushChildren(sp, node, depth + 1, best);
     } else if (depth < deepest) {
       if (plainRowPasses(depth + 1, slack, m, budget, prefix)) sp = pushChildren(sp, node, depth + 1, best);
-      else sp = pushCostly(sp, node, depth + 1, best, start, m);
+      else sp = pushQueryLetters(sp, node, depth + 1, best, start, m, true);
     }
   }
 }
@@ -540,15 +541,4 @@ function plainRowPasses(depth: i32, slack: i32, m: i32, budget: i32, prefix: boo
   if (hi < m) setRow(depth, hi + 1, over);
   const last = m >= lo && m <= hi ? row(depth, m) : over;
   return rowMin <= budget || (prefix && last <= budget);
-}
-
-/** Pushes the children of `node` that are not plain: letters of the query, ь ъ э, с and ч. */
-function pushCostly(sp: i32, node: i32, depth: i32, best: i32, start: i32, m: i32): i32 {
-  let child = trieNode(node, 0);
-  while (child >= 0 && sp < STACK_CAPACITY) {
-    const c = trieNode(child, 2);
-    if (c == CH_SOFT || c == CH_HARD || c == CH_E_ROUND || c == CH_ES || c == CH_CHE || matchVector(c, start, m) != 0) push(sp++, child, depth, best);
-    child = trieNode(child, 1);
-  }
-  return sp;
 }
