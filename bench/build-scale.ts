@@ -213,11 +213,13 @@ async function childLoad(dictFile: string): Promise<LoadReport> {
   }
   let longestPostingList = 0;
   let longestWordId = 0;
+  const wordsAt = dictionary.core.sectionIndex('words');
+  const trieAt = dictionary.core.sectionIndex('trie');
   for (let w = 0; w < dictionary.core.sectionLength('words') / 16; w++) {
-    const count = dictionary.core.i32At('words', w * 4 + 1);
+    const count = dictionary.core.i32At(wordsAt + w * 4 + 1);
     if (count > longestPostingList) [longestPostingList, longestWordId] = [count, w];
   }
-  const trie = Int32Array.from({ length: dictionary.core.sectionLength('trie') / 4 }, (_, i) => dictionary.core.i32At('trie', i));
+  const trie = Int32Array.from({ length: dictionary.core.sectionLength('trie') / 4 }, (_, i) => dictionary.core.i32At(trieAt + i));
   const longestPostingWord = wordOf(trie, longestWordId);
   return {
     loadMs, houseCodes: dictionary.coldHouseCodes ? 'file' : 'memory', rssBeforeMb, rssAfterLoadMb, heapAfterLoadMb, wasmMemoryMb, longestPostingList, longestPostingWord,

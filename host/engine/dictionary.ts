@@ -127,6 +127,10 @@ export class LoadedDictionary implements Dictionary {
   private objectIndex: ObjectIdIndex | null = null;
   private houseIndex: HouseIdIndex | null = null;
   private readonly closeFile: () => void;
+  /** where the core's objects, houses and house coordinates start in its memory (i32 units; −1: no coordinates) */
+  private readonly objectsAt: number;
+  private readonly housesAt: number;
+  private readonly coordsAt: number;
 
   private constructor(blob: BlobFile, core: WasmCore) {
     this.country = blob.country;
@@ -141,6 +145,9 @@ export class LoadedDictionary implements Dictionary {
     this.municipalCount = blob.counts.municipal ?? 0;
     this.objectCount = core.sectionLength('objects') / (OBJ_STRIDE * 4);
     this.houseCount = core.sectionLength('houses') / 4;
+    this.objectsAt = core.sectionIndex('objects');
+    this.housesAt = core.sectionIndex('houses');
+    this.coordsAt = core.sectionIndex('houseCoords');
     this.h = houseColumns(blob.host.houses, this.houseCount);
     this.apartmentCount = blob.counts.apartments ?? 0;
     this.a = new ApartmentColumns(blob.host.apartments, this.apartmentCount);
@@ -300,29 +307,36 @@ export class LoadedDictionary implements Dictionary {
 
   /** Cheap accessors for the hot path (no record object built). */
   levelOf(id: number): number {
-    return this.core.i32At('objects', id * OBJ_STRIDE + O_LEVEL);
+    return this.core.i32At(this.objectsAt + id * OBJ_STRIDE + O_LEVEL);
   }
   parentOf(id: number): number {
-    return this.core.i32At('objects', id * OBJ_STRIDE + O_PARENT);
+    return this.core.i32At(this.objectsAt + id * OBJ_STRIDE + O_PARENT);
   }
   objectHasCoordinates(id: number): boolean {
     return (this.o.lat[id] || 0) !== 0 || (this.o.lon[id] || 0) !== 0;
   }
   houseHasCoordinates(id: number): boolean {
-    return this.core.has('houseCoords') && this.core.i32At('houseCoords', id * 2) !== NO_COORD;
+    return this.coordsAt >= 0 && this.core.i32At(this.coordsAt + id * 2) !== NO_COORD;
   }
 
   houseLabel(id: number): HouseLabel {
-    const h = this.h;
-    const label = this.core.i32At('houses', id) * LABEL_PARTS;
-    const part = (index: number) => h.pool[h.labels[label + index]] ?? '';
-    return { parent: this.core.exports.parentOfHouse(id), number: part(0), block: part(1), building: part(2), liter: part(3), construction: part(4) };
+    const { pool, labels } = this.h;
+    const label = this.core.i32At(this.housesAt + id) * LABEL_PARTS;
+    // no closure for the parts: tsx (keepNames) names every function it makes, at a cost on this path
+    return {
+      parent: this.core.exports.parentOfHouse(id),
+      number: pool[labels[label]] ?? '',
+      block: pool[labels[label + 1]] ?? '',
+      building: pool[labels[label + 2]] ?? '',
+      liter: pool[labels[label + 3]] ?? '',
+      construction: pool[labels[label + 4]] ?? '',
+    };
   }
 
   house(id: number): HouseInfo {
     const h = this.h;
     const core = this.core;
-    const lat = core.has('houseCoords') ? core.i32At('houseCoords', id * 2) : NO_COORD;
+    const lat = this.coordsAt >= 0 ? core.i32At(this.coordsAt + id * 2) : NO_COORD;
     const has = lat !== NO_COORD;
     const codes: CodesOut = { fias: this.houseFias(id), ga: '', osm: this.houseOsm(id), gar: '', kladr: '' };
     const gar = h.gar.u32(id);
@@ -336,7 +350,7 @@ export class LoadedDictionary implements Dictionary {
       codes,
       postcode: h.postcodes[h.postcode[id]] ?? '',
       lat: has ? lat / 1e6 : 0,
-      lon: has ? core.i32At('houseCoords', id * 2 + 1) / 1e6 : 0,
+      lon: has ? core.i32At(this.coordsAt + id * 2 + 1) / 1e6 : 0,
       cadnum: decodeCadnum(h.cadnum.words(id), h.cadnum.at, h.cadnumOther),
       flatCount: h.flatCount[id] ?? 0,
     };

@@ -2,7 +2,8 @@
  * The hand-written WASM adapter: a few dozen lines around WebAssembly.instantiate (docs/DESIGN.md,
  * "WASM ABI"). One instance per loaded dictionary. Strings go in as UTF-16 code units written with
  * charCodeAt into the input region; results come back as i32 records read from the result region.
- * Typed-array views are rebuilt whenever memory has grown (`view.buffer !== memory.buffer`).
+ * Typed-array views are rebuilt whenever memory has grown: growing detaches the old buffer, and a view of a
+ * detached buffer has length 0, a test cheaper than asking `memory.buffer` on every read.
  */
 
 export interface CoreExports {
@@ -49,6 +50,7 @@ export class WasmCore {
   private capacity: number;
   private u16!: Uint16Array;
   private i32!: Int32Array;
+  private results!: Int32Array;
   /** where each attached section starts in core memory, in i32 units */
   private readonly sectionAt = new Map<string, number>();
   lastAbort = '';
@@ -83,11 +85,11 @@ export class WasmCore {
   }
 
   private refresh(): void {
+    if (this.i32 !== undefined && this.i32.length !== 0) return;
     const buffer = this.exports.memory.buffer;
-    if (!this.u16 || this.u16.buffer !== buffer) {
-      this.u16 = new Uint16Array(buffer);
-      this.i32 = new Int32Array(buffer);
-    }
+    this.u16 = new Uint16Array(buffer);
+    this.i32 = new Int32Array(buffer);
+    this.results = this.i32.subarray(this.resultPtr >>> 2);
   }
 
   /** Copies a section into core memory once and attaches it. */
@@ -135,10 +137,19 @@ export class WasmCore {
     return this.sectionAt.has(name);
   }
 
-  /** The i32 at `index` of an attached section, read in place (the host keeps no copy of core sections). */
-  i32At(name: string, index: number): number {
+  /** Where an attached section starts in core memory, in i32 units (for `i32At`); −1 when it is absent. Sections never move. */
+  sectionIndex(name: string): number {
+    return this.sectionAt.get(name) ?? -1;
+  }
+
+  /**
+   * The i32 at `index` of core memory (a section's `sectionIndex` plus the offset within it), read in place: the
+   * host keeps no copy of core sections. Callers resolve the section once; a lookup by name per read cost as
+   * much as the rest of reading a hint list's levels.
+   */
+  i32At(index: number): number {
     this.refresh();
-    return this.i32[(this.sectionAt.get(name) ?? 0) + index];
+    return this.i32[index];
   }
 
   /** Writes the query into the input region; returns its length in code units. */
@@ -153,7 +164,7 @@ export class WasmCore {
   /** The result region as i32 (valid until the next call). */
   result(): Int32Array {
     this.refresh();
-    return this.i32.subarray(this.resultPtr >>> 2);
+    return this.results;
   }
 
   memoryBytes(): number {
