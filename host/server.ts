@@ -18,8 +18,13 @@ import { LicenseManager } from './license.js';
 import { envelope, JSON_TYPE } from './middleware/errors.js';
 import { AppError, GrpcCode } from './errors.js';
 
-/** The access log goes to stdout in writes of about this many bytes (≈30 request lines)… */
-const LOG_BATCH_BYTES = 4096;
+/** The access log goes to stdout in writes of about this many bytes (≈18 request lines)… */
+const LOG_BATCH_BYTES = 2048;
+/**
+ * …gathered in strings of at most this many bytes: sonic-boom measures the UTF-8 length of the string a line joins
+ * on every line, so that string's size is paid per line (docs/DESIGN.md, "Access log").
+ */
+const LOG_WRITE_BYTES = 3072;
 /** …and at least this often when traffic is low. */
 const LOG_FLUSH_MS = 500;
 
@@ -271,7 +276,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   const config = loadConfig({ argv });
   // asynchronous log writes in batches: lines gather until LOG_BATCH_BYTES (or LOG_FLUSH_MS passed) and go
   // out in one write, not a write per request line; a request never waits on stdout (flushed before every exit)
-  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, maxWrite: LOG_WRITE_BYTES, periodicFlush: LOG_FLUSH_MS });
   const logger = pino({ level: config.log.Level, base: { pid: process.pid } }, destination);
   process.on('exit', () => {
     try {
