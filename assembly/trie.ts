@@ -537,9 +537,27 @@ function walkCells(start: i32, m: i32, budget: i32, prefix: bool, skipPlain: boo
       sp = pushChildren(sp, node, depth + 1, best);
     } else if (depth < deepest) {
       if (plainRowPasses(depth + 1, slack, m, budget, prefix)) sp = pushChildren(sp, node, depth + 1, best);
-      else sp = pushQueryLetters(sp, node, depth + 1, best, start, m, <u64>-1, true);
+      else sp = pushQueryLetters(sp, node, depth + 1, best, start, m, cellBandLetters(depth + 1, budget, slack, m), true);
     }
   }
+}
+
+/**
+ * The query letters (bit j for letter j, 0-based) that can give a node at `depth` a row of cells other than the
+ * plain row (walkCells): the band lo … hi (1-based cells) compares the node's letter with letter j − 1 of each cell
+ * j, and for a transposition with letter j − 2, which counts only where D[depth − 2][j − 2] ≤ budget − 1, so from
+ * lo − 1 on (a cell lags its row by at most budget + slack: free deletions of ь ъ). A letter that matches none of
+ * them, and takes no free cost, gives the plain row, which was pruned. (Tight at the top: the property test of
+ * trie.test.ts fails with hi − 2.)
+ */
+function cellBandLetters(depth: i32, budget: i32, slack: i32, m: i32): u64 {
+  const lo = depth - budget - slack > 1 ? depth - budget - slack : 1;
+  const hi = depth + budget < m ? depth + budget : m;
+  const from = lo - 1 > 0 ? lo - 1 : 0;
+  const to = hi - 1;
+  if (from > to) return 0;
+  const upTo: u64 = to >= 63 ? <u64>-1 : ((<u64>1) << <u64>(to + 1)) - 1;
+  return upTo & ~(((<u64>1) << <u64>from) - 1);
 }
 
 /**
