@@ -287,14 +287,14 @@ function readingSettles(spelled: i32, lookupsBefore: i32): bool {
     (i32At(RESULT, 7) == 3 || i32At(RESULT, 7) == 9);
 }
 
-/** The variants after PLAIN in reading order, and each variant's words spelled right (`orderReadings`). */
-const READING_ORDER = new StaticArray<i32>(VARIANT_COUNT - 1);
+/** The variants in reading order, and each variant's words spelled right (`orderReadings`). */
+const READING_ORDER = new StaticArray<i32>(VARIANT_COUNT);
 const READING_SPELLED = new StaticArray<i32>(VARIANT_COUNT);
 
-/** Orders LAYOUT, TRANSLIT and LAYOUT_KEEP by words spelled right, most first, ties in variant order. */
+/** Orders PLAIN, LAYOUT, TRANSLIT and LAYOUT_KEEP by words spelled right, most first, ties in variant order. */
 function orderReadings(len: i32): void {
-  for (let k = 0; k < VARIANT_COUNT - 1; k++) {
-    const v = VARIANT_PLAIN + 1 + k;
+  for (let k = 0; k < VARIANT_COUNT; k++) {
+    const v = VARIANT_PLAIN + k;
     const spelled = wordsSpelled(len, v);
     READING_SPELLED[v] = spelled;
     let at = k;
@@ -308,23 +308,23 @@ function orderReadings(len: i32): void {
 
 /**
  * Standardizes INPUT[0…len). Returns 0 when something matched, 1 when nothing did. Text with Latin letters is
- * read in every variant; those after PLAIN go most words spelled right first, and a reading that settles the call
- * (`readingSettles`) ends it: a layout string read right skips its transliteration's fuzzy walks over noise.
+ * read in every variant, most words spelled right first (PLAIN too: a layout string as typed is Latin noise whose
+ * fuzzy walks cost more than the rest of the call), and a reading that settles the call (`readingSettles`) ends it:
+ * a layout string read right skips the fuzzy walks of its other readings.
  */
 export function standardize(len: i32): i32 {
   if (len < 0 || len > INPUT_CAPACITY) return -1;
   resetVisitBudget();
   bestReading = -2000000;
   bestVariant = VARIANT_COUNT;
-  standardizeVariant(len, VARIANT_PLAIN);
-  if (latinLetters(len) >= 2) {
-    if (everyReading) {
-      for (let v = VARIANT_PLAIN + 1; v < VARIANT_COUNT; v++) standardizeVariant(len, v);
-      return i32At(RESULT, R_STATUS);
-    }
+  if (latinLetters(len) < 2) {
+    standardizeVariant(len, VARIANT_PLAIN);
+  } else if (everyReading) {
+    for (let v = VARIANT_PLAIN; v < VARIANT_COUNT; v++) standardizeVariant(len, v);
+  } else {
     orderReadings(len);
     let settledBy = -1;
-    for (let k = 0; k < VARIANT_COUNT - 1; k++) {
+    for (let k = 0; k < VARIANT_COUNT; k++) {
       const v = READING_ORDER[k];
       if (settledBy >= 0 && !otherLayoutReading(len, v, settledBy, false)) continue;
       if (settlingVariant(len, v, READING_SPELLED[v]) && settledBy < 0) settledBy = v;

@@ -1,5 +1,5 @@
 /**
- * standardize(len) over text with Latin letters (assembly/abi.ts): the folding variants after PLAIN are read most
+ * standardize(len) over text with Latin letters (assembly/abi.ts): the folding variants (PLAIN too) are read most
  * words spelled right first, and a reading that settles the call ends it. The answer must be the one of every
  * variant read in variant order (`setEveryReading(1)`, the reference), for addresses of the real ru dictionary
  * typed in the wrong keyboard layout and transliterated.
