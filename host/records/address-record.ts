@@ -89,10 +89,25 @@ const DEEPEST_FIRST: LevelKey[] = ['street', 'planStructure', 'settlement', 'cit
 
 export const FEDERAL_CITIES = new Set(['москва', 'санкт-петербург', 'севастополь', 'байконур']);
 
+/** An object's name folded for comparing places (trimmed, lower case, ё as е), kept per object: levels repeat in every record. */
+const FOLDED_NAMES = new WeakMap<ObjectInfo, string>();
+function foldedName(object: ObjectInfo): string {
+  let folded = FOLDED_NAMES.get(object);
+  if (folded === undefined) {
+    folded = object.name.trim().toLowerCase().replace(/ё/g, 'е');
+    FOLDED_NAMES.set(object, folded);
+  }
+  return folded;
+}
+
+/** A federal city of Russia (one of FEDERAL_CITIES, by name). */
+function isFederalCity(object: ObjectInfo): boolean {
+  return FEDERAL_CITIES.has(foldedName(object));
+}
+
 /** A Russian federal city (a region) and a city of the same name under it: one place. */
 function sameCity(region: ObjectInfo, city: ObjectInfo): boolean {
-  return FEDERAL_CITIES.has(region.name.toLowerCase())
-    && region.name.trim().toLowerCase().replace(/ё/g, 'е') === city.name.trim().toLowerCase().replace(/ё/g, 'е');
+  return isFederalCity(region) && foldedName(region) === foldedName(city);
 }
 
 /** The objects behind a Resolution. */
@@ -125,7 +140,7 @@ export function resolveObjects(resolution: Resolution, dictionary: Dictionary): 
   const city = levels.city;
   // Russia's federal cities are the region; `city` stays empty (conventions.md). Elsewhere the dictionary
   // decides: Ukraine's cities of special status are a region and a city (docs/DECISIONS.md).
-  if (city && FEDERAL_CITIES.has(city.name.toLowerCase()) && !levels.region) levels.region = city;
+  if (city && !levels.region && isFederalCity(city)) levels.region = city;
   if (city && levels.region && (levels.region.id === city.id || sameCity(levels.region, city))) levels.city = null;
   const house = Number.isInteger(resolution.house) && resolution.house >= 0 && resolution.house < dictionary.houseCount ? dictionary.house(resolution.house) : null;
   const apartment = Number.isInteger(resolution.apartment) && resolution.apartment >= 0 && resolution.apartment < dictionary.apartmentCount
