@@ -457,6 +457,10 @@ function walkBits(start: i32, m: i32, budget: i32, prefix: bool): void {
     if (hitCount >= MAX_HITS) break;
     if (prefix && best <= budget) {
       sp = pushChildren(sp, node, depth + 1, best);
+    } else if (depth < deepest && rowMin >= budget) {
+      // every cell of a child's row whose letter is not in the query is a cell of this row plus one: at least
+      // rowMin + 1, over the budget (its last cell too), so only the children of the query's letters are walked
+      sp = pushQueryLetters(sp, node, depth + 1, best, start, m, bandLetters(depth + 1, budget, m), false);
     } else if (depth < deepest) {
       // a child whose letter is not in the query has this row (PM = 0, so TR = 0, D0 = VN, HP = ~VP, HN = 0);
       // when it is pruned, so is every such child, and only the children of the query's letters are walked
