@@ -22,7 +22,7 @@ import { AppError, GrpcCode } from './errors.js';
 const LOG_BATCH_BYTES = 2048;
 /**
  * …gathered in strings of at most this many bytes: sonic-boom measures the UTF-8 length of the string a line joins
- * on every line, so that string's size is paid per line (docs/DESIGN.md, "Access log").
+ * on every line, so that string's size is paid per line (docs/DESIGN.md, "Request path").
  */
 const LOG_WRITE_BYTES = 3072;
 /** …and at least this often when traffic is low. */
