@@ -100,6 +100,22 @@ describe('WasmCore', () => {
     });
   });
 
+  describe('sectionIndex(name) and i32At(index)', () => {
+    it('read an attached section in place, before and after the memory grows; an absent section is −1', async () => {
+      const fresh = await bareCore();
+      const station = new Int32Array([56_838_000, 60_597_000, 55_751_000, 37_618_000]);
+      fresh.attach('metro', new Uint8Array(station.buffer));
+      const at = fresh.sectionIndex('metro');
+      expect(at).toBeGreaterThan(0);
+      expect([0, 1, 2, 3].map((i) => fresh.i32At(at + i))).toEqual([...station]);
+      expect(fresh.sectionIndex('houseCoords')).toBe(-1);
+      fresh.exports.reserve(fresh.memoryBytes() * 2);
+      // the section did not move; the view over the grown memory reads it
+      expect(fresh.sectionIndex('metro')).toBe(at);
+      expect(fresh.i32At(at + 3)).toBe(37_618_000);
+    });
+  });
+
   describe('attach(name, bytes)', () => {
     it('ignores a section the core does not know', async () => {
       const fresh = await bareCore();

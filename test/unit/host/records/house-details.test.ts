@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { completeHouseParts, houseFullName } from '../../../../host/records/house-details.js';
 import { HOUSES, parts } from '../fixture-dictionary.js';
+import { HOUSE_PART_KEYS } from '../../../../host/engine/types.js';
 
 describe('houseFullName(parts)', () => {
   it('writes the members in the conventions order with lower-case letters', () => {
@@ -17,6 +18,13 @@ describe('houseFullName(parts)', () => {
 
   it('is empty for no parts', () => {
     expect(houseFullName(completeHouseParts(undefined, null, null))).toBe('');
+  });
+
+  it('writes a member that is the only one given, whichever it is (the all-empty test reads each)', () => {
+    for (const key of HOUSE_PART_KEYS) {
+      const line = houseFullName(completeHouseParts(parts({ [key]: '7' }), null, null));
+      expect(line, key).toMatch(/ 7$/);
+    }
   });
 });
 
