@@ -307,8 +307,9 @@ function classifyNumbers(): void {
       setTok(i + 1, F_ROLE, ROLE_HOUSE);
       continue;
     }
-    // 620000; 01033 opening the string before a word (Ukraine's postcodes have 5 digits: `01033, Київ`)
-    const fiveFirst = n == 5 && i == 0 && i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA;
+    // 620000; 01033 opening the string before a word (Ukraine's postcodes have 5 digits: `01033, Київ`), not
+    // one glued to it (`11111д` is a number with its letter)
+    const fiveFirst = n == 5 && i == 0 && i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA && tok(i + 1, F_SEP) != 0;
     if ((n == 6 || fiveFirst) && postcodeToken < 0 && !prevKeyword) {
       postcodeToken = i;
       setTok(i, F_ROLE, ROLE_POSTCODE);

@@ -214,6 +214,8 @@ describe('parseHouse(query)', () => {
       // elsewhere five digits stay what they were
       expect(postcode('Ленина 12345')).toBe('');
       expect(postcode('12345 67')).toBe('');
+      // a letter glued to the number is its own (`11111д`), not a word after a postcode
+      expect(postcode('11111д')).toBe('');
     });
   });
 

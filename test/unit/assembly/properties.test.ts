@@ -81,7 +81,9 @@ describe('the core under any input', () => {
         expect([0, 3, 4, 9]).toContain(s.houseQuality);
         if (s.postcode[0] >= 0) {
           expectInside(s.postcode, s.len, 'postcode');
-          expect(text.slice(s.postcode[0], s.postcode[0] + s.postcode[1])).toMatch(/^\d{6}$/);
+          // six digits, or five as the string's first word (Ukraine's postcodes: `01033, Київ`; which characters
+          // before it the core reads as none is the tokenizer's business, test/unit/assembly/house.test.ts)
+          expect(text.slice(s.postcode[0], s.postcode[0] + s.postcode[1])).toMatch(/^\d{5,6}$/);
         }
         for (const span of s.left) expectInside(span, s.len, 'leftover');
         // leftovers come in input order and do not overlap
