@@ -947,6 +947,32 @@ export function skipOrdered(): void {
   advanceTop();
 }
 
+/**
+ * Reads the first unread name of the reader's cursor whose word gains the most in a leaf's name, without moving
+ * the cursor (the ordered reading passes that name as read); false when there is no such name. New names wait
+ * for `collectObjects`. A name read early changes no answer (the answer is the one of a full pass): it gives the
+ * solver a winner, so a threshold, before the ordered reading drains a cursor whose names cannot reach it (at one
+ * key the earlier hit's: the title word `академика` before the name word `сахарова`).
+ */
+export function primeOrdered(): bool {
+  let chosen = -1;
+  let most = -1;
+  for (let k = 0; k < readerSize; k++) {
+    const i = 0x7fffffff - <i32>(heapAt(READER, k) & 0xffffffff);
+    const gain = leafGain(leafHit(i));
+    if (gain > most || (gain == most && i < chosen)) {
+      most = gain;
+      chosen = i;
+    }
+  }
+  if (chosen < 0) return false;
+  const n = cursorName(chosen);
+  if (nameRead(n)) return false;
+  partNow++;
+  readObject(n);
+  return true;
+}
+
 /** Reads the name `orderedKey` found (call it first); new names wait for `collectObjects`. */
 export function readOrdered(): void {
   advanceTop();

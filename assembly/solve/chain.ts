@@ -33,7 +33,7 @@ import { u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
 import { callCount } from '../trie';
 import { tok, F_VALUE } from '../tokenize';
-import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, restKey, NO_BOUND } from './scope';
+import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, primeRest, restKey, NO_BOUND } from './scope';
 
 /** quality.unique: a runner-up at or above best − UNIQUE_MARGIN makes the answer not unique (abi.ts) */
 const UNIQUE_MARGIN: i32 = 30;
@@ -372,6 +372,7 @@ export function solve(): i32 {
   extra = leafExtra();
   openScope(leafGainBound(), extra, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, chainHouseLoss, false);
   let tight = false;
+  let primed = false;
   while (true) {
     // a chain below `needed` changes neither the winner nor quality.unique (runner-up ≥ best, ≥ best − margin)
     const needed = runnerScore >= bestScore - UNIQUE_MARGIN ? bestScore : bestScore - UNIQUE_MARGIN;
@@ -388,6 +389,14 @@ export function solve(): i32 {
     }
     if (nextIsOrdered() && restLosesTies(bound)) break;
     const from = objUsed;
+    if (bestObject < 0 && !primed && nextIsOrdered()) {
+      // no winner, so no threshold yet: the first name of each hit's cursor first (scope.ts primeRest)
+      primed = true;
+      if (primeRest()) {
+        evaluate(from, objUsed);
+        continue;
+      }
+    }
     openNext();
     evaluate(from, objUsed);
   }

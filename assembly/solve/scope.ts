@@ -46,7 +46,7 @@ import { heapAt, setHeapAt, heapify, popHeap, sortAscending } from '../heap';
 import { obj, name, posting, word, O_PARENT, objectCount } from '../blob';
 import {
   objSlot, objAt, objUsed, expandLeaves, collectObjects, postingsOfHits, rangeCost, leafHit, leafHits, hitWordOf,
-  readLeaf, tokenLeafGain, raisedCount, raisedArea, newPart, NO_NEED, leafTokensIn, gainingTokens, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit,
+  readLeaf, tokenLeafGain, raisedCount, raisedArea, newPart, NO_NEED, leafTokensIn, gainingTokens, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit, primeOrdered,
 } from '../classify/names';
 import { scoped, isArea, subtreeEnd, ensureOrder, NO_KEY } from '../subtree';
 
@@ -277,6 +277,18 @@ export function nextBound(): i32 {
 export function nextIsRest(): bool {
   const rest = restBound();
   return rest != NO_BOUND && (heapSize == 0 || rest > <i32>(heapAt(HEAP, 0) >> 32));
+}
+
+/**
+ * Reads, out of order, the first unread name of the ordered rest's cursor that gains the most (names.ts
+ * primeOrdered): for a solver with no winner yet, whose threshold would otherwise pass nothing by while the reader
+ * drains the cursor of the earlier hit. True when it read something (collected for the solver to evaluate).
+ */
+export function primeRest(): bool {
+  if (!ordering || !primeOrdered()) return false;
+  const before = objUsed;
+  collectObjects(typing);
+  return objUsed > before;
 }
 
 /** The next opening reads one name of the rest in order: names.ts nextHit and nextName say which, `restKey` its key. */
