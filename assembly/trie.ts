@@ -427,9 +427,15 @@ function pushQueryLetters(sp: i32, node: i32, depth: i32, best: i32, start: i32,
 @inline function bandLetters(depth: i32, budget: i32, m: i32): u64 {
   const lo = depth - budget - 1 > 0 ? depth - budget - 1 : 0;
   const hi = depth + budget - 1 < m - 1 ? depth + budget - 1 : m - 1;
-  if (lo > hi) return 0;
-  const upTo: u64 = hi >= 63 ? <u64>-1 : ((<u64>1) << <u64>(hi + 1)) - 1;
-  return upTo & ~(((<u64>1) << <u64>lo) - 1);
+  return letterRange(lo, hi);
+}
+
+/** Bits from … to of a letter mask (0-based, both included; 0 when from > to). */
+// @ts-ignore: decorator
+@inline function letterRange(from: i32, to: i32): u64 {
+  if (from > to) return 0;
+  const upTo: u64 = to >= 63 ? <u64>-1 : ((<u64>1) << <u64>(to + 1)) - 1;
+  return upTo & ~(((<u64>1) << <u64>from) - 1);
 }
 
 /** The walk with rows as bit vectors (see the file comment and `bitStep`). */
@@ -557,11 +563,7 @@ function walkCells(start: i32, m: i32, budget: i32, prefix: bool, skipPlain: boo
 function cellBandLetters(depth: i32, budget: i32, slack: i32, m: i32): u64 {
   const lo = depth - budget - slack > 1 ? depth - budget - slack : 1;
   const hi = depth + budget < m ? depth + budget : m;
-  const from = lo - 1 > 0 ? lo - 1 : 0;
-  const to = hi - 1;
-  if (from > to) return 0;
-  const upTo: u64 = to >= 63 ? <u64>-1 : ((<u64>1) << <u64>(to + 1)) - 1;
-  return upTo & ~(((<u64>1) << <u64>from) - 1);
+  return letterRange(lo - 1 > 0 ? lo - 1 : 0, hi - 1);
 }
 
 /**
