@@ -171,6 +171,14 @@ function keyIsWide(off: i32, len: i32): bool {
   return houseWideKeyLen > 0 && len == houseWideKeyLen && keyEquals(off, len, HOUSE_WIDE_KEY);
 }
 
+/**
+ * What a house whose key starts with the one typed adds to its street's rank: the house spelled as typed, read
+ * wide (`84-86`) first, then the narrow reading's (house 84, flat 86); a longer key less the longer it is.
+ */
+function houseHintBonus(off: i32, len: i32): i32 {
+  return 60 + (keyIsWide(off, len) ? 20 : len == houseKeyLen ? (houseWideKeyLen > 0 ? 19 : 20) : -(len - houseKeyLen) * 2);
+}
+
 /** Ranks candidates [from, to) into TOP. */
 function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
   const houseMode = houseKeyLen > 0;
@@ -191,9 +199,7 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
         const off = house(h, H_KEY);
         const len = house(h, H_KEY_LEN);
         if (!keyStartsWith(off, len)) continue;
-        // the house spelled as typed read wide (`84-86`) first, then the narrow reading's (house 84, flat 86)
-        const exact = keyIsWide(off, len) ? 20 : len == houseKeyLen ? (houseWideKeyLen > 0 ? 19 : 20) : -(len - houseKeyLen) * 2;
-        offer(o, h, rank + 60 + exact, hit, nameId, cap);
+        offer(o, h, rank + houseHintBonus(off, len), hit, nameId, cap);
       }
     }
     offer(o, -1, rank, hit, nameId, cap);
@@ -246,7 +252,10 @@ function hintExtraOf(key: i32): i32 {
 function hintExtraOfLeaf(o: i32, key: i32): i32 {
   return extra - restLeft + key - leafTypeBound() + typeBonusBound(o);
 }
-/** What street o's houses take from `hintExtraOfLeaf`: the house hint bonus, when none starts with the number typed. */
+/**
+ * What street o's houses take from `hintExtraOfLeaf`: the house hint bonus less the most a house of it whose key
+ * starts with the number typed adds (`houseHintBonus`: `35к1` after `35` adds 24 less than a house `35` would).
+ */
 function hintHouseLoss(o: i32): i32 {
   if (houseKeyLen == 0) return 0;
   // the first two characters of its house keys (subtree.ts HOUSE_LEADS) say it for most streets
@@ -257,10 +266,16 @@ function hintHouseLoss(o: i32): i32 {
     if ((leads & secondLead(u16At(HOUSE_KEY, 1))) == 0) return HOUSE_HINT_BONUS;
   }
   const start = obj(o, O_HOUSE_START);
+  let best = 0;
   for (let h = start; h < start + obj(o, O_HOUSE_COUNT); h++) {
-    if (keyStartsWith(house(h, H_KEY), house(h, H_KEY_LEN))) return 0;
+    const off = house(h, H_KEY);
+    const len = house(h, H_KEY_LEN);
+    if (!keyStartsWith(off, len)) continue;
+    const bonus = houseHintBonus(off, len);
+    if (bonus >= HOUSE_HINT_BONUS) return 0;
+    if (bonus > best) best = bonus;
   }
-  return HOUSE_HINT_BONUS;
+  return HOUSE_HINT_BONUS - best;
 }
 
 /**
