@@ -4,20 +4,28 @@
  * LINEAR EXTRAPOLATION of the figures to 35 M houses (all of Russia). The extrapolation is arithmetic, not
  * a measurement: real data has a larger vocabulary and other name statistics than copies of one extract.
  *
- * The synthetic model: the ru model merged from the same sources as ru.dict (dictionaries/build-model.ts;
- * aliases and earlier names included), copied COPIES times with new ids. Copy 0 is the real dictionary. In
- * every other copy, objects of levels 1–5 (region … settlement) get a generated name of their own (`Ровекани`,
- * distinct per object and copy) and lose their aliases, so copies are distinct places that no query names;
- * streets keep their names and aliases, as streets repeat across real cities (`ул Мира` exists in thousands
- * of localities). Coordinates move by whole degrees per copy; FIAS GUIDs get the copy number in their first
- * group. It is written by `encodeBlob` (dictionaries/blob-writer.ts) and loaded by `LoadedDictionary.fromBytes`.
+ * Two synthetic models (SCALE_MODEL), both from the ru model merged from the same sources as ru.dict
+ * (dictionaries/build-model.ts; aliases and earlier names included), copied with new ids; copy 0 is the real
+ * dictionary. In every other copy, places (levels 1–5, region … settlement) get a generated name of their own
+ * (`Ровекани`, distinct per object and copy) and lose their aliases, so copies are distinct places that no query
+ * names; streets keep their names and aliases, as streets repeat across real cities (`ул Мира` exists in
+ * thousands of localities). Coordinates move by whole degrees per copy; FIAS GUIDs get the copy number in their
+ * first group.
+ *   settled (the default, `settledModel`): the copies hold only the settled places (cities and settlements with
+ *     streets or houses, under the real regions and districts), so the national lists stay as they are: 143
+ *     places a copy, ≈107 k words at 10 M houses.
+ *   lists (`syntheticModel`, sessions 10–18's figures): the whole dictionary per copy, the national lists of
+ *     86 regions, 533 districts and 1,146 cities included: 1,858 places a copy, 1.27 M made-up words at 10 M
+ *     houses, a vocabulary a prefix of three letters hits by the thousand (a worst case for hints).
+ * It is written by `encodeBlob` (dictionaries/blob-writer.ts) and loaded by `LoadedDictionary.fromBytes`.
  * The queries (bench/fixtures.ts) name real places, so on the synthetic dictionary they find what they find on
  * ru.dict, among every copy's streets of the same name.
  *
  * Three processes, so each memory figure is its own: this one; `--encode <file>` builds the model and
  * writes the blob; `--measure <file>` loads it (time, RSS) and times standardize, suggest and nearest on it
- * and on the real ru.dict. Env: SCALE_HOUSES (default 1 000 000); SCALE_BLOB=<file> keeps the synthetic blob
- * there and reuses it while it loads (a 10 M-house blob takes minutes to encode); SCALE_WASM=<file> times
+ * and on the real ru.dict. Env: SCALE_HOUSES (default 1 000 000); SCALE_MODEL (settled or lists); SCALE_BLOB=<file>
+ * keeps the synthetic blob there and reuses it while it loads and is of that model (a 10 M-house blob takes minutes
+ * to encode); SCALE_WASM=<file> times
  * another core build (before/after a change, same blobs); DATA_DIR as for the build.
  */
 import { execFileSync } from 'node:child_process';
@@ -35,6 +43,9 @@ import { consume, formatTable, isMain, measure, row, ROOT, type BenchContext, ty
 const MB = 1024 * 1024;
 const TARGET_HOUSES = Number(process.env.SCALE_HOUSES ?? 1_000_000);
 const RUSSIA_HOUSES = 35_000_000;
+/** `settled` (settledModel, the default) or `lists` (syntheticModel) */
+const MODEL = process.env.SCALE_MODEL ?? 'settled';
+if (MODEL !== 'settled' && MODEL !== 'lists') throw new Error(`SCALE_MODEL is settled or lists, not ${MODEL}`);
 const SYLLABLES = ['ро', 'ва', 'ке', 'ни', 'ла', 'му', 'ты', 'се', 'да', 'бо', 'ри', 'зо', 'ле', 'ка', 'ну', 'ми'];
 
 /** A made-up place name for the n-th renamed object: `Ровекани`, distinct per n. */
@@ -53,13 +64,14 @@ function copyGuid(guid: string, k: number): string {
   return guid && k > 0 ? `${k.toString(16).padStart(8, '0')}${guid.slice(8)}` : guid;
 }
 
-/** The ru model replicated `copies` times (see the top of the file). */
+/** Copy k's coordinates: moved by whole steps, so copies do not stack on one grid cell. */
+const dLat = (k: number) => (k % 8) * 0.9;
+const shiftLon = (lon: number | undefined, k: number) => (lon === undefined ? undefined : ((lon + Math.floor(k / 8) * 1.3 + 180) % 360) - 180);
+
+/** The ru model replicated `copies` times (SCALE_MODEL=lists; see the top of the file). */
 export function syntheticModel(base: MergedModel, copies: number): MergedModel {
   const houses: MergedHouse[] = [...base.houses()];
   const n = base.objects.length;
-  const dLat = (k: number) => (k % 8) * 0.9;
-  const dLon = (k: number) => Math.floor(k / 8) * 1.3;
-  const shift = (lon: number | undefined, k: number) => (lon === undefined ? undefined : ((lon + dLon(k) + 180) % 360) - 180);
   const objects: MergedObject[] = [];
   let renamed = 0;
   for (let k = 0; k < copies; k++) {
@@ -74,7 +86,7 @@ export function syntheticModel(base: MergedModel, copies: number): MergedModel {
         historicalNames: place ? undefined : o.historicalNames,
         codes: { ...o.codes, fias: o.codes.fias && copyGuid(o.codes.fias, k) },
         lat: o.lat === undefined ? undefined : Math.min(o.lat + dLat(k), 89),
-        lon: shift(o.lon, k),
+        lon: shiftLon(o.lon, k),
         ga: k > 0 ? '' : gaOf(base, i),
       });
     }
@@ -93,7 +105,7 @@ export function syntheticModel(base: MergedModel, copies: number): MergedModel {
             parent: h.parent + k * n,
             codes: { ...h.codes, fias: h.codes.fias && copyGuid(h.codes.fias, k) },
             lat: h.lat === undefined ? undefined : Math.min(h.lat + dLat(k), 89),
-            lon: shift(h.lon, k),
+            lon: shiftLon(h.lon, k),
           };
         }
       }
@@ -104,7 +116,111 @@ export function syntheticModel(base: MergedModel, copies: number): MergedModel {
   };
 }
 
+/**
+ * The national model (SCALE_MODEL=settled, the default): ru.dict once (copy 0: the real lists of regions, districts
+ * and cities, and every street and house), then copies 1…copies−1 of its settled places only. A settled place is a
+ * city or settlement (levels 3 and 5) with streets or houses under it whose parent is a region or a district: it is
+ * copied with its subtree (less the places inside with neither) under the same parent, right after the original's
+ * subtree (the ids stay a depth-first order, subtree.ts), its places renamed as `syntheticModel` renames them, its
+ * streets keeping their names. So the national lists are not replicated: a national dictionary has 86 regions, not
+ * 86 per copy, and ≈155 k settlements (ru.dict: 143 settled places a copy, ≈105 k at 10 M houses), not the 1.27 M
+ * place names of `syntheticModel` at 10 M, whose vocabulary a prefix of three letters hits by the thousand.
+ * Houses of places a region holds directly (Москва, Санкт-Петербург, Байконур) are not copied.
+ */
+export function settledModel(base: MergedModel, target: number): MergedModel {
+  const source = base.objects;
+  const n = source.length;
+  const houses: MergedHouse[] = [...base.houses()];
+  const houseStart = new Int32Array(n + 1);
+  for (const h of houses) houseStart[h.parent + 1]++;
+  for (let i = 0; i < n; i++) houseStart[i + 1] += houseStart[i];
+  const houseCount = (i: number) => houseStart[i + 1] - houseStart[i];
+  const settled = new Uint8Array(n);
+  const end = Int32Array.from({ length: n }, (_, i) => i + 1);
+  for (let i = n - 1; i >= 0; i--) {
+    const p = source[i].parent;
+    if (p >= i) throw new Error('settledModel: the objects are not in depth-first order');
+    if (source[i].level >= 6 || houseCount(i) > 0) settled[i] = 1;
+    if (p >= 0) {
+      settled[p] |= settled[i];
+      end[p] = Math.max(end[p], end[i]);
+    }
+  }
+  // the settled places a region or a district holds, by the last object of their subtree
+  const rootEndingAt = new Map<number, number>();
+  let copiedHouses = 0;
+  for (let i = 0; i < n; i++) {
+    const o = source[i];
+    if (!settled[i] || (o.level !== 3 && o.level !== 5) || (o.parent >= 0 && source[o.parent].level > 2)) continue;
+    rootEndingAt.set(end[i] - 1, i);
+    for (let j = i; j < end[i]; j++) if (settled[j]) copiedHouses += houseCount(j);
+    i = end[i] - 1;
+  }
+  const copies = 1 + Math.max(0, Math.ceil((target - houses.length) / copiedHouses));
+  const objects: MergedObject[] = [];
+  /** each new object's base object and copy, in new order (houses follow it) */
+  const origin: { base: number; copy: number }[] = [];
+  const newId = new Int32Array(n);
+  let renamed = 0;
+  for (let i = 0; i < n; i++) {
+    newId[i] = objects.length;
+    objects.push({ ...source[i], parent: source[i].parent >= 0 ? newId[source[i].parent] : -1, ga: gaOf(base, i) });
+    origin.push({ base: i, copy: 0 });
+    const root = rootEndingAt.get(i);
+    if (root === undefined) continue;
+    for (let k = 1; k < copies; k++) {
+      const inCopy = new Map<number, number>();
+      for (let j = root; j < end[root]; j++) {
+        if (!settled[j]) continue;
+        const o = source[j];
+        inCopy.set(j, objects.length);
+        const place = o.level <= 5;
+        objects.push({
+          ...o,
+          key: `${o.key}:${k}`,
+          parent: j === root ? newId[o.parent] : inCopy.get(o.parent)!,
+          name: place ? placeName(renamed++) : o.name,
+          aliases: place ? undefined : o.aliases,
+          historicalNames: place ? undefined : o.historicalNames,
+          codes: { ...o.codes, fias: o.codes.fias && copyGuid(o.codes.fias, k) },
+          lat: o.lat === undefined ? undefined : Math.min(o.lat + dLat(k), 89),
+          lon: shiftLon(o.lon, k),
+          ga: '',
+        });
+        origin.push({ base: j, copy: k });
+      }
+    }
+  }
+  return {
+    country: 'ru',
+    sourceDate: base.sourceDate,
+    sources: [{ name: 'synthetic copies of the settled places of the ru model', date: base.sourceDate, licence: 'as the sources' }],
+    objects,
+    houseCount: origin.reduce((sum, { base: i }) => sum + houseCount(i), 0),
+    *houses() {
+      for (const [id, { base: i, copy: k }] of origin.entries()) {
+        for (let h = houseStart[i]; h < houseStart[i + 1]; h++) {
+          const house = houses[h];
+          yield k === 0
+            ? { ...house, parent: id }
+            : {
+                ...house,
+                parent: id,
+                codes: { ...house.codes, fias: house.codes.fias && copyGuid(house.codes.fias, k) },
+                lat: house.lat === undefined ? undefined : Math.min(house.lat + dLat(k), 89),
+                lon: shiftLon(house.lon, k),
+              };
+        }
+      }
+    },
+    apartments: [],
+    metro: [],
+    summary: { copies },
+  };
+}
+
 interface EncodeReport {
+  model: string;
   copies: number;
   objects: number;
   houses: number;
@@ -117,15 +233,15 @@ interface EncodeReport {
 async function encodeChild(file: string): Promise<EncodeReport> {
   const dataDir = resolve(ROOT, process.env.DATA_DIR ?? '../shared/data');
   const [base] = await buildModels(dataDir, () => {}, { countries: ['ru'] });
-  const copies = Math.max(1, Math.ceil(TARGET_HOUSES / base.houseCount));
   let t0 = performance.now();
-  const model = syntheticModel(base, copies);
+  const model = MODEL === 'lists' ? syntheticModel(base, Math.max(1, Math.ceil(TARGET_HOUSES / base.houseCount))) : settledModel(base, TARGET_HOUSES);
   const modelMs = performance.now() - t0;
+  const copies = Number(model.summary.copies);
   t0 = performance.now();
   const { bytes, stats } = encodeBlob(model);
   const encodeMs = performance.now() - t0;
   writeFileSync(file, bytes);
-  return { copies, objects: stats.objects, houses: stats.houses, words: stats.words, blob_bytes: stats.bytes, model_ms: modelMs, encode_ms: encodeMs };
+  return { model: MODEL, copies, objects: stats.objects, houses: stats.houses, words: stats.words, blob_bytes: stats.bytes, model_ms: modelMs, encode_ms: encodeMs };
 }
 
 interface SizeFigures {
@@ -201,10 +317,12 @@ const linear = (x0: number, y0: number, x1: number, y1: number, x: number) => y0
 /** The synthetic blob: reused from SCALE_BLOB while it loads (its encode report beside it), encoded otherwise. */
 function syntheticBlob(file: string, keep: boolean): { encoded: EncodeReport; figures: { synthetic: SizeFigures; real: SizeFigures } } {
   const reportFile = `${file}.json`;
-  if (keep && existsSync(file) && existsSync(reportFile)) {
+  const reported = keep && existsSync(file) && existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as EncodeReport) : undefined;
+  // a blob of the other model is encoded again (a report without a model is of the lists model, before settledModel)
+  if (reported && (reported.model ?? 'lists') === MODEL) {
     try {
       const figures = runChild<{ synthetic: SizeFigures; real: SizeFigures }>(['--measure', file]);
-      return { encoded: JSON.parse(readFileSync(reportFile, 'utf8')) as EncodeReport, figures };
+      return { encoded: reported, figures };
     } catch {
       console.error(`scale: ${file} does not load (another format?), encoding it again`);
     }
@@ -234,7 +352,7 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     };
     ctx.extra.scale = { encoded, synthetic, real, blob_bytes_per_house: perHouse, extrapolated_35m: extrapolated };
     ctx.notes.push(
-      `scale: synthetic ru ×${encoded.copies} = ${synthetic.houses} houses, ${encoded.objects} objects, ${encoded.words} words; model built in ` +
+      `scale: synthetic ru (${encoded.model ?? 'lists'} model) ×${encoded.copies} = ${synthetic.houses} houses, ${encoded.objects} objects, ${encoded.words} words; model built in ` +
         `${(encoded.model_ms / 1000).toFixed(1)} s (the vocabulary barely grows: copies reuse the words), encodeBlob ${(encoded.encode_ms / 1000).toFixed(1)} s; blob ${(blobBytes / MB).toFixed(0)} MB ` +
         `(${perHouse.toFixed(0)} bytes/house); load ${synthetic.load_ms.toFixed(0)} ms (real ru: ${real.load_ms.toFixed(0)} ms), ` +
         `RSS +${synthetic.rss_delta_mb.toFixed(0)} MB (real ru: +${real.rss_delta_mb.toFixed(0)} MB)`,
