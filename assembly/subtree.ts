@@ -39,6 +39,9 @@
  *   HOUSE_LEADS i32 × objectCount     the first two characters of the object's house keys as bits (`firstLead`,
  *                                     `secondLead`): a street passed by for want of the house typed (`9`, `35`) is
  *                                     told by one load, not by reading its houses (hundreds on a long street)
+ *   POSTCODES  i64 × objects whose postcode is not their parent's: (postcode << 32 | object), sorted, so the
+ *                                     objects a postcode names are one slice (`postcodeSlice`), and every object
+ *                                     with that postcode, or under one with it, lies in their subtrees
  *
  * The index is built by the first query after the sections are attached (`ensureSubtrees`); `scoped` is false
  * when the dictionary breaks one of the orders above (or is empty), and the classifier then reads every
@@ -48,7 +51,7 @@ import { reserve, i32At, setI32 } from './memory';
 import { setHeapAt, sortAscending } from './heap';
 import {
   obj, name, nameWord, posting, word, house, houseKeyChar, O_PARENT, O_LEVEL, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT,
-  H_KEY, H_KEY_LEN, OBJECTS, NAMES, objectCount, nameCount, wordCount,
+  H_KEY, H_KEY_LEN, O_POSTCODE, OBJECTS, NAMES, objectCount, nameCount, wordCount,
 } from './blob';
 
 /** no more names in an order */
@@ -65,6 +68,8 @@ let HEAVIEST: usize = 0;
 let CO_WORDS: usize = 0;
 let CHAIN_WEIGHT: usize = 0;
 let HOUSE_LEADS: usize = 0;
+let POSTCODES: usize = 0;
+let postcodeCount: i32 = 0;
 let leafPostingTotal: i32 = 0;
 let longestLeafList: i32 = 0;
 const ORDERS: i32 = 2;
@@ -214,6 +219,7 @@ export function ensureSubtrees(): void {
   HOUSE_LEADS = reserve(<usize>objectCount << 2);
   buildHeaviest();
   buildHouseLeads();
+  buildPostcodes();
   buildWords();
   buildCompanions();
   scoped = true;
@@ -240,6 +246,45 @@ function buildEnds(): bool {
     if (subtreeEnd(o) > subtreeEnd(parent)) setI32(END, parent, subtreeEnd(o));
   }
   return true;
+}
+
+/** POSTCODES: the objects whose postcode is not their parent's, by postcode (see the top of the file). */
+function buildPostcodes(): void {
+  postcodeCount = 0;
+  for (let o = 0; o < objectCount; o++) if (ownPostcode(o)) postcodeCount++;
+  POSTCODES = reserve(<usize>postcodeCount << 3);
+  let k = 0;
+  for (let o = 0; o < objectCount; o++) {
+    if (ownPostcode(o)) setHeapAt(POSTCODES, k++, (<i64>obj(o, O_POSTCODE) << 32) | <i64>o);
+  }
+  sortAscending(POSTCODES, postcodeCount);
+}
+
+/** Object o has a postcode and its parent another (or none). */
+function ownPostcode(o: i32): bool {
+  const postcode = obj(o, O_POSTCODE);
+  const parent = obj(o, O_PARENT);
+  return postcode > 0 && (parent < 0 || obj(parent, O_POSTCODE) != postcode);
+}
+
+/** Index of the first POSTCODES entry of `postcode` (the slice ends where the postcode changes: `postcodeObject`). */
+export function postcodeSlice(postcode: i32): i32 {
+  let lo = 0;
+  let hi = postcodeCount;
+  const key = <i64>postcode << 32;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (load<i64>(POSTCODES + (<usize>mid << 3)) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The object of POSTCODES entry i when its postcode is `postcode`, else −1 (the slice has ended). */
+export function postcodeObject(i: i32, postcode: i32): i32 {
+  if (i >= postcodeCount) return -1;
+  const entry = load<i64>(POSTCODES + (<usize>i << 3));
+  return <i32>(entry >> 32) == postcode ? <i32>(entry & 0xffffffff) : -1;
 }
 
 /** HEAVIEST: one backward pass, as END; CHAIN_WEIGHT: one forward pass (a parent comes before its children). */

@@ -33,12 +33,12 @@ import { u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
 import { callCount } from '../trie';
 import { tok, F_VALUE } from '../tokenize';
-import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, primeRest, restKey, NO_BOUND } from './scope';
+import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, primeRest, restKey, openPostcode, NO_BOUND } from './scope';
 
 /** quality.unique: a runner-up at or above best − UNIQUE_MARGIN makes the answer not unique (abi.ts) */
 const UNIQUE_MARGIN: i32 = 30;
 const HOUSE_BONUS: i32 = 80;
-const POSTCODE_BONUS: i32 = 20;
+export const POSTCODE_BONUS: i32 = 20;
 
 export let bestObject: i32 = -1;
 export let bestHouse: i32 = -1;
@@ -371,6 +371,15 @@ export function solve(): i32 {
   evaluate(0, objUsed);
   extra = leafExtra();
   openScope(leafGainBound(), extra, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, chainHouseLoss, false);
+  // the places of the postcode typed first: then no street of the rest can have it, and its bound loses the bonus
+  const postcode = postcodeToken >= 0 ? tok(postcodeToken, F_VALUE) : -1;
+  if (postcode > 0) {
+    const from = objUsed;
+    if (openPostcode(postcode)) {
+      evaluate(from, objUsed);
+      extra -= POSTCODE_BONUS;
+    }
+  }
   let tight = false;
   let primed = false;
   while (true) {

@@ -48,7 +48,7 @@ import {
   objSlot, objAt, objUsed, expandLeaves, collectObjects, postingsOfHits, rangeCost, leafHit, leafHits, hitWordOf,
   readLeaf, tokenLeafGain, raisedCount, raisedArea, newPart, NO_NEED, leafTokensIn, gainingTokens, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit, primeOrdered,
 } from '../classify/names';
-import { scoped, isArea, subtreeEnd, ensureOrder, NO_KEY } from '../subtree';
+import { scoped, isArea, subtreeEnd, ensureOrder, NO_KEY, postcodeSlice, postcodeObject } from '../subtree';
 
 const CAPACITY: i32 = 65536;
 export const NO_BOUND: i32 = -2147483648;
@@ -289,6 +289,33 @@ export function primeRest(): bool {
   const before = objUsed;
   collectObjects(typing);
   return objUsed > before;
+}
+
+/**
+ * Reads the leaves under every object the postcode names (subtree.ts POSTCODES: those whose postcode is not their
+ * parent's), as anchors are read: then no leaf left unread has that postcode on its path, so a solver may take the
+ * postcode's bonus out of what it adds to the rest (`468321, ул. Ленина, д3`: the Ленина of the town with that
+ * postcode first, not after the thousands of heavier towns' Ленина). False, having read nothing, when the
+ * openings would cost more than one full reading (a region's postcode) or the dictionary has no subtree index.
+ */
+const MAX_POSTCODE_OBJECTS: i32 = 4096;
+export function openPostcode(postcode: i32): bool {
+  if (!scoped || postcode <= 0) return false;
+  const first = postcodeSlice(postcode);
+  let cost = 0;
+  for (let i = first; postcodeObject(i, postcode) >= 0; i++) {
+    const o = postcodeObject(i, postcode);
+    cost += rangeCost(o, subtreeEnd(o));
+    if (spent + cost > postingsOfHits() || i - first >= MAX_POSTCODE_OBJECTS) return false;
+  }
+  spent += cost;
+  newPart();
+  for (let i = first; postcodeObject(i, postcode) >= 0; i++) {
+    const o = postcodeObject(i, postcode);
+    open(o, subtreeEnd(o));
+  }
+  collectObjects(typing);
+  return true;
 }
 
 /** The next opening reads one name of the rest in order: names.ts nextHit and nextName say which, `restKey` its key. */
