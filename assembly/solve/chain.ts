@@ -244,7 +244,7 @@ function chainExtraOfLeaf(o: i32, key: i32): i32 {
   return extra - leafTypeBound() + typeBonusBound(o);
 }
 /** What leaf o's houses take from `chainExtraOfLeaf`: the house bonus it cannot have (HouseSolver's bonus). */
-function chainHouseLoss(o: i32): i32 {
+function chainHouseLoss(o: i32, slack: i32): i32 {
   if (!withHouse || houseKeyLen == 0) return 0;
   // no house key starts as the typed one (nor its base, a prefix of it) or the alternative: matchHouse finds
   // nothing, as the first characters of its keys say (subtree.ts HOUSE_LEADS); the wide key starts as the typed one

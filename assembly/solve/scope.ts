@@ -64,7 +64,7 @@ let order: i32 = -1;
 let keyOf: (o: i32) => i32 = (o: i32): i32 => 0;
 let restExtraOf: (key: i32) => i32 = (key: i32): i32 => 0;
 let leafExtraOf: (o: i32, key: i32) => i32 = (o: i32, key: i32): i32 => 0;
-let leafHouseLoss: (o: i32) => i32 = (o: i32): i32 => 0;
+let leafHouseLoss: (o: i32, slack: i32) => i32 = (o: i32, slack: i32): i32 => 0;
 let ordering: bool = false;
 export let restKey: i32 = NO_KEY;
 /** leaves of the rest that cannot reach this are passed by unread, and at it those read after (hit, name) */
@@ -161,14 +161,16 @@ function buildHeap(): void {
 /**
  * Starts a scope over the candidates collected so far (the areas). `leafOwn` is the most a leaf's name scores;
  * the solver adds at most `anchorExtra(o)` to a leaf under anchor o besides, `leafExtra` to a leaf under none,
- * `extraOf(key)` to one whose object has `key` in order `leafOrder` (`key(o)`), and `objectExtra(o, key)` to
- * leaf o itself (looked at before passing it by), less `houseLoss(o)` (what o loses for want of the house typed:
- * it reads o's houses, so it is asked last, only when the rest of the bound reaches the threshold); `hints` collects leaves as hints do (names.ts
+ * `extraOf(key)` to one whose object has `key` in order `leafOrder` (`key(o)`), and `objectExtra(o, key)` (at most
+ * `extraOf(key)`: a leaf is passed by on its names and `extraOf` before its object's record is read) to
+ * leaf o itself (looked at before passing it by), less `houseLoss(o, slack)` (what o loses for want of the house
+ * typed: it reads o's houses, so it is asked last, only when the rest of the bound reaches the threshold; it may stop
+ * at a loss under `slack`, which o's bound passes the threshold by); `hints` collects leaves as hints do (names.ts
  * collectObjects). Without the subtree index every name is read already and the scope is empty.
  */
 export function openScope(
   leafOwn: i32, leafExtra: i32, anchorExtra: (o: i32) => i32, leafOrder: i32, key: (o: i32) => i32,
-  extraOf: (key: i32) => i32, objectExtra: (o: i32, key: i32) => i32, houseLoss: (o: i32) => i32, hints: bool,
+  extraOf: (key: i32) => i32, objectExtra: (o: i32, key: i32) => i32, houseLoss: (o: i32, slack: i32) => i32, hints: bool,
 ): void {
   setupScope();
   heapSize = 0;
@@ -228,11 +230,18 @@ function restBound(): i32 {
     const bound = own + restExtraOf(restKey);
     // the solver stops on this bound, or a leaf under an anchor not open yet may add the anchor's score
     if (skipBelow == NO_BOUND || bound < stopBelow || !reaches(bound)) return bound;
-    // passed by when under no anchor and short of the threshold: the cheap bounds first, the houses last
+    // passed by when under no anchor and short of the threshold: the cheap bounds first (the names, then the
+    // object's own type word: its record is one more read at random), the houses last
     const o = name(nextName, 0);
-    const leaf = orderedBound() + leafExtraOf(o, restKey);
+    const named = orderedBound();
+    if (!reaches(named + bound - own)) {
+      if (underAnchor(o)) return bound;
+      skipOrdered();
+      continue;
+    }
+    const leaf = named + leafExtraOf(o, restKey);
     if (reaches(leaf)) {
-      if (underAnchor(o) || reaches(leaf - leafHouseLoss(o))) return bound;
+      if (underAnchor(o) || reaches(leaf - leafHouseLoss(o, leaf - skipBelow))) return bound;
     } else if (underAnchor(o)) return bound;
     skipOrdered();
   }

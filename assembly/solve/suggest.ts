@@ -254,9 +254,10 @@ function hintExtraOfLeaf(o: i32, key: i32): i32 {
 }
 /**
  * What street o's houses take from `hintExtraOfLeaf`: the house hint bonus less the most a house of it whose key
- * starts with the number typed adds (`houseHintBonus`: `35к1` after `35` adds 24 less than a house `35` would).
+ * starts with the number typed adds (`houseHintBonus`: `35к1` after `35` adds 24 less than a house `35` would), or
+ * the loss of the first such house that loses less than `slack` (its bound passes the threshold either way).
  */
-function hintHouseLoss(o: i32): i32 {
+function hintHouseLoss(o: i32, slack: i32): i32 {
   if (houseKeyLen == 0) return 0;
   // the first two characters of its house keys (subtree.ts HOUSE_LEADS) say it for most streets
   const leads = houseLeads(o);
@@ -272,7 +273,7 @@ function hintHouseLoss(o: i32): i32 {
     const len = house(h, H_KEY_LEN);
     if (!keyStartsWith(off, len)) continue;
     const bonus = houseHintBonus(off, len);
-    if (bonus >= HOUSE_HINT_BONUS) return 0;
+    if (bonus >= HOUSE_HINT_BONUS || HOUSE_HINT_BONUS - bonus < slack) return HOUSE_HINT_BONUS - bonus;
     if (bonus > best) best = bonus;
   }
   return HOUSE_HINT_BONUS - best;

@@ -3,10 +3,14 @@ import { settledModel, syntheticModel } from '../../../bench/scale.js';
 import type { MergedModel, MergedObject } from '../../../dictionaries/merged.js';
 import { CITY, engineOfModel, mergedModel, REGION, SMALL_HOUSES, SMALL_OBJECTS } from '../../helpers/model.js';
 
-/** The small model with a second city under the region that has neither streets nor houses (a national list's). */
+/**
+ * The small model with a second city under the region that has neither streets nor houses (a national list's) and a
+ * second region with nothing under it.
+ */
 function modelWithEmptyCity(): MergedModel {
   const empty: MergedObject = { key: 'test:empty', level: 3, parent: REGION, name: 'Пустоград', type: 'г', codes: {}, ga: '', source: 'test' };
-  return mergedModel([...SMALL_OBJECTS, empty], SMALL_HOUSES, [], []);
+  const region: MergedObject = { key: 'test:region', level: 1, parent: -1, name: 'Пустая', type: 'обл', codes: {}, ga: '', source: 'test' };
+  return mergedModel([...SMALL_OBJECTS, empty, region], SMALL_HOUSES, [], []);
 }
 
 /** Every object's parent is on the path from the root to the object before it (subtree.ts buildEnds). */
@@ -25,16 +29,18 @@ describe('bench/scale.ts settledModel', () => {
   const model = settledModel(base, SMALL_HOUSES.length * 3);
   const houses = [...model.houses()];
 
-  it('copies the settled city with its streets and houses, not the region nor the empty city', () => {
+  it('copies the settled city with its streets and houses, not the regions nor the empty city', () => {
     expect(model.summary.copies).toBe(3);
-    // copy 0 whole (5 objects), then two copies of the city and its two streets
-    expect(model.objects).toHaveLength(5 + 2 * 3);
-    expect(model.objects.filter((o) => o.level === 1)).toHaveLength(1);
+    // copy 0 whole (6 objects), then two copies of the city and its two streets
+    expect(model.objects).toHaveLength(6 + 2 * 3);
+    expect(model.objects.filter((o) => o.level === 1).map((o) => o.name)).toEqual(['Свердловская', 'Пустая']);
     expect(model.objects.filter((o) => o.name === 'Пустоград')).toHaveLength(1);
     const cities = model.objects.filter((o) => o.level === 3 && o.name !== 'Пустоград');
     expect(cities).toHaveLength(3);
     expect(new Set(cities.map((o) => o.name)).size).toBe(3);
-    expect(cities.every((o) => o.parent === REGION)).toBe(true);
+    // copy k of the city goes to region (k + 0) mod 2: copy 1 to the second region, copy 2 to its own
+    const second = model.objects.findIndex((o) => o.name === 'Пустая');
+    expect(cities.map((o) => o.parent).sort((a, b) => a - b)).toEqual([REGION, REGION, second]);
     expect(model.objects.filter((o) => o.name === 'Ленина')).toHaveLength(3);
     expect(houses).toHaveLength(SMALL_HOUSES.length * 3);
     expect(model.houseCount).toBe(houses.length);
@@ -60,7 +66,7 @@ describe('bench/scale.ts settledModel', () => {
 
   it('holds fewer places than the lists model for the same houses', () => {
     const lists = syntheticModel(base, 3);
-    expect(lists.objects.filter((o) => o.level <= 5)).toHaveLength(3 * 3);
-    expect(model.objects.filter((o) => o.level <= 5)).toHaveLength(2 + 3);
+    expect(lists.objects.filter((o) => o.level <= 5)).toHaveLength(3 * 4);
+    expect(model.objects.filter((o) => o.level <= 5)).toHaveLength(3 + 3);
   });
 });
