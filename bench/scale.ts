@@ -120,12 +120,14 @@ export function syntheticModel(base: MergedModel, copies: number): MergedModel {
  * The national model (SCALE_MODEL=settled, the default): ru.dict once (copy 0: the real lists of regions, districts
  * and cities, and every street and house), then copies 1…copies−1 of its settled places only. A settled place is a
  * city or settlement (levels 3 and 5) with streets or houses under it whose parent is a region or a district: it is
- * copied with its subtree (less the places inside with neither) under the same parent, right after the original's
- * subtree (the ids stay a depth-first order, subtree.ts), its places renamed as `syntheticModel` renames them, its
- * streets keeping their names. So the national lists are not replicated: a national dictionary has 86 regions, not
- * 86 per copy, and ≈155 k settlements (ru.dict: 143 settled places a copy, ≈105 k at 10 M houses), not the 1.27 M
- * place names of `syntheticModel` at 10 M, whose vocabulary a prefix of three letters hits by the thousand.
- * Houses of places a region holds directly (Москва, Санкт-Петербург, Байконур) are not copied.
+ * copied with its subtree (less the places inside with neither), its places renamed as `syntheticModel` renames them,
+ * its streets keeping their names. Copy k of the r-th settled place goes under region (k + r) mod 86, at the end of
+ * that region's subtree (the ids stay a depth-first order, subtree.ts), so each region holds ≈1/86 of the copies, as
+ * a region holds its share of a country (under its own region, Свердловская would hold 727 copies of Екатеринбург
+ * at 10 M houses). So the national lists are not replicated: a national dictionary has 86 regions, not 86 per copy,
+ * and ≈155 k settlements (ru.dict: 143 settled places a copy, ≈105 k at 10 M houses), not the 1.27 M place names of
+ * `syntheticModel` at 10 M, whose vocabulary a prefix of three letters hits by the thousand. Houses of places a
+ * region holds directly (Москва, Санкт-Петербург, Байконур) are not copied.
  */
 export function settledModel(base: MergedModel, target: number): MergedModel {
   const source = base.objects;
@@ -146,17 +148,28 @@ export function settledModel(base: MergedModel, target: number): MergedModel {
       end[p] = Math.max(end[p], end[i]);
     }
   }
-  // the settled places a region or a district holds, by the last object of their subtree
-  const rootEndingAt = new Map<number, number>();
+  // the settled places a region or a district holds
+  const roots: number[] = [];
   let copiedHouses = 0;
   for (let i = 0; i < n; i++) {
     const o = source[i];
     if (!settled[i] || (o.level !== 3 && o.level !== 5) || (o.parent >= 0 && source[o.parent].level > 2)) continue;
-    rootEndingAt.set(end[i] - 1, i);
+    roots.push(i);
     for (let j = i; j < end[i]; j++) if (settled[j]) copiedHouses += houseCount(j);
     i = end[i] - 1;
   }
   const copies = 1 + Math.max(0, Math.ceil((target - houses.length) / copiedHouses));
+  // the copies each region receives, by the last object of the region's subtree
+  const regions = source.flatMap((o, i) => (o.parent < 0 ? [i] : []));
+  const copiesEndingAt = new Map<number, { root: number; k: number; region: number }[]>();
+  for (let k = 1; k < copies; k++) {
+    roots.forEach((root, r) => {
+      const region = regions[(k + r) % regions.length];
+      const at = end[region] - 1;
+      if (!copiesEndingAt.has(at)) copiesEndingAt.set(at, []);
+      copiesEndingAt.get(at)!.push({ root, k, region });
+    });
+  }
   const objects: MergedObject[] = [];
   /** each new object's base object and copy, in new order (houses follow it) */
   const origin: { base: number; copy: number }[] = [];
@@ -166,9 +179,7 @@ export function settledModel(base: MergedModel, target: number): MergedModel {
     newId[i] = objects.length;
     objects.push({ ...source[i], parent: source[i].parent >= 0 ? newId[source[i].parent] : -1, ga: gaOf(base, i) });
     origin.push({ base: i, copy: 0 });
-    const root = rootEndingAt.get(i);
-    if (root === undefined) continue;
-    for (let k = 1; k < copies; k++) {
+    for (const { root, k, region } of copiesEndingAt.get(i) ?? []) {
       const inCopy = new Map<number, number>();
       for (let j = root; j < end[root]; j++) {
         if (!settled[j]) continue;
@@ -178,7 +189,7 @@ export function settledModel(base: MergedModel, target: number): MergedModel {
         objects.push({
           ...o,
           key: `${o.key}:${k}`,
-          parent: j === root ? newId[o.parent] : inCopy.get(o.parent)!,
+          parent: j === root ? newId[region] : inCopy.get(o.parent)!,
           name: place ? placeName(renamed++) : o.name,
           aliases: place ? undefined : o.aliases,
           historicalNames: place ? undefined : o.historicalNames,
