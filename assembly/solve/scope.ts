@@ -311,11 +311,12 @@ const MAX_POSTCODE_OBJECTS: i32 = 4096;
 export function openPostcode(postcode: i32): bool {
   if (!scoped || postcode <= 0) return false;
   const first = postcodeSlice(postcode);
+  if (postcodeSlice(postcode + 1) - first > MAX_POSTCODE_OBJECTS) return false;
   let cost = 0;
   for (let i = first; postcodeObject(i, postcode) >= 0; i++) {
     const o = postcodeObject(i, postcode);
     cost += rangeCost(o, subtreeEnd(o));
-    if (spent + cost > postingsOfHits() || i - first >= MAX_POSTCODE_OBJECTS) return false;
+    if (spent + cost > postingsOfHits()) return false;
   }
   spent += cost;
   newPart();
