@@ -307,7 +307,7 @@ export function primeRest(): bool {
  * postcode first, not after the thousands of heavier towns' Ленина). False, having read nothing, when the
  * openings would cost more than one full reading (a region's postcode) or the dictionary has no subtree index.
  */
-const MAX_POSTCODE_OBJECTS: i32 = 4096;
+const MAX_POSTCODE_OBJECTS: i32 = 512;
 export function openPostcode(postcode: i32): bool {
   if (!scoped || postcode <= 0) return false;
   const first = postcodeSlice(postcode);
