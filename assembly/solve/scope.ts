@@ -300,14 +300,17 @@ export function primeRest(): bool {
   return objUsed > before;
 }
 
+/** the most objects a postcode may name for `openPostcode` (a city's names tens of streets) */
+const MAX_POSTCODE_OBJECTS: i32 = 512;
+
 /**
  * Reads the leaves under every object the postcode names (subtree.ts POSTCODES: those whose postcode is not their
  * parent's), as anchors are read: then no leaf left unread has that postcode on its path, so a solver may take the
  * postcode's bonus out of what it adds to the rest (`468321, ул. Ленина, д3`: the Ленина of the town with that
- * postcode first, not after the thousands of heavier towns' Ленина). False, having read nothing, when the
- * openings would cost more than one full reading (a region's postcode) or the dictionary has no subtree index.
+ * postcode first, not after the thousands of heavier towns' Ленина). False, having read nothing, when it names more
+ * than MAX_POSTCODE_OBJECTS, when the openings would cost more than one full reading (a region's postcode), or when
+ * the dictionary has no subtree index.
  */
-const MAX_POSTCODE_OBJECTS: i32 = 512;
 export function openPostcode(postcode: i32): bool {
   if (!scoped || postcode <= 0) return false;
   const first = postcodeSlice(postcode);
