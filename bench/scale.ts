@@ -68,6 +68,33 @@ function copyGuid(guid: string, k: number): string {
 const dLat = (k: number) => (k % 8) * 0.9;
 const shiftLon = (lon: number | undefined, k: number) => (lon === undefined ? undefined : ((lon + Math.floor(k / 8) * 1.3 + 180) % 360) - 180);
 
+/** Object o in copy k under `parent`: renamed when `name` is given (a place: its aliases go), codes and coordinates moved. */
+function copyObject(o: MergedObject, k: number, parent: number, name?: string): MergedObject {
+  return {
+    ...o,
+    key: `${o.key}:${k}`,
+    parent,
+    name: name ?? o.name,
+    aliases: name === undefined ? o.aliases : undefined,
+    historicalNames: name === undefined ? o.historicalNames : undefined,
+    codes: { ...o.codes, fias: o.codes.fias && copyGuid(o.codes.fias, k) },
+    lat: o.lat === undefined ? undefined : Math.min(o.lat + dLat(k), 89),
+    lon: shiftLon(o.lon, k),
+    ga: '',
+  };
+}
+
+/** House h in copy k under `parent`: codes and coordinates moved as its object's. */
+function copyHouse(h: MergedHouse, k: number, parent: number): MergedHouse {
+  return {
+    ...h,
+    parent,
+    codes: { ...h.codes, fias: h.codes.fias && copyGuid(h.codes.fias, k) },
+    lat: h.lat === undefined ? undefined : Math.min(h.lat + dLat(k), 89),
+    lon: shiftLon(h.lon, k),
+  };
+}
+
 /** The ru model replicated `copies` times (SCALE_MODEL=lists; see the top of the file). */
 export function syntheticModel(base: MergedModel, copies: number): MergedModel {
   const houses: MergedHouse[] = [...base.houses()];
@@ -76,19 +103,8 @@ export function syntheticModel(base: MergedModel, copies: number): MergedModel {
   let renamed = 0;
   for (let k = 0; k < copies; k++) {
     for (const [i, o] of base.objects.entries()) {
-      const place = k > 0 && o.level <= 5;
-      objects.push({
-        ...o,
-        key: `${o.key}:${k}`,
-        parent: o.parent >= 0 ? o.parent + k * n : -1,
-        name: place ? placeName(renamed++) : o.name,
-        aliases: place ? undefined : o.aliases,
-        historicalNames: place ? undefined : o.historicalNames,
-        codes: { ...o.codes, fias: o.codes.fias && copyGuid(o.codes.fias, k) },
-        lat: o.lat === undefined ? undefined : Math.min(o.lat + dLat(k), 89),
-        lon: shiftLon(o.lon, k),
-        ga: k > 0 ? '' : gaOf(base, i),
-      });
+      const copy = copyObject(o, k, o.parent >= 0 ? o.parent + k * n : -1, k > 0 && o.level <= 5 ? placeName(renamed++) : undefined);
+      objects.push(k > 0 ? copy : { ...copy, ga: gaOf(base, i) });
     }
   }
   return {
@@ -99,15 +115,7 @@ export function syntheticModel(base: MergedModel, copies: number): MergedModel {
     houseCount: houses.length * copies,
     *houses() {
       for (let k = 0; k < copies; k++) {
-        for (const h of houses) {
-          yield {
-            ...h,
-            parent: h.parent + k * n,
-            codes: { ...h.codes, fias: h.codes.fias && copyGuid(h.codes.fias, k) },
-            lat: h.lat === undefined ? undefined : Math.min(h.lat + dLat(k), 89),
-            lon: shiftLon(h.lon, k),
-          };
-        }
+        for (const h of houses) yield copyHouse(h, k, h.parent + k * n);
       }
     },
     apartments: [],
@@ -185,19 +193,7 @@ export function settledModel(base: MergedModel, target: number): MergedModel {
         if (!settled[j]) continue;
         const o = source[j];
         inCopy.set(j, objects.length);
-        const place = o.level <= 5;
-        objects.push({
-          ...o,
-          key: `${o.key}:${k}`,
-          parent: j === root ? newId[region] : inCopy.get(o.parent)!,
-          name: place ? placeName(renamed++) : o.name,
-          aliases: place ? undefined : o.aliases,
-          historicalNames: place ? undefined : o.historicalNames,
-          codes: { ...o.codes, fias: o.codes.fias && copyGuid(o.codes.fias, k) },
-          lat: o.lat === undefined ? undefined : Math.min(o.lat + dLat(k), 89),
-          lon: shiftLon(o.lon, k),
-          ga: '',
-        });
+        objects.push(copyObject(o, k, j === root ? newId[region] : inCopy.get(o.parent)!, o.level <= 5 ? placeName(renamed++) : undefined));
         origin.push({ base: j, copy: k });
       }
     }
@@ -212,15 +208,7 @@ export function settledModel(base: MergedModel, target: number): MergedModel {
       for (const [id, { base: i, copy: k }] of origin.entries()) {
         for (let h = houseStart[i]; h < houseStart[i + 1]; h++) {
           const house = houses[h];
-          yield k === 0
-            ? { ...house, parent: id }
-            : {
-                ...house,
-                parent: id,
-                codes: { ...house.codes, fias: house.codes.fias && copyGuid(house.codes.fias, k) },
-                lat: house.lat === undefined ? undefined : Math.min(house.lat + dLat(k), 89),
-                lon: shiftLon(house.lon, k),
-              };
+          yield k === 0 ? { ...house, parent: id } : copyHouse(house, k, id);
         }
       }
     },
