@@ -16,7 +16,7 @@
  */
 import { NORM, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import {
-  tok, setTok, tokenCount, tokIs, spanIs, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START,
+  tok, setTok, tokenCount, tokIs, spanIs, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START, F_VALUE,
   KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
 } from './tokenize';
 
@@ -44,6 +44,11 @@ export const P_MUNIT: i32 = 18;
 export let PARTS: usize = 0;
 /** postcode token index, −1 when none */
 export let postcodeToken: i32 = -1;
+
+/** The postcode typed (the postcode token's value), −1 when none. */
+export function typedPostcode(): i32 {
+  return postcodeToken >= 0 ? tok(postcodeToken, F_VALUE) : -1;
+}
 /** the house key: number, then к<case>, с<build>, as the dictionary writes them */
 export let HOUSE_KEY: usize = 0;
 export let houseKeyLen: i32 = 0;

@@ -28,11 +28,10 @@ import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound,
 } from '../classify/names';
 import { chainWeight as pathWeight, ensureOrder, houseLeads, firstLead } from '../subtree';
-import { HOUSE_KEY, houseKeyLen, houseBaseLen, postcodeToken, HOUSE_ALT_KEY, houseAltKeyLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
+import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
 import { callCount } from '../trie';
-import { tok, F_VALUE } from '../tokenize';
 import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, primeRest, restKey, openPostcode, NO_BOUND } from './scope';
 
 /** quality.unique: a runner-up at or above best − UNIQUE_MARGIN makes the answer not unique (abi.ts) */
@@ -157,7 +156,7 @@ export function chainScore(p: usize): i32 {
   if (typeTok >= 0) chainTypeMask |= (<u64>1) << <u64>typeTok;
   chainHistorical = load<i32>(p, 16) != 0;
   chainWeight = obj(o, O_WEIGHT);
-  const postcode = postcodeToken >= 0 ? tok(postcodeToken, F_VALUE) : -1;
+  const postcode = typedPostcode();
   let postcodeAgrees = postcode > 0 && obj(o, O_POSTCODE) == postcode;
   let a = obj(o, O_PARENT);
   while (a >= 0) {
@@ -213,7 +212,7 @@ function isAncestor(a: i32, o: i32): bool {
 let extra: i32 = 0;
 function leafExtra(): i32 {
   return leafTypeBound() + (withHouse && houseKeyLen > 0 ? HOUSE_BONUS : 0) +
-    (postcodeToken >= 0 && tok(postcodeToken, F_VALUE) > 0 ? POSTCODE_BONUS : 0);
+    (typedPostcode() > 0 ? POSTCODE_BONUS : 0);
 }
 function anchorExtra(o: i32): i32 {
   return extra;
@@ -372,13 +371,10 @@ export function solve(): i32 {
   extra = leafExtra();
   openScope(leafGainBound(), extra, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, chainHouseLoss, false);
   // the places of the postcode typed first: then no street of the rest can have it, and its bound loses the bonus
-  const postcode = postcodeToken >= 0 ? tok(postcodeToken, F_VALUE) : -1;
-  if (postcode > 0) {
-    const from = objUsed;
-    if (openPostcode(postcode)) {
-      evaluate(from, objUsed);
-      extra -= POSTCODE_BONUS;
-    }
+  const from = objUsed;
+  if (openPostcode(typedPostcode())) {
+    evaluate(from, objUsed);
+    extra -= POSTCODE_BONUS;
   }
   let tight = false;
   let primed = false;

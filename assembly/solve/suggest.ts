@@ -25,8 +25,8 @@ import {
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead, orderKey } from '../subtree';
 import { chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS } from './chain';
-import { parseHouseParts, HOUSE_KEY, houseKeyLen, postcodeToken, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
-import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, F_VALUE, KIND_ALPHA, ROLE_FREE } from '../tokenize';
+import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
+import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, openPostcode, NO_BOUND } from './scope';
 
 const MAX_TOP: i32 = 100;
@@ -219,7 +219,7 @@ let extra: i32 = 0;
 let restLeft: i32 = 0;
 function leafRankExtra(): i32 {
   return leafTypeBound() + (houseKeyLen > 0 ? HOUSE_HINT_BONUS : 0) +
-    (postcodeToken >= 0 && tok(postcodeToken, F_VALUE) > 0 ? POSTCODE_BONUS : 0);
+    (typedPostcode() > 0 ? POSTCODE_BONUS : 0);
 }
 
 /** The greatest LevelBonus of a level in `levels` (bit set) deeper than `above`. */
@@ -285,7 +285,7 @@ function hintHouseLoss(o: i32, slack: i32): i32 {
  */
 function areaRankBound(o: i32, gain: i32): i32 {
   // hintKey(o), as the hint order keeps it (built at load: one read, not the object's record and its chain weight)
-  return gain + typeBonusBound(o) + (postcodeToken >= 0 && tok(postcodeToken, F_VALUE) > 0 ? POSTCODE_BONUS : 0) +
+  return gain + typeBonusBound(o) + (typedPostcode() > 0 ? POSTCODE_BONUS : 0) +
     (houseKeyLen > 0 && obj(o, O_HOUSE_COUNT) > 0 ? HOUSE_HINT_BONUS : 0) + orderKey(ORDER_HINT, o);
 }
 
@@ -335,13 +335,10 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     hintExtraOf, hintExtraOfLeaf, hintHouseLoss, true,
   );
   // the places of the postcode typed first: then no street of the rest can have it (scope.ts openPostcode)
-  const postcode = postcodeToken >= 0 ? tok(postcodeToken, F_VALUE) : -1;
-  if (postcode > 0) {
-    const from = objUsed;
-    if (openPostcode(postcode)) {
-      rankCandidates(from, objUsed, prefixToken, cap);
-      extra -= POSTCODE_BONUS;
-    }
+  const from = objUsed;
+  if (openPostcode(typedPostcode())) {
+    rankCandidates(from, objUsed, prefixToken, cap);
+    extra -= POSTCODE_BONUS;
   }
   let tight = false;
   while (true) {
