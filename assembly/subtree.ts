@@ -36,9 +36,10 @@
  *   WORD_TOP   i32 × wordCount        per order: the key of each word's first leaf name there (its greatest), so
  *                                     that starting the ordered reading of a prefix's thousands of words reads
  *                                     one array in word order, not three tables at random per word
- *   HOUSE_LEADS i32 × objectCount     the first two characters of the object's house keys as bits (`firstLead`,
- *                                     `secondLead`): a street passed by for want of the house typed (`9`, `35`) is
- *                                     told by one load, not by reading its houses (hundreds on a long street)
+ *   HOUSE_LEADS u64 × 2 × objectCount the pairs of first two characters of the object's house keys as bits
+ *                                     (`leadsHavePair`: a digit, another character, none): a street passed by for
+ *                                     want of the house typed (`9`, `35`) is told by one load, not by reading its
+ *                                     houses (hundreds on a long street)
  *   POSTCODES  i64 × objects whose postcode is not their parent's: (postcode << 32 | object), sorted, so the
  *                                     objects a postcode names are one slice (`postcodeSlice`), and every object
  *                                     with that postcode, or under one with it, lies in their subtrees
@@ -216,7 +217,7 @@ export function ensureSubtrees(): void {
   WORD_INFO = reserve(<usize>wordCount * WORD_FIELDS * 4);
   HEAVIEST = reserve(<usize>objectCount << 2);
   CHAIN_WEIGHT = reserve(<usize>objectCount << 2);
-  HOUSE_LEADS = reserve(<usize>objectCount << 2);
+  HOUSE_LEADS = reserve(<usize>objectCount << 4);
   buildHeaviest();
   buildHouseLeads();
   buildPostcodes();
@@ -301,36 +302,71 @@ function buildHeaviest(): void {
   }
 }
 
-/** The bit a house key starting with character c sets in HOUSE_LEADS: one per digit, one for any other. */
+/**
+ * The class of a house key's character in HOUSE_LEADS: a digit is itself (0…9), any other character 10, and no
+ * character (a key of one character, asked for the second) 11. A key that `keyWithLetter` (solve/chain.ts) lets
+ * start as the typed one has a letter where the typed key has the non-digit after its base: both class 10.
+ */
 // @ts-ignore: decorator
-@inline export function firstLead(c: i32): i32 {
-  return c >= 48 && c <= 57 ? 1 << (c - 48) : 1 << 10;
+@inline function leadClass(c: i32): i32 {
+  return c >= 48 && c <= 57 ? c - 48 : 10;
 }
 
-/** The bit a house key whose second character is c sets (keys of one character set none). */
+/** The bit of HOUSE_LEADS for keys starting with characters of classes `first` (0…10) and `second` (0…11). */
 // @ts-ignore: decorator
-@inline export function secondLead(c: i32): i32 {
-  return c >= 48 && c <= 57 ? 1 << (c - 37) : 1 << 21;
+@inline function leadBit(first: i32, second: i32): u64 {
+  return (<u64>1) << <u64>((first < 10 ? first * 12 + second : 120) & 63);
 }
 
-/** The lead bits of object o's house keys (`firstLead`, `secondLead`), −1 without the index. */
+/** The word (0 or 1) of HOUSE_LEADS holding the bit of classes `first`, `second`. */
 // @ts-ignore: decorator
-@inline export function houseLeads(o: i32): i32 {
-  return HOUSE_LEADS == 0 ? -1 : i32At(HOUSE_LEADS, o);
+@inline function leadWord(first: i32, second: i32): i32 {
+  return (first < 10 ? first * 12 + second : 120) >> 6;
 }
 
+/**
+ * Some house key of object o starts with character c (true without the index). One 16-byte read, not its houses
+ * (hundreds on a long street).
+ */
+export function leadsHaveFirst(o: i32, c: i32): bool {
+  if (HOUSE_LEADS == 0) return true;
+  const first = leadClass(c);
+  const p = HOUSE_LEADS + (<usize>o << 4);
+  if (first == 10) return (load<u64>(p, 8) & leadBit(10, 0)) != 0;
+  // the twelve bits of a digit: bits first·12 … first·12 + 11, across the two words for 5
+  const at = first * 12;
+  const group: u64 = 0xfff;
+  if (at + 12 <= 64) return (load<u64>(p) & (group << <u64>at)) != 0;
+  if (at >= 64) return (load<u64>(p, 8) & (group << <u64>(at - 64))) != 0;
+  return (load<u64>(p) & (group << <u64>at)) != 0 || (load<u64>(p, 8) & (group >> <u64>(64 - at))) != 0;
+}
+
+/** Some house key of object o starts with characters c1, c2 (of their classes; true without the index). */
+export function leadsHavePair(o: i32, c1: i32, c2: i32): bool {
+  if (HOUSE_LEADS == 0) return true;
+  const first = leadClass(c1);
+  const second = leadClass(c2);
+  return (load<u64>(HOUSE_LEADS + (<usize>o << 4) + (<usize>leadWord(first, second) << 3)) & leadBit(first, second)) != 0;
+}
+
+/** HOUSE_LEADS: per object two u64 of bits, one per class of a house key's first two characters (`leadBit`). */
 function buildHouseLeads(): void {
   for (let o = 0; o < objectCount; o++) {
-    let leads = 0;
+    let low: u64 = 0;
+    let high: u64 = 0;
     const start = obj(o, O_HOUSE_START);
     for (let h = start; h < start + obj(o, O_HOUSE_COUNT); h++) {
       const len = house(h, H_KEY_LEN);
       if (len == 0) continue;
       const off = house(h, H_KEY);
-      leads |= firstLead(houseKeyChar(off));
-      if (len > 1) leads |= secondLead(houseKeyChar(off + 1));
+      const first = leadClass(houseKeyChar(off));
+      const second = len > 1 ? leadClass(houseKeyChar(off + 1)) : 11;
+      if (leadWord(first, second) == 0) low |= leadBit(first, second);
+      else high |= leadBit(first, second);
     }
-    setI32(HOUSE_LEADS, o, leads);
+    const p = HOUSE_LEADS + (<usize>o << 4);
+    store<u64>(p, low);
+    store<u64>(p, high, 8);
   }
 }
 

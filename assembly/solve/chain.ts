@@ -27,7 +27,7 @@ import {
 import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound,
 } from '../classify/names';
-import { chainWeight as pathWeight, ensureOrder, houseLeads, firstLead } from '../subtree';
+import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
@@ -247,9 +247,8 @@ function chainHouseLoss(o: i32, slack: i32): i32 {
   if (!withHouse || houseKeyLen == 0) return 0;
   // no house key starts as the typed one (nor its base, a prefix of it) or the alternative: matchHouse finds
   // nothing, as the first characters of its keys say (subtree.ts HOUSE_LEADS); the wide key starts as the typed one
-  const leads = houseLeads(o);
-  if (leads >= 0 && houseBaseLen > 0 && (leads & firstLead(u16At(HOUSE_KEY, 0))) == 0 &&
-    (houseAltKeyLen == 0 || (leads & firstLead(u16At(HOUSE_ALT_KEY, 0))) == 0)) return HOUSE_BONUS;
+  if (houseBaseLen > 0 && !leadsHaveFirst(o, u16At(HOUSE_KEY, 0)) &&
+    (houseAltKeyLen == 0 || !leadsHaveFirst(o, u16At(HOUSE_ALT_KEY, 0)))) return HOUSE_BONUS;
   // matchHouse's side effects (chainHouse) are read only right after chainScore, never across this call
   return HOUSE_BONUS - matchHouse(o);
 }

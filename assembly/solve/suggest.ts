@@ -23,7 +23,7 @@ import {
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
   chargeLeftTokens,
 } from '../classify/names';
-import { heaviest, chainWeight, ensureOrder, houseLeads, firstLead, secondLead, orderKey } from '../subtree';
+import { heaviest, chainWeight, ensureOrder, leadsHaveFirst, leadsHavePair, orderKey } from '../subtree';
 import { chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_FREE } from '../tokenize';
@@ -260,12 +260,8 @@ function hintExtraOfLeaf(o: i32, key: i32): i32 {
 function hintHouseLoss(o: i32, slack: i32): i32 {
   if (houseKeyLen == 0) return 0;
   // the first two characters of its house keys (subtree.ts HOUSE_LEADS) say it for most streets
-  const leads = houseLeads(o);
-  if (leads >= 0) {
-    if ((leads & firstLead(u16At(HOUSE_KEY, 0))) == 0) return HOUSE_HINT_BONUS;
-    if (houseKeyLen == 1) return 0;
-    if ((leads & secondLead(u16At(HOUSE_KEY, 1))) == 0) return HOUSE_HINT_BONUS;
-  }
+  if (houseKeyLen == 1) return leadsHaveFirst(o, u16At(HOUSE_KEY, 0)) ? 0 : HOUSE_HINT_BONUS;
+  if (!leadsHavePair(o, u16At(HOUSE_KEY, 0), u16At(HOUSE_KEY, 1))) return HOUSE_HINT_BONUS;
   const start = obj(o, O_HOUSE_START);
   let best = 0;
   for (let h = start; h < start + obj(o, O_HOUSE_COUNT); h++) {
