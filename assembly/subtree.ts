@@ -36,6 +36,10 @@
  *   WORD_TOP   i32 × wordCount        per order: the key of each word's first leaf name there (its greatest), so
  *                                     that starting the ordered reading of a prefix's thousands of words reads
  *                                     one array in word order, not three tables at random per word
+ *   TAIL_LEADS u64 × 2 × (leaf postings / 16 + wordCount)  per order: for every 16th name of each word's ordered
+ *                                     list, the HOUSE_LEADS of the names from it to the end of the list, so that a
+ *                                     cursor whose names have no house starting as the one typed is dropped
+ *                                     (`tailHasLeads`) rather than its names passed by one at a time
  *   HOUSE_LEADS u64 × 2 × objectCount the pairs of first two characters of the object's house keys as bits
  *                                     (`leadsHavePair`: a digit, another character, none): a street passed by for
  *                                     want of the house typed (`9`, `35`) is told by one load, not by reading its
@@ -78,6 +82,7 @@ const ORDERS: i32 = 2;
 let ORDERED: StaticArray<usize> = new StaticArray<usize>(ORDERS);
 let ORDER_KEY: StaticArray<usize> = new StaticArray<usize>(ORDERS);
 let WORD_TOP: StaticArray<usize> = new StaticArray<usize>(ORDERS);
+let TAIL_LEADS: StaticArray<usize> = new StaticArray<usize>(ORDERS);
 /** the greatest key of a leaf in each order (NO_KEY while unbuilt or without leaves) */
 let ORDER_TOP: StaticArray<i32> = new StaticArray<i32>(ORDERS);
 let PATH: usize = 0;
@@ -206,6 +211,7 @@ export function ensureSubtrees(): void {
     unchecked((ORDERED[k] = 0));
     unchecked((ORDER_KEY[k] = 0));
     unchecked((WORD_TOP[k] = 0));
+    unchecked((TAIL_LEADS[k] = 0));
     unchecked((ORDER_TOP[k] = NO_KEY));
   }
   if (objectCount == 0 || nameCount == 0 || wordCount == 0) return;
@@ -368,6 +374,59 @@ function buildHouseLeads(): void {
     store<u64>(p, low);
     store<u64>(p, high, 8);
   }
+}
+
+/** TAIL_LEADS blocks: TAIL_BLOCK names of an ordered list each. */
+const TAIL_SHIFT: i32 = 4;
+const TAIL_BLOCK: i32 = 1 << TAIL_SHIFT;
+
+/**
+ * The TAIL_LEADS block of the name at position i of word w's ordered list: the word's blocks start at
+ * (leafStart(w) >> TAIL_SHIFT) + w, after the blocks of the words before it (they hold at most
+ * ceil(count / TAIL_BLOCK) ≤ ((start + count) >> TAIL_SHIFT) − (start >> TAIL_SHIFT) + 1 each).
+ */
+// @ts-ignore: decorator
+@inline function tailBlock(w: i32, i: i32): i32 {
+  return (leafStart(w) >> TAIL_SHIFT) + w + (i >> TAIL_SHIFT);
+}
+
+/** The house leads a solver looks for (`leadsWanted`): bits as HOUSE_LEADS. */
+let wantedLow: u64 = 0;
+let wantedHigh: u64 = 0;
+
+/**
+ * Sets the house leads `tailHasLeads` looks for: keys starting with character c1, and, when c2 ≥ 0, with c2 after
+ * it (its class). Added to those set before; `clearLeadsWanted` empties them.
+ */
+export function leadsWanted(c1: i32, c2: i32): void {
+  const first = leadClass(c1);
+  if (c2 >= 0 || first == 10) {
+    const second = c2 >= 0 ? leadClass(c2) : 0;
+    if (leadWord(first, second) == 0) wantedLow |= leadBit(first, second);
+    else wantedHigh |= leadBit(first, second);
+    return;
+  }
+  for (let second = 0; second < 12; second++) {
+    if (leadWord(first, second) == 0) wantedLow |= leadBit(first, second);
+    else wantedHigh |= leadBit(first, second);
+  }
+}
+
+export function clearLeadsWanted(): void {
+  wantedLow = 0;
+  wantedHigh = 0;
+}
+
+/**
+ * Some name of word w's list in `order` from position i on (or a little before it: its block) belongs to an object
+ * with a house of the leads wanted (true without the index). A cursor of the ordered rest whose names have no such
+ * house cannot lead to a name with the house bonus (names.ts minorHit).
+ */
+export function tailHasLeads(order: i32, w: i32, i: i32): bool {
+  const tails = unchecked(TAIL_LEADS[order]);
+  if (tails == 0 || HOUSE_LEADS == 0) return true;
+  const at = tails + (<usize>tailBlock(w, i) << 4);
+  return (load<u64>(at) & wantedLow) != 0 || (load<u64>(at, 8) & wantedHigh) != 0;
 }
 
 /** Names in object order, every posting list in name order, every id in range. */
@@ -536,6 +595,7 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
   const ordered = reserve(<usize>postings << 2);
   const scratch = reserve(<usize>longest << 3);
   const tops = reserve(<usize>wordCount << 2);
+  const tails = reserve(<usize>((postings >> TAIL_SHIFT) + wordCount + 1) << 4);
   let top = NO_KEY;
   for (let w = 0; w < wordCount; w++) {
     const start = word(w, 0);
@@ -550,10 +610,24 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
     sortAscending(scratch, count);
     for (let i = 0; i < count; i++) setI32(ordered, leafStart(w) + i, <i32>(load<i64>(scratch + (<usize>i << 3)) & 0xffffffff));
     setI32(tops, w, count > 0 ? 0x7fffffff - <i32>(load<i64>(scratch) >> 32) : NO_KEY);
+    // the house leads of the names from each block of TAIL_BLOCK on to the end of the list
+    let low: u64 = 0;
+    let high: u64 = 0;
+    for (let i = count - 1; i >= 0; i--) {
+      const p = HOUSE_LEADS + (<usize>name(i32At(ordered, leafStart(w) + i), 0) << 4);
+      low |= load<u64>(p);
+      high |= load<u64>(p, 8);
+      if ((i & (TAIL_BLOCK - 1)) == 0) {
+        const at = tails + (<usize>(tailBlock(w, i)) << 4);
+        store<u64>(at, low);
+        store<u64>(at, high, 8);
+      }
+    }
   }
   unchecked((ORDER_KEY[order] = keys));
   unchecked((ORDERED[order] = ordered));
   unchecked((WORD_TOP[order] = tops));
+  unchecked((TAIL_LEADS[order] = tails));
   unchecked((ORDER_TOP[order] = top));
 }
 

@@ -37,7 +37,7 @@ import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName, orderKey,
-  orderTop, wordTopKey, NO_KEY,
+  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted,
 } from '../subtree';
 import { heapAt, setHeapAt, heapify, siftDown, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
@@ -222,6 +222,20 @@ export function resetCandidates(): void {
   hitTotal = 0;
   leftCost = 0;
   leftTokens = 0;
+  houseShortfall = 0;
+  clearLeadsWanted();
+}
+
+/** What a leaf of the rest loses when it has no house of the leads wanted (subtree.ts leadsWanted). */
+let houseShortfall: i32 = 0;
+
+/**
+ * The house typed: a leaf of the rest with no house key of the leads wanted (set by the solver through subtree.ts
+ * leadsWanted) gets `shortfall` less than the solver's extra says (its house bonus). Until the next
+ * `resetCandidates`; `minorHit` then drops a cursor whose names left have no such house and cannot reach without it.
+ */
+export function chargeMissingHouse(shortfall: i32): void {
+  houseShortfall = shortfall;
 }
 
 /**
@@ -635,7 +649,7 @@ function rankTokens(): void {
  * threshold never falls and the key never rises, so a dropped cursor is never needed again), or every leaf's
  * name holding its word scores below it (the word's companions, `leafNameBound`).
  */
-function minorHit(h: i32, key: i32): bool {
+function minorHit(h: i32, key: i32, at: i32): bool {
   const needed = neededAt(key);
   if (needed == NO_NEED) return false;
   // a name hit only by minor tokens also leaves out the others (`leftPenalty`): `нижняя с` drops the cursors of с
@@ -648,7 +662,10 @@ function minorHit(h: i32, key: i32): bool {
   }
   if (load<i32>(TOKEN_RANK + (<usize>hitToken(h) << 2)) < minorTokens) return true;
   // a leaf hit's slot (indexHitWords, which the ordered reading needs)
-  return load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>h << 2)), 16) < needed;
+  const best = load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>h << 2)), 16);
+  if (best < needed) return true;
+  // no name left on the cursor has the house typed (a block's look: subtree.ts TAIL_LEADS)
+  return houseShortfall > 0 && best - houseShortfall < needed && !tailHasLeads(readerOrder, hitWord(h), at);
 }
 
 /**
@@ -867,7 +884,7 @@ export function beginOrdered(order: i32, needed: (key: i32) => i32): bool {
   // never enters the reader, and its first name's key (a random read in a national dictionary) is not looked up
   const top = orderTop(order);
   for (let i = 0; i < leafHitCount; i++) {
-    if (top != NO_KEY && minorHit(leafHit(i), top)) continue;
+    if (top != NO_KEY && minorHit(leafHit(i), top, 0)) continue;
     store<i32>(CURSORS + (<usize>i << 2), 0);
     // readerEntry(i) at the first name, its key kept per word (subtree.ts WORD_TOP)
     setHeapAt(READER, readerSize, entryOf(wordTopKey(order, hitWord(leafHit(i))), i));
@@ -881,7 +898,7 @@ export function beginOrdered(order: i32, needed: (key: i32) => i32): bool {
 export function orderedKey(): i32 {
   while (readerSize > 0) {
     const i = 0x7fffffff - <i32>(heapAt(READER, 0) & 0xffffffff);
-    if (minorHit(leafHit(i), <i32>(heapAt(READER, 0) >> 32))) {
+    if (minorHit(leafHit(i), <i32>(heapAt(READER, 0) >> 32), load<i32>(CURSORS + (<usize>i << 2)))) {
       readerSize = popHeap(READER, readerSize);
       continue;
     }

@@ -25,9 +25,9 @@ import {
   H_BASE_LEN, O_TYPE, typeFlags, TYPE_COMMON_STREET,
 } from '../blob';
 import {
-  objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound,
+  objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse,
 } from '../classify/names';
-import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst } from '../subtree';
+import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsWanted, clearLeadsWanted } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
@@ -368,6 +368,15 @@ export function solve(): i32 {
   }
   evaluate(0, objUsed);
   extra = leafExtra();
+  // a leaf of the rest with no house key starting as the typed one or its alternative loses the house bonus
+  // (`chainHouseLoss`), and so does a cursor of the ordered rest with no such leaf left on it (names.ts minorHit)
+  clearLeadsWanted();
+  chargeMissingHouse(0);
+  if (withHouse && houseKeyLen > 0 && houseBaseLen > 0) {
+    leadsWanted(u16At(HOUSE_KEY, 0), -1);
+    if (houseAltKeyLen > 0) leadsWanted(u16At(HOUSE_ALT_KEY, 0), -1);
+    chargeMissingHouse(HOUSE_BONUS);
+  }
   openScope(leafGainBound(), extra, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, chainHouseLoss, false);
   // the places of the postcode typed first: then no street of the rest can have it, and its bound loses the bonus
   const from = objUsed;

@@ -21,9 +21,9 @@ import { obj, house, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
-  chargeLeftTokens,
+  chargeLeftTokens, chargeMissingHouse,
 } from '../classify/names';
-import { heaviest, chainWeight, ensureOrder, leadsHaveFirst, leadsHavePair, orderKey } from '../subtree';
+import { heaviest, chainWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey } from '../subtree';
 import { chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_FREE } from '../tokenize';
@@ -316,6 +316,12 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     if (t >= 0 && tok(t, F_KIND) == KIND_ALPHA) prefixToken = t;
   }
   resetCandidates();
+  // a street of the rest whose houses none starts as the one typed loses the house bonus (`hintHouseLoss`), and so
+  // does a cursor of the ordered rest with no such street left on it (names.ts minorHit)
+  if (houseKeyLen > 0) {
+    leadsWanted(u16At(HOUSE_KEY, 0), houseKeyLen > 1 ? u16At(HOUSE_KEY, 1) : -1);
+    chargeMissingHouse(HOUSE_HINT_BONUS);
+  }
   leftTokens = leftTokenMask(prefixToken);
   // a word typed alone: its places are read best bound first, like the streets (names.ts orderDeferredAreas)
   classifyNames(prefixToken, true);
