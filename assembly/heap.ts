@@ -27,6 +27,18 @@ export function siftDown(base: usize, size: i32, i: i32): void {
   setHeapAt(base, i, v);
 }
 
+/** Moves the value at i up to its place (a value just added at the end of a heap). */
+export function siftUp(base: usize, i: i32): void {
+  const v = heapAt(base, i);
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (heapAt(base, parent) >= v) break;
+    setHeapAt(base, i, heapAt(base, parent));
+    i = parent;
+  }
+  setHeapAt(base, i, v);
+}
+
 /** Orders the first `size` values as a max-heap. */
 export function heapify(base: usize, size: i32): void {
   for (let i = (size >> 1) - 1; i >= 0; i--) siftDown(base, size, i);

@@ -12,10 +12,14 @@
  * places the query names.
  *
  *   END        i32 × objectCount      end of each object's subtree (one backward pass over parents)
- *   WORD_INFO  i32 × 10 × wordCount   the per-word tables marked (fields …), one record per word: a query reads
+ *   WORD_INFO  i32 × 13 × wordCount   the per-word tables marked (fields …), one record per word: a query reads
  *                                     them all for each hit word, thousands for a short prefix
  *   AREA_SLICE i32 × 2 × wordCount    start, count of the word's area names in AREA_NAMES (fields 0, 1)
  *   AREA_NAMES i32 × area postings    name ids of objects with children, grouped by word, in posting order
+ *   AREA_MAX   i32 × wordCount        the greatest weight the word has in an area's name (field 10)
+ *   AREA_TOP   i32 × 2 × wordCount    per order: the greatest key of an area whose name has the word (fields 11, 12;
+ *                                     `ensureOrder`): a word's places are bounded before any of them is read
+ *                                     (names.ts, the places of a word typed alone)
  *   LEAF_MAX   i32 × 2 × wordCount    the greatest weight the word has in a leaf's name, and the most times it
  *                                     occurs in one (bounds, solve/scope.ts) (fields 2, 3)
  *   LEAF_LEVELS i32 × wordCount       bit L set when a leaf of level L has the word in its name (field 4)
@@ -66,7 +70,7 @@ const MAX_DEPTH: i32 = 256;
 
 let END: usize = 0;
 /** the per-word tables, one record of WORD_FIELDS i32 per word (a word's figures share a cache line or two) */
-const WORD_FIELDS: i32 = 10;
+const WORD_FIELDS: i32 = 13;
 let WORD_INFO: usize = 0;
 let AREA_NAMES: usize = 0;
 let HEAVIEST: usize = 0;
@@ -128,6 +132,16 @@ export let scoped: bool = false;
 // @ts-ignore: decorator
 @inline export function leafMax(w: i32): i32 {
   return wordField(w, 2);
+}
+/** The greatest weight word w has in an area's name. */
+// @ts-ignore: decorator
+@inline export function areaMax(w: i32): i32 {
+  return wordField(w, 10);
+}
+/** The greatest key in `order` of an area whose name has word w, NO_KEY when none (`ensureOrder` built it). */
+// @ts-ignore: decorator
+@inline export function areaTopKey(order: i32, w: i32): i32 {
+  return wordField(w, 11 + order);
 }
 /** The smallest total weight of a leaf's name holding word w. */
 // @ts-ignore: decorator
@@ -470,9 +484,16 @@ function buildWords(): void {
     setWordField(w, 3, 0);
     setWordField(w, 4, 0);
     setWordField(w, 5, 0x7fffffff);
+    setWordField(w, 10, 0);
+    for (let k = 0; k < ORDERS; k++) setWordField(w, 11 + k, NO_KEY);
   }
   for (let n = 0; n < nameCount; n++) {
-    if (isArea(name(n, 0))) continue;
+    if (isArea(name(n, 0))) {
+      for (let j = name(n, 1); j < name(n, 1) + name(n, 2); j++) {
+        if (nameWord(j, 1) > areaMax(nameWord(j, 0))) setWordField(nameWord(j, 0), 10, nameWord(j, 1));
+      }
+      continue;
+    }
     const start = name(n, 1);
     const end = start + name(n, 2);
     const level = obj(name(n, 0), O_LEVEL) & 31;
@@ -603,7 +624,10 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
     for (let k = start; k < start + word(w, 1); k++) {
       const n = posting(k);
       const o = name(n, 0);
-      if (isArea(o)) continue;
+      if (isArea(o)) {
+        if (i32At(keys, o) > areaTopKey(order, w)) setWordField(w, 11 + order, i32At(keys, o));
+        continue;
+      }
       if (i32At(keys, o) > top) top = i32At(keys, o);
       setHeapAt(scratch, count++, (<i64>(0x7fffffff - i32At(keys, o)) << 32) | <i64>n);
     }

@@ -37,9 +37,9 @@ import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName, orderKey,
-  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted,
+  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey,
 } from '../subtree';
-import { heapAt, setHeapAt, heapify, siftDown, popHeap, sortAscending } from '../heap';
+import { heapAt, setHeapAt, heapify, siftDown, siftUp, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
 import {
   tok, setTok, tokChar, tokenCount, F_START, F_LEN, F_KIND, F_ROLE, F_ORDINAL, F_SEGMENT, F_TYPE_A, F_TYPE_B,
@@ -143,18 +143,28 @@ let TOUCH: usize = 0;
 let RANGE_PAIRS: usize = 0;
 /**
  * Deferred areas (hints typed as one word): the area names the word's hits reach are read object by object,
- * best bound first (`orderDeferredAreas`), rather than all at once: AREA_PAIRS i32 × 2 (hit, name) in one-pass
- * order, AREA_SORTED i64 (object << 32 | pair) sorted, AREA_GROUPS i32 × 2 each object's [start, end) in it,
- * AREA_HEAP i64 max-heap of (bound << 32 | 0x7fffffff − group).
+ * best bound first (`orderDeferredAreas`), rather than all at once: AREA_WORDS i64 (word << 32 | hit) sorted, the
+ * hits with area names; AREA_WORD_HEAP i64 max-heap of (bound << 32 | 0x7fffffff − hit) over the words not
+ * expanded; AREA_PAIRS i32 × 2 (hit, name), each expanded object's in one-pass order; AREA_GROUPS i32 × 2 each
+ * object's [start, end) in it; AREA_HEAP i64 max-heap of (bound << 32 | 0x7fffffff − group); AREA_SEEN the
+ * objects expanded (open addressing, AREA_SEEN_USED its slots taken, to clear).
  */
 const AREA_PAIR_CAP: i32 = 65536;
+const AREA_SEEN_CAP: i32 = AREA_PAIR_CAP * 2;
+let AREA_WORDS: usize = 0;
+let AREA_WORD_HEAP: usize = 0;
 let AREA_PAIRS: usize = 0;
-let AREA_SORTED: usize = 0;
 let AREA_GROUPS: usize = 0;
 let AREA_HEAP: usize = 0;
+let AREA_SEEN: usize = 0;
+let AREA_SEEN_USED: usize = 0;
+let areaWordCount: i32 = 0;
+let areaWordHeapSize: i32 = 0;
 let areaPairCount: i32 = 0;
 let areaGroupCount: i32 = 0;
 let areaHeapSize: i32 = 0;
+let areaSeenUsed: i32 = 0;
+let areaBoundOf: (o: i32, gain: i32) => i32 = (o: i32, gain: i32): i32 => 0;
 /** this call's areas wait for `readDeferredArea` */
 export let areasDeferred: bool = false;
 /** the areas whose score turned positive in this call, in that order (solve/scope.ts: what stands above a leaf) */
@@ -192,10 +202,14 @@ export function setupNames(): void {
   HIT_SLOT = reserve(<usize>HIT_CAP << 2);
   TOUCH = reserve(<usize>TOUCH_CAP << 3);
   RANGE_PAIRS = reserve(<usize>RANGE_CAP << 3);
+  AREA_WORDS = reserve(<usize>MAX_HITS << 3);
+  AREA_WORD_HEAP = reserve(<usize>MAX_HITS << 3);
   AREA_PAIRS = reserve(<usize>AREA_PAIR_CAP << 3);
-  AREA_SORTED = reserve(<usize>AREA_PAIR_CAP << 3);
   AREA_GROUPS = reserve(<usize>AREA_PAIR_CAP << 3);
   AREA_HEAP = reserve(<usize>AREA_PAIR_CAP << 3);
+  AREA_SEEN = reserve(<usize>AREA_SEEN_CAP << 2);
+  AREA_SEEN_USED = reserve(<usize>AREA_PAIR_CAP << 2);
+  for (let i = 0; i < AREA_SEEN_CAP; i++) store<i32>(AREA_SEEN + (<usize>i << 2), -1);
   CURSORS = reserve(<usize>HIT_CAP << 2);
   READER = reserve(<usize>HIT_CAP << 3);
   NAME_SLOTS = reserve(<usize>NAME_SLOT_CAP * NAME_SLOT_BYTES);
@@ -1030,6 +1044,7 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
   hitTotal = 0;
   wordsIndexed = 0;
   areaHeapSize = 0;
+  areaWordHeapSize = 0;
   for (let t = 0; t < tokenCount && t < 64; t++) {
     if (tok(t, F_ROLE) != ROLE_FREE) continue;
     const kind = tok(t, F_KIND);
@@ -1065,79 +1080,154 @@ function onlyToken(t: i32): bool {
 }
 
 /**
- * AREA_PAIRS: the (hit, name) pairs of the area names the hits reach, in one-pass order (by hit, then name),
- * as (object << 32 | pair index) once `orderDeferredAreas` sorts them by object; false (nothing gathered) when
- * they are more than AREA_PAIR_CAP.
+ * The hits whose words have area names, for the deferred reading: AREA_WORDS (word << 32 | hit) sorted, so that the
+ * hits on a word are found by binary search; false (nothing deferred) when their area names are more than
+ * AREA_PAIR_CAP. Nothing of the names is read yet.
  */
 function gatherAreas(): bool {
   let total = 0;
   for (let h = 0; h < hitTotal; h++) total += areaCount(hitWord(h));
   if (total > AREA_PAIR_CAP) return false;
-  areaPairCount = 0;
+  areaWordCount = 0;
   for (let h = 0; h < hitTotal; h++) {
-    const w = hitWord(h);
-    for (let k = areaStart(w); k < areaStart(w) + areaCount(w); k++) {
-      const n = areaName(k);
-      store<i32>(AREA_PAIRS + (<usize>areaPairCount << 3), h);
-      store<i32>(AREA_PAIRS + (<usize>areaPairCount << 3), n, 4);
-      areaPairCount++;
-    }
+    if (areaCount(hitWord(h)) == 0) continue;
+    setHeapAt(AREA_WORDS, areaWordCount++, (<i64>hitWord(h) << 32) | <i64>h);
   }
+  sortAscending(AREA_WORDS, areaWordCount);
   return true;
 }
 
 /**
- * Orders the deferred areas (one group per object, its pairs in one-pass order) by `boundOf(object, gain)`, the
- * most the object can rank given the most its names gain from their hits.
+ * Orders the deferred areas by `boundOf(object, gain)`, the most an object can rank given the most its names gain
+ * from their hits, without reading them: each hit word first, by the most any of its area names can (the gain at
+ * the word's greatest weight in an area's name, `extra` for the solver's other bonuses, and the greatest key in
+ * `order` of such an area: subtree.ts AREA_MAX, AREA_TOP; `boundOf` adds at most `extra` and the key to the gain).
+ * A word that comes first is expanded into its objects (`expandAreaWord`); a prefix of three letters reaches
+ * hundreds of words of one place each in a national dictionary, and few of them are ever expanded.
  */
-export function orderDeferredAreas(boundOf: (o: i32, gain: i32) => i32): void {
-  for (let i = 0; i < areaPairCount; i++) {
-    const n = load<i32>(AREA_PAIRS + (<usize>i << 3), 4);
-    setHeapAt(AREA_SORTED, i, (<i64>name(n, 0) << 32) | <i64>i);
-  }
-  sortAscending(AREA_SORTED, areaPairCount);
+export function orderDeferredAreas(boundOf: (o: i32, gain: i32) => i32, order: i32, extra: i32): void {
+  areaBoundOf = boundOf;
+  areaPairCount = 0;
   areaGroupCount = 0;
-  let i = 0;
-  while (i < areaPairCount) {
-    const o = <i32>(heapAt(AREA_SORTED, i) >> 32);
-    let gain = 0;
-    let j = i;
-    for (; j < areaPairCount && <i32>(heapAt(AREA_SORTED, j) >> 32) == o; j++) {
-      const pair = <i32>(heapAt(AREA_SORTED, j) & 0xffffffff);
-      const h = load<i32>(AREA_PAIRS + (<usize>pair << 3));
-      const n = load<i32>(AREA_PAIRS + (<usize>pair << 3), 4);
-      const start = name(n, 1);
-      for (let k = start; k < start + name(n, 2); k++) {
-        if (nameWord(k, 0) != hitWord(h)) continue;
-        const g = gainAt(h, nameWord(k, 1));
-        if (g > gain) gain = g;
-      }
-    }
-    store<i32>(AREA_GROUPS + (<usize>areaGroupCount << 3), i);
-    store<i32>(AREA_GROUPS + (<usize>areaGroupCount << 3), j, 4);
-    setHeapAt(AREA_HEAP, areaGroupCount, (<i64>boundOf(o, gain) << 32) | <i64>(0x7fffffff - areaGroupCount));
-    areaGroupCount++;
-    i = j;
+  areaHeapSize = 0;
+  areaWordHeapSize = 0;
+  for (let k = 0; k < areaSeenUsed; k++) store<i32>(AREA_SEEN + (<usize>load<i32>(AREA_SEEN_USED + (<usize>k << 2)) << 2), -1);
+  areaSeenUsed = 0;
+  for (let i = 0; i < areaWordCount; i++) {
+    const h = <i32>(heapAt(AREA_WORDS, i) & 0xffffffff);
+    const w = hitWord(h);
+    const bound = gainAt(h, areaMax(w)) + extra + areaTopKey(order, w);
+    setHeapAt(AREA_WORD_HEAP, areaWordHeapSize++, (<i64>bound << 32) | <i64>(0x7fffffff - h));
   }
-  areaHeapSize = areaGroupCount;
-  heapify(AREA_HEAP, areaHeapSize);
+  heapify(AREA_WORD_HEAP, areaWordHeapSize);
 }
 
-/** The bound of the next deferred area (`orderDeferredAreas`), NO_NEED when none is left. */
+/** The hits on word w (AREA_WORDS): the index of the first, or areaWordCount when there is none. */
+function firstAreaHit(w: i32): i32 {
+  let lo = 0;
+  let hi = areaWordCount;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (<i32>(heapAt(AREA_WORDS, mid) >> 32) < w) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < areaWordCount && <i32>(heapAt(AREA_WORDS, lo) >> 32) == w ? lo : areaWordCount;
+}
+
+/** Marks object o expanded (AREA_SEEN: open addressing over object ids); false when it was already. */
+function markAreaSeen(o: i32): bool {
+  let i = hash(o) & (AREA_SEEN_CAP - 1);
+  while (true) {
+    const at = AREA_SEEN + (<usize>i << 2);
+    const id = load<i32>(at);
+    if (id == o) return false;
+    if (id < 0) {
+      store<i32>(at, o);
+      store<i32>(AREA_SEEN_USED + (<usize>areaSeenUsed << 2), i);
+      areaSeenUsed++;
+      return true;
+    }
+    i = (i + 1) & (AREA_SEEN_CAP - 1);
+  }
+}
+
+/**
+ * Expands the hit word on top of AREA_WORD_HEAP: each object among its area names not expanded yet becomes a group
+ * of every (hit, name) pair a full reading of the hits gives it (its names' words that are hit, any of the hits),
+ * in one-pass order (by hit, then name), with its bound in AREA_HEAP. An object is in the lists of each word of its
+ * names, so one not expanded has all its words unexpanded, and their bounds bound it.
+ */
+function expandAreaWord(): void {
+  const h = 0x7fffffff - <i32>(heapAt(AREA_WORD_HEAP, 0) & 0xffffffff);
+  areaWordHeapSize = popHeap(AREA_WORD_HEAP, areaWordHeapSize);
+  const w = hitWord(h);
+  for (let k = areaStart(w); k < areaStart(w) + areaCount(w); k++) {
+    const o = name(areaName(k), 0);
+    if (!markAreaSeen(o)) continue;
+    let first = areaName(k);
+    while (first > 0 && name(first - 1, 0) == o) first--;
+    const from = areaPairCount;
+    let gain = -1000000;
+    for (let n = first; n < nameCount && name(n, 0) == o; n++) {
+      // one token: a name scores the gain of one hit, less the coverage penalty on the rest of its weight and the
+      // earlier name's (collectObjects)
+      const penalty = name(n, 3) != 0 ? 5 : 0;
+      for (let j = name(n, 1); j < name(n, 1) + name(n, 2); j++) {
+        const x = nameWord(j, 0);
+        for (let i = firstAreaHit(x); i < areaWordCount && <i32>(heapAt(AREA_WORDS, i) >> 32) == x; i++) {
+          const hx = <i32>(heapAt(AREA_WORDS, i) & 0xffffffff);
+          const g = gainAt(hx, nameWord(j, 1)) - (name(n, 4) - nameWord(j, 1)) / 5 - penalty;
+          if (g > gain) gain = g;
+          // (hit, name) in one-pass order: insertion, a group holds a few; a word twice in a name is one pair
+          let at = areaPairCount;
+          while (at > from && areaPairBefore(hx, n, at - 1)) at--;
+          if (at > from && areaPairIs(hx, n, at - 1)) continue;
+          for (let m = areaPairCount; m > at; m--) store<i64>(AREA_PAIRS + (<usize>m << 3), load<i64>(AREA_PAIRS + (<usize>(m - 1) << 3)));
+          store<i32>(AREA_PAIRS + (<usize>at << 3), hx);
+          store<i32>(AREA_PAIRS + (<usize>at << 3), n, 4);
+          areaPairCount++;
+        }
+      }
+    }
+    store<i32>(AREA_GROUPS + (<usize>areaGroupCount << 3), from);
+    store<i32>(AREA_GROUPS + (<usize>areaGroupCount << 3), areaPairCount, 4);
+    setHeapAt(AREA_HEAP, areaHeapSize, (<i64>areaBoundOf(o, gain) << 32) | <i64>(0x7fffffff - areaGroupCount));
+    areaHeapSize++;
+    siftUp(AREA_HEAP, areaHeapSize - 1);
+    areaGroupCount++;
+  }
+}
+
+/** Pair (hit, name) comes before AREA_PAIRS[i] in one-pass order. */
+function areaPairBefore(h: i32, n: i32, i: i32): bool {
+  const ph = load<i32>(AREA_PAIRS + (<usize>i << 3));
+  return h < ph || (h == ph && n < load<i32>(AREA_PAIRS + (<usize>i << 3), 4));
+}
+
+function areaPairIs(h: i32, n: i32, i: i32): bool {
+  return load<i32>(AREA_PAIRS + (<usize>i << 3)) == h && load<i32>(AREA_PAIRS + (<usize>i << 3), 4) == n;
+}
+
+/**
+ * The bound of the next deferred area (`orderDeferredAreas`), NO_NEED when none is left: the words whose bound comes
+ * first are expanded until an object's comes first.
+ */
 export function deferredAreaBound(): i32 {
+  while (areaWordHeapSize > 0 && (areaHeapSize == 0 || (heapAt(AREA_WORD_HEAP, 0) >> 32) >= (heapAt(AREA_HEAP, 0) >> 32))) {
+    expandAreaWord();
+  }
   return areaHeapSize > 0 ? <i32>(heapAt(AREA_HEAP, 0) >> 32) : NO_NEED;
 }
 
-/** Reads the next deferred area: every name of the object with its hits, as one pass reads them. */
+/** Reads the next deferred area (call `deferredAreaBound` first): every name of the object with its hits, as one pass reads them. */
 export function readDeferredArea(): void {
   const group = 0x7fffffff - <i32>(heapAt(AREA_HEAP, 0) & 0xffffffff);
   areaHeapSize = popHeap(AREA_HEAP, areaHeapSize);
   partNow++;
   const end = load<i32>(AREA_GROUPS + (<usize>group << 3), 4);
   for (let j = load<i32>(AREA_GROUPS + (<usize>group << 3)); j < end; j++) {
-    const pair = <i32>(heapAt(AREA_SORTED, j) & 0xffffffff);
-    hitNow = load<i32>(AREA_PAIRS + (<usize>pair << 3));
-    if (!readPosting(hitNow, load<i32>(AREA_PAIRS + (<usize>pair << 3), 4))) return;
+    hitNow = load<i32>(AREA_PAIRS + (<usize>j << 3));
+    if (!readPosting(hitNow, load<i32>(AREA_PAIRS + (<usize>j << 3), 4))) return;
   }
 }
 
@@ -1246,6 +1336,12 @@ export function leafTypeBound(): i32 {
 }
 
 /** The most a type word of the query can add to object o (scoreType's bonus, whatever the name's place). */
+/** The most `typeBonusBound` gives any object: 30 when a token is a type word. */
+export function typeBonusMost(): i32 {
+  for (let t = 0; t < tokenCount; t++) if (tok(t, F_TYPE_A) >= 0) return 30;
+  return 0;
+}
+
 export function typeBonusBound(o: i32): i32 {
   const type = obj(o, O_TYPE);
   const level = obj(o, O_LEVEL);

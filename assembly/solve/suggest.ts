@@ -21,7 +21,7 @@ import { obj, house, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
-  chargeLeftTokens, chargeMissingHouse,
+  chargeLeftTokens, chargeMissingHouse, typeBonusMost,
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey } from '../subtree';
 import { chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS } from './chain';
@@ -285,6 +285,11 @@ function areaRankBound(o: i32, gain: i32): i32 {
     (houseKeyLen > 0 && obj(o, O_HOUSE_COUNT) > 0 ? HOUSE_HINT_BONUS : 0) + orderKey(ORDER_HINT, o);
 }
 
+/** The most `areaRankBound` adds to a place's gain besides its key: a type word, the postcode, a house. */
+function areaExtraBound(): i32 {
+  return typeBonusMost() + (typedPostcode() > 0 ? POSTCODE_BONUS : 0) + (houseKeyLen > 0 ? HOUSE_HINT_BONUS : 0);
+}
+
 /** The last hint comes before any hint of the next street in order at its rank (one-pass order). */
 function lastBefore(hit: i32, nameId: i32): bool {
   const p = topAt(topCount - 1);
@@ -325,7 +330,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   leftTokens = leftTokenMask(prefixToken);
   // a word typed alone: its places are read best bound first, like the streets (names.ts orderDeferredAreas)
   classifyNames(prefixToken, true);
-  if (areasDeferred) orderDeferredAreas(areaRankBound);
+  if (areasDeferred) orderDeferredAreas(areaRankBound, ORDER_HINT, areaExtraBound());
   collectObjects(true);
   scoreHouses(false);
   rankCandidates(0, objUsed, prefixToken, cap);

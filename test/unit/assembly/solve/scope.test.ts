@@ -289,6 +289,30 @@ describe('standardize and suggest with a postcode', () => {
   });
 });
 
+/** A model's `add`: pushes an object with a test key and no codes, returns its id. */
+function adder(objects: MergedObject[]): (o: Omit<MergedObject, 'key' | 'codes' | 'ga' | 'source'>) => number {
+  return (o) => {
+    objects.push({ ...o, key: `test:${objects.length}`, codes: {}, ga: '', source: 'test' });
+    return objects.length - 1;
+  };
+}
+
+type Loaded = { engine: AddressEngine; dict: LoadedDictionary };
+
+/** The model loaded twice: in depth-first order (scoped) and with its last object moved to the front (one pass). */
+async function bothOrders(objects: MergedObject[], houses: MergedHouse[]): Promise<Loaded[]> {
+  const engines: Loaded[] = [];
+  for (const c of [{ objects, houses }, outOfOrder({ objects, houses, towns: [], postcodes: [] })]) {
+    engines.push(await engineOfModel(mergedModel(c.objects, c.houses, [], [])));
+  }
+  return engines;
+}
+
+/** The hints of a query as names, to compare two loads. */
+function hintsOf(e: Loaded, q: string, count: number): string {
+  return JSON.stringify(e.engine.suggest('ru', q, count).map((r) => named(e, r)));
+}
+
 describe('hints of a number that the houses of a street only start with', () => {
   it('give the hints of the one-pass reading', async () => {
     // a street Березовая in 42 villages of different weights, its houses 17к1…17к3 and 12 in each and a house 17 in
@@ -296,10 +320,7 @@ describe('hints of a number that the houses of a street only start with', () => 
     // hintHouseLoss; a key of one character is told by the leads alone) only when that cannot reach the last hint
     const objects: MergedObject[] = [];
     const houses: MergedHouse[] = [];
-    const add = (o: Omit<MergedObject, 'key' | 'codes' | 'ga' | 'source'>): number => {
-      objects.push({ ...o, key: `test:${objects.length}`, codes: {}, ga: '', source: 'test' });
-      return objects.length - 1;
-    };
+    const add = adder(objects);
     const region = add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' });
     for (let v = 0; v < 42; v++) {
       const name = `${FIRST[v % FIRST.length]}${LAST[Math.floor(v / FIRST.length) % LAST.length]}`;
@@ -312,20 +333,52 @@ describe('hints of a number that the houses of a street only start with', () => 
     }
     // the street that `outOfOrder` moves to the front, named by no query (ties follow the one-pass order)
     add({ level: 7, parent: objects.length - 2, name: 'Уникальная', type: 'ул' });
-    const [inOrder, moved] = [{ objects, houses }, outOfOrder({ objects, houses, towns: [], postcodes: [] })];
-    const engines = [];
-    for (const c of [inOrder, moved]) engines.push(await engineOfModel(mergedModel(c.objects, c.houses, [], [])));
-    const [a, b] = engines;
-    const hints = (e: typeof a, q: string, count: number) => JSON.stringify(e.engine.suggest('ru', q, count).map((r) => named(e, r)));
+    const [a, b] = await bothOrders(objects, houses);
     // `13` and `18`: a first character some house has, a pair none has (subtree.ts HOUSE_LEADS)
     const queries = ['Березовая 17', 'березовая 17к', 'Березовая 17к2', 'Березовая 1', 'березов 17', 'Березовая, 17', 'Березовая 7', 'Березовая 13', 'Березовая 18', 'Березовая 12'];
     for (const count of [1, 5, 10, 20]) {
-      expect(queries.filter((q) => hints(a, q, count) !== hints(b, q, count)), `count ${count}`).toEqual([]);
+      expect(queries.filter((q) => hintsOf(a, q, count) !== hintsOf(b, q, count)), `count ${count}`).toEqual([]);
     }
     // the lists hold houses 17 of the light villages above houses 17кN of the heavy ones, read before them
     const top = a.engine.suggest('ru', 'Березовая 17', 10);
     expect(top.slice(0, 6).map((r) => r.parts.house + '/' + r.parts.case)).toEqual(Array(6).fill('17/'));
     expect(top.slice(6).every((r) => r.parts.case !== '')).toBe(true);
+  });
+});
+
+describe('hints of a word typed alone that starts the names of many places', () => {
+  it('give the hints of the one-pass reading, reading few of the places', async () => {
+    // 90 villages whose names start with Сел…, of different weights, a third with another name (an alias or an
+    // earlier name) that starts with Сел… too or with a word of its own: the words are read best bound first, and
+    // a word read brings every name of its places (names.ts expandAreaWord)
+    const objects: MergedObject[] = [];
+    const houses: MergedHouse[] = [];
+    const add = adder(objects);
+    const region = add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' });
+    const ends = ['ино', 'ищи', 'ецкое', 'иваново', 'ьцо', 'езнево', 'юк', 'ена', 'ьское'];
+    for (let v = 0; v < 90; v++) {
+      const name = `Сел${ends[v % ends.length]}${v >= ends.length ? ` ${FIRST[v % FIRST.length]}${LAST[v % LAST.length]}` : ''}`;
+      const other = `${v % 2 ? 'Сел' : 'Бор'}${ends[(v + 4) % ends.length]}`;
+      const village = add({
+        level: 5, parent: region, name, type: v % 4 ? 'д' : 'с', population: 50 + ((v * 7919) % 3000),
+        ...(v % 3 === 0 ? { aliases: [other] } : v % 3 === 1 ? { historicalNames: [other] } : {}),
+      });
+      const street = add({ level: 7, parent: village, name: STREETS[v % STREETS.length], type: 'ул' });
+      houses.push({ parent: street, number: String(1 + (v % 5)), codes: {}, source: 'test' });
+    }
+    add({ level: 7, parent: objects.length - 2, name: 'Уникальная', type: 'ул' });
+    const [a, b] = await bothOrders(objects, houses);
+    const queries = ['с', 'се', 'сел', 'сели', 'сель', 'селе', 'селиваново', 'бор', 'бори', 'село', 'д сел', 'сел 2', 'с сел'];
+    for (const count of [1, 5, 10, 20]) {
+      expect(queries.filter((q) => hintsOf(a, q, count) !== hintsOf(b, q, count)), `count ${count}`).toEqual([]);
+    }
+    // five hints of `сел` read a few of the 90 places (core stats(2): candidates collected), the one-pass reading all
+    const collected = (e: Loaded) => {
+      e.engine.suggest('ru', 'сел', 5);
+      return e.dict.core.exports.stats(2);
+    };
+    expect(collected(b)).toBeGreaterThanOrEqual(90);
+    expect(collected(a)).toBeLessThan(30);
   });
 });
 
