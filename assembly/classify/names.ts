@@ -143,8 +143,9 @@ let TOUCH: usize = 0;
 let RANGE_PAIRS: usize = 0;
 /**
  * Deferred areas (hints typed as one word): the area names the word's hits reach are read object by object,
- * best bound first (`orderDeferredAreas`), rather than all at once: AREA_WORDS i64 (word << 32 | hit) sorted, the
- * hits with area names; AREA_WORD_HEAP i64 max-heap of (bound << 32 | 0x7fffffff − hit) over the words not
+ * best bound first (`orderDeferredAreas`), rather than all at once: AREA_WORDS i32 × 2 (hit, its word's slot in
+ * AREA_WORD_TABLE) for the hits with area names, AREA_WORD_TABLE i32 × 2 (word, first hit) by open addressing
+ * and AREA_HIT_NEXT the next hit on the same word; AREA_WORD_HEAP i64 max-heap of (bound << 32 | 0x7fffffff − hit) over the words not
  * expanded; AREA_PAIRS i32 × 2 (hit, name), each expanded object's in one-pass order; AREA_GROUPS i32 × 2 each
  * object's [start, end) in it; AREA_HEAP i64 max-heap of (bound << 32 | 0x7fffffff − group); AREA_SEEN the
  * objects expanded (open addressing, AREA_SEEN_USED its slots taken, to clear).
@@ -152,6 +153,9 @@ let RANGE_PAIRS: usize = 0;
 const AREA_PAIR_CAP: i32 = 65536;
 const AREA_SEEN_CAP: i32 = AREA_PAIR_CAP * 2;
 let AREA_WORDS: usize = 0;
+const AREA_WORD_TABLE_CAP: i32 = MAX_HITS * 2;
+let AREA_WORD_TABLE: usize = 0;
+let AREA_HIT_NEXT: usize = 0;
 let AREA_WORD_HEAP: usize = 0;
 let AREA_PAIRS: usize = 0;
 let AREA_GROUPS: usize = 0;
@@ -203,6 +207,9 @@ export function setupNames(): void {
   TOUCH = reserve(<usize>TOUCH_CAP << 3);
   RANGE_PAIRS = reserve(<usize>RANGE_CAP << 3);
   AREA_WORDS = reserve(<usize>MAX_HITS << 3);
+  AREA_WORD_TABLE = reserve(<usize>AREA_WORD_TABLE_CAP << 3);
+  AREA_HIT_NEXT = reserve(<usize>HIT_CAP << 2);
+  for (let i = 0; i < AREA_WORD_TABLE_CAP; i++) store<i32>(AREA_WORD_TABLE + (<usize>i << 3), -1);
   AREA_WORD_HEAP = reserve(<usize>MAX_HITS << 3);
   AREA_PAIRS = reserve(<usize>AREA_PAIR_CAP << 3);
   AREA_GROUPS = reserve(<usize>AREA_PAIR_CAP << 3);
@@ -1080,21 +1087,49 @@ function onlyToken(t: i32): bool {
 }
 
 /**
- * The hits whose words have area names, for the deferred reading: AREA_WORDS (word << 32 | hit) sorted, so that the
- * hits on a word are found by binary search; false (nothing deferred) when their area names are more than
- * AREA_PAIR_CAP. Nothing of the names is read yet.
+ * The hits whose words have area names, for the deferred reading: AREA_WORDS, and AREA_WORD_TABLE, so that the hits
+ * on a word are found by one probe; false (nothing deferred) when their area names are more than AREA_PAIR_CAP.
+ * Nothing of the names is read yet.
  */
 function gatherAreas(): bool {
   let total = 0;
   for (let h = 0; h < hitTotal; h++) total += areaCount(hitWord(h));
   if (total > AREA_PAIR_CAP) return false;
+  for (let k = 0; k < areaWordCount; k++) store<i32>(AREA_WORD_TABLE + (<usize>load<i32>(AREA_WORDS + (<usize>k << 3), 4) << 3), -1);
   areaWordCount = 0;
   for (let h = 0; h < hitTotal; h++) {
-    if (areaCount(hitWord(h)) == 0) continue;
-    setHeapAt(AREA_WORDS, areaWordCount++, (<i64>hitWord(h) << 32) | <i64>h);
+    const w = hitWord(h);
+    if (areaCount(w) == 0) continue;
+    // the hits on a word chained in hit order (one token hits a word once; a chain costs nothing more)
+    let i = hash(w) & (AREA_WORD_TABLE_CAP - 1);
+    while (load<i32>(AREA_WORD_TABLE + (<usize>i << 3)) >= 0 && load<i32>(AREA_WORD_TABLE + (<usize>i << 3)) != w) {
+      i = (i + 1) & (AREA_WORD_TABLE_CAP - 1);
+    }
+    store<i32>(AREA_WORDS + (<usize>areaWordCount << 3), h);
+    store<i32>(AREA_WORDS + (<usize>areaWordCount << 3), i, 4);
+    store<i32>(AREA_HIT_NEXT + (<usize>h << 2), -1);
+    if (load<i32>(AREA_WORD_TABLE + (<usize>i << 3)) < 0) {
+      store<i32>(AREA_WORD_TABLE + (<usize>i << 3), w);
+      store<i32>(AREA_WORD_TABLE + (<usize>i << 3), h, 4);
+    } else {
+      let last = load<i32>(AREA_WORD_TABLE + (<usize>i << 3), 4);
+      while (load<i32>(AREA_HIT_NEXT + (<usize>last << 2)) >= 0) last = load<i32>(AREA_HIT_NEXT + (<usize>last << 2));
+      store<i32>(AREA_HIT_NEXT + (<usize>last << 2), h);
+    }
+    areaWordCount++;
   }
-  sortAscending(AREA_WORDS, areaWordCount);
   return true;
+}
+
+/** The first hit on word w among those with area names (AREA_WORD_TABLE), −1 when none; the next by AREA_HIT_NEXT. */
+function firstAreaHit(w: i32): i32 {
+  let i = hash(w) & (AREA_WORD_TABLE_CAP - 1);
+  while (true) {
+    const id = load<i32>(AREA_WORD_TABLE + (<usize>i << 3));
+    if (id == w) return load<i32>(AREA_WORD_TABLE + (<usize>i << 3), 4);
+    if (id < 0) return -1;
+    i = (i + 1) & (AREA_WORD_TABLE_CAP - 1);
+  }
 }
 
 /**
@@ -1114,24 +1149,12 @@ export function orderDeferredAreas(boundOf: (o: i32, gain: i32) => i32, order: i
   for (let k = 0; k < areaSeenUsed; k++) store<i32>(AREA_SEEN + (<usize>load<i32>(AREA_SEEN_USED + (<usize>k << 2)) << 2), -1);
   areaSeenUsed = 0;
   for (let i = 0; i < areaWordCount; i++) {
-    const h = <i32>(heapAt(AREA_WORDS, i) & 0xffffffff);
+    const h = load<i32>(AREA_WORDS + (<usize>i << 3));
     const w = hitWord(h);
     const bound = gainAt(h, areaMax(w)) + extra + areaTopKey(order, w);
     setHeapAt(AREA_WORD_HEAP, areaWordHeapSize++, (<i64>bound << 32) | <i64>(0x7fffffff - h));
   }
   heapify(AREA_WORD_HEAP, areaWordHeapSize);
-}
-
-/** The hits on word w (AREA_WORDS): the index of the first, or areaWordCount when there is none. */
-function firstAreaHit(w: i32): i32 {
-  let lo = 0;
-  let hi = areaWordCount;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (<i32>(heapAt(AREA_WORDS, mid) >> 32) < w) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < areaWordCount && <i32>(heapAt(AREA_WORDS, lo) >> 32) == w ? lo : areaWordCount;
 }
 
 /** Marks object o expanded (AREA_SEEN: open addressing over object ids); false when it was already. */
@@ -1174,8 +1197,7 @@ function expandAreaWord(): void {
       const penalty = name(n, 3) != 0 ? 5 : 0;
       for (let j = name(n, 1); j < name(n, 1) + name(n, 2); j++) {
         const x = nameWord(j, 0);
-        for (let i = firstAreaHit(x); i < areaWordCount && <i32>(heapAt(AREA_WORDS, i) >> 32) == x; i++) {
-          const hx = <i32>(heapAt(AREA_WORDS, i) & 0xffffffff);
+        for (let hx = firstAreaHit(x); hx >= 0; hx = load<i32>(AREA_HIT_NEXT + (<usize>hx << 2))) {
           const g = gainAt(hx, nameWord(j, 1)) - (name(n, 4) - nameWord(j, 1)) / 5 - penalty;
           if (g > gain) gain = g;
           // (hit, name) in one-pass order: insertion, a group holds a few; a word twice in a name is one pair
