@@ -40,11 +40,10 @@
  *   WORD_TOP   i32 × wordCount        per order: the key of each word's first leaf name there (its greatest), so
  *                                     that starting the ordered reading of a prefix's thousands of words reads
  *                                     one array in word order, not three tables at random per word
- *   TAIL_LEADS 32 bytes × (leaf postings / 16 + wordCount)  per order: for every 16th name of each word's
- *                                     ordered list, the HOUSE_LEADS, types (`typeBit`) and levels of the names from it
- *                                     to the end of the list, so that a cursor whose names have no house starting as
- *                                     the one typed, or not the type typed, is dropped (`tailHasLeads`,
- *                                     `tailTypeBound`) rather than its names passed by one at a time
+ *   TAIL_LEADS u64 × 2 × (leaf postings / 16 + wordCount)  per order: for every 16th name of each word's ordered
+ *                                     list, the HOUSE_LEADS of the names from it to the end of the list, so that a
+ *                                     cursor whose names have no house starting as the one typed is dropped
+ *                                     (`tailHasLeads`) rather than its names passed by one at a time
  *   HOUSE_LEADS u64 × 2 × objectCount the pairs of first two characters of the object's house keys as bits
  *                                     (`leadsHavePair`: a digit, another character, none): a street passed by for
  *                                     want of the house typed (`9`, `35`) is told by one load, not by reading its
@@ -61,7 +60,7 @@ import { reserve, i32At, setI32 } from './memory';
 import { setHeapAt, sortAscending } from './heap';
 import {
   obj, name, nameWord, posting, word, house, houseKeyChar, O_PARENT, O_LEVEL, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT,
-  H_KEY, H_KEY_LEN, O_POSTCODE, O_TYPE, OBJECTS, NAMES, objectCount, nameCount, wordCount,
+  H_KEY, H_KEY_LEN, O_POSTCODE, OBJECTS, NAMES, objectCount, nameCount, wordCount,
 } from './blob';
 
 /** no more names in an order */
@@ -391,16 +390,9 @@ function buildHouseLeads(): void {
   }
 }
 
-/** TAIL_LEADS blocks: TAIL_BLOCK names of an ordered list each; 32 bytes a block (leads u64 × 2, types, levels). */
+/** TAIL_LEADS blocks: TAIL_BLOCK names of an ordered list each. */
 const TAIL_SHIFT: i32 = 4;
 const TAIL_BLOCK: i32 = 1 << TAIL_SHIFT;
-const TAIL_BYTES_SHIFT: i32 = 5;
-
-/** The bit of a type id in TAIL_LEADS's types (ids folded modulo 64: a bit may stand for several types). */
-// @ts-ignore: decorator
-@inline export function typeBit(type: i32): u64 {
-  return type < 0 ? 0 : (<u64>1) << <u64>(type & 63);
-}
 
 /**
  * The TAIL_LEADS block of the name at position i of word w's ordered list: the word's blocks start at
@@ -447,21 +439,8 @@ export function clearLeadsWanted(): void {
 export function tailHasLeads(order: i32, w: i32, i: i32): bool {
   const tails = unchecked(TAIL_LEADS[order]);
   if (tails == 0 || HOUSE_LEADS == 0) return true;
-  const at = tails + (<usize>tailBlock(w, i) << TAIL_BYTES_SHIFT);
+  const at = tails + (<usize>tailBlock(w, i) << 4);
   return (load<u64>(at) & wantedLow) != 0 || (load<u64>(at, 8) & wantedHigh) != 0;
-}
-
-/**
- * The most the type words typed (`types`: their `typeBit`s; `levels`: the levels they name) give a name of word w's
- * list in `order` from position i on (its block): 30 for its own type, 15 for a type of its level (names.ts
- * typeBonusBound), 30 without the index.
- */
-export function tailTypeBound(order: i32, w: i32, i: i32, types: u64, levels: i32): i32 {
-  const tails = unchecked(TAIL_LEADS[order]);
-  if (tails == 0) return 30;
-  const at = tails + (<usize>tailBlock(w, i) << TAIL_BYTES_SHIFT);
-  if ((load<u64>(at, 16) & types) != 0) return 30;
-  return (load<i32>(at, 24) & levels) != 0 ? 15 : 0;
 }
 
 /** Names in object order, every posting list in name order, every id in range. */
@@ -637,7 +616,7 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
   const ordered = reserve(<usize>postings << 2);
   const scratch = reserve(<usize>longest << 3);
   const tops = reserve(<usize>wordCount << 2);
-  const tails = reserve(<usize>((postings >> TAIL_SHIFT) + wordCount + 1) << TAIL_BYTES_SHIFT);
+  const tails = reserve(<usize>((postings >> TAIL_SHIFT) + wordCount + 1) << 4);
   let top = NO_KEY;
   for (let w = 0; w < wordCount; w++) {
     const start = word(w, 0);
@@ -655,24 +634,17 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
     sortAscending(scratch, count);
     for (let i = 0; i < count; i++) setI32(ordered, leafStart(w) + i, <i32>(load<i64>(scratch + (<usize>i << 3)) & 0xffffffff));
     setI32(tops, w, count > 0 ? 0x7fffffff - <i32>(load<i64>(scratch) >> 32) : NO_KEY);
-    // the house leads, types and levels of the names from each block of TAIL_BLOCK on to the end of the list
+    // the house leads of the names from each block of TAIL_BLOCK on to the end of the list
     let low: u64 = 0;
     let high: u64 = 0;
-    let types: u64 = 0;
-    let levels = 0;
     for (let i = count - 1; i >= 0; i--) {
-      const o = name(i32At(ordered, leafStart(w) + i), 0);
-      const p = HOUSE_LEADS + (<usize>o << 4);
+      const p = HOUSE_LEADS + (<usize>name(i32At(ordered, leafStart(w) + i), 0) << 4);
       low |= load<u64>(p);
       high |= load<u64>(p, 8);
-      types |= typeBit(obj(o, O_TYPE));
-      levels |= 1 << (obj(o, O_LEVEL) & 31);
       if ((i & (TAIL_BLOCK - 1)) == 0) {
-        const at = tails + (<usize>(tailBlock(w, i)) << TAIL_BYTES_SHIFT);
+        const at = tails + (<usize>(tailBlock(w, i)) << 4);
         store<u64>(at, low);
         store<u64>(at, high, 8);
-        store<u64>(at, types, 16);
-        store<i32>(at, levels, 24);
       }
     }
   }

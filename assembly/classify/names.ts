@@ -37,7 +37,7 @@ import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName, orderKey,
-  orderTop, wordTopKey, NO_KEY, tailHasLeads, tailTypeBound, typeBit, clearLeadsWanted, areaMax, areaTopKey,
+  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey,
 } from '../subtree';
 import { heapAt, setHeapAt, heapify, siftDown, siftUp, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
@@ -685,30 +685,8 @@ function minorHit(h: i32, key: i32, at: i32): bool {
   // a leaf hit's slot (indexHitWords, which the ordered reading needs)
   const best = load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>h << 2)), 16);
   if (best < needed) return true;
-  // what the names left on the cursor cannot have of the solver's extra (a block's look: subtree.ts TAIL_LEADS):
-  // the house typed, the type typed
-  if (best - houseShortfall - typeMost >= needed) return false;
-  let short = houseShortfall > 0 && !tailHasLeads(readerOrder, hitWord(h), at) ? houseShortfall : 0;
-  if (typeMost > 0) short += typeMost - tailTypeBound(readerOrder, hitWord(h), at, typedTypes, typedLevels);
-  return best - short < needed;
-}
-
-/** The type words typed, for `minorHit`: the most a leaf's type adds (names.ts leafTypeBound), their types and levels. */
-let typeMost: i32 = 0;
-let typedTypes: u64 = 0;
-let typedLevels: i32 = 0;
-
-function typedTypeWords(): void {
-  typeMost = leafTypeBound();
-  typedTypes = 0;
-  typedLevels = 0;
-  for (let t = 0; t < tokenCount; t++) {
-    const a = tok(t, F_TYPE_A);
-    if (a < 0) continue;
-    const b = tok(t, F_TYPE_B);
-    typedTypes |= typeBit(a) | typeBit(b);
-    typedLevels |= typeLevelMask(a) | typeLevelMask(b);
-  }
+  // no name left on the cursor has the house typed (a block's look: subtree.ts TAIL_LEADS)
+  return houseShortfall > 0 && best - houseShortfall < needed && !tailHasLeads(readerOrder, hitWord(h), at);
 }
 
 /**
@@ -922,7 +900,6 @@ export function beginOrdered(order: i32, needed: (key: i32) => i32): bool {
   if (!scoped || !indexHitWords()) return false;
   neededAt = needed;
   readerOrder = order;
-  typedTypeWords();
   readerSize = 0;
   // a cursor minor at the greatest key is minor at every key (what a name needs only grows as keys fall): it
   // never enters the reader, and its first name's key (a random read in a national dictionary) is not looked up
