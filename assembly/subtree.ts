@@ -344,6 +344,13 @@ function buildHeaviest(): void {
   return (first < 10 ? first * 12 + second : 120) >> 6;
 }
 
+/** Sets the bit of classes `first`, `second` in the house leads (two u64) at p. */
+// @ts-ignore: decorator
+@inline function orLead(p: usize, first: i32, second: i32): void {
+  const at = p + (<usize>leadWord(first, second) << 3);
+  store<u64>(at, load<u64>(at) | leadBit(first, second));
+}
+
 /**
  * Some house key of object o starts with character c (true without the index). One 16-byte read, not its houses
  * (hundreds on a long street).
@@ -372,21 +379,16 @@ export function leadsHavePair(o: i32, c1: i32, c2: i32): bool {
 /** HOUSE_LEADS: per object two u64 of bits, one per class of a house key's first two characters (`leadBit`). */
 function buildHouseLeads(): void {
   for (let o = 0; o < objectCount; o++) {
-    let low: u64 = 0;
-    let high: u64 = 0;
+    const p = HOUSE_LEADS + (<usize>o << 4);
+    store<u64>(p, 0);
+    store<u64>(p, 0, 8);
     const start = obj(o, O_HOUSE_START);
     for (let h = start; h < start + obj(o, O_HOUSE_COUNT); h++) {
       const len = house(h, H_KEY_LEN);
       if (len == 0) continue;
       const off = house(h, H_KEY);
-      const first = leadClass(houseKeyChar(off));
-      const second = len > 1 ? leadClass(houseKeyChar(off + 1)) : 11;
-      if (leadWord(first, second) == 0) low |= leadBit(first, second);
-      else high |= leadBit(first, second);
+      orLead(p, leadClass(houseKeyChar(off)), len > 1 ? leadClass(houseKeyChar(off + 1)) : 11);
     }
-    const p = HOUSE_LEADS + (<usize>o << 4);
-    store<u64>(p, low);
-    store<u64>(p, high, 8);
   }
 }
 
@@ -404,9 +406,8 @@ const TAIL_BLOCK: i32 = 1 << TAIL_SHIFT;
   return (leafStart(w) >> TAIL_SHIFT) + w + (i >> TAIL_SHIFT);
 }
 
-/** The house leads a solver looks for (`leadsWanted`): bits as HOUSE_LEADS. */
-let wantedLow: u64 = 0;
-let wantedHigh: u64 = 0;
+/** The house leads a solver looks for (`leadsWanted`): two u64, bits as HOUSE_LEADS. */
+const WANTED = new StaticArray<u64>(2);
 
 /**
  * Sets the house leads `tailHasLeads` looks for: keys starting with character c1, and, when c2 ≥ 0, with c2 after
@@ -414,21 +415,17 @@ let wantedHigh: u64 = 0;
  */
 export function leadsWanted(c1: i32, c2: i32): void {
   const first = leadClass(c1);
+  const wanted = changetype<usize>(WANTED);
   if (c2 >= 0 || first == 10) {
-    const second = c2 >= 0 ? leadClass(c2) : 0;
-    if (leadWord(first, second) == 0) wantedLow |= leadBit(first, second);
-    else wantedHigh |= leadBit(first, second);
+    orLead(wanted, first, c2 >= 0 ? leadClass(c2) : 0);
     return;
   }
-  for (let second = 0; second < 12; second++) {
-    if (leadWord(first, second) == 0) wantedLow |= leadBit(first, second);
-    else wantedHigh |= leadBit(first, second);
-  }
+  for (let second = 0; second < 12; second++) orLead(wanted, first, second);
 }
 
 export function clearLeadsWanted(): void {
-  wantedLow = 0;
-  wantedHigh = 0;
+  unchecked((WANTED[0] = 0));
+  unchecked((WANTED[1] = 0));
 }
 
 /**
@@ -440,7 +437,7 @@ export function tailHasLeads(order: i32, w: i32, i: i32): bool {
   const tails = unchecked(TAIL_LEADS[order]);
   if (tails == 0 || HOUSE_LEADS == 0) return true;
   const at = tails + (<usize>tailBlock(w, i) << 4);
-  return (load<u64>(at) & wantedLow) != 0 || (load<u64>(at, 8) & wantedHigh) != 0;
+  return (load<u64>(at) & unchecked(WANTED[0])) != 0 || (load<u64>(at, 8) & unchecked(WANTED[1])) != 0;
 }
 
 /** Names in object order, every posting list in name order, every id in range. */

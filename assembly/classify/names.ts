@@ -1357,13 +1357,13 @@ export function leafTypeBound(): i32 {
   return 0;
 }
 
-/** The most a type word of the query can add to object o (scoreType's bonus, whatever the name's place). */
 /** The most `typeBonusBound` gives any object: 30 when a token is a type word. */
 export function typeBonusMost(): i32 {
   for (let t = 0; t < tokenCount; t++) if (tok(t, F_TYPE_A) >= 0) return 30;
   return 0;
 }
 
+/** The most a type word of the query can add to object o (scoreType's bonus, whatever the name's place). */
 export function typeBonusBound(o: i32): i32 {
   const type = obj(o, O_TYPE);
   const level = obj(o, O_LEVEL);
