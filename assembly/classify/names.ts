@@ -13,7 +13,9 @@
  * name sees its hits as in one full pass. Bounds on what names not read yet can score: `leafGainBound` (per
  * token), `leafNameBound` (per word and its companions), `orderedBound` (the next object's own names). A hint
  * typed as one word (every hit is the prefix token's) defers its area names too: they are read object by object,
- * best bound first (`orderDeferredAreas`, `readDeferredArea`), as a place's chain is then the place alone. Without
+ * best bound first (`orderDeferredAreas`, `readDeferredArea`), as a place's chain is then the place alone; so does
+ * a hint whose other words are in no leaf's name, for the places only the word being typed reaches and no place of
+ * the other words stands above or below (`deferPrefixAreas`: `екатеринбург лен`). Without
  * the subtree index (`scoped` false) `classifyNames` reads every posting at once.
  *
  * NAME_SLOTS: open-addressing table keyed by name id, NAME_SLOT_BYTES each:
@@ -31,13 +33,13 @@
  */
 import { reserve } from '../memory';
 import {
-  word, posting, name, nameWord, obj, NAME_HISTORICAL, O_TYPE, O_LEVEL, typeLevelMask, nameCount,
+  word, posting, name, nameWord, obj, NAME_HISTORICAL, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount,
 } from '../blob';
 import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName, orderKey,
-  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey,
+  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd,
 } from '../subtree';
 import { heapAt, setHeapAt, heapify, siftDown, siftUp, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
@@ -1074,7 +1076,11 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
       hitTotal++;
     }
   }
-  areasDeferred = deferAreas && scoped && onlyToken(prefixToken) && gatherAreas();
+  areasDeferred = false;
+  if (deferAreas && scoped && prefixToken >= 0) {
+    clearAreaSeen();
+    areasDeferred = onlyToken(prefixToken) ? gatherAreas(0, 0) : deferPrefixAreas(prefixToken);
+  }
   if (!areasDeferred) for (let h = 0; h < hitTotal; h++) readHit(h, scoped);
   listLeafHits();
 }
@@ -1087,17 +1093,17 @@ function onlyToken(t: i32): bool {
 }
 
 /**
- * The hits whose words have area names, for the deferred reading: AREA_WORDS, and AREA_WORD_TABLE, so that the hits
- * on a word are found by one probe; false (nothing deferred) when their area names are more than AREA_PAIR_CAP.
- * Nothing of the names is read yet.
+ * The hits from `first` on whose words have area names, for the deferred reading: AREA_WORDS, and AREA_WORD_TABLE,
+ * so that the hits on a word are found by one probe; false (nothing deferred) when their area names and `more`
+ * are more than AREA_PAIR_CAP. Nothing of the names is read yet.
  */
-function gatherAreas(): bool {
-  let total = 0;
-  for (let h = 0; h < hitTotal; h++) total += areaCount(hitWord(h));
+function gatherAreas(first: i32, more: i32): bool {
+  let total = more;
+  for (let h = first; h < hitTotal; h++) total += areaCount(hitWord(h));
   if (total > AREA_PAIR_CAP) return false;
   for (let k = 0; k < areaWordCount; k++) store<i32>(AREA_WORD_TABLE + (<usize>load<i32>(AREA_WORDS + (<usize>k << 3), 4) << 3), -1);
   areaWordCount = 0;
-  for (let h = 0; h < hitTotal; h++) {
+  for (let h = first; h < hitTotal; h++) {
     const w = hitWord(h);
     if (areaCount(w) == 0) continue;
     // the hits on a word chained in hit order (one token hits a word once; a chain costs nothing more)
@@ -1119,6 +1125,74 @@ function gatherAreas(): bool {
     areaWordCount++;
   }
   return true;
+}
+
+/** at most this many area names of the other words' hits (`deferPrefixAreas` reads their objects whole at once) */
+const FEW_OTHER_AREAS: i32 = 64;
+/** at most this many searches for the prefix's places under those objects (one per object and word) */
+const INSIDE_SEARCHES: i32 = 8192;
+
+/**
+ * A hint typed as several words, the last being typed (`екатеринбург лен`), defers the places the prefix alone
+ * reaches, as a word typed alone does, when no other word is in a leaf's name (so such a place is no anchor: every
+ * token its streets can gain on is its own) and their area names are few: those are read now, each object whole (its
+ * names with the prefix's hits too), and so is every place of the prefix above or below one of them. A place left
+ * has names only the prefix hits and no candidate of another word on its path: its chain is the place and the
+ * prefix, and it leaves out every other word (the solver charges them in its bound). False, having read nothing,
+ * otherwise (the prefix's hits must be the log's last).
+ */
+function deferPrefixAreas(p: i32): bool {
+  if (hitTotal == 0 || hitToken(hitTotal - 1) != p) return false;
+  let first = hitTotal - 1;
+  while (first > 0 && hitToken(first - 1) == p) first--;
+  let others = 0;
+  for (let h = 0; h < first; h++) {
+    const w = hitWord(h);
+    if (hitToken(h) == p || leafCount(w) > 0) return false;
+    others += areaCount(w);
+  }
+  if (others > FEW_OTHER_AREAS || !gatherAreas(first, others * 16) || others * areaWordCount > INSIDE_SEARCHES) return false;
+  for (let h = 0; h < first; h++) readHit(h, true);
+  const touched = nameUsed;
+  for (let k = 0; k < touched; k++) {
+    const o = name(load<i32>(NAME_SLOTS + <usize>load<i32>(NAME_USED + (<usize>k << 2)) * NAME_SLOT_BYTES), 0);
+    if (!readWhole(o)) continue;
+    for (let a = obj(o, O_PARENT); a >= 0; a = obj(a, O_PARENT)) readWhole(a);
+    const end = subtreeEnd(o);
+    if (end > o + 1) readInside(o, end);
+  }
+  return true;
+}
+
+/** Reads object o's names with the deferred hits now, in one-pass order (`areaPairs`); false when it was read. */
+function readWhole(o: i32): bool {
+  if (!markAreaSeen(o)) return false;
+  const from = areaPairCount;
+  areaPairs(o, firstNameAt(o));
+  readPairs(from, areaPairCount);
+  areaPairCount = from;
+  return true;
+}
+
+/** Reads whole every object in (lo, hi) with a name the deferred hits reach (a search in each word's area names). */
+function readInside(lo: i32, hi: i32): void {
+  for (let i = 0; i < areaWordCount; i++) {
+    const w = hitWord(load<i32>(AREA_WORDS + (<usize>i << 3)));
+    let k = areaStart(w);
+    let end = k + areaCount(w);
+    // the first area name of an object after lo (area names are in name order, names in object order)
+    let hiK = end;
+    while (k < hiK) {
+      const mid = (k + hiK) >>> 1;
+      if (name(areaName(mid), 0) <= lo) k = mid + 1;
+      else hiK = mid;
+    }
+    for (; k < end; k++) {
+      const o = name(areaName(k), 0);
+      if (o >= hi) break;
+      readWhole(o);
+    }
+  }
 }
 
 /** The first hit on word w among those with area names (AREA_WORD_TABLE), −1 when none; the next by AREA_HIT_NEXT. */
@@ -1146,8 +1220,6 @@ export function orderDeferredAreas(boundOf: (o: i32, gain: i32) => i32, order: i
   areaGroupCount = 0;
   areaHeapSize = 0;
   areaWordHeapSize = 0;
-  for (let k = 0; k < areaSeenUsed; k++) store<i32>(AREA_SEEN + (<usize>load<i32>(AREA_SEEN_USED + (<usize>k << 2)) << 2), -1);
-  areaSeenUsed = 0;
   for (let i = 0; i < areaWordCount; i++) {
     const h = load<i32>(AREA_WORDS + (<usize>i << 3));
     const w = hitWord(h);
@@ -1155,6 +1227,12 @@ export function orderDeferredAreas(boundOf: (o: i32, gain: i32) => i32, order: i
     setHeapAt(AREA_WORD_HEAP, areaWordHeapSize++, (<i64>bound << 32) | <i64>(0x7fffffff - h));
   }
   heapify(AREA_WORD_HEAP, areaWordHeapSize);
+}
+
+/** Forgets the objects expanded or read by an earlier call. */
+function clearAreaSeen(): void {
+  for (let k = 0; k < areaSeenUsed; k++) store<i32>(AREA_SEEN + (<usize>load<i32>(AREA_SEEN_USED + (<usize>k << 2)) << 2), -1);
+  areaSeenUsed = 0;
 }
 
 /** Marks object o expanded (AREA_SEEN: open addressing over object ids); false when it was already. */
@@ -1190,33 +1268,51 @@ function expandAreaWord(): void {
     let first = areaName(k);
     while (first > 0 && name(first - 1, 0) == o) first--;
     const from = areaPairCount;
-    let gain = -1000000;
-    for (let n = first; n < nameCount && name(n, 0) == o; n++) {
-      // one token: a name scores the gain of one hit, less the coverage penalty on the rest of its weight and the
-      // earlier name's (collectObjects)
-      const penalty = name(n, 3) != 0 ? 5 : 0;
-      for (let j = name(n, 1); j < name(n, 1) + name(n, 2); j++) {
-        const x = nameWord(j, 0);
-        for (let hx = firstAreaHit(x); hx >= 0; hx = load<i32>(AREA_HIT_NEXT + (<usize>hx << 2))) {
-          const g = gainAt(hx, nameWord(j, 1)) - (name(n, 4) - nameWord(j, 1)) / 5 - penalty;
-          if (g > gain) gain = g;
-          // (hit, name) in one-pass order: insertion, a group holds a few; a word twice in a name is one pair
-          let at = areaPairCount;
-          while (at > from && areaPairBefore(hx, n, at - 1)) at--;
-          if (at > from && areaPairIs(hx, n, at - 1)) continue;
-          for (let m = areaPairCount; m > at; m--) store<i64>(AREA_PAIRS + (<usize>m << 3), load<i64>(AREA_PAIRS + (<usize>(m - 1) << 3)));
-          store<i32>(AREA_PAIRS + (<usize>at << 3), hx);
-          store<i32>(AREA_PAIRS + (<usize>at << 3), n, 4);
-          areaPairCount++;
-        }
-      }
-    }
+    const gain = areaPairs(o, first);
     store<i32>(AREA_GROUPS + (<usize>areaGroupCount << 3), from);
     store<i32>(AREA_GROUPS + (<usize>areaGroupCount << 3), areaPairCount, 4);
     setHeapAt(AREA_HEAP, areaHeapSize, (<i64>areaBoundOf(o, gain) << 32) | <i64>(0x7fffffff - areaGroupCount));
     areaHeapSize++;
     siftUp(AREA_HEAP, areaHeapSize - 1);
     areaGroupCount++;
+  }
+}
+
+/**
+ * Appends to AREA_PAIRS every (hit, name) pair a full reading of the deferred hits gives object o's names (`first`
+ * its first name), in one-pass order (by hit, then name); returns the most one of its names gains.
+ */
+function areaPairs(o: i32, first: i32): i32 {
+  const from = areaPairCount;
+  let gain = -1000000;
+  for (let n = first; n < nameCount && name(n, 0) == o; n++) {
+    // one token: a name scores the gain of one hit, less the coverage penalty on the rest of its weight and the
+    // earlier name's (collectObjects)
+    const penalty = name(n, 3) != 0 ? 5 : 0;
+    for (let j = name(n, 1); j < name(n, 1) + name(n, 2); j++) {
+      const x = nameWord(j, 0);
+      for (let hx = firstAreaHit(x); hx >= 0; hx = load<i32>(AREA_HIT_NEXT + (<usize>hx << 2))) {
+        const g = gainAt(hx, nameWord(j, 1)) - (name(n, 4) - nameWord(j, 1)) / 5 - penalty;
+        if (g > gain) gain = g;
+        // (hit, name) in one-pass order: insertion, a group holds a few; a word twice in a name is one pair
+        let at = areaPairCount;
+        while (at > from && areaPairBefore(hx, n, at - 1)) at--;
+        if (at > from && areaPairIs(hx, n, at - 1)) continue;
+        for (let m = areaPairCount; m > at; m--) store<i64>(AREA_PAIRS + (<usize>m << 3), load<i64>(AREA_PAIRS + (<usize>(m - 1) << 3)));
+        store<i32>(AREA_PAIRS + (<usize>at << 3), hx);
+        store<i32>(AREA_PAIRS + (<usize>at << 3), n, 4);
+        areaPairCount++;
+      }
+    }
+  }
+  return gain;
+}
+
+/** Reads the pairs AREA_PAIRS [from, to) in order. */
+function readPairs(from: i32, to: i32): void {
+  for (let j = from; j < to; j++) {
+    hitNow = load<i32>(AREA_PAIRS + (<usize>j << 3));
+    if (!readPosting(hitNow, load<i32>(AREA_PAIRS + (<usize>j << 3), 4))) return;
   }
 }
 
@@ -1246,11 +1342,7 @@ export function readDeferredArea(): void {
   const group = 0x7fffffff - <i32>(heapAt(AREA_HEAP, 0) & 0xffffffff);
   areaHeapSize = popHeap(AREA_HEAP, areaHeapSize);
   partNow++;
-  const end = load<i32>(AREA_GROUPS + (<usize>group << 3), 4);
-  for (let j = load<i32>(AREA_GROUPS + (<usize>group << 3)); j < end; j++) {
-    hitNow = load<i32>(AREA_PAIRS + (<usize>j << 3));
-    if (!readPosting(hitNow, load<i32>(AREA_PAIRS + (<usize>j << 3), 4))) return;
-  }
+  readPairs(load<i32>(AREA_GROUPS + (<usize>group << 3)), load<i32>(AREA_GROUPS + (<usize>group << 3), 4));
 }
 
 /**

@@ -13,7 +13,8 @@
  * by the part of their rank known before reading them (LevelBonus and WeightBonus), until the list is full and
  * no street left could enter it: the hints are those of reading everything. A word typed alone (`сер`) reads its
  * places that way too, best bound first (LevelBonus and WeightBonus known before reading): a prefix of a few letters
- * reaches thousands of places in a national dictionary.
+ * reaches thousands of places in a national dictionary. So does the word being typed after words no street's name
+ * holds (`екатеринбург лен`), for the places no candidate of those words stands above or below (names.ts).
  */
 import { reserve, RESULT, setI32, u16At } from '../memory';
 import { isDigit } from '../text';
@@ -276,18 +277,24 @@ function hintHouseLoss(o: i32, slack: i32): i32 {
 }
 
 /**
- * The most a place read later (`areasDeferred`: the query is one word, so a place's chain is the place alone) can
- * rank: what its names gain, its type word, the postcode, a house, and its LevelBonus and WeightBonus.
+ * What a place read later (`areasDeferred`) surely loses to LEFT_WORD_PENALTY: its names are hit by the word being
+ * typed alone and no candidate of another word stands above it, so its chain leaves out every other word.
+ */
+let areaLeft: i32 = 0;
+
+/**
+ * The most a place read later (`areasDeferred`: its chain is the place and the word being typed) can rank: what its
+ * names gain, its type word, the postcode, a house, and its LevelBonus and WeightBonus, less `areaLeft`.
  */
 function areaRankBound(o: i32, gain: i32): i32 {
   // hintKey(o), as the hint order keeps it (built at load: one read, not the object's record and its chain weight)
   return gain + typeBonusBound(o) + (typedPostcode() > 0 ? POSTCODE_BONUS : 0) +
-    (houseKeyLen > 0 && obj(o, O_HOUSE_COUNT) > 0 ? HOUSE_HINT_BONUS : 0) + orderKey(ORDER_HINT, o);
+    (houseKeyLen > 0 && obj(o, O_HOUSE_COUNT) > 0 ? HOUSE_HINT_BONUS : 0) + orderKey(ORDER_HINT, o) - areaLeft;
 }
 
-/** The most `areaRankBound` adds to a place's gain besides its key: a type word, the postcode, a house. */
+/** The most `areaRankBound` adds to a place's gain besides its key: a type word, the postcode, a house, less `areaLeft`. */
 function areaExtraBound(): i32 {
-  return typeBonusMost() + (typedPostcode() > 0 ? POSTCODE_BONUS : 0) + (houseKeyLen > 0 ? HOUSE_HINT_BONUS : 0);
+  return typeBonusMost() + (typedPostcode() > 0 ? POSTCODE_BONUS : 0) + (houseKeyLen > 0 ? HOUSE_HINT_BONUS : 0) - areaLeft;
 }
 
 /** The last hint comes before any hint of the next street in order at its rank (one-pass order). */
@@ -328,7 +335,8 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     chargeMissingHouse(HOUSE_HINT_BONUS);
   }
   leftTokens = leftTokenMask(prefixToken);
-  // a word typed alone: its places are read best bound first, like the streets (names.ts orderDeferredAreas)
+  areaLeft = prefixToken >= 0 ? LEFT_WORD_PENALTY * <i32>popcnt<u64>(leftTokens & ~((<u64>1) << <u64>prefixToken)) : 0;
+  // the places only the word being typed reaches: read best bound first, like the streets (names.ts orderDeferredAreas)
   classifyNames(prefixToken, true);
   if (areasDeferred) orderDeferredAreas(areaRankBound, ORDER_HINT, areaExtraBound());
   collectObjects(true);

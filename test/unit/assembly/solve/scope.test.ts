@@ -357,7 +357,6 @@ describe('hints of a word typed alone that starts the names of many places', () 
     const houses: MergedHouse[] = [];
     const add = adder(objects);
     const region = add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' });
-    const ends = ['ино', 'ищи', 'ецкое', 'иваново', 'ьцо', 'езнево', 'юк', 'ена', 'ьское'];
     for (let v = 0; v < 90; v++) {
       const name = `Сел${ends[v % ends.length]}${v >= ends.length ? ` ${FIRST[v % FIRST.length]}${LAST[v % LAST.length]}` : ''}`;
       const other = `${v % 2 ? 'Сел' : 'Бор'}${ends[(v + 4) % ends.length]}`;
@@ -375,12 +374,45 @@ describe('hints of a word typed alone that starts the names of many places', () 
       expect(queries.filter((q) => hintsOf(a, q, count) !== hintsOf(b, q, count)), `count ${count}`).toEqual([]);
     }
     // five hints of `сел` read a few of the 90 places (core stats(2): candidates collected), the one-pass reading all
-    const collected = (e: Loaded) => {
-      e.engine.suggest('ru', 'сел', 5);
-      return e.dict.core.exports.stats(2);
-    };
-    expect(collected(b)).toBeGreaterThanOrEqual(90);
-    expect(collected(a)).toBeLessThan(30);
+    expect(collected(b, 'сел')).toBeGreaterThanOrEqual(90);
+    expect(collected(a, 'сел')).toBeLessThan(30);
+  });
+});
+
+describe('hints of a place and a prefix that starts the names of many places', () => {
+  it('give the hints of the one-pass reading, reading few of the places', async () => {
+    // 90 Сел… villages in one region; a town in another region named Сел…, with a microdistrict Сел… of its own:
+    // `городище сел` reads the town's places whole (the region above it and the microdistrict below it too) and the
+    // 90 villages best bound first (names.ts deferPrefixAreas), as `сел` alone does
+    const objects: MergedObject[] = [];
+    const houses: MergedHouse[] = [];
+    const add = adder(objects);
+    const forest = add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' });
+    for (let v = 0; v < 90; v++) {
+      const village = add({
+        level: 5, parent: forest, name: `Сел${ends[v % ends.length]}${v >= ends.length ? ` ${FIRST[v % FIRST.length]}` : ''}`,
+        type: v % 4 ? 'д' : 'с', population: 50 + ((v * 7919) % 3000), ...(v % 3 === 0 ? { aliases: [`Бор${ends[v % ends.length]}`] } : {}),
+      });
+      const street = add({ level: 7, parent: village, name: STREETS[v % STREETS.length], type: 'ул' });
+      houses.push({ parent: street, number: String(1 + (v % 5)), codes: {}, source: 'test' });
+    }
+    const selenga = add({ level: 1, parent: -1, name: 'Селенга', type: 'обл' });
+    const town = add({ level: 4, parent: selenga, name: 'Городище', type: 'г', population: 900 });
+    const district = add({ level: 6, parent: town, name: 'Селекционный', type: 'мкр' });
+    const street = add({ level: 7, parent: district, name: 'Садовая', type: 'ул' });
+    houses.push({ parent: street, number: '3', codes: {}, source: 'test' });
+    add({ level: 7, parent: town, name: 'Сельская', type: 'ул' });
+    const [a, b] = await bothOrders(objects, houses);
+    const queries = ['городище сел', 'городище се', 'городище с', 'городище селек', 'городище селе', 'городище бор', 'лесная сел',
+      'селенга сел', 'г городище сел', 'городище сел 3', 'бор сел', 'городище лесная сел'];
+    for (const count of [1, 5, 10, 20]) {
+      expect(queries.filter((q) => hintsOf(a, q, count) !== hintsOf(b, q, count)), `count ${count}`).toEqual([]);
+    }
+    // the microdistrict below the town and the region above it are among the hints
+    expect(hintsOf(a, 'городище сел', 5)).toContain('Селекционный');
+    expect(hintsOf(a, 'городище сел', 5)).toContain('Селенга');
+    expect(collected(b, 'городище сел')).toBeGreaterThanOrEqual(90);
+    expect(collected(a, 'городище сел')).toBeLessThan(30);
   });
 });
 
@@ -402,6 +434,15 @@ describe('any query over the country', () => {
     );
   });
 });
+
+/** Endings of the Сел… places of the tests of a prefix that starts many places' names. */
+const ends = ['ино', 'ищи', 'ецкое', 'иваново', 'ьцо', 'езнево', 'юк', 'ена', 'ьское'];
+
+/** The candidates the hints of q collected (core stats(2)): what a reading read. */
+function collected(e: Loaded, q: string): number {
+  e.engine.suggest('ru', q, 5);
+  return e.dict.core.exports.stats(2);
+}
 
 /** Hint queries whose hints differ between the scoped and the one-pass reading. */
 function hintsDiffer(queries: string[], count: number): string[] {
