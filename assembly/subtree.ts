@@ -40,6 +40,13 @@
  *   WORD_TOP   i32 × wordCount        per order: the key of each word's first leaf name there (its greatest), so
  *                                     that starting the ordered reading of a prefix's thousands of words reads
  *                                     one array in word order, not three tables at random per word
+ *   ORDERED_KEYS i32 × leaf postings  per order: the key of each name of ORDERED, beside it (the reader of the
+ *                                     ordered rest keys its cursors by it: no read of the name and its object)
+ *   LEAF_FACTS u32 × leaf postings   per order: for each name of ORDERED, beside it, its object's facts a bound
+ *                                     needs: the classes of its house keys' first characters (a digit 0–9, another
+ *                                     character: bits 0–10), its level (bits 11–15) and type (bits 16–31, 0xffff
+ *                                     when larger): a name that cannot reach without the house or the type typed is
+ *                                     passed by without a read of the name or its object (names.ts)
  *   TAIL_LEADS u64 × 2 × (leaf postings / 16 + wordCount)  per order: for every 16th name of each word's ordered
  *                                     list, the HOUSE_LEADS of the names from it to the end of the list, so that a
  *                                     cursor whose names have no house starting as the one typed is dropped
@@ -59,7 +66,7 @@
 import { reserve, i32At, setI32 } from './memory';
 import { setHeapAt, sortAscending } from './heap';
 import {
-  obj, name, nameWord, posting, word, house, houseKeyChar, O_PARENT, O_LEVEL, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT,
+  obj, name, nameWord, posting, word, house, houseKeyChar, O_PARENT, O_LEVEL, O_TYPE, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT,
   H_KEY, H_KEY_LEN, O_POSTCODE, OBJECTS, NAMES, objectCount, nameCount, wordCount,
 } from './blob';
 
@@ -87,6 +94,8 @@ let ORDERED: StaticArray<usize> = new StaticArray<usize>(ORDERS);
 let ORDER_KEY: StaticArray<usize> = new StaticArray<usize>(ORDERS);
 let WORD_TOP: StaticArray<usize> = new StaticArray<usize>(ORDERS);
 let TAIL_LEADS: StaticArray<usize> = new StaticArray<usize>(ORDERS);
+let ORDERED_KEYS: StaticArray<usize> = new StaticArray<usize>(ORDERS);
+let LEAF_FACTS: StaticArray<usize> = new StaticArray<usize>(ORDERS);
 /** the greatest key of a leaf in each order (NO_KEY while unbuilt or without leaves) */
 let ORDER_TOP: StaticArray<i32> = new StaticArray<i32>(ORDERS);
 let PATH: usize = 0;
@@ -226,6 +235,8 @@ export function ensureSubtrees(): void {
     unchecked((ORDER_KEY[k] = 0));
     unchecked((WORD_TOP[k] = 0));
     unchecked((TAIL_LEADS[k] = 0));
+    unchecked((ORDERED_KEYS[k] = 0));
+    unchecked((LEAF_FACTS[k] = 0));
     unchecked((ORDER_TOP[k] = NO_KEY));
   }
   if (objectCount == 0 || nameCount == 0 || wordCount == 0) return;
@@ -408,6 +419,42 @@ const TAIL_BLOCK: i32 = 1 << TAIL_SHIFT;
 
 /** The house leads a solver looks for (`leadsWanted`): two u64, bits as HOUSE_LEADS. */
 const WANTED = new StaticArray<u64>(2);
+/** The classes of the first characters of the house leads wanted (bits as LEAF_FACTS). */
+let wantedFirst: u32 = 0;
+
+/** The classes of the first characters (bits 0–10) of house leads (two u64, bits as HOUSE_LEADS). */
+function firstClasses(low: u64, high: u64): u32 {
+  let classes: u32 = 0;
+  for (let first = 0; first < 10; first++) {
+    // the twelve bits of a digit: bits first·12 … first·12 + 11, across the two words for 5
+    const at = first * 12;
+    const group: u64 = 0xfff;
+    const bits = at + 12 <= 64 ? low & (group << <u64>at) : at >= 64 ? high & (group << <u64>(at - 64)) :
+      (low & (group << <u64>at)) | (high & (group >> <u64>(64 - at)));
+    if (bits != 0) classes |= 1 << first;
+  }
+  if ((high & leadBit(10, 0)) != 0) classes |= 1 << 10;
+  return classes;
+}
+
+/** The key in `order` of the i-th name of ORDERED (`orderedName(order, i)`), kept beside it. */
+// @ts-ignore: decorator
+@inline export function orderedKeyAt(order: i32, i: i32): i32 {
+  return i32At(unchecked(ORDERED_KEYS[order]), i);
+}
+
+/** The facts of the i-th name of ORDERED in `order` (LEAF_FACTS); every lead and no type when it keeps none. */
+// @ts-ignore: decorator
+@inline export function leafFacts(order: i32, i: i32): u32 {
+  const facts = unchecked(LEAF_FACTS[order]);
+  return facts == 0 ? 0xffffffff : load<u32>(facts + (<usize>i << 2));
+}
+
+/** The object of leaf facts `facts` has a house key starting as a lead wanted does (its first character's class). */
+// @ts-ignore: decorator
+@inline export function factsHaveLead(facts: u32): bool {
+  return (facts & wantedFirst) != 0;
+}
 
 /**
  * Sets the house leads `tailHasLeads` looks for: keys starting with character c1, and, when c2 ≥ 0, with c2 after
@@ -416,6 +463,7 @@ const WANTED = new StaticArray<u64>(2);
 export function leadsWanted(c1: i32, c2: i32): void {
   const first = leadClass(c1);
   const wanted = changetype<usize>(WANTED);
+  wantedFirst |= 1 << first;
   if (c2 >= 0 || first == 10) {
     orLead(wanted, first, c2 >= 0 ? leadClass(c2) : 0);
     return;
@@ -426,6 +474,7 @@ export function leadsWanted(c1: i32, c2: i32): void {
 export function clearLeadsWanted(): void {
   unchecked((WANTED[0] = 0));
   unchecked((WANTED[1] = 0));
+  wantedFirst = 0;
 }
 
 /**
@@ -611,6 +660,8 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
   const postings = leafPostingTotal > 0 ? leafPostingTotal : 1;
   const longest = longestLeafList > 0 ? longestLeafList : 1;
   const ordered = reserve(<usize>postings << 2);
+  const orderedKeys = reserve(<usize>postings << 2);
+  const leafFacts = reserve(<usize>postings << 2);
   const scratch = reserve(<usize>longest << 3);
   const tops = reserve(<usize>wordCount << 2);
   const tails = reserve(<usize>((postings >> TAIL_SHIFT) + wordCount + 1) << 4);
@@ -629,13 +680,21 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
       setHeapAt(scratch, count++, (<i64>(0x7fffffff - i32At(keys, o)) << 32) | <i64>n);
     }
     sortAscending(scratch, count);
-    for (let i = 0; i < count; i++) setI32(ordered, leafStart(w) + i, <i32>(load<i64>(scratch + (<usize>i << 3)) & 0xffffffff));
+    for (let i = 0; i < count; i++) {
+      const entry = load<i64>(scratch + (<usize>i << 3));
+      setI32(ordered, leafStart(w) + i, <i32>(entry & 0xffffffff));
+      setI32(orderedKeys, leafStart(w) + i, 0x7fffffff - <i32>(entry >> 32));
+    }
     setI32(tops, w, count > 0 ? 0x7fffffff - <i32>(load<i64>(scratch) >> 32) : NO_KEY);
     // the house leads of the names from each block of TAIL_BLOCK on to the end of the list
     let low: u64 = 0;
     let high: u64 = 0;
     for (let i = count - 1; i >= 0; i--) {
-      const p = HOUSE_LEADS + (<usize>name(i32At(ordered, leafStart(w) + i), 0) << 4);
+      const o = name(i32At(ordered, leafStart(w) + i), 0);
+      const p = HOUSE_LEADS + (<usize>o << 4);
+      const type = obj(o, O_TYPE);
+      store<u32>(leafFacts + (<usize>(leafStart(w) + i) << 2), firstClasses(load<u64>(p), load<u64>(p, 8)) |
+        (<u32>(obj(o, O_LEVEL) & 31) << 11) | (<u32>(type >= 0 && type < 0xffff ? type : 0xffff) << 16));
       low |= load<u64>(p);
       high |= load<u64>(p, 8);
       if ((i & (TAIL_BLOCK - 1)) == 0) {
@@ -649,6 +708,8 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
   unchecked((ORDERED[order] = ordered));
   unchecked((WORD_TOP[order] = tops));
   unchecked((TAIL_LEADS[order] = tails));
+  unchecked((ORDERED_KEYS[order] = orderedKeys));
+  unchecked((LEAF_FACTS[order] = leafFacts));
   unchecked((ORDER_TOP[order] = top));
 }
 

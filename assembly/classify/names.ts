@@ -39,7 +39,7 @@ import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName, orderKey,
-  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd,
+  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd, orderedKeyAt, leafFacts, factsHaveLead,
 } from '../subtree';
 import { heapAt, setHeapAt, heapify, siftDown, siftUp, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
@@ -692,6 +692,41 @@ function minorHit(h: i32, key: i32, at: i32): bool {
 }
 
 /**
+ * The name at leaf hit i's cursor (its key `key`) cannot matter, told by the facts of its object kept beside it
+ * (subtree.ts LEAF_FACTS): what its type and level take from the type bonus the solver's extra holds (a leaf's extra
+ * is at most that extra less `leafTypeBound` plus its `typeBonusBound`, in both solvers), and the house bonus when it
+ * has no house of the leads wanted, off the most a name of the cursor scores (`minorHit`). It is passed by with no
+ * read of the name or its object: the copies of `московский 9 километр` without a house 9 (`9` and `километ` are also
+ * a type word's prefix) cost a look at two arrays each, not four reads at random.
+ */
+function belowOnFacts(i: i32, key: i32): bool {
+  const loss = factsLoss(leafFacts(readerOrder, cursorAt(i)));
+  if (loss <= 0) return false;
+  const needed = neededAt(key);
+  if (needed == NO_NEED) return false;
+  return load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>leafHit(i) << 2)), 16) - loss < needed;
+}
+/** `leafTypeBound` of this call's ordered reading (set by `beginOrdered`). */
+let typeMost: i32 = 0;
+/** the facts of the name `orderedKey` found (subtree.ts LEAF_FACTS) */
+let nextFacts: u32 = 0;
+
+/** What a leaf with these facts surely takes from the solver's extra: the type bonus its type cannot have, the house. */
+function factsLoss(facts: u32): i32 {
+  let loss = typeMost > 0 ? typeMost - typeBonusOf(<i32>(facts >>> 16), <i32>((facts >>> 11) & 31)) : 0;
+  if (houseShortfall > 0 && !factsHaveLead(facts)) loss += houseShortfall;
+  return loss;
+}
+
+/**
+ * What the object of the name `orderedKey` found surely takes from the solver's extra for the rest (its type, a house
+ * of the first character typed), told by the facts kept beside the name, not by the object's record and houses.
+ */
+export function orderedFactsLoss(): i32 {
+  return factsLoss(nextFacts);
+}
+
+/**
  * What hit h gains on its word when the word weighs at most `weight` in the name: `hitName`'s gain (weight less a
  * quarter per edit, less a twentieth for a prefix) at that weight or up to five below (the rounded terms can make
  * a smaller weight gain one or two more; six below it gains less).
@@ -867,12 +902,18 @@ function readObject(n: i32): void {
 
 // @ts-ignore: decorator
 @inline function cursorName(i: i32): i32 {
-  return orderedName(readerOrder, leafStart(hitWord(leafHit(i))) + load<i32>(CURSORS + (<usize>i << 2)));
+  return orderedName(readerOrder, cursorAt(i));
+}
+
+/** The place in ORDERED of leaf hit i's cursor. */
+// @ts-ignore: decorator
+@inline function cursorAt(i: i32): i32 {
+  return leafStart(hitWord(leafHit(i))) + load<i32>(CURSORS + (<usize>i << 2));
 }
 
 /** The reader entry of leaf hit i at its cursor. */
 function readerEntry(i: i32): i64 {
-  return entryOf(orderKey(readerOrder, name(cursorName(i), 0)), i);
+  return entryOf(orderedKeyAt(readerOrder, cursorAt(i)), i);
 }
 
 /** A reader entry: the key of leaf hit i's next name, then the hit (the earlier hit first at a tie). */
@@ -902,6 +943,7 @@ export function beginOrdered(order: i32, needed: (key: i32) => i32): bool {
   if (!scoped || !indexHitWords()) return false;
   neededAt = needed;
   readerOrder = order;
+  typeMost = leafTypeBound();
   readerSize = 0;
   // a cursor minor at the greatest key is minor at every key (what a name needs only grows as keys fall): it
   // never enters the reader, and its first name's key (a random read in a national dictionary) is not looked up
@@ -925,10 +967,15 @@ export function orderedKey(): i32 {
       readerSize = popHeap(READER, readerSize);
       continue;
     }
+    if (belowOnFacts(i, <i32>(heapAt(READER, 0) >> 32))) {
+      advanceTop();
+      continue;
+    }
     const n = cursorName(i);
     if (!nameRead(n)) {
       nextName = n;
       nextHit = leafHit(i);
+      nextFacts = leafFacts(readerOrder, cursorAt(i));
       return <i32>(heapAt(READER, 0) >> 32);
     }
     advanceTop();
@@ -1457,14 +1504,17 @@ export function typeBonusMost(): i32 {
 
 /** The most a type word of the query can add to object o (scoreType's bonus, whatever the name's place). */
 export function typeBonusBound(o: i32): i32 {
-  const type = obj(o, O_TYPE);
-  const level = obj(o, O_LEVEL);
+  return typeBonusOf(obj(o, O_TYPE), obj(o, O_LEVEL));
+}
+
+/** `typeBonusBound` of an object of this type and level (type 0xffff: any type). */
+function typeBonusOf(type: i32, level: i32): i32 {
   let best = 0;
   for (let t = 0; t < tokenCount; t++) {
     const a = tok(t, F_TYPE_A);
     if (a < 0) continue;
     const b = tok(t, F_TYPE_B);
-    if (a == type || b == type) return 30;
+    if (a == type || b == type || type == 0xffff) return 30;
     if (((typeLevelMask(a) | typeLevelMask(b)) & (1 << level)) != 0) best = 15;
   }
   return best;

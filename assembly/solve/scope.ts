@@ -46,7 +46,7 @@ import { heapAt, setHeapAt, heapify, popHeap, sortAscending } from '../heap';
 import { obj, name, posting, word, O_PARENT, objectCount } from '../blob';
 import {
   objSlot, objAt, objUsed, expandLeaves, collectObjects, postingsOfHits, rangeCost, leafHit, leafHits, hitWordOf,
-  readLeaf, tokenLeafGain, raisedCount, raisedArea, newPart, NO_NEED, leafTokensIn, gainingTokens, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit, primeOrdered,
+  readLeaf, tokenLeafGain, raisedCount, raisedArea, newPart, NO_NEED, orderedFactsLoss, leafTokensIn, gainingTokens, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit, primeOrdered,
 } from '../classify/names';
 import { scoped, isArea, subtreeEnd, ensureOrder, NO_KEY, postcodeSlice, postcodeObject } from '../subtree';
 
@@ -234,7 +234,8 @@ function restBound(): i32 {
     // object's own type word: its record is one more read at random), the houses last
     const o = name(nextName, 0);
     const named = orderedBound();
-    if (!reaches(named + bound - own)) {
+    // the object's type and houses as the facts beside the name tell them (no read of its record yet)
+    if (!reaches(named + bound - own - orderedFactsLoss())) {
       if (underAnchor(o)) return bound;
       skipOrdered();
       continue;
