@@ -20,7 +20,7 @@ import { normalize, latinLetters, layoutKeysRead, setWordTest, VARIANT_PLAIN, VA
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, takeWideHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS } from './trie';
-import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed } from './classify/names';
+import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, restLooks } from './classify/names';
 import {
   solve, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder, setFloorTies,
 } from './solve/chain';
@@ -83,10 +83,11 @@ export function resultPtr(): i32 {
 
 /**
  * Diagnostics for bench/ and tests: 0 fuzzy trie walks made, 1 trie nodes they visited (since start), 2 candidates
- * the last call collected, 3 fuzzy lookups answered from the call's memo of walks (since start).
+ * the last call collected, 3 fuzzy lookups answered from the call's memo of walks (since start), 4 names of the
+ * ordered rest the last call looked at one by one (names.ts restLooks).
  */
 export function stats(kind: i32): i32 {
-  return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : kind == 2 ? objUsed : kind == 3 ? memoAnswers : 0;
+  return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : kind == 2 ? objUsed : kind == 3 ? memoAnswers : kind == 4 ? restLooks : 0;
 }
 
 /**

@@ -114,6 +114,8 @@ let leftTokens: u64 = 0;
 /** what a leaf's name must score, at a key of the ordered reading, to matter (solve/scope.ts); NO_NEED: anything */
 export const NO_NEED: i32 = -2147483648;
 let neededAt: (key: i32) => i32 = (key: i32): i32 => NO_NEED;
+/** a name scoring exactly what it needs, at this place of a one-pass reading (hit, name id), cannot matter */
+let tiedOut: (hit: i32, nameId: i32) => bool = (hit: i32, nameId: i32): bool => false;
 /** levels (bit set) of the leaves the hits can reach */
 export let hitLeafLevels: i32 = 0;
 /** the hit being read (order key of the names it reaches first) */
@@ -188,6 +190,8 @@ let readerOrder: i32 = 0;
 /** the next name `readOrdered` reads and the hit that reaches it first, after `orderedKey` */
 export let nextName: i32 = -1;
 export let nextHit: i32 = -1;
+/** names of the ordered rest looked at one by one in this call (their bound, or their facts: core stats(4)) */
+export let restLooks: i32 = 0;
 /** names already turned into candidates (collectObjects reads the ones after) */
 let namesCollected: i32 = 0;
 
@@ -242,6 +246,7 @@ export function resetCandidates(): void {
   raisedCount = 0;
   postingsSeen = 0;
   namesCollected = 0;
+  restLooks = 0;
   hitTotal = 0;
   leftCost = 0;
   leftTokens = 0;
@@ -703,9 +708,26 @@ function belowOnFacts(i: i32, key: i32): bool {
   const loss = factsLoss(leafFacts(readerOrder, cursorAt(i)));
   if (loss <= 0) return false;
   const needed = neededAt(key);
-  if (needed == NO_NEED) return false;
-  return load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>leafHit(i) << 2)), 16) - loss < needed;
+  if (needed == NO_NEED || load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>leafHit(i) << 2)), 16) - loss >= needed) return false;
+  restLooks++;
+  return true;
 }
+/**
+ * Leaf hit i's cursor (at key `key`) can only lead to names that tie with what they need at best and come after the
+ * last that may enter in a one-pass reading: its names at this key come by name id, so each after the one it is at,
+ * and those at a lower key need more (the names left scoring at most the cursor's bound, `minorHit`). Such a cursor
+ * is dropped: the 683 copies of `жуковского` in as many towns, tied with the copy that holds the fifth hint and
+ * after it, are not looked at one by one. (A name the cursor's word shares with an earlier hit was offered by that
+ * hit's cursor first, at its own place: the reader takes a key's names by hit.)
+ */
+function tiedAfter(i: i32, key: i32): bool {
+  const needed = neededAt(key);
+  if (needed == NO_NEED) return false;
+  const h = leafHit(i);
+  const best = load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>h << 2)), 16);
+  return best == needed && key > NO_KEY + 1 && neededAt(key - 1) > best && tiedOut(h, cursorName(i));
+}
+
 /** `leafTypeBound` of this call's ordered reading (set by `beginOrdered`). */
 let typeMost: i32 = 0;
 /** the facts of the name `orderedKey` found (subtree.ts LEAF_FACTS) */
@@ -939,9 +961,10 @@ function advanceTop(): void {
  * Starts reading the leaf names of the hits in `order` (subtree.ts ensureOrder, built by the caller); false
  * when the hits reach too many words for it (read the rest unordered then).
  */
-export function beginOrdered(order: i32, needed: (key: i32) => i32): bool {
+export function beginOrdered(order: i32, needed: (key: i32) => i32, tied: (hit: i32, nameId: i32) => bool): bool {
   if (!scoped || !indexHitWords()) return false;
   neededAt = needed;
+  tiedOut = tied;
   readerOrder = order;
   typeMost = leafTypeBound();
   readerSize = 0;
@@ -964,6 +987,10 @@ export function orderedKey(): i32 {
   while (readerSize > 0) {
     const i = 0x7fffffff - <i32>(heapAt(READER, 0) & 0xffffffff);
     if (minorHit(leafHit(i), <i32>(heapAt(READER, 0) >> 32), load<i32>(CURSORS + (<usize>i << 2)))) {
+      readerSize = popHeap(READER, readerSize);
+      continue;
+    }
+    if (tiedAfter(i, <i32>(heapAt(READER, 0) >> 32))) {
       readerSize = popHeap(READER, readerSize);
       continue;
     }
@@ -1018,6 +1045,7 @@ function nameBound(n: i32): i32 {
 
 /** The most the object of the name `orderedKey` found can score from its names (read it or pass it by). */
 export function orderedBound(): i32 {
+  restLooks++;
   const o = name(nextName, 0);
   let first = nextName;
   while (first > 0 && name(first - 1, 0) == o) first--;

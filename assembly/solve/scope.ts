@@ -256,6 +256,11 @@ function restNeeded(key: i32): i32 {
   return skipBelow == NO_BOUND ? NO_NEED : skipBelow - restExtraOf(key);
 }
 
+/** A leaf of the rest at (hit, name) in one-pass order that scores exactly `skipBelow` cannot matter (`passBelow`). */
+function afterTie(hit: i32, nameId: i32): bool {
+  return skipBelow != NO_BOUND && (hit > tieHit || (hit == tieHit && nameId > tieName));
+}
+
 /** A leaf of the rest with this bound, next in order, can still matter (see `passBelow`). */
 function reaches(bound: i32): bool {
   return bound > skipBelow || (bound == skipBelow && (nextHit < tieHit || (nextHit == tieHit && nextName <= tieName)));
@@ -481,7 +486,7 @@ export function openNext(): void {
 function openRest(): void {
   if (!ordering && order >= 0) {
     ensureOrder(order, keyOf);
-    ordering = beginOrdered(order, restNeeded);
+    ordering = beginOrdered(order, restNeeded, afterTie);
     order = -1;
     if (ordering) return;
   }
