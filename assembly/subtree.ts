@@ -42,11 +42,13 @@
  *                                     one array in word order, not three tables at random per word
  *   ORDERED_KEYS i32 × leaf postings  per order: the key of each name of ORDERED, beside it (the reader of the
  *                                     ordered rest keys its cursors by it: no read of the name and its object)
- *   LEAF_FACTS u32 × leaf postings   per order: for each name of ORDERED, beside it, its object's facts a bound
- *                                     needs: the classes of its house keys' first characters (a digit 0–9, another
- *                                     character: bits 0–10), its level (bits 11–15) and type (bits 16–31, 0xffff
- *                                     when larger): a name that cannot reach without the house or the type typed is
- *                                     passed by without a read of the name or its object (names.ts)
+ *   LEAF_FACTS u64 × leaf postings   per order: for each name of ORDERED, beside it, the facts a bound needs: its
+ *                                     object's classes of house keys' first characters (a digit 0–9, another
+ *                                     character: bits 0–10), level (bits 11–15) and type (bits 16–31, 0xffff when
+ *                                     larger); the word's weight in the name (bits 32–39, 255 when larger or the word
+ *                                     is twice in it), the name's other weight (bits 40–47, at most 255) and whether
+ *                                     it is an earlier name (bit 48): a name that cannot reach is passed by without a
+ *                                     read of the name or its object (names.ts)
  *   TAIL_LEADS u64 × 2 × (leaf postings / 16 + wordCount)  per order: for every 16th name of each word's ordered
  *                                     list, the HOUSE_LEADS of the names from it to the end of the list, so that a
  *                                     cursor whose names have no house starting as the one typed is dropped
@@ -239,6 +241,7 @@ export function ensureSubtrees(): void {
     unchecked((LEAF_FACTS[k] = 0));
     unchecked((ORDER_TOP[k] = NO_KEY));
   }
+  OBJECT_FACTS = 0;
   if (objectCount == 0 || nameCount == 0 || wordCount == 0) return;
   if (PATH == 0) PATH = reserve(<usize>MAX_DEPTH << 2);
   END = reserve(<usize>objectCount << 2);
@@ -422,6 +425,35 @@ const WANTED = new StaticArray<u64>(2);
 /** The classes of the first characters of the house leads wanted (bits as LEAF_FACTS). */
 let wantedFirst: u32 = 0;
 
+/**
+ * LEAF_FACTS bits 0–31 of each object, once for the orders, in object order (their lists reach objects at random, a
+ * posting at a time): OBJECT_FACTS, u32 × objectCount.
+ */
+function ensureObjectFacts(): usize {
+  if (OBJECT_FACTS != 0) return OBJECT_FACTS;
+  OBJECT_FACTS = reserve(<usize>objectCount << 2);
+  for (let o = 0; o < objectCount; o++) {
+    const p = HOUSE_LEADS + (<usize>o << 4);
+    const type = obj(o, O_TYPE);
+    store<u32>(OBJECT_FACTS + (<usize>o << 2), firstClasses(load<u64>(p), load<u64>(p, 8)) | (<u32>(obj(o, O_LEVEL) & 31) << 11) |
+      (<u32>(type >= 0 && type < 0xffff ? type : 0xffff) << 16));
+  }
+  return OBJECT_FACTS;
+}
+let OBJECT_FACTS: usize = 0;
+
+/** LEAF_FACTS bits 32–48 of word w in name n (see the top of the file). */
+function nameFacts(n: i32, w: i32): u64 {
+  let weight = -1;
+  for (let j = name(n, 1); j < name(n, 1) + name(n, 2); j++) {
+    if (nameWord(j, 0) != w) continue;
+    weight = weight < 0 ? nameWord(j, 1) : 255;
+  }
+  const other = weight >= 0 && weight < 255 ? name(n, 4) - weight : 0;
+  const known = weight >= 0 && weight < 255 ? weight : 255;
+  return (<u64>known << 32) | (<u64>(other < 0 ? 0 : other > 255 ? 255 : other) << 40) | (<u64>(name(n, 3) != 0 ? 1 : 0) << 48);
+}
+
 /** The classes of the first characters (bits 0–10) of house leads (two u64, bits as HOUSE_LEADS). */
 function firstClasses(low: u64, high: u64): u32 {
   let classes: u32 = 0;
@@ -445,15 +477,15 @@ function firstClasses(low: u64, high: u64): u32 {
 
 /** The facts of the i-th name of ORDERED in `order` (LEAF_FACTS); every lead and no type when it keeps none. */
 // @ts-ignore: decorator
-@inline export function leafFacts(order: i32, i: i32): u32 {
+@inline export function leafFacts(order: i32, i: i32): u64 {
   const facts = unchecked(LEAF_FACTS[order]);
-  return facts == 0 ? 0xffffffff : load<u32>(facts + (<usize>i << 2));
+  return facts == 0 ? 0x000000ffffffffff : load<u64>(facts + (<usize>i << 3));
 }
 
 /** The object of leaf facts `facts` has a house key starting as a lead wanted does (its first character's class). */
 // @ts-ignore: decorator
-@inline export function factsHaveLead(facts: u32): bool {
-  return (facts & wantedFirst) != 0;
+@inline export function factsHaveLead(facts: u64): bool {
+  return (<u32>facts & wantedFirst) != 0;
 }
 
 /**
@@ -661,7 +693,8 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
   const longest = longestLeafList > 0 ? longestLeafList : 1;
   const ordered = reserve(<usize>postings << 2);
   const orderedKeys = reserve(<usize>postings << 2);
-  const leafFacts = reserve(<usize>postings << 2);
+  const leafFacts = reserve(<usize>postings << 3);
+  const objectFacts = ensureObjectFacts();
   const scratch = reserve(<usize>longest << 3);
   const tops = reserve(<usize>wordCount << 2);
   const tails = reserve(<usize>((postings >> TAIL_SHIFT) + wordCount + 1) << 4);
@@ -690,11 +723,10 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
     let low: u64 = 0;
     let high: u64 = 0;
     for (let i = count - 1; i >= 0; i--) {
-      const o = name(i32At(ordered, leafStart(w) + i), 0);
+      const n = i32At(ordered, leafStart(w) + i);
+      const o = name(n, 0);
       const p = HOUSE_LEADS + (<usize>o << 4);
-      const type = obj(o, O_TYPE);
-      store<u32>(leafFacts + (<usize>(leafStart(w) + i) << 2), firstClasses(load<u64>(p), load<u64>(p, 8)) |
-        (<u32>(obj(o, O_LEVEL) & 31) << 11) | (<u32>(type >= 0 && type < 0xffff ? type : 0xffff) << 16));
+      store<u64>(leafFacts + (<usize>(leafStart(w) + i) << 3), <u64>load<u32>(objectFacts + (<usize>o << 2)) | nameFacts(n, w));
       low |= load<u64>(p);
       high |= load<u64>(p, 8);
       if ((i & (TAIL_BLOCK - 1)) == 0) {

@@ -131,7 +131,8 @@ let prefixTok: i32 = -1;
 /**
  * WORD_SLOTS: open-addressing table of the words the leaf hits hit, WORD_SLOT_BYTES each: @0 word id, @4 best gain
  * of a hit on it in a leaf's name, @8 its first hit, @12 its last hit, @16 the most a leaf's name holding it scores
- * (`leafNameBound`; 0x7fffffff until it is computed), @24 the tokens of its hits (u64 bit set); HIT_NEXT: the next
+ * (`leafNameBound`; 0x7fffffff until it is computed), @20 1 when it is the only hit word a leaf's name holding it
+ * holds, and holds it once (`leafNameBound`: a name's bound is then told by LEAF_FACTS), @24 the tokens of its hits (u64 bit set); HIT_NEXT: the next
  * hit of the same word; HIT_SLOT: the slot of a leaf hit's word (its word looked up once, not at every step of
  * the ordered reading).
  * Built once per call when asked (`indexHitWords`), reset through WORD_USED.
@@ -190,7 +191,7 @@ let readerOrder: i32 = 0;
 /** the next name `readOrdered` reads and the hit that reaches it first, after `orderedKey` */
 export let nextName: i32 = -1;
 export let nextHit: i32 = -1;
-/** names of the ordered rest looked at one by one in this call (their bound, or their facts: core stats(4)) */
+/** names of the ordered rest whose bound this call read, one by one (their names' records: core stats(4)) */
 export let restLooks: i32 = 0;
 /** names already turned into candidates (collectObjects reads the ones after) */
 let namesCollected: i32 = 0;
@@ -697,20 +698,35 @@ function minorHit(h: i32, key: i32, at: i32): bool {
 }
 
 /**
- * The name at leaf hit i's cursor (its key `key`) cannot matter, told by the facts of its object kept beside it
- * (subtree.ts LEAF_FACTS): what its type and level take from the type bonus the solver's extra holds (a leaf's extra
- * is at most that extra less `leafTypeBound` plus its `typeBonusBound`, in both solvers), and the house bonus when it
- * has no house of the leads wanted, off the most a name of the cursor scores (`minorHit`). It is passed by with no
- * read of the name or its object: the copies of `московский 9 километр` without a house 9 (`9` and `километ` are also
- * a type word's prefix) cost a look at two arrays each, not four reads at random.
+ * The name at leaf hit i's cursor (its key `key`) cannot matter, told by the facts kept beside it (subtree.ts
+ * LEAF_FACTS): what its object's type and level take from the type bonus the solver's extra holds (a leaf's extra is
+ * at most that extra less `leafTypeBound` plus its `typeBonusBound`, in both solvers), and the house bonus when it has
+ * no house of the leads wanted, off the most a name of the cursor scores (`minorHit`), or off the name's own bound
+ * when the cursor's word is the only hit word of its names (`nameBound` from the word's weight in it and its other
+ * weight: `екатеринбург горько` passes Максима Горького in 2,000 towns by). A name that only ties with what it needs
+ * and comes after the last hint in one pass cannot matter either. It is passed by with no read of the name or its
+ * object: the copies of `московский 9 километр` without a house 9 cost a look at two arrays each, not four reads at
+ * random.
  */
 function belowOnFacts(i: i32, key: i32): bool {
-  const loss = factsLoss(leafFacts(readerOrder, cursorAt(i)));
-  if (loss <= 0) return false;
+  const facts = leafFacts(readerOrder, cursorAt(i));
+  const h = leafHit(i);
+  const slot = <usize>load<i32>(HIT_SLOT + (<usize>h << 2));
+  let bound = load<i32>(slot, 16);
+  // the cursor's word is the only hit word its names can hold: the name's own bound (`nameBound`) from the facts
+  if (load<i32>(slot, 20) != 0) {
+    const weight = <i32>((facts >>> 32) & 0xff);
+    if (weight < 255) {
+      const gained = slotGainAt(slot, weight);
+      const reached = gained > 0 ? weight : 0;
+      const own = (gained > 0 ? gained : 0) - (<i32>((facts >>> 40) & 0xff) + weight - reached) / 5 -
+        (((facts >>> 48) & 1) != 0 ? 5 : 0) - leftPenalty(load<u64>(slot, 24));
+      if (own < bound) bound = own;
+    }
+  }
+  const loss = factsLoss(facts);
   const needed = neededAt(key);
-  if (needed == NO_NEED || load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>leafHit(i) << 2)), 16) - loss >= needed) return false;
-  restLooks++;
-  return true;
+  return needed != NO_NEED && (bound - loss < needed || (bound - loss == needed && tiedOut(h, cursorName(i))));
 }
 /**
  * Leaf hit i's cursor (at key `key`) can only lead to names that tie with what they need at best and come after the
@@ -731,11 +747,11 @@ function tiedAfter(i: i32, key: i32): bool {
 /** `leafTypeBound` of this call's ordered reading (set by `beginOrdered`). */
 let typeMost: i32 = 0;
 /** the facts of the name `orderedKey` found (subtree.ts LEAF_FACTS) */
-let nextFacts: u32 = 0;
+let nextFacts: u64 = 0;
 
 /** What a leaf with these facts surely takes from the solver's extra: the type bonus its type cannot have, the house. */
-function factsLoss(facts: u32): i32 {
-  let loss = typeMost > 0 ? typeMost - typeBonusOf(<i32>(facts >>> 16), <i32>((facts >>> 11) & 31)) : 0;
+function factsLoss(facts: u64): i32 {
+  let loss = typeMost > 0 ? typeMost - typeBonusOf(<i32>((facts >>> 16) & 0xffff), <i32>((facts >>> 11) & 31)) : 0;
   if (houseShortfall > 0 && !factsHaveLead(facts)) loss += houseShortfall;
   return loss;
 }
@@ -802,6 +818,7 @@ function wordSlot(w: i32, create: bool): usize {
       store<i32>(p, -1, 8);
       store<i32>(p, -1, 12);
       store<i32>(p, 0x7fffffff, 16);
+      store<i32>(p, 0, 20);
       store<u64>(p, 0, 24);
       store<i32>(WORD_USED + (<usize>wordUsed << 2), i);
       wordUsed++;
@@ -851,11 +868,13 @@ export function leafNameBound(): i32 {
     let sum = 0;
     let weightHit = 0;
     let held: u64 = 0;
+    let alone = leafRepeat(w) == 1;
     const start = companionStart(w);
     for (let i = start; i < start + companionCount(w); i++) {
       const v = companion(i);
       const q = wordSlot(v, false);
       if (q == 0) continue;
+      if (v != w) alone = false;
       let gained = 0;
       for (let h = load<i32>(q, 8); h >= 0; h = load<i32>(HIT_NEXT + (<usize>h << 2))) {
         const g = gainAt(h, companionWeight(i));
@@ -870,6 +889,7 @@ export function leafNameBound(): i32 {
     // the rest's bound (minorHit) also pays for the tokens no companion is hit by; `own` does not (an anchor's
     // leaves have places above them that may explain those)
     store<i32>(slot, sum - leftPenalty(held), 16);
+    store<i32>(slot, alone ? 1 : 0, 20);
     if (sum > best) best = sum;
   }
   return best < perToken ? best : perToken;

@@ -230,9 +230,9 @@ describe('suggest over streets that repeat in every town', () => {
   });
 
   it('looks at few streets one by one for prefixes of one to three letters (core stats(4))', () => {
-    // a cursor whose names can at best tie with the last hint, after it in one pass, is dropped (names.ts tiedAfter)
-    // rather than its copies of a street in other towns looked at one by one: 1,104 looks over the 355 queries for
-    // five hints (1,366 without), 1,194 for ten (1,458)
+    // names that can at best tie with the last hint, after it in one pass, are passed by on the facts beside them,
+    // or their cursor dropped (names.ts belowOnFacts, tiedAfter), rather than each copy of a street in other towns
+    // read to bound it: 1,007 names read so over the 355 queries for five hints (1,293 without), 1,092 for ten (1,391)
     const looks = (count: number) => shortPrefixQueries(built).reduce((sum, q) => {
       scoped.engine.suggest('ru', q, count);
       return sum + scoped.dict.core.exports.stats(4);
