@@ -57,7 +57,7 @@ const MAX_POSTINGS_PER_CALL: i32 = 200000;
 const HIT_CAP: i32 = MAX_HITS * 64;
 /** hit words the word table can keep (a bigger set falls back to the per-token bound and the unordered rest) */
 const WORD_SLOT_CAP: i32 = 8192;
-const WORD_SLOT_BYTES: i32 = 32;
+const WORD_SLOT_BYTES: i32 = 40;
 /** (hit, name) pairs one object is read with at once (`readObject`) */
 const TOUCH_CAP: i32 = 512;
 /** (hit, name) pairs one range read by its names can hold (`readRangeByNames`; a bigger one is read by hit) */
@@ -132,8 +132,9 @@ let prefixTok: i32 = -1;
  * WORD_SLOTS: open-addressing table of the words the leaf hits hit, WORD_SLOT_BYTES each: @0 word id, @4 best gain
  * of a hit on it in a leaf's name, @8 its first hit, @12 its last hit, @16 the most a leaf's name holding it scores
  * (`leafNameBound`; 0x7fffffff until it is computed), @20 1 when it is the only hit word a leaf's name holding it
- * holds, and holds it once (`leafNameBound`: a name's bound is then told by LEAF_FACTS), @24 the tokens of its hits (u64 bit set); HIT_NEXT: the next
- * hit of the same word; HIT_SLOT: the slot of a leaf hit's word (its word looked up once, not at every step of
+ * holds, and holds it once (`leafNameBound`: a name's bound is then told by LEAF_FACTS), @24 the tokens of its hits
+ * (u64 bit set), @32 the last weight `slotGainAt` was asked and @36 its answer; HIT_NEXT: the next hit of the same
+ * word; HIT_SLOT: the slot of a leaf hit's word (its word looked up once, not at every step of
  * the ordered reading).
  * Built once per call when asked (`indexHitWords`), reset through WORD_USED.
  */
@@ -674,12 +675,11 @@ function rankTokens(): void {
 
 /**
  * Leaf hit h cannot lead the ordered reading to a name that matters at this key: its token is among those whose
- * gains together stay below what a name needs there (`neededAt`, which only grows as the reading goes: the
+ * gains together stay below what a name needs there (`needed`, from `neededAt`, which only grows as the reading goes: the
  * threshold never falls and the key never rises, so a dropped cursor is never needed again), or every leaf's
  * name holding its word scores below it (the word's companions, `leafNameBound`).
  */
-function minorHit(h: i32, key: i32, at: i32): bool {
-  const needed = neededAt(key);
+function minorHit(h: i32, needed: i32, at: i32): bool {
   if (needed == NO_NEED) return false;
   // a name hit only by minor tokens also leaves out the others (`leftPenalty`): `нижняя с` drops the cursors of с
   while (minorTokens < rankedTokens) {
@@ -698,7 +698,7 @@ function minorHit(h: i32, key: i32, at: i32): bool {
 }
 
 /**
- * The name at leaf hit i's cursor (its key `key`) cannot matter, told by the facts kept beside it (subtree.ts
+ * The name at leaf hit i's cursor cannot matter (it needs `needed`), told by the facts kept beside it (subtree.ts
  * LEAF_FACTS): what its object's type and level take from the type bonus the solver's extra holds (a leaf's extra is
  * at most that extra less `leafTypeBound` plus its `typeBonusBound`, in both solvers), and the house bonus when it has
  * no house of the leads wanted, off the most a name of the cursor scores (`minorHit`), or off the name's own bound
@@ -708,7 +708,8 @@ function minorHit(h: i32, key: i32, at: i32): bool {
  * object: the copies of `московский 9 километр` without a house 9 cost a look at two arrays each, not four reads at
  * random.
  */
-function belowOnFacts(i: i32, key: i32): bool {
+function belowOnFacts(i: i32, needed: i32): bool {
+  if (needed == NO_NEED) return false;
   const facts = leafFacts(readerOrder, cursorAt(i));
   const h = leafHit(i);
   const slot = <usize>load<i32>(HIT_SLOT + (<usize>h << 2));
@@ -725,19 +726,17 @@ function belowOnFacts(i: i32, key: i32): bool {
     }
   }
   const loss = factsLoss(facts);
-  const needed = neededAt(key);
-  return needed != NO_NEED && (bound - loss < needed || (bound - loss == needed && tiedOut(h, cursorName(i))));
+  return (bound - loss < needed || (bound - loss == needed && tiedOut(h, cursorName(i))));
 }
 /**
- * Leaf hit i's cursor (at key `key`) can only lead to names that tie with what they need at best and come after the
+ * Leaf hit i's cursor (at key `key`, where a name needs `needed`) can only lead to names that tie with what they need at best and come after the
  * last that may enter in a one-pass reading: its names at this key come by name id, so each after the one it is at,
  * and those at a lower key need more (the names left scoring at most the cursor's bound, `minorHit`). Such a cursor
  * is dropped: the 683 copies of `жуковского` in as many towns, tied with the copy that holds the fifth hint and
  * after it, are not looked at one by one. (A name the cursor's word shares with an earlier hit was offered by that
  * hit's cursor first, at its own place: the reader takes a key's names by hit.)
  */
-function tiedAfter(i: i32, key: i32): bool {
-  const needed = neededAt(key);
+function tiedAfter(i: i32, key: i32, needed: i32): bool {
   if (needed == NO_NEED) return false;
   const h = leafHit(i);
   const best = load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>h << 2)), 16);
@@ -820,6 +819,7 @@ function wordSlot(w: i32, create: bool): usize {
       store<i32>(p, 0x7fffffff, 16);
       store<i32>(p, 0, 20);
       store<u64>(p, 0, 24);
+      store<i32>(p, -1, 32);
       store<i32>(WORD_USED + (<usize>wordUsed << 2), i);
       wordUsed++;
       return p;
@@ -991,8 +991,9 @@ export function beginOrdered(order: i32, needed: (key: i32) => i32, tied: (hit: 
   // a cursor minor at the greatest key is minor at every key (what a name needs only grows as keys fall): it
   // never enters the reader, and its first name's key (a random read in a national dictionary) is not looked up
   const top = orderTop(order);
+  const neededTop = top != NO_KEY ? neededAt(top) : NO_NEED;
   for (let i = 0; i < leafHitCount; i++) {
-    if (top != NO_KEY && minorHit(leafHit(i), top, 0)) continue;
+    if (minorHit(leafHit(i), neededTop, 0)) continue;
     store<i32>(CURSORS + (<usize>i << 2), 0);
     // readerEntry(i) at the first name, its key kept per word (subtree.ts WORD_TOP)
     setHeapAt(READER, readerSize, entryOf(wordTopKey(order, hitWord(leafHit(i))), i));
@@ -1006,15 +1007,14 @@ export function beginOrdered(order: i32, needed: (key: i32) => i32, tied: (hit: 
 export function orderedKey(): i32 {
   while (readerSize > 0) {
     const i = 0x7fffffff - <i32>(heapAt(READER, 0) & 0xffffffff);
-    if (minorHit(leafHit(i), <i32>(heapAt(READER, 0) >> 32), load<i32>(CURSORS + (<usize>i << 2)))) {
+    const key = <i32>(heapAt(READER, 0) >> 32);
+    // what a name needs at this key, asked once (the solver's bound by key)
+    const needed = neededAt(key);
+    if (minorHit(leafHit(i), needed, load<i32>(CURSORS + (<usize>i << 2))) || tiedAfter(i, key, needed)) {
       readerSize = popHeap(READER, readerSize);
       continue;
     }
-    if (tiedAfter(i, <i32>(heapAt(READER, 0) >> 32))) {
-      readerSize = popHeap(READER, readerSize);
-      continue;
-    }
-    if (belowOnFacts(i, <i32>(heapAt(READER, 0) >> 32))) {
+    if (belowOnFacts(i, needed)) {
       advanceTop();
       continue;
     }
@@ -1032,11 +1032,15 @@ export function orderedKey(): i32 {
 
 /** The most the hits on the word of slot p gain in a name where it weighs `weight`. */
 function slotGainAt(p: usize, weight: i32): i32 {
+  // the last weight asked of this word, remembered in its slot (the ordered reading asks it of every name)
+  if (load<i32>(p, 32) == weight) return load<i32>(p, 36);
   let best = 0;
   for (let h = load<i32>(p, 8); h >= 0; h = load<i32>(HIT_NEXT + (<usize>h << 2))) {
     const g = gainAt(h, weight);
     if (g > best) best = g;
   }
+  store<i32>(p, weight, 32);
+  store<i32>(p, best, 36);
   return best;
 }
 
