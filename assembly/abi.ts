@@ -84,7 +84,7 @@ export function resultPtr(): i32 {
 /**
  * Diagnostics for bench/ and tests: 0 fuzzy trie walks made, 1 trie nodes they visited (since start), 2 candidates
  * the last call collected, 3 fuzzy lookups answered from the call's memo of walks (since start), 4 names of the
- * ordered rest the last call looked at one by one (names.ts restLooks).
+ * ordered rest whose records the last call read to bound them one by one (names.ts restLooks).
  */
 export function stats(kind: i32): i32 {
   return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : kind == 2 ? objUsed : kind == 3 ? memoAnswers : kind == 4 ? restLooks : 0;
