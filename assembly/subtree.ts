@@ -745,6 +745,18 @@ export function ensureOrder(order: i32, key: (o: i32) => i32): void {
   unchecked((ORDER_TOP[order] = top));
 }
 
+/** The first of word w's area names (AREA_NAMES) whose object is ≥ o (they are in name order, names in object order). */
+export function firstAreaNameAt(w: i32, o: i32): i32 {
+  let lo = areaStart(w);
+  let hi = lo + areaCount(w);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (name(areaName(mid), 0) < o) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The first index in [start, end) of a posting list whose name belongs to an object ≥ o. */
 export function firstPostingAt(start: i32, end: i32, o: i32): i32 {
   let lo = start;

@@ -38,8 +38,8 @@ import {
 import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
-  companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName, orderKey,
-  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd, orderedKeyAt, leafFacts, factsHaveLead,
+  companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName,
+  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd, firstAreaNameAt, orderedKeyAt, leafFacts, factsHaveLead,
 } from '../subtree';
 import { heapAt, setHeapAt, heapify, siftDown, siftUp, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
@@ -719,9 +719,8 @@ function belowOnFacts(i: i32, needed: i32): bool {
     const weight = <i32>((facts >>> 32) & 0xff);
     if (weight < 255) {
       const gained = slotGainAt(slot, weight);
-      const reached = gained > 0 ? weight : 0;
-      const own = (gained > 0 ? gained : 0) - (<i32>((facts >>> 40) & 0xff) + weight - reached) / 5 -
-        (((facts >>> 48) & 1) != 0 ? 5 : 0) - leftPenalty(load<u64>(slot, 24));
+      const own = coveredBound(gained > 0 ? gained : 0, <i32>((facts >>> 40) & 0xff) + weight, gained > 0 ? weight : 0,
+        ((facts >>> 48) & 1) != 0, load<u64>(slot, 24));
       if (own < bound) bound = own;
     }
   }
@@ -740,7 +739,7 @@ function tiedAfter(i: i32, key: i32, needed: i32): bool {
   if (needed == NO_NEED) return false;
   const h = leafHit(i);
   const best = load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>h << 2)), 16);
-  return best == needed && key > NO_KEY + 1 && neededAt(key - 1) > best && tiedOut(h, cursorName(i));
+  return best == needed && key - 1 > NO_KEY && neededAt(key - 1) > best && tiedOut(h, cursorName(i));
 }
 
 /** `leafTypeBound` of this call's ordered reading (set by `beginOrdered`). */
@@ -1023,7 +1022,7 @@ export function orderedKey(): i32 {
       nextName = n;
       nextHit = leafHit(i);
       nextFacts = leafFacts(readerOrder, cursorAt(i));
-      return <i32>(heapAt(READER, 0) >> 32);
+      return key;
     }
     advanceTop();
   }
@@ -1063,8 +1062,16 @@ function nameBound(n: i32): i32 {
     gained += g;
     reached += nameWord(j, 1);
   }
-  const total = name(n, 4);
-  return gained - (total > reached ? (total - reached) / 5 : 0) - (name(n, 3) != 0 ? 5 : 0) - leftPenalty(held);
+  return coveredBound(gained, name(n, 4), reached, name(n, 3) != 0, held);
+}
+
+/**
+ * A name's bound from what its hit words gain (`gained`, their weight `reached` of the name's `total`): less the
+ * coverage penalty on the weight no hit reaches and the earlier-name penalty (collectObjects), and less what it pays
+ * for the tokens no hit on its words holds (`leftPenalty` of `held`).
+ */
+function coveredBound(gained: i32, total: i32, reached: i32, earlier: bool, held: u64): i32 {
+  return gained - (total > reached ? (total - reached) / 5 : 0) - (earlier ? 5 : 0) - leftPenalty(held);
 }
 
 /** The most the object of the name `orderedKey` found can score from its names (read it or pass it by). */
@@ -1277,16 +1284,8 @@ function readWhole(o: i32): bool {
 function readInside(lo: i32, hi: i32): void {
   for (let i = 0; i < areaWordCount; i++) {
     const w = hitWord(load<i32>(AREA_WORDS + (<usize>i << 3)));
-    let k = areaStart(w);
-    let end = k + areaCount(w);
-    // the first area name of an object after lo (area names are in name order, names in object order)
-    let hiK = end;
-    while (k < hiK) {
-      const mid = (k + hiK) >>> 1;
-      if (name(areaName(mid), 0) <= lo) k = mid + 1;
-      else hiK = mid;
-    }
-    for (; k < end; k++) {
+    const end = areaStart(w) + areaCount(w);
+    for (let k = firstAreaNameAt(w, lo + 1); k < end; k++) {
       const o = name(areaName(k), 0);
       if (o >= hi) break;
       readWhole(o);
