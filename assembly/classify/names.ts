@@ -132,7 +132,8 @@ let prefixTok: i32 = -1;
  * WORD_SLOTS: open-addressing table of the words the leaf hits hit, WORD_SLOT_BYTES each: @0 word id, @4 best gain
  * of a hit on it in a leaf's name, @8 its first hit, @12 its last hit, @16 the most a leaf's name holding it scores
  * (`leafNameBound`; 0x7fffffff until it is computed), @20 1 when it is the only hit word a leaf's name holding it
- * holds, and holds it once (`leafNameBound`: a name's bound is then told by LEAF_FACTS), @24 the tokens of its hits
+ * holds, and holds it once (`leafNameBound`: a name's bound is then told by LEAF_FACTS), 2 when that is so of its
+ * names not in SHARED, 3 until `shareNames` tells 2 or 0 (`leafNameBound`), @24 the tokens of its hits
  * (u64 bit set), @32 the last weight `slotGainAt` was asked and @36 its answer; HIT_NEXT: the next hit of the same
  * word; HIT_SLOT: the slot of a leaf hit's word (its word looked up once, not at every step of
  * the ordered reading).
@@ -714,8 +715,14 @@ function belowOnFacts(i: i32, needed: i32): bool {
   const h = leafHit(i);
   const slot = <usize>load<i32>(HIT_SLOT + (<usize>h << 2));
   let bound = load<i32>(slot, 16);
-  // the cursor's word is the only hit word its names can hold: the name's own bound (`nameBound`) from the facts
-  if (load<i32>(slot, 20) != 0) {
+  // the cursor's word is the only hit word its names can hold, or this name's (`shareNames`): the name's own bound
+  // (`nameBound`) from the facts
+  let alone = load<i32>(slot, 20);
+  if (alone == 3 && restLooks >= SHARE_AFTER_LOOKS && !sharedBuilt) {
+    shareNames();
+    alone = load<i32>(slot, 20);
+  }
+  if (alone == 1 || (alone == 2 && !isShared(cursorName(i)))) {
     const weight = <i32>((facts >>> 32) & 0xff);
     if (weight < 255) {
       const gained = slotGainAt(slot, weight);
@@ -888,10 +895,109 @@ export function leafNameBound(): i32 {
     // the rest's bound (minorHit) also pays for the tokens no companion is hit by; `own` does not (an anchor's
     // leaves have places above them that may explain those)
     store<i32>(slot, sum - leftPenalty(held), 16);
-    store<i32>(slot, alone ? 1 : 0, 20);
+    store<i32>(slot, alone ? 1 : leafRepeat(w) == 1 && leafCount(w) >= SHARED_MIN_LEAVES ? 3 : 0, 20);
     if (sum > best) best = sum;
   }
+  sharedBuilt = false;
   return best < perToken ? best : perToken;
+}
+
+/** a word with fewer leaf names is left to `nameBound` (its names are few to read) */
+const SHARED_MIN_LEAVES: i32 = 64;
+/** SHARED's table: open addressing over name ids, at most half full */
+const SHARED_CAP: i32 = 16384;
+/** the most binary-search steps `shareNames` takes in a call */
+const SHARED_WORK: i32 = 4096;
+/** the names a call looks at one by one before `shareNames` is worth its searches */
+const SHARE_AFTER_LOOKS: i32 = 32;
+/** `shareNames` ran in this call */
+let sharedBuilt: bool = false;
+let SHARED: usize = 0;
+let SHARED_USED: usize = 0;
+let sharedUsed: i32 = 0;
+let sharedWork: i32 = 0;
+
+/**
+ * A word of many leaf names that shares a few with another hit word (`верхний` with a word `уфал` starts, in one
+ * name of its 729 at 10 M) is not alone, so every name its cursor came to was read to bound it. Such a word's slot
+ * has @20 3 (`leafNameBound`); once the call has looked at SHARE_AFTER_LOOKS names one by one, SHARED gets the
+ * names of each such word that hold another hit word too (each of the other word's names searched among its own),
+ * and the word's slot 2: a name of its cursor not in SHARED holds no other hit word, so its bound is told by its
+ * facts as an alone word's (`belowOnFacts`). A word whose searches do not pay or fit gets 0.
+ */
+function shareNames(): void {
+  sharedBuilt = true;
+  if (SHARED == 0) {
+    SHARED = reserve(<usize>SHARED_CAP << 2);
+    SHARED_USED = reserve(<usize>(SHARED_CAP >> 1) << 2);
+    for (let i = 0; i < SHARED_CAP; i++) store<i32>(SHARED + (<usize>i << 2), -1);
+  }
+  for (let k = 0; k < sharedUsed; k++) store<i32>(SHARED + (<usize>load<i32>(SHARED_USED + (<usize>k << 2)) << 2), -1);
+  sharedUsed = 0;
+  sharedWork = 0;
+  for (let k = 0; k < wordUsed; k++) {
+    const slot = WORD_SLOTS + <usize>load<i32>(WORD_USED + (<usize>k << 2)) * WORD_SLOT_BYTES;
+    const w = load<i32>(slot);
+    if (load<i32>(slot, 20) != 3) continue;
+    let fits = true;
+    const start = companionStart(w);
+    for (let i = start; i < start + companionCount(w) && fits; i++) {
+      const v = companion(i);
+      if (v != w && wordSlot(v, false) != 0) fits = shareBoth(w, v);
+    }
+    store<i32>(slot, fits ? 2 : 0, 20);
+  }
+}
+
+/**
+ * Adds to SHARED every name holding both words, searching w's postings for each of v's (ascending name ids); false
+ * when v has more than a quarter of w's postings (most of w's names may hold it: little to pass by on the facts),
+ * when the searches cost more than is left, or when SHARED is full.
+ */
+function shareBoth(w: i32, v: i32): bool {
+  const count = word(v, 1);
+  if (count * 4 > word(w, 1)) return false;
+  sharedWork += count * (32 - clz<i32>(word(w, 1)));
+  if (sharedWork > SHARED_WORK) return false;
+  let lo = word(w, 0);
+  const end = lo + word(w, 1);
+  for (let j = word(v, 0); j < word(v, 0) + count && lo < end; j++) {
+    const n = posting(j);
+    let hi = end;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (posting(mid) < n) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < end && posting(lo) == n && !addShared(n)) return false;
+  }
+  return true;
+}
+
+/** The place of name n in SHARED's table, or of the empty entry where it would go. */
+function sharedAt(n: i32): usize {
+  let i = hash(n) & (SHARED_CAP - 1);
+  while (true) {
+    const at = SHARED + (<usize>i << 2);
+    const id = load<i32>(at);
+    if (id == n || id < 0) return at;
+    i = (i + 1) & (SHARED_CAP - 1);
+  }
+}
+
+function addShared(n: i32): bool {
+  const at = sharedAt(n);
+  if (load<i32>(at) == n) return true;
+  if (sharedUsed >= SHARED_CAP >> 1) return false;
+  store<i32>(at, n);
+  store<i32>(SHARED_USED + (<usize>sharedUsed << 2), <i32>((at - SHARED) >> 2));
+  sharedUsed++;
+  return true;
+}
+
+// @ts-ignore: decorator
+@inline function isShared(n: i32): bool {
+  return load<i32>(sharedAt(n)) == n;
 }
 
 /** The name has been read in this call (it has a slot). */
@@ -1235,6 +1341,10 @@ function gatherAreas(first: i32, more: i32): bool {
 
 /** at most this many area names of the other words' hits (`deferPrefixAreas` reads their objects whole at once) */
 const FEW_OTHER_AREAS: i32 = 64;
+/** at most this many leaf names of the other words' hits (the places above each are read at once) */
+const FEW_OTHER_LEAVES: i32 = 4096;
+/** the prefix's area names that reading the places above one such leaf costs as much as (`deferPrefixAreas`) */
+const LEAF_WALK_COST: i32 = 4;
 /** at most this many searches for the prefix's places under those objects (one per object and word) */
 const INSIDE_SEARCHES: i32 = 8192;
 
@@ -1252,12 +1362,21 @@ function deferPrefixAreas(p: i32): bool {
   let first = hitTotal - 1;
   while (first > 0 && hitToken(first - 1) == p) first--;
   let others = 0;
+  let leaves = 0;
   for (let h = 0; h < first; h++) {
     const w = hitWord(h);
-    if (hitToken(h) == p || leafCount(w) > 0) return false;
+    if (hitToken(h) == p) return false;
     others += areaCount(w);
+    leaves += leafCount(w);
   }
-  if (others > FEW_OTHER_AREAS || !gatherAreas(first, others * 16) || others * areaWordCount > INSIDE_SEARCHES) return false;
+  if (others > FEW_OTHER_AREAS || leaves > FEW_OTHER_LEAVES) return false;
+  if (leaves > 0) {
+    // the walk above each leaf costs about what reading a few of the prefix's places does
+    let places = 0;
+    for (let h = first; h < hitTotal; h++) places += areaCount(hitWord(h));
+    if (places < leaves * LEAF_WALK_COST) return false;
+  }
+  if (!gatherAreas(first, others * 16) || others * areaWordCount > INSIDE_SEARCHES) return false;
   for (let h = 0; h < first; h++) readHit(h, true);
   const touched = nameUsed;
   for (let k = 0; k < touched; k++) {
@@ -1266,6 +1385,20 @@ function deferPrefixAreas(p: i32): bool {
     for (let a = obj(o, O_PARENT); a >= 0; a = obj(a, O_PARENT)) readWhole(a);
     const end = subtreeEnd(o);
     if (end > o + 1) readInside(o, end);
+  }
+  // the places above a leaf another word is in: each may be the anchor of that street (a place read is read with
+  // every place above it, so the walk stops at one)
+  if (leaves > 0) {
+    for (let h = 0; h < first; h++) {
+      const w = hitWord(h);
+      if (leafCount(w) == 0) continue;
+      const start = word(w, 0);
+      for (let k = start; k < start + word(w, 1); k++) {
+        const o = name(posting(k), 0);
+        if (isArea(o)) continue;
+        for (let a = obj(o, O_PARENT); a >= 0 && readWhole(a); a = obj(a, O_PARENT)) {}
+      }
+    }
   }
   return true;
 }

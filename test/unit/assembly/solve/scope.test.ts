@@ -399,15 +399,7 @@ describe('hints of a place and a prefix that starts the names of many places', (
     const objects: MergedObject[] = [];
     const houses: MergedHouse[] = [];
     const add = adder(objects);
-    const forest = add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' });
-    for (let v = 0; v < 90; v++) {
-      const village = add({
-        level: 5, parent: forest, name: `Сел${ends[v % ends.length]}${v >= ends.length ? ` ${FIRST[v % FIRST.length]}` : ''}`,
-        type: v % 4 ? 'д' : 'с', population: 50 + ((v * 7919) % 3000), ...(v % 3 === 0 ? { aliases: [`Бор${ends[v % ends.length]}`] } : {}),
-      });
-      const street = add({ level: 7, parent: village, name: STREETS[v % STREETS.length], type: 'ул' });
-      houses.push({ parent: street, number: String(1 + (v % 5)), codes: {}, source: 'test' });
-    }
+    selVillages(add, houses, add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' }));
     const selenga = add({ level: 1, parent: -1, name: 'Селенга', type: 'обл' });
     const town = add({ level: 4, parent: selenga, name: 'Городище', type: 'г', population: 900 });
     const district = add({ level: 6, parent: town, name: 'Селекционный', type: 'мкр' });
@@ -425,6 +417,63 @@ describe('hints of a place and a prefix that starts the names of many places', (
     expect(hintsOf(a, 'городище сел', 5)).toContain('Селенга');
     expect(collected(b, 'городище сел')).toBeGreaterThanOrEqual(90);
     expect(collected(a, 'городище сел')).toBeLessThan(30);
+  });
+});
+
+describe('hints of a street word and a prefix that starts the names of many places', () => {
+  it('give the hints of the one-pass reading, reading few of the places', async () => {
+    // 90 Сел… villages; a street Нижняя in three of them and in a town Городище, and a village Нижняя Слобода:
+    // `нижняя сел` reads now the places above each street Нижняя (a street under a Сел… village is the best hint)
+    // and the places of Нижняя, and the other villages best bound first (names.ts deferPrefixAreas)
+    const objects: MergedObject[] = [];
+    const houses: MergedHouse[] = [];
+    const add = adder(objects);
+    selVillages(add, houses, add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' }), (v, village) => {
+      if (v % 30 === 10) add({ level: 7, parent: village, name: 'Нижняя', type: 'ул' });
+    });
+    const steppe = add({ level: 1, parent: -1, name: 'Степная', type: 'обл' });
+    const town = add({ level: 4, parent: steppe, name: 'Городище', type: 'г', population: 900 });
+    const street = add({ level: 7, parent: town, name: 'Нижняя', type: 'ул' });
+    houses.push({ parent: street, number: '3', codes: {}, source: 'test' });
+    add({ level: 7, parent: town, name: 'Сельская', type: 'ул' });
+    add({ level: 5, parent: steppe, name: 'Нижняя Слобода', type: 'с', population: 40 });
+    const [a, b] = await bothOrders(objects, houses);
+    const queries = ['нижняя сел', 'нижняя се', 'нижняя с', 'нижняя селе', 'нижняя слоб', 'нижняя бор', 'нижняя сел 3', 'ул нижняя сел',
+      'нижняя городище сел', 'нижняя степная с', 'нижняя лесная сел'];
+    for (const count of [1, 5, 10, 20]) {
+      expect(queries.filter((q) => hintsOf(a, q, count) !== hintsOf(b, q, count)), `count ${count}`).toEqual([]);
+    }
+    // the streets Нижняя of the Сел… villages come first
+    expect(a.engine.suggest('ru', 'нижняя сел', 3).map((r) => a.dict.object(r.levels.street).name)).toEqual(['Нижняя', 'Нижняя', 'Нижняя']);
+    expect(collected(b, 'нижняя сел')).toBeGreaterThanOrEqual(90);
+    expect(collected(a, 'нижняя сел')).toBeLessThan(30);
+  });
+});
+
+describe('hints of a word of many streets, one of which holds the word being typed', () => {
+  it('give the hints of the one-pass reading, looking at few of the streets one by one', async () => {
+    // a street Верхняя in each of 90 villages, and one Верхняя Уфимская: `верхняя уф` looks at a few streets Верхняя
+    // one by one, then tells the others by their facts, knowing which of them hold a word `уф` hits (names.ts
+    // shareNames)
+    const objects: MergedObject[] = [];
+    const houses: MergedHouse[] = [];
+    const add = adder(objects);
+    selVillages(add, houses, add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' }), (v, village) => {
+      const street = add({ level: 7, parent: village, name: v === 61 ? 'Верхняя Уфимская' : 'Верхняя', type: v % 5 ? 'ул' : 'пер' });
+      houses.push({ parent: street, number: String(1 + (v % 3)), codes: {}, source: 'test' });
+    });
+    add({ level: 7, parent: objects.length - 3, name: 'Уникальная', type: 'ул' });
+    const [a, b] = await bothOrders(objects, houses);
+    const queries = ['верхняя уф', 'верхняя у', 'верхняя уфимская', 'верхняя уфимс 1', 'ул верхняя уф', 'пер верхняя уф', 'верхняя уф 2', 'верхняя сел'];
+    for (const count of [1, 5, 10, 20]) {
+      expect(queries.filter((q) => hintsOf(a, q, count) !== hintsOf(b, q, count)), `count ${count}`).toEqual([]);
+    }
+    expect(a.engine.suggest('ru', 'верхняя уф', 1).map((r) => a.dict.object(r.levels.street).name)).toEqual(['Верхняя Уфимская']);
+    // names looked at one by one (core stats(4)): 34 at each count, 71–86 when every name of Верхняя is
+    for (const count of [5, 10, 20]) {
+      a.engine.suggest('ru', 'верхняя уф', count);
+      expect(a.dict.core.exports.stats(4), `count ${count}`).toBeLessThan(50);
+    }
   });
 });
 
@@ -446,6 +495,22 @@ describe('any query over the country', () => {
     );
   });
 });
+
+/**
+ * 90 villages Сел… under `parent`, of different weights, a third with an alias Бор…, each with a street of the
+ * common names and a house, and what `more` adds under the v-th (objects stay in depth-first order).
+ */
+function selVillages(add: ReturnType<typeof adder>, houses: MergedHouse[], parent: number, more = (v: number, village: number): void => {}): void {
+  for (let v = 0; v < 90; v++) {
+    const village = add({
+      level: 5, parent, name: `Сел${ends[v % ends.length]}${v >= ends.length ? ` ${FIRST[v % FIRST.length]}` : ''}`,
+      type: v % 4 ? 'д' : 'с', population: 50 + ((v * 7919) % 3000), ...(v % 3 === 0 ? { aliases: [`Бор${ends[v % ends.length]}`] } : {}),
+    });
+    const street = add({ level: 7, parent: village, name: STREETS[v % STREETS.length], type: 'ул' });
+    houses.push({ parent: street, number: String(1 + (v % 5)), codes: {}, source: 'test' });
+    more(v, village);
+  }
+}
 
 /** Endings of the Сел… places of the tests of a prefix that starts many places' names. */
 const ends = ['ино', 'ищи', 'ецкое', 'иваново', 'ьцо', 'езнево', 'юк', 'ена', 'ьское'];
