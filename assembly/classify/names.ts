@@ -57,7 +57,7 @@ const MAX_POSTINGS_PER_CALL: i32 = 200000;
 const HIT_CAP: i32 = MAX_HITS * 64;
 /** hit words the word table can keep (a bigger set falls back to the per-token bound and the unordered rest) */
 const WORD_SLOT_CAP: i32 = 8192;
-const WORD_SLOT_BYTES: i32 = 40;
+const WORD_SLOT_BYTES: i32 = 56;
 /** (hit, name) pairs one object is read with at once (`readObject`) */
 const TOUCH_CAP: i32 = 512;
 /** (hit, name) pairs one range read by its names can hold (`readRangeByNames`; a bigger one is read by hit) */
@@ -134,7 +134,8 @@ let prefixTok: i32 = -1;
  * (`leafNameBound`; 0x7fffffff until it is computed), @20 1 when it is the only hit word a leaf's name holding it
  * holds, and holds it once (`leafNameBound`: a name's bound is then told by LEAF_FACTS), 2 when that is so of its
  * names not in SHARED, 3 until `shareNames` tells 2 or 0 (`leafNameBound`), @24 the tokens of its hits
- * (u64 bit set), @32 the last weight `slotGainAt` was asked and @36 its answer; HIT_NEXT: the next hit of the same
+ * (u64 bit set), @32 the last weight `slotGainAt` was asked and @36 its answer, @40 what the hits on its other
+ * companions gain, @44 their weight, @48 the left-token penalty of all its companions' tokens (`sharingBound`); HIT_NEXT: the next hit of the same
  * word; HIT_SLOT: the slot of a leaf hit's word (its word looked up once, not at every step of
  * the ordered reading).
  * Built once per call when asked (`indexHitWords`), reset through WORD_USED.
@@ -715,25 +716,40 @@ function belowOnFacts(i: i32, needed: i32): bool {
   const h = leafHit(i);
   const slot = <usize>load<i32>(HIT_SLOT + (<usize>h << 2));
   let bound = load<i32>(slot, 16);
-  // the cursor's word is the only hit word its names can hold, or this name's (`shareNames`): the name's own bound
-  // (`nameBound`) from the facts
-  let alone = load<i32>(slot, 20);
-  if (alone == 3 && restLooks >= SHARE_AFTER_LOOKS && !sharedBuilt) {
-    shareNames();
-    alone = load<i32>(slot, 20);
-  }
-  if (alone == 1 || (alone == 2 && !isShared(cursorName(i)))) {
-    const weight = <i32>((facts >>> 32) & 0xff);
-    if (weight < 255) {
-      const gained = slotGainAt(slot, weight);
-      const own = coveredBound(gained > 0 ? gained : 0, <i32>((facts >>> 40) & 0xff) + weight, gained > 0 ? weight : 0,
-        ((facts >>> 48) & 1) != 0, load<u64>(slot, 24));
-      if (own < bound) bound = own;
+  const weight = <i32>((facts >>> 32) & 0xff);
+  if (weight < 255) {
+    let alone = load<i32>(slot, 20);
+    if (alone == 3 && restLooks >= SHARE_AFTER_LOOKS && !sharedBuilt) {
+      shareNames();
+      alone = load<i32>(slot, 20);
     }
+    const gained = slotGainAt(slot, weight);
+    const other = <i32>((facts >>> 40) & 0xff);
+    const earlier = ((facts >>> 48) & 1) != 0;
+    // the cursor's word is the only hit word its names can hold, or this name's (`shareNames`): the name's own
+    // bound (`nameBound`) from the facts; else the most the other hit words can add in its other weight
+    const own = alone == 1 || (alone == 2 && !isShared(cursorName(i)))
+      ? coveredBound(gained > 0 ? gained : 0, other + weight, gained > 0 ? weight : 0, earlier, load<u64>(slot, 24))
+      : sharingBound(slot, gained > 0 ? gained : 0, other, earlier);
+    if (own < bound) bound = own;
   }
   const loss = factsLoss(facts);
   return (bound - loss < needed || (bound - loss == needed && tiedOut(h, cursorName(i))));
 }
+/**
+ * The most a name whose cursor's word gains `gained` in it can score when other hit words may be in its `other`
+ * weight (LEAF_FACTS; 255 or more when unknown): they gain at most what they gain as the word's companions (slot
+ * @40) on at most the weight they have there (@44) or the name's other weight, whichever is less, and the rest of
+ * that weight pays the coverage penalty; it pays at least the left-token penalty of all the companions' tokens
+ * (@48). At most `nameBound`.
+ */
+function sharingBound(slot: usize, gained: i32, other: i32, earlier: bool): i32 {
+  const othersGain = load<i32>(slot, 40);
+  const reach = other >= 255 || other > load<i32>(slot, 44) ? load<i32>(slot, 44) : other;
+  const covered = other >= 255 ? 0 : (other - reach) / 5;
+  return gained + (othersGain < reach ? othersGain : reach) - covered - (earlier ? 5 : 0) - load<i32>(slot, 48);
+}
+
 /**
  * Leaf hit i's cursor (at key `key`, where a name needs `needed`) can only lead to names that tie with what they need at best and come after the
  * last that may enter in a one-pass reading: its names at this key come by name id, so each after the one it is at,
@@ -826,6 +842,7 @@ function wordSlot(w: i32, create: bool): usize {
       store<i32>(p, 0, 20);
       store<u64>(p, 0, 24);
       store<i32>(p, -1, 32);
+      // (@40, @44, @48: `leafNameBound` sets them before the ordered reading asks)
       store<i32>(WORD_USED + (<usize>wordUsed << 2), i);
       wordUsed++;
       return p;
@@ -873,6 +890,8 @@ export function leafNameBound(): i32 {
     const w = load<i32>(slot);
     let sum = 0;
     let weightHit = 0;
+    let othersGain = 0;
+    let othersWeight = 0;
     let held: u64 = 0;
     let alone = leafRepeat(w) == 1;
     const start = companionStart(w);
@@ -889,12 +908,19 @@ export function leafNameBound(): i32 {
       held |= load<u64>(q, 24);
       sum += gained * leafRepeat(v);
       weightHit += companionWeight(i) * leafRepeat(v);
+      if (v != w) {
+        othersGain += gained * leafRepeat(v);
+        othersWeight += companionWeight(i) * leafRepeat(v);
+      }
     }
     const missed = lightestName(w) - weightHit;
     if (missed > 0) sum -= missed / 5;
     // the rest's bound (minorHit) also pays for the tokens no companion is hit by; `own` does not (an anchor's
     // leaves have places above them that may explain those)
     store<i32>(slot, sum - leftPenalty(held), 16);
+    store<i32>(slot, othersGain, 40);
+    store<i32>(slot, othersWeight, 44);
+    store<i32>(slot, leftPenalty(held), 48);
     store<i32>(slot, alone ? 1 : leafRepeat(w) == 1 && leafCount(w) >= SHARED_MIN_LEAVES ? 3 : 0, 20);
     if (sum > best) best = sum;
   }

@@ -454,17 +454,21 @@ describe('hints of a word of many streets, one of which holds the word being typ
   it('give the hints of the one-pass reading, looking at few of the streets one by one', async () => {
     // a street Верхняя in each of 90 villages, and one Верхняя Уфимская: `верхняя уф` looks at a few streets Верхняя
     // one by one, then tells the others by their facts, knowing which of them hold a word `уф` hits (names.ts
-    // shareNames)
+    // shareNames); and a street Нижняя Уфимская in each, a house 7 in three: names that hold both words are bounded
+    // by what the other word can add in their other weight (names.ts sharingBound)
     const objects: MergedObject[] = [];
     const houses: MergedHouse[] = [];
     const add = adder(objects);
     selVillages(add, houses, add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' }), (v, village) => {
       const street = add({ level: 7, parent: village, name: v === 61 ? 'Верхняя Уфимская' : 'Верхняя', type: v % 5 ? 'ул' : 'пер' });
       houses.push({ parent: street, number: String(1 + (v % 3)), codes: {}, source: 'test' });
+      const lower = add({ level: 7, parent: village, name: 'Нижняя Уфимская', type: 'ул' });
+      houses.push({ parent: lower, number: v % 30 === 7 ? '7' : String(1 + (v % 5)), codes: {}, source: 'test' });
     });
     add({ level: 7, parent: objects.length - 3, name: 'Уникальная', type: 'ул' });
     const [a, b] = await bothOrders(objects, houses);
-    const queries = ['верхняя уф', 'верхняя у', 'верхняя уфимская', 'верхняя уфимс 1', 'ул верхняя уф', 'пер верхняя уф', 'верхняя уф 2', 'верхняя сел'];
+    const queries = ['верхняя уф', 'верхняя у', 'верхняя уфимская', 'верхняя уфимс 1', 'ул верхняя уф', 'пер верхняя уф', 'верхняя уф 2', 'верхняя сел',
+      'нижняя уфимская 7', 'нижняя уфим 7', 'уфимская нижняя 7', 'нижняя уфимская 8'];
     for (const count of [1, 5, 10, 20]) {
       expect(queries.filter((q) => hintsOf(a, q, count) !== hintsOf(b, q, count)), `count ${count}`).toEqual([]);
     }
