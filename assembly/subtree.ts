@@ -57,6 +57,9 @@
  *                                     (`leadsHavePair`: a digit, another character, none): a street passed by for
  *                                     want of the house typed (`9`, `35`) is told by one load, not by reading its
  *                                     houses (hundreds on a long street)
+ *   SHORT_KEYS u64 × 2 × objectCount  bit n for a house key that is the number n of two digits, or them and one
+ *                                     character more (`hasShortKey`: `35` typed, a street of 35к1 and 35к2 is
+ *                                     told by one load)
  *   POSTCODES  i64 × objects whose postcode is not their parent's: (postcode << 32 | object), sorted, so the
  *                                     objects a postcode names are one slice (`postcodeSlice`), and every object
  *                                     with that postcode, or under one with it, lies in their subtrees
@@ -67,6 +70,7 @@
  */
 import { reserve, i32At, setI32 } from './memory';
 import { setHeapAt, sortAscending } from './heap';
+import { isDigit } from './text';
 import {
   obj, name, nameWord, posting, word, house, houseKeyChar, O_PARENT, O_LEVEL, O_TYPE, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT,
   H_KEY, H_KEY_LEN, O_POSTCODE, OBJECTS, NAMES, objectCount, nameCount, wordCount,
@@ -86,6 +90,7 @@ let HEAVIEST: usize = 0;
 let CO_WORDS: usize = 0;
 let CHAIN_WEIGHT: usize = 0;
 let HOUSE_LEADS: usize = 0;
+let SHORT_KEYS: usize = 0;
 let POSTCODES: usize = 0;
 let postcodeCount: i32 = 0;
 let leafPostingTotal: i32 = 0;
@@ -252,6 +257,7 @@ export function ensureSubtrees(): void {
   HEAVIEST = reserve(<usize>objectCount << 2);
   CHAIN_WEIGHT = reserve(<usize>objectCount << 2);
   HOUSE_LEADS = reserve(<usize>objectCount << 4);
+  SHORT_KEYS = reserve(<usize>objectCount << 4);
   buildHeaviest();
   buildHouseLeads();
   buildPostcodes();
@@ -390,18 +396,40 @@ export function leadsHavePair(o: i32, c1: i32, c2: i32): bool {
   return (load<u64>(HOUSE_LEADS + (<usize>o << 4) + (<usize>leadWord(first, second) << 3)) & leadBit(first, second)) != 0;
 }
 
-/** HOUSE_LEADS: per object two u64 of bits, one per class of a house key's first two characters (`leadBit`). */
+/**
+ * Some house key of object o is the two digits c1 c2, or them and one character more (true without the index):
+ * `35` typed, a street whose houses are 35к1 and 35к2 is told without reading them (suggest.ts hintHouseLoss).
+ */
+export function hasShortKey(o: i32, c1: i32, c2: i32): bool {
+  if (SHORT_KEYS == 0) return true;
+  const n = (c1 - 0x30) * 10 + c2 - 0x30;
+  return (load<u64>(SHORT_KEYS + (<usize>o << 4) + (<usize>(n >> 6) << 3)) & ((<u64>1) << <u64>(n & 63))) != 0;
+}
+
+/**
+ * HOUSE_LEADS: per object two u64 of bits, one per class of a house key's first two characters (`leadBit`);
+ * SHORT_KEYS: per object two u64 of bits, bit n for a house key that is the number n of two digits or them and one
+ * character more.
+ */
 function buildHouseLeads(): void {
   for (let o = 0; o < objectCount; o++) {
     const p = HOUSE_LEADS + (<usize>o << 4);
+    const q = SHORT_KEYS + (<usize>o << 4);
     store<u64>(p, 0);
     store<u64>(p, 0, 8);
+    store<u64>(q, 0);
+    store<u64>(q, 0, 8);
     const start = obj(o, O_HOUSE_START);
     for (let h = start; h < start + obj(o, O_HOUSE_COUNT); h++) {
       const len = house(h, H_KEY_LEN);
       if (len == 0) continue;
       const off = house(h, H_KEY);
       orLead(p, leadClass(houseKeyChar(off)), len > 1 ? leadClass(houseKeyChar(off + 1)) : 11);
+      if ((len == 2 || len == 3) && isDigit(houseKeyChar(off)) && isDigit(houseKeyChar(off + 1))) {
+        const n = (houseKeyChar(off) - 0x30) * 10 + houseKeyChar(off + 1) - 0x30;
+        const at = q + (<usize>(n >> 6) << 3);
+        store<u64>(at, load<u64>(at) | ((<u64>1) << <u64>(n & 63)));
+      }
     }
   }
 }

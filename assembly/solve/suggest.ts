@@ -24,7 +24,7 @@ import {
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
   chargeLeftTokens, chargeMissingHouse, typeBonusMost,
 } from '../classify/names';
-import { heaviest, chainWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey } from '../subtree';
+import { heaviest, chainWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
 import { chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_FREE } from '../tokenize';
@@ -177,7 +177,13 @@ function keyIsWide(off: i32, len: i32): bool {
  * wide (`84-86`) first, then the narrow reading's (house 84, flat 86); a longer key less the longer it is.
  */
 function houseHintBonus(off: i32, len: i32): i32 {
-  return 60 + (keyIsWide(off, len) ? 20 : len == houseKeyLen ? (houseWideKeyLen > 0 ? 19 : 20) : -(len - houseKeyLen) * 2);
+  return keyIsWide(off, len) ? 80 : len == houseKeyLen ? (houseWideKeyLen > 0 ? 79 : 80) : longerHouseBonus(len - houseKeyLen);
+}
+
+/** What a house whose key is `more` characters longer than the one typed adds (`houseHintBonus`). */
+// @ts-ignore: decorator
+@inline function longerHouseBonus(more: i32): i32 {
+  return 60 - more * 2;
 }
 
 /** Ranks candidates [from, to) into TOP. */
@@ -253,16 +259,24 @@ function hintExtraOf(key: i32): i32 {
 function hintExtraOfLeaf(o: i32, key: i32): i32 {
   return extra - restLeft + key - leafTypeBound() + typeBonusBound(o);
 }
+/** What a house hint whose key is two characters longer than the one typed loses to one that is it (`houseHintBonus`). */
+const TWO_LONGER_LOSS: i32 = HOUSE_HINT_BONUS - longerHouseBonus(2);
 /**
  * What street o's houses take from `hintExtraOfLeaf`: the house hint bonus less the most a house of it whose key
  * starts with the number typed adds (`houseHintBonus`: `35к1` after `35` adds 24 less than a house `35` would), or
- * the loss of the first such house that loses less than `slack` (its bound passes the threshold either way).
+ * the loss of the first such house that loses less than `slack` (its bound passes the threshold either way), or a
+ * loss no house can lose less than, itself at least `slack`.
  */
 function hintHouseLoss(o: i32, slack: i32): i32 {
   if (houseKeyLen == 0) return 0;
   // the first two characters of its house keys (subtree.ts HOUSE_LEADS) say it for most streets
   if (houseKeyLen == 1) return leadsHaveFirst(o, u16At(HOUSE_KEY, 0)) ? 0 : HOUSE_HINT_BONUS;
   if (!leadsHavePair(o, u16At(HOUSE_KEY, 0), u16At(HOUSE_KEY, 1))) return HOUSE_HINT_BONUS;
+  // two digits typed as they are, and no house that is them or them and one character more: a house at best two
+  // characters longer (35к1 after 35) loses the bonus's 20 and 2 a character, at least the slack (subtree.ts
+  // SHORT_KEYS)
+  if (houseKeyLen == 2 && !lettered && houseWideKeyLen == 0 && slack <= TWO_LONGER_LOSS && isDigit(u16At(HOUSE_KEY, 0)) &&
+      isDigit(u16At(HOUSE_KEY, 1)) && !hasShortKey(o, u16At(HOUSE_KEY, 0), u16At(HOUSE_KEY, 1))) return TWO_LONGER_LOSS;
   const start = obj(o, O_HOUSE_START);
   let best = 0;
   for (let h = start; h < start + obj(o, O_HOUSE_COUNT); h++) {
