@@ -726,9 +726,9 @@ function belowOnFacts(i: i32, needed: i32): bool {
     const gained = slotGainAt(slot, weight);
     const other = <i32>((facts >>> 40) & 0xff);
     const earlier = ((facts >>> 48) & 1) != 0;
-    // the cursor's word is the only hit word its names can hold, or this name's (`shareNames`): the name's own
-    // bound (`nameBound`) from the facts; else the most the other hit words can add in its other weight
-    const own = alone == 1 || (alone == 2 && !isShared(cursorName(i)))
+    // the cursor's word is the only hit word its names can hold, or this name's (no other word, or `shareNames`):
+    // the name's own bound (`nameBound`) from the facts; else the most the other hit words can add in its other weight
+    const own = alone == 1 || other == 0 || (alone == 2 && !isShared(cursorName(i)))
       ? coveredBound(gained > 0 ? gained : 0, other + weight, gained > 0 ? weight : 0, earlier, load<u64>(slot, 24))
       : sharingBound(slot, gained > 0 ? gained : 0, other, earlier);
     if (own < bound) bound = own;
@@ -741,7 +741,7 @@ function belowOnFacts(i: i32, needed: i32): bool {
  * weight (LEAF_FACTS; 255 or more when unknown): they gain at most what they gain as the word's companions (slot
  * @40) on at most the weight they have there (@44) or the name's other weight, whichever is less, and the rest of
  * that weight pays the coverage penalty; it pays at least the left-token penalty of all the companions' tokens
- * (@48). At most `nameBound`.
+ * (@48). Never below `nameBound`.
  */
 function sharingBound(slot: usize, gained: i32, other: i32, earlier: bool): i32 {
   const othersGain = load<i32>(slot, 40);
