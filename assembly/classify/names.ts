@@ -39,7 +39,7 @@ import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName,
-  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd, firstAreaNameAt, orderedKeyAt, leafFacts, factsHaveLead,
+  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd, firstAreaNameAt, orderedKeyAt, leafFacts, factsHaveLead, hasShortKey,
 } from '../subtree';
 import { heapAt, setHeapAt, heapify, siftDown, siftUp, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
@@ -255,6 +255,7 @@ export function resetCandidates(): void {
   leftCost = 0;
   leftTokens = 0;
   houseShortfall = 0;
+  shortHouseLoss = 0;
   clearLeadsWanted();
 }
 
@@ -268,6 +269,22 @@ let houseShortfall: i32 = 0;
  */
 export function chargeMissingHouse(shortfall: i32): void {
   houseShortfall = shortfall;
+}
+
+/** what a leaf of the rest loses when no house key of it is the two digits typed or them and one character more */
+let shortHouseLoss: i32 = 0;
+let shortFirst: i32 = 0;
+let shortSecond: i32 = 0;
+
+/**
+ * Two digits typed (`first`, `second`): a leaf of the rest with a house key starting as the first does but none that
+ * is the two or them and one character more (subtree.ts SHORT_KEYS) gets `loss` less than the solver's extra says,
+ * told by one load beside its facts (`belowOnFacts`). Until the next `resetCandidates`.
+ */
+export function chargeShortHouse(loss: i32, first: i32, second: i32): void {
+  shortHouseLoss = loss;
+  shortFirst = first;
+  shortSecond = second;
 }
 
 /**
@@ -733,7 +750,10 @@ function belowOnFacts(i: i32, needed: i32): bool {
       : sharingBound(slot, gained > 0 ? gained : 0, other, earlier);
     if (own < bound) bound = own;
   }
-  const loss = factsLoss(facts);
+  let loss = factsLoss(facts);
+  // the house typed is two digits, its first character some house's: the object's short keys (one more load)
+  if (shortHouseLoss > 0 && bound - loss >= needed && factsHaveLead(facts) &&
+      !hasShortKey(name(cursorName(i), 0), shortFirst, shortSecond)) loss += shortHouseLoss;
   return (bound - loss < needed || (bound - loss == needed && tiedOut(h, cursorName(i))));
 }
 /**

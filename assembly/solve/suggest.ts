@@ -22,7 +22,7 @@ import { obj, house, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
-  chargeLeftTokens, chargeMissingHouse, typeBonusMost,
+  chargeLeftTokens, chargeMissingHouse, chargeShortHouse, typeBonusMost,
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
 import { chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS } from './chain';
@@ -259,6 +259,10 @@ function hintExtraOf(key: i32): i32 {
 function hintExtraOfLeaf(o: i32, key: i32): i32 {
   return extra - restLeft + key - leafTypeBound() + typeBonusBound(o);
 }
+/** The house typed is two digits as they are: no letter may follow them, no wide reading (`hintHouseLoss`). */
+function twoDigitsTyped(): bool {
+  return houseKeyLen == 2 && !lettered && houseWideKeyLen == 0 && isDigit(u16At(HOUSE_KEY, 0)) && isDigit(u16At(HOUSE_KEY, 1));
+}
 /** What a house hint whose key is two characters longer than the one typed loses to one that is it (`houseHintBonus`). */
 const TWO_LONGER_LOSS: i32 = HOUSE_HINT_BONUS - longerHouseBonus(2);
 /**
@@ -275,8 +279,7 @@ function hintHouseLoss(o: i32, slack: i32): i32 {
   // two digits typed as they are, and no house that is them or them and one character more: a house at best two
   // characters longer (35к1 after 35) loses the bonus's 20 and 2 a character, at least the slack (subtree.ts
   // SHORT_KEYS)
-  if (houseKeyLen == 2 && !lettered && houseWideKeyLen == 0 && slack <= TWO_LONGER_LOSS && isDigit(u16At(HOUSE_KEY, 0)) &&
-      isDigit(u16At(HOUSE_KEY, 1)) && !hasShortKey(o, u16At(HOUSE_KEY, 0), u16At(HOUSE_KEY, 1))) return TWO_LONGER_LOSS;
+  if (slack <= TWO_LONGER_LOSS && twoDigitsTyped() && !hasShortKey(o, u16At(HOUSE_KEY, 0), u16At(HOUSE_KEY, 1))) return TWO_LONGER_LOSS;
   const start = obj(o, O_HOUSE_START);
   let best = 0;
   for (let h = start; h < start + obj(o, O_HOUSE_COUNT); h++) {
@@ -347,6 +350,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   if (houseKeyLen > 0) {
     leadsWanted(u16At(HOUSE_KEY, 0), houseKeyLen > 1 ? u16At(HOUSE_KEY, 1) : -1);
     chargeMissingHouse(HOUSE_HINT_BONUS);
+    if (twoDigitsTyped()) chargeShortHouse(TWO_LONGER_LOSS, u16At(HOUSE_KEY, 0), u16At(HOUSE_KEY, 1));
   }
   leftTokens = leftTokenMask(prefixToken);
   areaLeft = prefixToken >= 0 ? LEFT_WORD_PENALTY * <i32>popcnt<u64>(leftTokens & ~((<u64>1) << <u64>prefixToken)) : 0;
