@@ -234,6 +234,9 @@ export function setupNames(): void {
   OBJ_SLOTS = reserve(<usize>OBJ_SLOT_CAP * OBJ_SLOT_BYTES);
   OBJ_USED = reserve(<usize>OBJ_SLOT_CAP * 4);
   RAISED = reserve(<usize>OBJ_SLOT_CAP * 4);
+  SHARED = reserve(<usize>SHARED_CAP << 2);
+  SHARED_USED = reserve(<usize>(SHARED_CAP >> 1) << 2);
+  for (let i = 0; i < SHARED_CAP; i++) store<i32>(SHARED + (<usize>i << 2), -1);
   for (let i = 0; i < NAME_SLOT_CAP; i++) store<i32>(NAME_SLOTS + <usize>i * NAME_SLOT_BYTES, -1);
   for (let i = 0; i < OBJ_SLOT_CAP; i++) store<i32>(OBJ_SLOTS + <usize>i * OBJ_SLOT_BYTES, -1);
 }
@@ -973,11 +976,6 @@ let sharedWork: i32 = 0;
  */
 function shareNames(): void {
   sharedBuilt = true;
-  if (SHARED == 0) {
-    SHARED = reserve(<usize>SHARED_CAP << 2);
-    SHARED_USED = reserve(<usize>(SHARED_CAP >> 1) << 2);
-    for (let i = 0; i < SHARED_CAP; i++) store<i32>(SHARED + (<usize>i << 2), -1);
-  }
   for (let k = 0; k < sharedUsed; k++) store<i32>(SHARED + (<usize>load<i32>(SHARED_USED + (<usize>k << 2)) << 2), -1);
   sharedUsed = 0;
   sharedWork = 0;
