@@ -362,6 +362,34 @@ describe('hints of a number that the houses of a street only start with', () => 
   });
 });
 
+describe('hints of a number after a street that few places have a house of', () => {
+  it('give the hints of the one-pass reading, the streets without such a house among them', async () => {
+    // a street Березовая in 36 villages: six with houses 17 and 17к1, the others only a house 5 (no key starts with
+    // 1): after the houses of the six, the heavier of the others are hints of `березовая 17` as streets, read with
+    // the short keys charged (names.ts chargeShortHouse) as one pass reads them
+    const objects: MergedObject[] = [];
+    const houses: MergedHouse[] = [];
+    const add = adder(objects);
+    const region = add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' });
+    for (let v = 0; v < 36; v++) {
+      const name = `${FIRST[v % FIRST.length]}${LAST[Math.floor(v / FIRST.length) % LAST.length]}`;
+      const village = add({ level: 5, parent: region, name, type: 'д', population: 100 + ((v * 7919) % 5000) });
+      const street = add({ level: 7, parent: village, name: 'Березовая', type: 'ул' });
+      const numbers = v % 6 === 0 ? ['17', '17к1'] : ['5'];
+      for (const number of numbers) houses.push({ parent: street, number, codes: {}, source: 'test' });
+    }
+    add({ level: 7, parent: objects.length - 2, name: 'Уникальная', type: 'ул' });
+    const [a, b] = await bothOrders(objects, houses);
+    const queries = ['березовая 17', 'Березовая 17к', 'березовая 5', 'березовая 1'];
+    for (const count of [5, 10, 20]) {
+      expect(queries.filter((q) => hintsOf(a, q, count) !== hintsOf(b, q, count)), `count ${count}`).toEqual([]);
+    }
+    // the list of 20 holds the houses of the six villages and streets of the others
+    const top = a.engine.suggest('ru', 'березовая 17', 20);
+    expect(top.filter((r) => r.house < 0).length).toBeGreaterThan(0);
+  });
+});
+
 describe('hints of a word typed alone that starts the names of many places', () => {
   it('give the hints of the one-pass reading, reading few of the places', async () => {
     // 90 villages whose names start with Сел…, of different weights, a third with another name (an alias or an
