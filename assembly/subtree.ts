@@ -403,7 +403,17 @@ export function leadsHavePair(o: i32, c1: i32, c2: i32): bool {
 export function hasShortKey(o: i32, c1: i32, c2: i32): bool {
   if (SHORT_KEYS == 0) return true;
   const n = (c1 - 0x30) * 10 + c2 - 0x30;
-  return (load<u64>(SHORT_KEYS + (<usize>o << 4) + (<usize>(n >> 6) << 3)) & ((<u64>1) << <u64>(n & 63))) != 0;
+  return (load<u64>(shortKeyWord(o, n)) & shortKeyBit(n)) != 0;
+}
+
+/** The u64 of SHORT_KEYS holding object o's bit for the two-digit number n, and that bit. */
+// @ts-ignore: decorator
+@inline function shortKeyWord(o: i32, n: i32): usize {
+  return SHORT_KEYS + (<usize>o << 4) + (<usize>(n >> 6) << 3);
+}
+// @ts-ignore: decorator
+@inline function shortKeyBit(n: i32): u64 {
+  return (<u64>1) << <u64>(n & 63);
 }
 
 /**
@@ -427,8 +437,8 @@ function buildHouseLeads(): void {
       orLead(p, leadClass(houseKeyChar(off)), len > 1 ? leadClass(houseKeyChar(off + 1)) : 11);
       if ((len == 2 || len == 3) && isDigit(houseKeyChar(off)) && isDigit(houseKeyChar(off + 1))) {
         const n = (houseKeyChar(off) - 0x30) * 10 + houseKeyChar(off + 1) - 0x30;
-        const at = q + (<usize>(n >> 6) << 3);
-        store<u64>(at, load<u64>(at) | ((<u64>1) << <u64>(n & 63)));
+        const at = shortKeyWord(o, n);
+        store<u64>(at, load<u64>(at) | shortKeyBit(n));
       }
     }
   }

@@ -976,7 +976,7 @@ let sharedWork: i32 = 0;
  */
 function shareNames(): void {
   sharedBuilt = true;
-  for (let k = 0; k < sharedUsed; k++) store<i32>(SHARED + (<usize>load<i32>(SHARED_USED + (<usize>k << 2)) << 2), -1);
+  clearIds(SHARED, SHARED_USED, sharedUsed);
   sharedUsed = 0;
   sharedWork = 0;
   for (let k = 0; k < wordUsed; k++) {
@@ -1018,19 +1018,27 @@ function shareBoth(w: i32, v: i32): bool {
   return true;
 }
 
-/** The place of name n in SHARED's table, or of the empty entry where it would go. */
-function sharedAt(n: i32): usize {
-  let i = hash(n) & (SHARED_CAP - 1);
+/**
+ * The entry of `id` in an open-addressing set of ids (`cap` i32 entries, −1 empty: AREA_SEEN, SHARED), or the empty
+ * entry where it would go.
+ */
+function idEntry(table: usize, cap: i32, id: i32): usize {
+  let i = hash(id) & (cap - 1);
   while (true) {
-    const at = SHARED + (<usize>i << 2);
-    const id = load<i32>(at);
-    if (id == n || id < 0) return at;
-    i = (i + 1) & (SHARED_CAP - 1);
+    const at = table + (<usize>i << 2);
+    const v = load<i32>(at);
+    if (v == id || v < 0) return at;
+    i = (i + 1) & (cap - 1);
   }
 }
 
+/** Empties the `count` entries of such a set whose indexes `used` lists. */
+function clearIds(table: usize, used: usize, count: i32): void {
+  for (let k = 0; k < count; k++) store<i32>(table + (<usize>load<i32>(used + (<usize>k << 2)) << 2), -1);
+}
+
 function addShared(n: i32): bool {
-  const at = sharedAt(n);
+  const at = idEntry(SHARED, SHARED_CAP, n);
   if (load<i32>(at) == n) return true;
   if (sharedUsed >= SHARED_CAP >> 1) return false;
   store<i32>(at, n);
@@ -1041,7 +1049,7 @@ function addShared(n: i32): bool {
 
 // @ts-ignore: decorator
 @inline function isShared(n: i32): bool {
-  return load<i32>(sharedAt(n)) == n;
+  return load<i32>(idEntry(SHARED, SHARED_CAP, n)) == n;
 }
 
 /** The name has been read in this call (it has a slot). */
@@ -1506,25 +1514,18 @@ export function orderDeferredAreas(boundOf: (o: i32, gain: i32) => i32, order: i
 
 /** Forgets the objects expanded or read by an earlier call. */
 function clearAreaSeen(): void {
-  for (let k = 0; k < areaSeenUsed; k++) store<i32>(AREA_SEEN + (<usize>load<i32>(AREA_SEEN_USED + (<usize>k << 2)) << 2), -1);
+  clearIds(AREA_SEEN, AREA_SEEN_USED, areaSeenUsed);
   areaSeenUsed = 0;
 }
 
-/** Marks object o expanded (AREA_SEEN: open addressing over object ids); false when it was already. */
+/** Marks object o expanded (AREA_SEEN: a set of object ids, `idEntry`); false when it was already. */
 function markAreaSeen(o: i32): bool {
-  let i = hash(o) & (AREA_SEEN_CAP - 1);
-  while (true) {
-    const at = AREA_SEEN + (<usize>i << 2);
-    const id = load<i32>(at);
-    if (id == o) return false;
-    if (id < 0) {
-      store<i32>(at, o);
-      store<i32>(AREA_SEEN_USED + (<usize>areaSeenUsed << 2), i);
-      areaSeenUsed++;
-      return true;
-    }
-    i = (i + 1) & (AREA_SEEN_CAP - 1);
-  }
+  const at = idEntry(AREA_SEEN, AREA_SEEN_CAP, o);
+  if (load<i32>(at) == o) return false;
+  store<i32>(at, o);
+  store<i32>(AREA_SEEN_USED + (<usize>areaSeenUsed << 2), <i32>((at - AREA_SEEN) >> 2));
+  areaSeenUsed++;
+  return true;
 }
 
 /**
