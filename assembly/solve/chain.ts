@@ -27,7 +27,7 @@ import {
 import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse,
 } from '../classify/names';
-import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsWanted, clearLeadsWanted } from '../subtree';
+import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, clearLeadsWanted } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
@@ -242,13 +242,29 @@ function chainExtraOf(key: i32): i32 {
 function chainExtraOfLeaf(o: i32, key: i32): i32 {
   return extra - leafTypeBound() + typeBonusBound(o);
 }
+/**
+ * The characters a house key of the leaf must start with for `matchHouse` to find `key` (of `keyLen`, base `baseLen`):
+ * every house it takes starts with the typed base (the exact key, a house of that base, one with a letter after
+ * it, the wide key), so its first two characters when the base has two, else its first (c2 −1).
+ */
+// @ts-ignore: decorator
+@inline function leadOf(key: usize, baseLen: i32, second: bool): i32 {
+  return second ? (baseLen > 1 ? u16At(key, 1) : -1) : u16At(key, 0);
+}
+
+/** Some house key of object o starts as `key` must (`leadOf`; subtree.ts HOUSE_LEADS). */
+function hasLeadOf(o: i32, key: usize, baseLen: i32): bool {
+  const second = leadOf(key, baseLen, true);
+  return second >= 0 ? leadsHavePair(o, leadOf(key, baseLen, false), second) : leadsHaveFirst(o, leadOf(key, baseLen, false));
+}
+
 /** What leaf o's houses take from `chainExtraOfLeaf`: the house bonus it cannot have (HouseSolver's bonus). */
 function chainHouseLoss(o: i32, slack: i32): i32 {
   if (!withHouse || houseKeyLen == 0) return 0;
-  // no house key starts as the typed one (nor its base, a prefix of it) or the alternative: matchHouse finds
-  // nothing, as the first characters of its keys say (subtree.ts HOUSE_LEADS); the wide key starts as the typed one
-  if (houseBaseLen > 0 && !leadsHaveFirst(o, u16At(HOUSE_KEY, 0)) &&
-    (houseAltKeyLen == 0 || !leadsHaveFirst(o, u16At(HOUSE_ALT_KEY, 0)))) return HOUSE_BONUS;
+  // no house key starts as the typed one or the alternative must: matchHouse finds nothing, as the first two
+  // characters of its keys say (subtree.ts HOUSE_LEADS); the alternative (`73к1` for `73/1`) is taken whole
+  if (houseBaseLen > 0 && !hasLeadOf(o, HOUSE_KEY, houseBaseLen) &&
+    (houseAltKeyLen == 0 || !hasLeadOf(o, HOUSE_ALT_KEY, houseAltKeyLen))) return HOUSE_BONUS;
   // matchHouse's side effects (chainHouse) are read only right after chainScore, never across this call
   return HOUSE_BONUS - matchHouse(o);
 }
@@ -373,8 +389,8 @@ export function solve(): i32 {
   clearLeadsWanted();
   chargeMissingHouse(0);
   if (withHouse && houseKeyLen > 0 && houseBaseLen > 0) {
-    leadsWanted(u16At(HOUSE_KEY, 0), -1);
-    if (houseAltKeyLen > 0) leadsWanted(u16At(HOUSE_ALT_KEY, 0), -1);
+    leadsWanted(leadOf(HOUSE_KEY, houseBaseLen, false), leadOf(HOUSE_KEY, houseBaseLen, true));
+    if (houseAltKeyLen > 0) leadsWanted(leadOf(HOUSE_ALT_KEY, houseAltKeyLen, false), leadOf(HOUSE_ALT_KEY, houseAltKeyLen, true));
     chargeMissingHouse(HOUSE_BONUS);
   }
   openScope(leafGainBound(), extra, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, chainHouseLoss, false);
