@@ -732,9 +732,22 @@ function minorHit(h: i32, needed: i32, at: i32): bool {
  */
 function belowOnFacts(i: i32, needed: i32): bool {
   if (needed == NO_NEED) return false;
-  const facts = leafFacts(readerOrder, cursorAt(i));
-  const h = leafHit(i);
-  const slot = <usize>load<i32>(HIT_SLOT + (<usize>h << 2));
+  const at = cursorAt(i);
+  let bound = factsBound(i, at);
+  // the house typed is two digits, its first character some house's: the object's short keys (one more load)
+  if (shortHouseLoss > 0 && bound >= needed && factsHaveLead(leafFacts(readerOrder, at)) &&
+      !hasShortKey(name(cursorName(i), 0), shortFirst, shortSecond)) bound -= shortHouseLoss;
+  return (bound < needed || (bound == needed && tiedOut(leafHit(i), cursorName(i))));
+}
+
+/**
+ * The most the name at place `at` of leaf hit i's ordered list can score, told by the facts kept beside it
+ * (`belowOnFacts`): the most a name of the cursor scores, or the name's own bound from its weights, less what its
+ * type and houses surely take.
+ */
+function factsBound(i: i32, at: i32): i32 {
+  const facts = leafFacts(readerOrder, at);
+  const slot = <usize>load<i32>(HIT_SLOT + (<usize>leafHit(i) << 2));
   let bound = load<i32>(slot, 16);
   const weight = <i32>((facts >>> 32) & 0xff);
   if (weight < 255) {
@@ -748,16 +761,12 @@ function belowOnFacts(i: i32, needed: i32): bool {
     const earlier = ((facts >>> 48) & 1) != 0;
     // the cursor's word is the only hit word its names can hold, or this name's (no other word, or `shareNames`):
     // the name's own bound (`nameBound`) from the facts; else the most the other hit words can add in its other weight
-    const own = alone == 1 || other == 0 || (alone == 2 && !isShared(cursorName(i)))
+    const own = alone == 1 || other == 0 || (alone == 2 && !isShared(orderedName(readerOrder, at)))
       ? coveredBound(gained > 0 ? gained : 0, other + weight, gained > 0 ? weight : 0, earlier, load<u64>(slot, 24))
       : sharingBound(slot, gained > 0 ? gained : 0, other, earlier);
     if (own < bound) bound = own;
   }
-  let loss = factsLoss(facts);
-  // the house typed is two digits, its first character some house's: the object's short keys (one more load)
-  if (shortHouseLoss > 0 && bound - loss >= needed && factsHaveLead(facts) &&
-      !hasShortKey(name(cursorName(i), 0), shortFirst, shortSecond)) loss += shortHouseLoss;
-  return (bound - loss < needed || (bound - loss == needed && tiedOut(h, cursorName(i))));
+  return bound - factsLoss(facts);
 }
 /**
  * The most a name whose cursor's word gains `gained` in it can score when other hit words may be in its `other`
@@ -1270,11 +1279,37 @@ export function primeOrdered(): bool {
     }
   }
   if (chosen < 0) return false;
-  const n = cursorName(chosen);
+  const n = orderedName(readerOrder, primeAt(chosen));
   if (nameRead(n)) return false;
   partNow++;
   readObject(n);
   return true;
+}
+
+/** how far `primeAt` looks down a cursor for a name its facts bound higher than the first */
+const PRIME_SCAN: i32 = 1024;
+
+/**
+ * The place of the name of leaf hit i's list, from its cursor on, that its facts bound highest (`factsBound`; the
+ * first at a tie), among the next PRIME_SCAN names or until one reaches the most a name of the cursor scores: the
+ * name read first gives the solver the threshold, and the heaviest names of a word need not be its best
+ * (`просп. Академика Королева`: the пр-кт, after the ул of 727 heavier towns that the type typed takes points from).
+ */
+function primeAt(i: i32): i32 {
+  const start = cursorAt(i);
+  const top = load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>leafHit(i) << 2)), 16);
+  let best = start;
+  let most = factsBound(i, start);
+  const w = hitWord(leafHit(i));
+  const end = min(leafStart(w) + leafCount(w), start + PRIME_SCAN);
+  for (let at = start + 1; at < end && most < top; at++) {
+    const bound = factsBound(i, at);
+    if (bound > most) {
+      most = bound;
+      best = at;
+    }
+  }
+  return best;
 }
 
 /** Reads the name `orderedKey` found (call it first); new names wait for `collectObjects`. */

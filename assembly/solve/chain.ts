@@ -362,8 +362,48 @@ function evaluate(from: i32, to: i32): void {
   }
 }
 
+/**
+ * Once a runner-up is within the margin, a chain below the winner changes neither the winner nor quality.unique
+ * while the winner stays: the rest is passed by below the winner itself, not below it less the margin
+ * (`ТОЛЬЯТТИ`: the 727 ул Пальмиро Тольятти after the town and one of them). Should a later chain take the lead, a
+ * chain passed by may have been its runner-up: `solvedExactly` says so, and the reading is done again without it.
+ * RAISE_OFF, RAISE_ON (the default), RAISE_CHECKED (tests: every solve that raised is done again, `setRaising`).
+ */
+export const RAISE_OFF: i32 = 0;
+export const RAISE_ON: i32 = 1;
+export const RAISE_CHECKED: i32 = 2;
+let raising = RAISE_ON;
+export function setRaising(mode: i32): void {
+  raising = mode;
+}
+/** this solve passed the rest by above the winner less the margin (`raising`) */
+let raised = false;
+/** the floor as this call's earlier readings left it, for a reading done again (`solveUnraised`) */
+let floorBefore: i32 = 0;
+
+/**
+ * The last solve's answer is the one-pass reading's: it never raised, or its runner-up is within the margin. A
+ * chain passed by was below the winner of its time, so below the last: it does not win, nor tie the last; and it
+ * matters to the runner-up only if within the margin of the last, which then took the lead from that winner less
+ * than the margin above it, and is its relative (else that winner is a runner-up within the margin).
+ */
+export function solvedExactly(): bool {
+  return !raised || (raising != RAISE_CHECKED && (bestObject < 0 || runnerScore >= bestScore - UNIQUE_MARGIN));
+}
+
+/** `solve` again, for the same candidates read afresh, without raising (after `solvedExactly` said no). */
+export function solveUnraised(): i32 {
+  const mode = raising;
+  raising = RAISE_OFF;
+  floor = floorBefore;
+  const score = solve();
+  raising = mode;
+  return score;
+}
+
 /** Picks the best chain (see the top of the file); returns its score (or −1000000 when none). */
 export function solve(): i32 {
+  raised = false;
   bestObject = -1;
   bestHouse = -1;
   bestScore = -1000000;
@@ -382,6 +422,7 @@ export function solve(): i32 {
     floorCall = callCount;
     floor = -2000000;
   }
+  floorBefore = floor;
   evaluate(0, objUsed);
   extra = leafExtra();
   // a leaf of the rest with no house key starting as the typed one or its alternative loses the house bonus
@@ -402,11 +443,17 @@ export function solve(): i32 {
   }
   let tight = false;
   let primed = false;
+  let passed = -1000000;
   while (true) {
     // a chain below `needed` changes neither the winner nor quality.unique (runner-up ≥ best, ≥ best − margin)
     const needed = runnerScore >= bestScore - UNIQUE_MARGIN ? bestScore : bestScore - UNIQUE_MARGIN;
-    // best − margin only rises: a leaf below it changes neither the winner nor quality.unique, ever
-    if (bestObject >= 0) passBelow(bestScore - UNIQUE_MARGIN, 0x7fffffff, 0x7fffffff, needed);
+    // best − margin only rises: a leaf below it changes neither the winner nor quality.unique, ever; raised to
+    // `needed` (the winner, a runner-up being within the margin) while the winner stays, never lowered
+    if (bestObject >= 0) {
+      if (raising != RAISE_OFF && needed > bestScore - UNIQUE_MARGIN) raised = true;
+      passBelow(raised ? (needed > passed ? needed : passed) : bestScore - UNIQUE_MARGIN, 0x7fffffff, 0x7fffffff, needed);
+      if (raised && needed > passed) passed = needed;
+    }
     const bound = nextBound();
     if (bound == NO_BOUND) break;
     if (bound < needed || (floorTies ? bound < floor && bestScore < floor : bound <= floor && bestScore <= floor)) break;

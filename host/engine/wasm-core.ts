@@ -28,6 +28,7 @@ export interface CoreExports {
   lookupWord(len: number, variant: number, budget: number, prefix: number, cells: number): number;
   /** tests: 1 makes standardize read every variant in order, none settling the call (its reference) */
   setEveryReading(on: number): void;
+  setStandardizeRaising(mode: number): void;
 }
 
 /** Section kinds of assembly/blob.ts and abi.ts, by blob `core` member name. */
