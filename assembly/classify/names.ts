@@ -114,8 +114,8 @@ let leftTokens: u64 = 0;
 /** what a leaf's name must score, at a key of the ordered reading, to matter (solve/scope.ts); NO_NEED: anything */
 export const NO_NEED: i32 = -2147483648;
 let neededAt: (key: i32) => i32 = (key: i32): i32 => NO_NEED;
-/** a name scoring exactly what it needs, at this place of a one-pass reading (hit, name id), cannot matter */
-let tiedOut: (hit: i32, nameId: i32) => bool = (hit: i32, nameId: i32): bool => false;
+/** a name scoring exactly what it needs, at this place of a one-pass reading (hit, name id) and key of the order, cannot matter */
+let tiedOut: (hit: i32, nameId: i32, key: i32) => bool = (hit: i32, nameId: i32, key: i32): bool => false;
 /** levels (bit set) of the leaves the hits can reach */
 export let hitLeafLevels: i32 = 0;
 /** the hit being read (order key of the names it reaches first) */
@@ -730,14 +730,14 @@ function minorHit(h: i32, needed: i32, at: i32): bool {
  * object: the copies of `московский 9 километр` without a house 9 cost a look at two arrays each, not four reads at
  * random.
  */
-function belowOnFacts(i: i32, needed: i32): bool {
+function belowOnFacts(i: i32, needed: i32, key: i32): bool {
   if (needed == NO_NEED) return false;
   const at = cursorAt(i);
   let bound = factsBound(i, at);
   // the house typed is two digits, its first character some house's: the object's short keys (one more load)
   if (shortHouseLoss > 0 && bound >= needed && factsHaveLead(leafFacts(readerOrder, at)) &&
       !hasShortKey(name(cursorName(i), 0), shortFirst, shortSecond)) bound -= shortHouseLoss;
-  return (bound < needed || (bound == needed && tiedOut(leafHit(i), cursorName(i))));
+  return (bound < needed || (bound == needed && tiedOut(leafHit(i), cursorName(i), key)));
 }
 
 /**
@@ -794,7 +794,7 @@ function tiedAfter(i: i32, key: i32, needed: i32): bool {
   if (needed == NO_NEED) return false;
   const h = leafHit(i);
   const best = load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>h << 2)), 16);
-  return best == needed && key - 1 > NO_KEY && neededAt(key - 1) > best && tiedOut(h, cursorName(i));
+  return best == needed && key - 1 > NO_KEY && neededAt(key - 1) > best && tiedOut(h, cursorName(i), key);
 }
 
 /** `leafTypeBound` of this call's ordered reading (set by `beginOrdered`). */
@@ -1147,7 +1147,7 @@ function advanceTop(): void {
  * Starts reading the leaf names of the hits in `order` (subtree.ts ensureOrder, built by the caller); false
  * when the hits reach too many words for it (read the rest unordered then).
  */
-export function beginOrdered(order: i32, needed: (key: i32) => i32, tied: (hit: i32, nameId: i32) => bool): bool {
+export function beginOrdered(order: i32, needed: (key: i32) => i32, tied: (hit: i32, nameId: i32, key: i32) => bool): bool {
   if (!scoped || !indexHitWords()) return false;
   neededAt = needed;
   tiedOut = tied;
@@ -1180,7 +1180,7 @@ export function orderedKey(): i32 {
       readerSize = popHeap(READER, readerSize);
       continue;
     }
-    if (belowOnFacts(i, needed)) {
+    if (belowOnFacts(i, needed, key)) {
       advanceTop();
       continue;
     }

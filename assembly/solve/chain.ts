@@ -270,13 +270,21 @@ function chainHouseLoss(o: i32, slack: i32): i32 {
 }
 
 /**
+ * A leaf of the rest that ties the winner loses the tie-break when it comes after it in the order (a lower key, or
+ * the same key and a later place in one pass), and cannot make quality.unique another: a runner-up ties the
+ * winner already, and no leaf is deeper than it (a house typed and found, or a street when none is typed).
+ */
+function tiesLost(): bool {
+  return runnerScore >= bestScore && bestLevel >= (withHouse && houseKeyLen > 0 ? 8 : 7);
+}
+
+/**
  * The rest read in order can no longer change the answer: it can at best tie the winner's score, not pass its
  * level, and loses the other tie-breaks (registry and weight by its key, then the one-pass order), while the
  * runner-up already ties the winner (quality.unique cannot change).
  */
 function restLosesTies(bound: i32): bool {
-  if (bound > bestScore || runnerScore < bestScore) return false;
-  if (bestLevel < (withHouse && houseKeyLen > 0 ? 8 : 7)) return false;
+  if (bound > bestScore || !tiesLost()) return false;
   const key = chainKey(bestObject);
   if (restKey != key) return restKey < key;
   const hit = load<i32>(bestSlot, 40);
@@ -451,7 +459,13 @@ export function solve(): i32 {
     // `needed` (the winner, a runner-up being within the margin) while the winner stays, never lowered
     if (bestObject >= 0) {
       if (raising != RAISE_OFF && needed > bestScore - UNIQUE_MARGIN) raised = true;
-      passBelow(raised ? (needed > passed ? needed : passed) : bestScore - UNIQUE_MARGIN, 0x7fffffff, 0x7fffffff, needed);
+      // and once a runner-up ties the winner, a leaf that can only tie it and loses the tie-break (the order's key,
+      // then the one-pass place) is passed by too (`tiesLost`)
+      if (raised && tiesLost()) {
+        passBelow(bestScore > passed ? bestScore : passed, load<i32>(bestSlot, 40), load<i32>(bestSlot, 44), needed, chainKey(bestObject));
+      } else {
+        passBelow(raised ? (needed > passed ? needed : passed) : bestScore - UNIQUE_MARGIN, 0x7fffffff, 0x7fffffff, needed);
+      }
       if (raised && needed > passed) passed = needed;
     }
     const bound = nextBound();

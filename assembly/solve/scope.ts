@@ -71,6 +71,12 @@ export let restKey: i32 = NO_KEY;
 let skipBelow: i32 = NO_BOUND;
 let tieHit: i32 = 0x7fffffff;
 let tieName: i32 = 0x7fffffff;
+/**
+ * the key of the order at which the rule of (hit, name) holds for a tie, a leaf at a lower key losing it whatever
+ * its place (standardize: the tie-breaks after level go by the order's key); TIE_ANY_KEY: the rule at every key
+ */
+export const TIE_ANY_KEY: i32 = 0x7fffffff;
+let tieKey: i32 = TIE_ANY_KEY;
 /** below this the solver stops on the bound of the rest: nothing to pass by then */
 let stopBelow: i32 = NO_BOUND;
 let OPEN: usize = 0;
@@ -188,6 +194,7 @@ export function openScope(
   leafExtraOf = objectExtra;
   leafHouseLoss = houseLoss;
   ordering = false;
+  tieKey = TIE_ANY_KEY;
   restKey = NO_KEY;
   skipBelow = NO_BOUND;
   stopBelow = NO_BOUND;
@@ -256,27 +263,36 @@ function restNeeded(key: i32): i32 {
   return skipBelow == NO_BOUND ? NO_NEED : skipBelow - restExtraOf(key);
 }
 
-/** A leaf of the rest at (hit, name) in one-pass order that scores exactly `skipBelow` cannot matter (`passBelow`). */
-function afterTie(hit: i32, nameId: i32): bool {
-  return skipBelow != NO_BOUND && (hit > tieHit || (hit == tieHit && nameId > tieName));
+/** A leaf of the rest at (hit, name) in one-pass order and at `key` loses a tie with the one `passBelow` was given. */
+function tieLost(hit: i32, nameId: i32, key: i32): bool {
+  if (tieKey != TIE_ANY_KEY && key != tieKey) return key < tieKey;
+  return hit > tieHit || (hit == tieHit && nameId > tieName);
+}
+
+/** A leaf of the rest at (hit, name) and `key` that scores exactly `skipBelow` cannot matter (`passBelow`). */
+function afterTie(hit: i32, nameId: i32, key: i32): bool {
+  return skipBelow != NO_BOUND && tieLost(hit, nameId, key);
 }
 
 /** A leaf of the rest with this bound, next in order, can still matter (see `passBelow`). */
 function reaches(bound: i32): bool {
-  return bound > skipBelow || (bound == skipBelow && (nextHit < tieHit || (nextHit == tieHit && nextName <= tieName)));
+  return bound > skipBelow || (bound == skipBelow && !tieLost(nextHit, nextName, restKey));
 }
 
 /**
  * Leaves of the rest read in order that cannot reach `threshold` (their names' bound without reading them, plus
  * what the solver adds to them) are passed by unread, and those that reach it exactly when they come after
- * (`afterHit`, `afterName`) in one-pass order. A solver gives a threshold that never falls while it reads
- * (hints: the last rank of a full list, and its place; standardize: the best less the runner-up margin, no
- * tie), and `stop`, below which it stops on the bound of the rest anyway.
+ * (`afterHit`, `afterName`) in one-pass order, at the order's key `atKey` or at any key (TIE_ANY_KEY), and at a
+ * key below `atKey` whatever their place. A solver gives a threshold that never falls while it reads (hints: the
+ * last rank of a full list, and its place; standardize: the best less the runner-up margin, no tie, or the best
+ * itself once a runner-up is within the margin, and its place and key once one ties it), and `stop`, below which
+ * it stops on the bound of the rest anyway.
  */
-export function passBelow(threshold: i32, afterHit: i32, afterName: i32, stop: i32): void {
+export function passBelow(threshold: i32, afterHit: i32, afterName: i32, stop: i32, atKey: i32 = TIE_ANY_KEY): void {
   skipBelow = threshold;
   tieHit = afterHit;
   tieName = afterName;
+  tieKey = atKey;
   stopBelow = stop;
 }
 

@@ -379,8 +379,11 @@ describe('hints of a number after a street that few places have a house of', () 
       for (const number of numbers) houses.push({ parent: street, number, codes: {}, source: 'test' });
       const other = add({ level: 7, parent: village, name: 'Октябрьская', type: 'ул' });
       houses.push({ parent: other, number: v === 17 ? '7' : '7к1', codes: {}, source: 'test' });
+      const tract = add({ level: 7, parent: village, name: 'Сибирский', type: 'тракт' });
+      houses.push({ parent: tract, number: '57а', codes: {}, source: 'test' });
+      add({ level: 7, parent: village, name: 'Сибирский тракт 7 километр', type: 'ул' });
     }
-    add({ level: 7, parent: objects.length - 3, name: 'Уникальная', type: 'ул' });
+    add({ level: 7, parent: objects.length - 5, name: 'Уникальная', type: 'ул' });
     const [a, b] = await bothOrders(objects, houses);
     const queries = ['березовая 17', 'Березовая 17к', 'березовая 5', 'березовая 1'];
     for (const count of [5, 10, 20]) {
@@ -532,11 +535,14 @@ describe('standardize of a street and a house without the town, the street in ma
       for (const number of numbers) houses.push({ parent: street, number, codes: {}, source: 'test' });
       const other = add({ level: 7, parent: village, name: 'Октябрьская', type: 'ул' });
       houses.push({ parent: other, number: v === 17 ? '7' : '7к1', codes: {}, source: 'test' });
+      const tract = add({ level: 7, parent: village, name: 'Сибирский', type: 'тракт' });
+      houses.push({ parent: tract, number: '57а', codes: {}, source: 'test' });
+      add({ level: 7, parent: village, name: 'Сибирский тракт 7 километр', type: 'ул' });
     }
-    add({ level: 7, parent: objects.length - 3, name: 'Уникальная', type: 'ул' });
+    add({ level: 7, parent: objects.length - 5, name: 'Уникальная', type: 'ул' });
     const [a, b] = await bothOrders(objects, houses);
     const queries = ['ул Первомайская, 21', 'Первомайская 21', 'первомайская д 21 кв 5', 'ул Первомайская, 21а', 'Первомайская 2', 'Первомайская 25/1',
-      'Первомайская 20', 'Первомайская 21к1', 'Октябрьская 7', 'октябрьская 7 к1'];
+      'Первомайская 20', 'Первомайская 21к1', 'Октябрьская 7', 'октябрьская 7 к1', 'тракт сибирский, д57а кв.222', 'сибирский тракт 57а'];
     /** names looked at one by one (core stats(4)) and candidates (stats(2)) per query, at a raising mode */
     const read = (mode: number): { looks: number; candidates: number }[] => {
       a.dict.core.exports.setStandardizeRaising(mode);
@@ -563,6 +569,12 @@ describe('standardize of a street and a house without the town, the street in ma
     expect(seventh.quality.unique).toBe(1);
     expect(raised[8].candidates).toBeLessThan(5);
     expect(byDefault).toBe(raised[8].candidates);
+    // `тракт сибирский, д57а`: a house 57а on the тракт Сибирский of every village, all tied; once a second ties the
+    // first, those after it in the order (a lighter village, or as heavy and later in one pass) are passed by
+    // (solve/chain.ts tiesLost), though the streets named with both words keep the bound of the rest above the winner
+    expect(a.engine.standardize('ru', 'тракт сибирский, д57а кв.222').quality.unique).toBe(2);
+    expect(raised[10].candidates).toBeLessThan(5);
+    expect(unraised[10].candidates).toBeGreaterThan(80);
     expect(unraised[8].candidates).toBeGreaterThan(80);
   });
 });
