@@ -1261,11 +1261,13 @@ export function skipOrdered(): void {
 }
 
 /**
- * Reads the first unread name of the reader's cursor whose word gains the most in a leaf's name, without moving
- * the cursor (the ordered reading passes that name as read); false when there is no such name. New names wait
- * for `collectObjects`. A name read early changes no answer (the answer is the one of a full pass): it gives the
- * solver a winner, so a threshold, before the ordered reading drains a cursor whose names cannot reach it (at one
- * key the earlier hit's: the title word `академика` before the name word `сахарова`).
+ * Reads, out of order, the unread name of the reader's cursors that its facts bound highest (`primeAt`): that of the
+ * cursor whose word gains the most in a leaf's name first, then the others' as the budget lasts, a tie going to the
+ * earlier; false when there is no such name. New names wait for `collectObjects`. A name read early changes no
+ * answer (the answer is the one of a full pass): it gives the solver a winner, so a threshold, before the ordered
+ * reading drains a cursor whose names cannot reach it (at one key the earlier hit's: the title word `академика`
+ * before the name word `сахарова`; the ул of 727 towns holding both `тракт` and `сибирский` before the тракт
+ * Сибирский, on the other word's cursor).
  */
 export function primeOrdered(): bool {
   let chosen = -1;
@@ -1279,36 +1281,60 @@ export function primeOrdered(): bool {
     }
   }
   if (chosen < 0) return false;
-  const n = orderedName(readerOrder, primeAt(chosen));
+  primeBudget = PRIME_SCAN;
+  let at = primeAt(chosen);
+  let bound = primeBound;
+  for (let k = 0; k < readerSize && primeBudget > 0; k++) {
+    const i = 0x7fffffff - <i32>(heapAt(READER, k) & 0xffffffff);
+    if (i == chosen) continue;
+    const place = primeAt(i);
+    if (primeBound > bound) {
+      bound = primeBound;
+      at = place;
+    }
+  }
+  const n = orderedName(readerOrder, at);
   if (nameRead(n)) return false;
   partNow++;
   readObject(n);
   return true;
 }
 
-/** how far `primeAt` looks down a cursor for a name its facts bound higher than the first */
-const PRIME_SCAN: i32 = 1024;
+/** how many names `primeOrdered` bounds by their facts, over all cursors */
+const PRIME_SCAN: i32 = 4096;
+let primeBudget: i32 = 0;
+/** the facts bound of the name `primeAt` found */
+let primeBound: i32 = 0;
 
 /**
- * The place of the name of leaf hit i's list, from its cursor on, that its facts bound highest (`factsBound`; the
- * first at a tie), among the next PRIME_SCAN names or until one reaches the most a name of the cursor scores: the
- * name read first gives the solver the threshold, and the heaviest names of a word need not be its best
+ * The place of the name of leaf hit i's list, from its cursor on, that its facts bound highest (`factsBound`, set
+ * in primeBound; the first at a tie), while the budget lasts or until one reaches the most a name of the cursor
+ * scores: the name read first gives the solver the threshold, and the heaviest names of a word need not be its best
  * (`просп. Академика Королева`: the пр-кт, after the ул of 727 heavier towns that the type typed takes points from).
  */
 function primeAt(i: i32): i32 {
   const start = cursorAt(i);
-  const top = load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>leafHit(i) << 2)), 16);
+  const slot = <usize>load<i32>(HIT_SLOT + (<usize>leafHit(i) << 2));
+  const top = load<i32>(slot, 16);
+  // the bound of a name with the facts of the one before is its bound, unless it depends on the name (shareNames)
+  const byName = load<i32>(slot, 20) == 2;
   let best = start;
   let most = factsBound(i, start);
+  let facts = leafFacts(readerOrder, start);
+  primeBudget--;
   const w = hitWord(leafHit(i));
-  const end = min(leafStart(w) + leafCount(w), start + PRIME_SCAN);
-  for (let at = start + 1; at < end && most < top; at++) {
+  const end = leafStart(w) + leafCount(w);
+  for (let at = start + 1; at < end && most < top && primeBudget > 0; at++, primeBudget--) {
+    const next = leafFacts(readerOrder, at);
+    if (next == facts && !byName) continue;
+    facts = next;
     const bound = factsBound(i, at);
     if (bound > most) {
       most = bound;
       best = at;
     }
   }
+  primeBound = most;
   return best;
 }
 
