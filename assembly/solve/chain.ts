@@ -32,7 +32,7 @@ import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, hou
 import { u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
 import { callCount } from '../trie';
-import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, primeRest, restKey, openPostcode, NO_BOUND } from './scope';
+import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, primeRest, restKey, openPostcode, NO_BOUND, TIE_ANY_KEY } from './scope';
 
 /** quality.unique: a runner-up at or above best − UNIQUE_MARGIN makes the answer not unique (abi.ts) */
 const UNIQUE_MARGIN: i32 = 30;
@@ -459,14 +459,12 @@ export function solve(): i32 {
     // `needed` (the winner, a runner-up being within the margin) while the winner stays, never lowered
     if (bestObject >= 0) {
       if (raising != RAISE_OFF && needed > bestScore - UNIQUE_MARGIN) raised = true;
+      if (raised && needed > passed) passed = needed;
       // and once a runner-up ties the winner, a leaf that can only tie it and loses the tie-break (the order's key,
       // then the one-pass place) is passed by too (`tiesLost`)
-      if (raised && tiesLost()) {
-        passBelow(bestScore > passed ? bestScore : passed, load<i32>(bestSlot, 40), load<i32>(bestSlot, 44), needed, chainKey(bestObject));
-      } else {
-        passBelow(raised ? (needed > passed ? needed : passed) : bestScore - UNIQUE_MARGIN, 0x7fffffff, 0x7fffffff, needed);
-      }
-      if (raised && needed > passed) passed = needed;
+      const ties = raised && tiesLost();
+      passBelow(raised ? passed : bestScore - UNIQUE_MARGIN, ties ? load<i32>(bestSlot, 40) : 0x7fffffff, ties ? load<i32>(bestSlot, 44) : 0x7fffffff,
+        needed, ties ? chainKey(bestObject) : TIE_ANY_KEY);
     }
     const bound = nextBound();
     if (bound == NO_BOUND) break;
