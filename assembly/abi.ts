@@ -169,9 +169,8 @@ function analyse(normLen: i32, prefixToken: i32): i32 {
   collectObjects();
   const score = solve();
   if (solvedExactly()) return score;
-  // a later winner's runner-up may be among the chains passed by below the first: the reading once more, unraised
-  tokenize(normLen);
-  parseHouseParts();
+  // a later winner's runner-up may be among the chains passed by below the first: the names once more, unraised (the
+  // tokens and the house as they are: parsed again they could differ, the memo of the call's lookups being filled)
   resetCandidates();
   classifyNames(prefixToken);
   collectObjects();

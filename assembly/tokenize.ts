@@ -70,7 +70,7 @@ export function setupTokens(): void {
  * Joins short abbreviations written with a hyphen (пр-кт, б-р, р-н, ст-ца, кв-л, кв-ра, пос-к): a `-` between
  * two letter runs of at most 3 letters each and 5 together is removed from NORM (SRC shifts with it), so the
  * abbreviation is one token as the vocabulary spells it (пркт). Two runs of 3 are words (`ust-kut`, read
- * `уст-кут`: Усть-Кут), not an abbreviation. Returns the new length.
+ * `уст-кут`: Усть-Кут), not an abbreviation. Returns the new length; NORM keeps its length, spaces at the end.
  */
 function joinAbbreviations(len: i32): i32 {
   let i = 1;
@@ -86,6 +86,9 @@ function joinAbbreviations(len: i32): i32 {
           setI32(SRC, k, i32At(SRC, k + 1));
         }
         setI32(SRC, len - 1, i32At(SRC, len));
+        // the place freed at the end is a space: NORM tokenized again with the length the folding gave (a second
+        // reading of the same text) reads the same tokens, not the last character twice
+        setU16(NORM, len - 1, 32);
         len--;
         continue;
       }

@@ -128,3 +128,24 @@ describe('standardize(len): the readings of Latin text', () => {
     expect(dict.object(res.levels.street).fullName).toBe('ул Гагарина');
   });
 });
+
+describe('standardize(len): a reading done again over the same folded text', () => {
+  it('reads the tokens and the house the first reading read, a hyphenated abbreviation joined (tokenize.ts)', async () => {
+    // `пр-д` is joined into one token by removing its hyphen from the folded text; a second reading of that text
+    // (a bare number read both ways, or a solve done again unraised: setStandardizeRaising(2) does it for every
+    // solve that raised) once read its last character twice, house 44 for 4 (the street has both)
+    const engine = await debugEngine();
+    const dict = engine.dictionary('ru')!;
+    const house = (q: string) => {
+      const r = engine.standardize('ru', q);
+      return r.house >= 0 ? dict.houseLabel(r.house).number : null;
+    };
+    for (const mode of [1, 2, 0]) {
+      dict.core.exports.setStandardizeRaising(mode);
+      expect(house('пр-д Старый Зыковский , д. 4'), `raising ${mode}`).toBe('4');
+      expect(house('пр-д Старый Зыковский 3'), `raising ${mode}`).toBe('3');
+      expect(house('пр-кт Ленина 5 12'), `raising ${mode}`).toBe(house('проспект Ленина 5 12'));
+    }
+    dict.core.exports.setStandardizeRaising(1);
+  });
+});
