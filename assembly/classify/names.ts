@@ -750,8 +750,8 @@ function factsBound(i: i32, at: i32): i32 {
   const slot = <usize>load<i32>(HIT_SLOT + (<usize>leafHit(i) << 2));
   let bound = load<i32>(slot, 16);
   const weight = <i32>((facts >>> 32) & 0xff);
+  let alone = load<i32>(slot, 20);
   if (weight < 255) {
-    let alone = load<i32>(slot, 20);
     if (alone == 3 && restLooks >= SHARE_AFTER_LOOKS && !sharedBuilt) {
       shareNames();
       alone = load<i32>(slot, 20);
@@ -766,7 +766,37 @@ function factsBound(i: i32, at: i32): i32 {
       : sharingBound(slot, gained > 0 ? gained : 0, other, earlier);
     if (own < bound) bound = own;
   }
-  return bound - factsLoss(facts);
+  let loss = factsLoss(facts);
+  // no other hit word can be in the names of this one, and one token hits it: the name is that token alone, and its
+  // type bonus is that of the type words beside the token (`scoreType`), −15 when one contradicts it (`г. лесной`: a
+  // пер Лесной), where the facts say what any type word typed could give
+  if (alone == 1 && popcnt<u64>(load<u64>(slot, 24)) == 1) {
+    const type = <i32>((facts >>> 16) & 0xffff);
+    const level = <i32>((facts >>> 11) & 31);
+    const given = typeMost > 0 ? typeMost - typeBonusOf(type, level) : 0;
+    const exact = typeMost - besideTypeBonus(hitToken(leafHit(i)), type, level);
+    if (exact > given) loss += exact - given;
+  }
+  return bound - loss;
+}
+
+/**
+ * The type bonus `scoreType` gives an object of this type and level (0xffff: any) whose name is token t alone: the
+ * best of the type words beside t in its segment that agree, else −15 when one contradicts it, else 0.
+ */
+function besideTypeBonus(t: i32, type: i32, level: i32): i32 {
+  let best = 0;
+  let against = false;
+  for (let side = 0; side < 2; side++) {
+    const n = side == 0 ? t - 1 : t + 1;
+    if (n < 0 || n >= tokenCount || tok(n, F_SEGMENT) != tok(t, F_SEGMENT)) continue;
+    const a = tok(n, F_TYPE_A);
+    if (a < 0) continue;
+    const bonus = typeWordBonus(a, tok(n, F_TYPE_B), type, level);
+    if (bonus > best) best = bonus;
+    else if (bonus < 0) against = true;
+  }
+  return best > 0 ? best : against ? -15 : 0;
 }
 /**
  * The most a name whose cursor's word gains `gained` in it can score when other hit words may be in its `other`
@@ -1810,6 +1840,16 @@ function typeBonusOf(type: i32, level: i32): i32 {
   return best;
 }
 
+/**
+ * What a type word read as types a, b gives an object of this type and level (0xffff: any type) beside its name: 30
+ * for its type, 15 for another of its level, −15 when it contradicts both.
+ */
+// @ts-ignore: decorator
+@inline function typeWordBonus(a: i32, b: i32, type: i32, level: i32): i32 {
+  if (a == type || b == type || type == 0xffff) return 30;
+  return ((typeLevelMask(a) | typeLevelMask(b)) & (1 << level)) != 0 ? 15 : -15;
+}
+
 /** Type word next to the name: agreeing with the object's type or level adds, contradicting takes away. */
 function scoreType(o: usize): void {
   const objectId = load<i32>(o);
@@ -1828,10 +1868,7 @@ function scoreType(o: usize): void {
     if ((mask & ((<u64>1) << <u64>t)) != 0) continue;
     const a = tok(t, F_TYPE_A);
     if (a < 0) continue;
-    const b = tok(t, F_TYPE_B);
-    let bonus = -15;
-    if (a == type || b == type) bonus = 30;
-    else if (((typeLevelMask(a) | typeLevelMask(b)) & (1 << level)) != 0) bonus = 15;
+    const bonus = typeWordBonus(a, tok(t, F_TYPE_B), type, level);
     if (bonus > bestBonus || (bestToken < 0 && bonus < 0 && bestBonus == 0)) {
       if (bonus > 0 || bestBonus == 0) { bestBonus = bonus; bestToken = bonus > 0 ? t : -1; }
     }
