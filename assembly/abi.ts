@@ -164,17 +164,20 @@ function writeParts(): void {
 function analyse(normLen: i32, prefixToken: i32): i32 {
   tokenize(normLen);
   parseHouseParts();
-  resetCandidates();
-  classifyNames(prefixToken);
-  collectObjects();
+  readCandidates(prefixToken);
   const score = solve();
   if (solvedExactly()) return score;
-  // a later winner's runner-up may be among the chains passed by below the first: the names once more, unraised (the
-  // tokens and the house as they are: parsed again they could differ, the memo of the call's lookups being filled)
+  // a later winner's runner-up may be among the chains passed by below the first: the names once more, unraised, over
+  // the tokens and the house as they are
+  readCandidates(prefixToken);
+  return solveUnraised();
+}
+
+/** The names the tokens hit, read afresh into candidates for the solver. */
+function readCandidates(prefixToken: i32): void {
   resetCandidates();
   classifyNames(prefixToken);
   collectObjects();
-  return solveUnraised();
 }
 
 function writeStandardized(): void {

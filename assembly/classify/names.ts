@@ -766,18 +766,15 @@ function factsBound(i: i32, at: i32): i32 {
       : sharingBound(slot, gained > 0 ? gained : 0, other, earlier);
     if (own < bound) bound = own;
   }
-  let loss = factsLoss(facts);
+  let typeLoss = factsTypeLoss(facts);
   // no other hit word can be in the names of this one, and one token hits it: the name is that token alone, and its
   // type bonus is that of the type words beside the token (`scoreType`), −15 when one contradicts it (`г. лесной`: a
   // пер Лесной), where the facts say what any type word typed could give
   if (alone == 1 && popcnt<u64>(load<u64>(slot, 24)) == 1) {
-    const type = <i32>((facts >>> 16) & 0xffff);
-    const level = <i32>((facts >>> 11) & 31);
-    const given = typeMost > 0 ? typeMost - typeBonusOf(type, level) : 0;
-    const exact = typeMost - besideTypeBonus(hitToken(leafHit(i)), type, level);
-    if (exact > given) loss += exact - given;
+    const exact = typeMost - besideTypeBonus(hitToken(leafHit(i)), factsType(facts), factsLevel(facts));
+    if (exact > typeLoss) typeLoss = exact;
   }
-  return bound - loss;
+  return bound - typeLoss - factsHouseLoss(facts);
 }
 
 /**
@@ -832,11 +829,30 @@ let typeMost: i32 = 0;
 /** the facts of the name `orderedKey` found (subtree.ts LEAF_FACTS) */
 let nextFacts: u64 = 0;
 
+/** The type (0xffff: any) and the level of a leaf's object, as its facts keep them (subtree.ts LEAF_FACTS). */
+// @ts-ignore: decorator
+@inline function factsType(facts: u64): i32 {
+  return <i32>((facts >>> 16) & 0xffff);
+}
+// @ts-ignore: decorator
+@inline function factsLevel(facts: u64): i32 {
+  return <i32>((facts >>> 11) & 31);
+}
+
+/** What a leaf with these facts surely takes from the solver's extra for its type: the type bonus it cannot have. */
+function factsTypeLoss(facts: u64): i32 {
+  return typeMost > 0 ? typeMost - typeBonusOf(factsType(facts), factsLevel(facts)) : 0;
+}
+
+/** What a leaf with these facts surely takes from the solver's extra for its houses: none of the leads wanted. */
+// @ts-ignore: decorator
+@inline function factsHouseLoss(facts: u64): i32 {
+  return houseShortfall > 0 && !factsHaveLead(facts) ? houseShortfall : 0;
+}
+
 /** What a leaf with these facts surely takes from the solver's extra: the type bonus its type cannot have, the house. */
 function factsLoss(facts: u64): i32 {
-  let loss = typeMost > 0 ? typeMost - typeBonusOf(<i32>((facts >>> 16) & 0xffff), <i32>((facts >>> 11) & 31)) : 0;
-  if (houseShortfall > 0 && !factsHaveLead(facts)) loss += houseShortfall;
-  return loss;
+  return factsTypeLoss(facts) + factsHouseLoss(facts);
 }
 
 /**

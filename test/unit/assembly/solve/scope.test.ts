@@ -335,7 +335,7 @@ describe('hints of a number that the houses of a street only start with', () => 
     const add = adder(objects);
     const region = add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' });
     for (let v = 0; v < 42; v++) {
-      const name = `${FIRST[v % FIRST.length]}${LAST[Math.floor(v / FIRST.length) % LAST.length]}`;
+      const name = villageName(v);
       // the villages with a house 17 the lightest: read after streets that have only 17кN
       const village = add({ level: 5, parent: region, name, type: 'д', population: v % 8 === 0 ? 100 + v : 300 + ((v * 37) % 200) });
       // every third a пер: a type typed drops the cursors whose streets left have neither that type nor the house
@@ -372,7 +372,7 @@ describe('hints of a number after a street that few places have a house of', () 
     const add = adder(objects);
     const region = add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' });
     for (let v = 0; v < 36; v++) {
-      const name = `${FIRST[v % FIRST.length]}${LAST[Math.floor(v / FIRST.length) % LAST.length]}`;
+      const name = villageName(v);
       const village = add({ level: 5, parent: region, name, type: 'д', population: 100 + ((v * 7919) % 5000) });
       const street = add({ level: 7, parent: village, name: 'Березовая', type: 'ул' });
       const numbers = v % 6 === 0 ? ['17', '17к1'] : ['5'];
@@ -523,7 +523,7 @@ describe('standardize of a street and a house without the town, the street in ma
     const add = adder(objects);
     const region = add({ level: 1, parent: -1, name: 'Лесная', type: 'обл' });
     for (let v = 0; v < 90; v++) {
-      const name = `${FIRST[v % FIRST.length]}${LAST[Math.floor(v / FIRST.length) % LAST.length]}${v >= 42 ? ' Второй' : ''}`;
+      const name = villageName(v);
       const village = add({ level: 5, parent: region, name, type: 'д', population: v === 17 ? 9000 : v === 50 || v === 63 ? 8000 - v : 100 + ((v * 7919) % 5000) });
       const street = add({ level: 7, parent: village, name: 'Первомайская', type: 'ул' });
       const numbers = v === 17 ? ['21', '3'] : v === 50 || v === 63 ? ['21а', '2'] : ['2', '20', '23', '25к1'];
@@ -612,6 +612,11 @@ function selVillages(add: ReturnType<typeof adder>, houses: MergedHouse[], paren
     houses.push({ parent: street, number: String(1 + (v % 5)), codes: {}, source: 'test' });
     more(v, village);
   }
+}
+
+/** The v-th village of the tests' villages of FIRST and LAST names (42 of them, then the same with `Второй`). */
+function villageName(v: number): string {
+  return `${FIRST[v % FIRST.length]}${LAST[Math.floor(v / FIRST.length) % LAST.length]}${v >= FIRST.length * LAST.length ? ' Второй' : ''}`;
 }
 
 /** Endings of the Сел… places of the tests of a prefix that starts many places' names. */
