@@ -1362,10 +1362,11 @@ function primeAt(i: i32): i32 {
   const start = cursorAt(i);
   const slot = <usize>load<i32>(HIT_SLOT + (<usize>leafHit(i) << 2));
   const top = load<i32>(slot, 16);
-  // the bound of a name with the facts of the one before is its bound, unless it depends on the name (shareNames)
-  const byName = load<i32>(slot, 20) == 2;
   let best = start;
   let most = factsBound(i, start);
+  // the bound of a name with the facts of the one before is its bound, unless it depends on the name (shareNames,
+  // which the call above may have run)
+  const byName = load<i32>(slot, 20) == 2;
   let facts = leafFacts(readerOrder, start);
   primeBudget--;
   const w = hitWord(leafHit(i));
