@@ -5,22 +5,43 @@
  * the cores reversed every other pass. Prints, per core, the median time per query and the median over the passes
  * of each pass's big/small ratio: a figure the machine's phases (runs of the same code vary by up to ×1.9 here)
  * move less than two separate runs.
+ *
+ * `--dictionaries <core.wasm> <small> <big> [<small> <big> …]` pairs builds of the dictionaries instead, with one
+ * core: each (small, big) pair is a contestant (a builder change, with the ru dictionary and the blob it wrote).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AddressEngine, blobFile, LoadedDictionary } from '../host/engine/index.js';
 import { cleanQueries, ROOT, suggestQueries } from './fixtures.js';
 
-const [blob, ...cores] = process.argv.slice(2);
-if (!blob || cores.length === 0) throw new Error('usage: tsx bench/scale-paired.ts <blob> <core.wasm> [<core.wasm> …]');
+const USAGE = 'usage: tsx bench/scale-paired.ts <blob> <core.wasm> [<core.wasm> …] | --dictionaries <core.wasm> <small> <big> [<small> <big> …]';
+const args = process.argv.slice(2);
+const byDictionary = args[0] === '--dictionaries';
 const passes = Number(process.env.PASSES ?? 8);
-const big = readFileSync(blob);
-const small = readFileSync(blobFile(join(ROOT, 'build', 'dictionaries'), 'ru'));
 const engineOf = async (bytes: Buffer, module: WebAssembly.Module) => new AddressEngine([await LoadedDictionary.fromBytes(bytes, module, 'ru')]);
-const loaded = await Promise.all(cores.map(async (file) => {
-  const module = await WebAssembly.compile(readFileSync(file));
-  return { file, small: await engineOf(small, module), big: await engineOf(big, module) };
-}));
+
+/** The contestants: a name, and the small and big engines it is timed on. */
+async function contestants(): Promise<{ file: string; small: AddressEngine; big: AddressEngine }[]> {
+  if (byDictionary) {
+    const [core, ...files] = args.slice(1);
+    if (!core || files.length === 0 || files.length % 2 !== 0) throw new Error(USAGE);
+    const module = await WebAssembly.compile(readFileSync(core));
+    const pairs = files.flatMap((file, i) => (i % 2 === 0 ? [[file, files[i + 1]]] : []));
+    return Promise.all(pairs.map(async ([small, big]) => ({
+      file: `${small} + ${big}`, small: await engineOf(readFileSync(small), module), big: await engineOf(readFileSync(big), module),
+    })));
+  }
+  const [blob, ...cores] = args;
+  if (!blob || cores.length === 0) throw new Error(USAGE);
+  const big = readFileSync(blob);
+  const small = readFileSync(blobFile(join(ROOT, 'build', 'dictionaries'), 'ru'));
+  return Promise.all(cores.map(async (file) => {
+    const module = await WebAssembly.compile(readFileSync(file));
+    return { file, small: await engineOf(small, module), big: await engineOf(big, module) };
+  }));
+}
+
+const loaded = await contestants();
 const addresses = cleanQueries().filter((q) => q.country === 'ru').map((q) => q.query);
 const hints = suggestQueries();
 

@@ -90,6 +90,27 @@ function e6(v: number | undefined): number {
   return v === undefined || !Number.isFinite(v) ? NO_COORD : Math.round(v * 1e6);
 }
 
+/** Word order: UTF-16 code units, as the trie's children go by char (`flattenTrie`). */
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Gives the words ids in their own order (`byText`), in place: `words[id]`, `ids` and the word ids in `nameWords`
+ * ((word id, weight) pairs). The words under a prefix are then one run of ids, so a prefix's hits (a thousand
+ * words for three letters of a national vocabulary) read one stretch of each per-word table, the core's and
+ * those it builds at load, instead of a cache line each.
+ */
+export function renumberWords(words: string[], ids: Map<string, number>, nameWords: Int32Builder): void {
+  const order = Uint32Array.from(words.keys()).sort((a, b) => byText(words[a], words[b]));
+  const newId = new Int32Array(words.length);
+  order.forEach((old, id) => (newId[old] = id));
+  const sorted = Array.from(order, (old) => words[old]);
+  sorted.forEach((w, id) => {
+    words[id] = w;
+    ids.set(w, id);
+  });
+  for (let k = 0; k < nameWords.length; k += 2) nameWords.data[k] = newId[nameWords.data[k]];
+}
+
 /**
  * Flattens the vocabulary into trie records (first child, next sibling, char, word id; root 0), nodes in
  * breadth-first order, children by char. Built from the sorted words with no node objects: the nodes at
@@ -100,7 +121,7 @@ function e6(v: number | undefined): number {
 export function flattenTrie(words: string[]): Int32Builder {
   const out = new Int32Builder();
   out.push(-1, -1, 0, -1);
-  const ids = [...words.keys()].filter((id) => words[id].length > 0).sort((a, b) => (words[a] < words[b] ? -1 : words[a] > words[b] ? 1 : 0));
+  const ids = [...words.keys()].filter((id) => words[id].length > 0).sort((a, b) => byText(words[a], words[b]));
   let live = Uint32Array.from(ids);
   // the node each live word has reached: the root before depth 1
   let reached = new Int32Array(live.length);
@@ -307,6 +328,7 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
   });
   // type words join the vocabulary with their type ids
   for (const syn of types.synonyms.keys()) wordId(syn);
+  renumberWords(vocabWords, vocab, nameWordsOut);
   const postingLists: number[][] = vocabWords.map(() => []);
   for (let n = 0; n < nameCount; n++) {
     const start = names.data[n * 5 + 1];

@@ -9,9 +9,9 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BLOB_MAGIC, FORMAT_VERSION, encodeBlob, flattenTrie, loadTypeTable, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
+import { BLOB_MAGIC, FORMAT_VERSION, encodeBlob, flattenTrie, loadTypeTable, renumberWords, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
 import { BlobError, LoadedDictionary, decodeBlob } from '../../../host/engine/dictionary.js';
-import { HouseStore } from '../../../dictionaries/house-store.js';
+import { HouseStore, Int32Builder } from '../../../dictionaries/house-store.js';
 import type { AddressEngine } from '../../../host/engine/engine.js';
 import { debugWasm, houseOf, viewOf } from '../../helpers/engine.js';
 import {
@@ -413,5 +413,47 @@ describe('flattenTrie(words)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('renumberWords(words, ids, nameWords)', () => {
+  const word = fc.string({ unit: fc.constantFrom('а', 'б', 'в', 'ё', '1', '-', 'z'), minLength: 1, maxLength: 6 });
+
+  /** The word ids of the trie's words in depth-first order, children by char (a prefix's words are one stretch of it). */
+  function depthFirst(records: Int32Array): number[] {
+    const ids: number[] = [];
+    const visit = (node: number) => {
+      if (records[node * 4 + 3] >= 0) ids.push(records[node * 4 + 3]);
+      for (let child = records[node * 4]; child >= 0; child = records[child * 4 + 1]) visit(child);
+    };
+    visit(0);
+    return ids;
+  }
+
+  it('gives the words ids in their order, so the words under any prefix are one run of ids', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 60 }), fc.array(fc.nat(), { maxLength: 40 }), (vocabulary, picks) => {
+        const words = [...vocabulary];
+        const ids = new Map(words.map((w, id) => [w, id]));
+        const nameWords = new Int32Builder();
+        const named = picks.map((k) => words[k % words.length]);
+        for (const w of named) nameWords.push(ids.get(w)!, 100);
+        renumberWords(words, ids, nameWords);
+        expect(words).toEqual([...vocabulary].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+        for (const [w, id] of ids) expect(words[id]).toBe(w);
+        // the names still hold their words (weights untouched)
+        expect(named.map((_, k) => words[nameWords.data[k * 2]])).toEqual(named);
+        expect(depthFirst(flattenTrie(words).data)).toEqual(words.map((_, id) => id));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('is how encodeBlob numbers the vocabulary: the trie meets the word ids in order', () => {
+    const { trie } = unpack(encodeBlob(smallModel()).bytes).core as { trie: Uint8Array };
+    const records = new Int32Array(trie.buffer.slice(trie.byteOffset, trie.byteOffset + trie.byteLength));
+    const ids = depthFirst(records);
+    expect(ids.length).toBeGreaterThan(10);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 });
