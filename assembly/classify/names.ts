@@ -712,6 +712,14 @@ function minorHit(h: i32, needed: i32, at: i32): bool {
     minorTokens++;
   }
   if (load<i32>(TOKEN_RANK + (<usize>hitToken(h) << 2)) < minorTokens) return true;
+  return boundBelow(h, needed, at);
+}
+
+/**
+ * `minorHit` by leaf hit h's own bound alone: every name of its word scores below `needed` (`leafNameBound`), or
+ * below it without the house bonus when no name left from place `at` on has the house typed.
+ */
+function boundBelow(h: i32, needed: i32, at: i32): bool {
   // a leaf hit's slot (indexHitWords, which the ordered reading needs)
   const best = load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>h << 2)), 16);
   if (best < needed) return true;
@@ -1212,11 +1220,38 @@ export function beginOrdered(order: i32, needed: (key: i32) => i32, tied: (hit: 
     readerSize++;
   }
   heapify(READER, readerSize);
+  sweeping = true;
   return true;
+}
+
+/** Minor cursors popped in a row from the reader's top before it sweeps out every cursor minor at that need. */
+const MINOR_RUN: i32 = 16;
+/** the reader may sweep (`dropMinor`): until a sweep keeps most of it */
+let sweeping: bool = false;
+
+/**
+ * Drops from the reader, in one pass and a heapify, every cursor whose own bound is below what a name needs at its
+ * key (`boundBelow`): the cursors `orderedKey` would pop as minor once at the top, as what a name needs at a key only
+ * grows and a cursor's place moves only at the top. A prefix of three letters enters a thousand cursors of made-up
+ * words, nearly all minor once the hint list is full: popped one by one, each cost log₂ of the reader in sift steps.
+ */
+function dropMinor(): void {
+  let kept = 0;
+  for (let k = 0; k < readerSize; k++) {
+    const entry = heapAt(READER, k);
+    const i = 0x7fffffff - <i32>(entry & 0xffffffff);
+    const needed = neededAt(<i32>(entry >> 32));
+    if (needed == NO_NEED || !boundBelow(leafHit(i), needed, load<i32>(CURSORS + (<usize>i << 2)))) setHeapAt(READER, kept++, entry);
+  }
+  // a sweep that keeps most of the reader costs more than the pops it saves: none more in this reading
+  if (kept > readerSize / 2) sweeping = false;
+  readerSize = kept;
+  heapify(READER, readerSize);
 }
 
 /** Key of the next leaf name not read yet (NO_KEY when none); sets nextName and nextHit. */
 export function orderedKey(): i32 {
+  let run = 0;
   while (readerSize > 0) {
     const i = 0x7fffffff - <i32>(heapAt(READER, 0) & 0xffffffff);
     const key = <i32>(heapAt(READER, 0) >> 32);
@@ -1224,6 +1259,7 @@ export function orderedKey(): i32 {
     const needed = neededAt(key);
     if (minorHit(leafHit(i), needed, load<i32>(CURSORS + (<usize>i << 2))) || tiedAfter(i, key, needed)) {
       readerSize = popHeap(READER, readerSize);
+      if (++run == MINOR_RUN && sweeping) dropMinor();
       continue;
     }
     if (belowOnFacts(i, needed, key)) {
