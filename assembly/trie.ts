@@ -219,17 +219,24 @@ export function isWord(start: i32, len: i32, prefix: bool = false): bool {
   return node >= 0 && (prefix || trieNode(node, 3) >= 0);
 }
 
-/** Every word at or below `node`, at cost 0 (prefix mode). */
+/**
+ * Every word at or below `node`, at cost 0 (prefix mode), the first MAX_HITS in reading order: the node's own word,
+ * then its children's words, the last child's first. Word ids follow that order (dictionaries/blob-writer.ts
+ * `renumberWords`, format 4), so the words are one run of ids: from the node's word (or its last child's first, down
+ * the last children) to the word of the node reached down the first children.
+ */
 function collectSubtree(node: i32): void {
-  let sp = 0;
-  push(sp++, node, 0, 0);
-  while (sp > 0 && hitCount < MAX_HITS) {
-    sp--;
-    const n = load<i32>(STACK + (<usize>sp * 12));
-    const wordId = trieNode(n, 3);
-    if (wordId >= 0) addHit(wordId, 0);
-    sp = pushChildren(sp, n, 0, 0);
+  let first = node;
+  while (trieNode(first, 3) < 0) {
+    let child = trieNode(first, 0);
+    if (child < 0) return;
+    while (trieNode(child, 1) >= 0) child = trieNode(child, 1);
+    first = child;
   }
+  let last = node;
+  while (trieNode(last, 0) >= 0) last = trieNode(last, 0);
+  const end = trieNode(last, 3);
+  for (let id = trieNode(first, 3); id <= end && hitCount < MAX_HITS; id++) addHit(id, 0);
 }
 
 /**

@@ -26,7 +26,7 @@ import { ApartmentStore } from './apartment-store.js';
 import { Level } from './model.js';
 
 export const BLOB_MAGIC = 'ADDRDICT';
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 export const NO_COORD = 0x7fffffff;
 /** the types section's flag of the commonest street type (assembly/blob.ts TYPE_COMMON_STREET) */
 const TYPE_COMMON_STREET = 1;
@@ -94,13 +94,28 @@ function e6(v: number | undefined): number {
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Gives the words ids in their own order (`byText`), in place: `words[id]`, `ids` and the word ids in `nameWords`
- * ((word id, weight) pairs). The words under a prefix are then one run of ids, so a prefix's hits (a thousand
- * words for three letters of a national vocabulary) read one stretch of each per-word table, the core's and
- * those it builds at load, instead of a cache line each.
+ * The order the core reads the words under a trie node in (assembly/trie.ts `collectSubtree`): the node's own word,
+ * then its children's words, the last child's first (a word before the words it is a prefix of; at the first
+ * character that differs, the greater first).
+ */
+export function byTrieReading(a: string, b: string): number {
+  const common = Math.min(a.length, b.length);
+  for (let i = 0; i < common; i++) {
+    const d = b.charCodeAt(i) - a.charCodeAt(i);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * Gives the words ids in the core's reading order (`byTrieReading`), in place: `words[id]`, `ids` and the word ids in
+ * `nameWords` ((word id, weight) pairs). The words under a trie node are then one run of ids in the order the core
+ * reads them, so a prefix's hits are that run's first MAX_HITS ids, and a thousand hits (three letters of a national
+ * vocabulary) read one stretch of each per-word table, the core's and those it builds at load, instead of a cache
+ * line each. The core relies on it (format 4).
  */
 export function renumberWords(words: string[], ids: Map<string, number>, nameWords: Int32Builder): void {
-  const order = Uint32Array.from(words.keys()).sort((a, b) => byText(words[a], words[b]));
+  const order = Uint32Array.from(words.keys()).sort((a, b) => byTrieReading(words[a], words[b]));
   const newId = new Int32Array(words.length);
   order.forEach((old, id) => (newId[old] = id));
   const sorted = Array.from(order, (old) => words[old]);

@@ -19,7 +19,7 @@ import { ObjectColumns, ObjectIdIndex } from './object-columns.js';
 import { ApartmentColumns } from './apartment-columns.js';
 
 export const BLOB_MAGIC = 'ADDRDICT';
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 const NO_COORD = 0x7fffffff;
 /** the core's objects section (assembly/blob.ts): i32 per record, parent and level fields */
 const OBJ_STRIDE = 10;

@@ -9,13 +9,13 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BLOB_MAGIC, FORMAT_VERSION, encodeBlob, flattenTrie, loadTypeTable, renumberWords, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
+import { BLOB_MAGIC, FORMAT_VERSION, byTrieReading, encodeBlob, flattenTrie, loadTypeTable, renumberWords, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
 import { BlobError, LoadedDictionary, decodeBlob } from '../../../host/engine/dictionary.js';
 import { HouseStore, Int32Builder } from '../../../dictionaries/house-store.js';
 import type { AddressEngine } from '../../../host/engine/engine.js';
 import { debugWasm, houseOf, viewOf } from '../../helpers/engine.js';
 import {
-  CITY, LENINA, MARTA, REGION, SMALL_APARTMENTS, SMALL_HOUSES, SMALL_METRO, SMALL_OBJECTS, engineOfModel, mergedModel, smallModel,
+  CITY, LENINA, MARTA, REGION, SMALL_APARTMENTS, SMALL_HOUSES, SMALL_METRO, SMALL_OBJECTS, engineOfModel, mergedModel, smallModel, streetsModel,
 } from '../../helpers/model.js';
 
 describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
@@ -419,18 +419,27 @@ describe('flattenTrie(words)', () => {
 describe('renumberWords(words, ids, nameWords)', () => {
   const word = fc.string({ unit: fc.constantFrom('а', 'б', 'в', 'ё', '1', '-', 'z'), minLength: 1, maxLength: 6 });
 
-  /** The word ids of the trie's words in depth-first order, children by char (a prefix's words are one stretch of it). */
-  function depthFirst(records: Int32Array): number[] {
+  /**
+   * The word ids of the trie's words in the core's reading order (assembly/trie.ts collectSubtree): a node's word, then
+   * its children's, the last child's first. A prefix's words are one stretch of it.
+   */
+  function trieReading(records: Int32Array, from = 0): number[] {
     const ids: number[] = [];
     const visit = (node: number) => {
       if (records[node * 4 + 3] >= 0) ids.push(records[node * 4 + 3]);
-      for (let child = records[node * 4]; child >= 0; child = records[child * 4 + 1]) visit(child);
+      const children: number[] = [];
+      for (let child = records[node * 4]; child >= 0; child = records[child * 4 + 1]) children.push(child);
+      for (const child of children.reverse()) visit(child);
     };
-    visit(0);
+    visit(from);
     return ids;
   }
 
-  it('gives the words ids in their order, so the words under any prefix are one run of ids', () => {
+  it('orders a word before the words it begins, and at the first character that differs the greater first', () => {
+    expect(['б', 'ав', 'а', 'абв', 'аб', 'в'].sort(byTrieReading)).toEqual(['в', 'б', 'а', 'ав', 'аб', 'абв']);
+  });
+
+  it('gives the words ids in the core\'s reading order, so the words under any prefix are one run of ids read in order', () => {
     fc.assert(
       fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 60 }), fc.array(fc.nat(), { maxLength: 40 }), (vocabulary, picks) => {
         const words = [...vocabulary];
@@ -439,20 +448,43 @@ describe('renumberWords(words, ids, nameWords)', () => {
         const named = picks.map((k) => words[k % words.length]);
         for (const w of named) nameWords.push(ids.get(w)!, 100);
         renumberWords(words, ids, nameWords);
-        expect(words).toEqual([...vocabulary].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+        expect(words).toEqual([...vocabulary].sort(byTrieReading));
         for (const [w, id] of ids) expect(words[id]).toBe(w);
         // the names still hold their words (weights untouched)
         expect(named.map((_, k) => words[nameWords.data[k * 2]])).toEqual(named);
-        expect(depthFirst(flattenTrie(words).data)).toEqual(words.map((_, id) => id));
+        expect(trieReading(flattenTrie(words).data)).toEqual(words.map((_, id) => id));
       }),
       { numRuns: 200 },
     );
   });
 
-  it('is how encodeBlob numbers the vocabulary: the trie meets the word ids in order', () => {
+  it('lets the core read a prefix\'s words as one run of ids: what a walk of the trie in its reading order finds', async () => {
+    // streets enough for prefixes of many words, nested (`мир`, `мира`, `мирная`) and sharing letters at each depth
+    const streets = [...'абвгдежзиклмнопрст'].flatMap((a, i) => ['ир', 'ирная', 'ира', 'ал', 'алая', 'о'].map((tail) => `${a}${'мнкр'[i % 4]}${tail}`));
+    const { dict, bytes } = await engineOfModel(streetsModel(streets));
+    const { trie } = unpack(bytes).core as { trie: Uint8Array };
+    const records = new Int32Array(trie.buffer.slice(trie.byteOffset, trie.byteOffset + trie.byteLength));
+    const core = dict.core;
+    let prefixes = 0;
+    // every node down to depth 3, by the path of its chars
+    const visit = (node: number, path: string) => {
+      if (path.length > 0) {
+        const expected = trieReading(records, node);
+        const count = core.exports.lookupWord(core.write(path), 0, 0, 1, 0);
+        const hits = Array.from(core.result().subarray(1, 1 + 2 * count));
+        expect({ path, hits }).toEqual({ path, hits: expected.flatMap((id) => [id, 0]) });
+        prefixes++;
+      }
+      if (path.length < 3) for (let child = records[node * 4]; child >= 0; child = records[child * 4 + 1]) visit(child, path + String.fromCharCode(records[child * 4 + 2]));
+    };
+    visit(0, '');
+    expect(prefixes).toBeGreaterThan(50);
+  });
+
+  it('is how encodeBlob numbers the vocabulary: the core\'s reading of the trie meets the word ids in order', () => {
     const { trie } = unpack(encodeBlob(smallModel()).bytes).core as { trie: Uint8Array };
     const records = new Int32Array(trie.buffer.slice(trie.byteOffset, trie.byteOffset + trie.byteLength));
-    const ids = depthFirst(records);
+    const ids = trieReading(records);
     expect(ids.length).toBeGreaterThan(10);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });

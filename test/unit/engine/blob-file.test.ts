@@ -116,12 +116,12 @@ describe('readBlobFile(file)', () => {
 
   it('refuses another magic and another format before reading the rest, as fromBytes does', async () => {
     const other = join(dir, 'other.dict');
-    writeFileSync(other, pack({ magic: 'SOMETHING', format: 3, core: { objects: new Uint8Array(40) } }));
+    writeFileSync(other, pack({ magic: 'SOMETHING', format: 4, core: { objects: new Uint8Array(40) } }));
     expect(() => readBlobFile(other)).toThrow(/other\.dict: not a dictionary blob \(bad magic\); rebuild it with npm run dict:build/);
     const old = join(dir, 'old.dict');
     writeFileSync(old, pack({ magic: 'ADDRDICT', format: 2, core: {} }));
-    expect(() => readBlobFile(old)).toThrow(/old\.dict: dictionary format 2, this service reads format 3; rebuild it with npm run dict:build/);
-    await expect(LoadedDictionary.fromBytes(readFileSync(old), await debugWasm(), old)).rejects.toThrow(/dictionary format 2, this service reads format 3/);
+    expect(() => readBlobFile(old)).toThrow(/old\.dict: dictionary format 2, this service reads format 4; rebuild it with npm run dict:build/);
+    await expect(LoadedDictionary.fromBytes(readFileSync(old), await debugWasm(), old)).rejects.toThrow(/dictionary format 2, this service reads format 4/);
   });
 
   it('refuses what is not msgpack, and bytes after the blob', () => {
