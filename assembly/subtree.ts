@@ -547,6 +547,13 @@ export function clearLeadsWanted(): void {
   wantedFirst = 0;
 }
 
+/** Some house key of object o starts as a lead wanted does (`leadsWanted`; true without the index): one 16-byte read. */
+export function leadsHaveWanted(o: i32): bool {
+  if (HOUSE_LEADS == 0) return true;
+  const p = HOUSE_LEADS + (<usize>o << 4);
+  return (load<u64>(p) & unchecked(WANTED[0])) != 0 || (load<u64>(p, 8) & unchecked(WANTED[1])) != 0;
+}
+
 /**
  * Some name of word w's list in `order` from position i on (or a little before it: its block) belongs to an object
  * with a house of the leads wanted (true without the index). A cursor of the ordered rest whose names have no such

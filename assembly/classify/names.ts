@@ -39,7 +39,7 @@ import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName,
-  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd, firstAreaNameAt, orderedKeyAt, leafFacts, factsHaveLead, hasShortKey,
+  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd, firstAreaNameAt, orderedKeyAt, leafFacts, factsHaveLead, hasShortKey, leadsHaveWanted,
 } from '../subtree';
 import { heapAt, setHeapAt, heapify, siftDown, siftUp, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
@@ -742,9 +742,15 @@ function belowOnFacts(i: i32, needed: i32, key: i32): bool {
   if (needed == NO_NEED) return false;
   const at = cursorAt(i);
   let bound = factsBound(i, at);
-  // the house typed is two digits, its first character some house's: the object's short keys (one more load)
-  if (shortHouseLoss > 0 && bound >= needed && factsHaveLead(leafFacts(readerOrder, at)) &&
-      !hasShortKey(name(cursorName(i), 0), shortFirst, shortSecond)) bound -= shortHouseLoss;
+  if (bound >= needed && (houseShortfall > 0 || shortHouseLoss > 0) && factsHaveLead(leafFacts(readerOrder, at))) {
+    const o = name(cursorName(i), 0);
+    // the facts tell a house key's first character, the object's leads its first two (one load): none as the house
+    // typed, the whole house bonus is lost (`екатеринбург февральской революции 15`: the 683 ул Революции without a
+    // house 15… were each read and passed by)
+    if (houseShortfall > 0 && !leadsHaveWanted(o)) bound -= houseShortfall;
+    // the house typed is two digits, its first character some house's: the object's short keys (one more load)
+    else if (shortHouseLoss > 0 && !hasShortKey(o, shortFirst, shortSecond)) bound -= shortHouseLoss;
+  }
   return (bound < needed || (bound == needed && tiedOut(leafHit(i), cursorName(i), key)));
 }
 
