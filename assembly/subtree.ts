@@ -462,6 +462,8 @@ const TAIL_BLOCK: i32 = 1 << TAIL_SHIFT;
 const WANTED = new StaticArray<u64>(2);
 /** The classes of the first characters of the house leads wanted (bits as LEAF_FACTS). */
 let wantedFirst: u32 = 0;
+/** some lead wanted has its second character (`leadsWanted` with c2 ≥ 0) */
+let pairsWanted: bool = false;
 
 /**
  * LEAF_FACTS bits 0–31 of each object, once for the orders, in object order (their lists reach objects at random, a
@@ -534,6 +536,7 @@ export function leadsWanted(c1: i32, c2: i32): void {
   const first = leadClass(c1);
   const wanted = changetype<usize>(WANTED);
   wantedFirst |= 1 << first;
+  if (c2 >= 0) pairsWanted = true;
   if (c2 >= 0 || first == 10) {
     orLead(wanted, first, c2 >= 0 ? leadClass(c2) : 0);
     return;
@@ -545,11 +548,15 @@ export function clearLeadsWanted(): void {
   unchecked((WANTED[0] = 0));
   unchecked((WANTED[1] = 0));
   wantedFirst = 0;
+  pairsWanted = false;
 }
 
-/** Some house key of object o starts as a lead wanted does (`leadsWanted`; true without the index): one 16-byte read. */
+/**
+ * Some house key of object o starts as a lead wanted does (`leadsWanted`; true without the index): one 16-byte read.
+ * Asked only when a lead wanted has its second character (`pairsWanted`): else the first one, in a leaf's facts, tells.
+ */
 export function leadsHaveWanted(o: i32): bool {
-  if (HOUSE_LEADS == 0) return true;
+  if (HOUSE_LEADS == 0 || !pairsWanted) return true;
   const p = HOUSE_LEADS + (<usize>o << 4);
   return (load<u64>(p) & unchecked(WANTED[0])) != 0 || (load<u64>(p, 8) & unchecked(WANTED[1])) != 0;
 }

@@ -741,17 +741,27 @@ function boundBelow(h: i32, needed: i32, at: i32): bool {
 function belowOnFacts(i: i32, needed: i32, key: i32): bool {
   if (needed == NO_NEED) return false;
   const at = cursorAt(i);
-  let bound = factsBound(i, at);
-  if (bound >= needed && (houseShortfall > 0 || shortHouseLoss > 0) && factsHaveLead(leafFacts(readerOrder, at))) {
-    const o = name(cursorName(i), 0);
-    // the facts tell a house key's first character, the object's leads its first two (one load): none as the house
-    // typed, the whole house bonus is lost (`екатеринбург февральской революции 15`: the 683 ул Революции without a
-    // house 15… were each read and passed by)
-    if (houseShortfall > 0 && !leadsHaveWanted(o)) bound -= houseShortfall;
-    // the house typed is two digits, its first character some house's: the object's short keys (one more load)
-    else if (shortHouseLoss > 0 && !hasShortKey(o, shortFirst, shortSecond)) bound -= shortHouseLoss;
+  const bound = factsBound(i, at);
+  if (passedAt(i, bound, needed, key)) return true;
+  if ((houseShortfall == 0 && shortHouseLoss == 0) || !factsHaveLead(leafFacts(readerOrder, at))) return false;
+  // asked only of a name the facts would not pass by (most that reach here tie and come after the last, in one pass)
+  const o = name(cursorName(i), 0);
+  if (shortHouseLoss > 0) {
+    // the house typed is two digits, its first character some house's: the object's short keys (one more load); a
+    // key of those digits (and at most one character more) has their pair too
+    if (hasShortKey(o, shortFirst, shortSecond)) return false;
+    if (passedAt(i, bound - shortHouseLoss, needed, key)) return true;
   }
-  return (bound < needed || (bound == needed && tiedOut(leafHit(i), cursorName(i), key)));
+  // the facts tell a house key's first character, the object's leads its first two (one load): none as the house
+  // typed, the whole house bonus is lost (`екатеринбург февральской революции 15`: the 683 ул Революции with houses
+  // starting 1 but none 15… were each looked at and passed by)
+  return houseShortfall > 0 && !leadsHaveWanted(o) && passedAt(i, bound - houseShortfall, needed, key);
+}
+
+/** A name of leaf hit i's cursor at `key` bounded by `bound` cannot matter where a name needs `needed`. */
+// @ts-ignore: decorator
+@inline function passedAt(i: i32, bound: i32, needed: i32, key: i32): bool {
+  return bound < needed || (bound == needed && tiedOut(leafHit(i), cursorName(i), key));
 }
 
 /**
