@@ -999,7 +999,8 @@ export function leafNameBound(): i32 {
     const start = companionStart(w);
     for (let i = start; i < start + companionCount(w); i++) {
       const v = companion(i);
-      const q = wordSlot(v, false);
+      // a word is its own companion (most made-up words have no other): its slot is at hand
+      const q = v == w ? slot : wordSlot(v, false);
       if (q == 0) continue;
       if (v != w) alone = false;
       let gained = 0;
