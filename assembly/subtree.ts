@@ -551,14 +551,19 @@ export function clearLeadsWanted(): void {
   pairsWanted = false;
 }
 
+/** The two u64 of house leads at `at` (bits as HOUSE_LEADS) hold a lead wanted (`leadsWanted`). */
+// @ts-ignore: decorator
+@inline function holdsWanted(at: usize): bool {
+  return (load<u64>(at) & unchecked(WANTED[0])) != 0 || (load<u64>(at, 8) & unchecked(WANTED[1])) != 0;
+}
+
 /**
  * Some house key of object o starts as a lead wanted does (`leadsWanted`; true without the index): one 16-byte read.
  * Asked only when a lead wanted has its second character (`pairsWanted`): else the first one, in a leaf's facts, tells.
  */
 export function leadsHaveWanted(o: i32): bool {
   if (HOUSE_LEADS == 0 || !pairsWanted) return true;
-  const p = HOUSE_LEADS + (<usize>o << 4);
-  return (load<u64>(p) & unchecked(WANTED[0])) != 0 || (load<u64>(p, 8) & unchecked(WANTED[1])) != 0;
+  return holdsWanted(HOUSE_LEADS + (<usize>o << 4));
 }
 
 /**
@@ -569,8 +574,7 @@ export function leadsHaveWanted(o: i32): bool {
 export function tailHasLeads(order: i32, w: i32, i: i32): bool {
   const tails = unchecked(TAIL_LEADS[order]);
   if (tails == 0 || HOUSE_LEADS == 0) return true;
-  const at = tails + (<usize>tailBlock(w, i) << 4);
-  return (load<u64>(at) & unchecked(WANTED[0])) != 0 || (load<u64>(at, 8) & unchecked(WANTED[1])) != 0;
+  return holdsWanted(tails + (<usize>tailBlock(w, i) << 4));
 }
 
 /** Names in object order, every posting list in name order, every id in range. */

@@ -1195,15 +1195,24 @@ function readerEntry(i: i32): i64 {
   return entryOf(orderedKeyAt(readerOrder, cursorAt(i)), i);
 }
 
-/** A reader entry: the key of leaf hit i's next name, then the hit (the earlier hit first at a tie). */
+/**
+ * A max-heap entry (the reader's, the deferred areas' and their words'): the key, then index i, the earlier index
+ * first at a tie.
+ */
 // @ts-ignore: decorator
 @inline function entryOf(key: i32, i: i32): i64 {
   return (<i64>key << 32) | <i64>(0x7fffffff - i);
 }
 
+/** The index of an `entryOf` entry. */
+// @ts-ignore: decorator
+@inline function entryIndex(entry: i64): i32 {
+  return 0x7fffffff - <i32>(entry & 0xffffffff);
+}
+
 /** Moves the cursor at the top of the reader one name on. */
 function advanceTop(): void {
-  const i = 0x7fffffff - <i32>(heapAt(READER, 0) & 0xffffffff);
+  const i = entryIndex(heapAt(READER, 0));
   const at = load<i32>(CURSORS + (<usize>i << 2)) + 1;
   store<i32>(CURSORS + (<usize>i << 2), at);
   if (at >= leafCount(hitWord(leafHit(i)))) {
@@ -1256,7 +1265,7 @@ function dropMinor(): void {
   let kept = 0;
   for (let k = 0; k < readerSize; k++) {
     const entry = heapAt(READER, k);
-    const i = 0x7fffffff - <i32>(entry & 0xffffffff);
+    const i = entryIndex(entry);
     const needed = neededAt(<i32>(entry >> 32));
     if (needed == NO_NEED || !boundBelow(leafHit(i), needed, load<i32>(CURSORS + (<usize>i << 2)))) setHeapAt(READER, kept++, entry);
   }
@@ -1270,7 +1279,7 @@ function dropMinor(): void {
 export function orderedKey(): i32 {
   let run = 0;
   while (readerSize > 0) {
-    const i = 0x7fffffff - <i32>(heapAt(READER, 0) & 0xffffffff);
+    const i = entryIndex(heapAt(READER, 0));
     const key = <i32>(heapAt(READER, 0) >> 32);
     // what a name needs at this key, asked once (the solver's bound by key)
     const needed = neededAt(key);
@@ -1372,7 +1381,7 @@ export function primeOrdered(): bool {
   let chosen = -1;
   let most = -1;
   for (let k = 0; k < readerSize; k++) {
-    const i = 0x7fffffff - <i32>(heapAt(READER, k) & 0xffffffff);
+    const i = entryIndex(heapAt(READER, k));
     const gain = leafGain(leafHit(i));
     if (gain > most || (gain == most && i < chosen)) {
       most = gain;
@@ -1384,7 +1393,7 @@ export function primeOrdered(): bool {
   let at = primeAt(chosen);
   let bound = primeBound;
   for (let k = 0; k < readerSize && primeBudget > 0; k++) {
-    const i = 0x7fffffff - <i32>(heapAt(READER, k) & 0xffffffff);
+    const i = entryIndex(heapAt(READER, k));
     if (i == chosen) continue;
     const place = primeAt(i);
     if (primeBound > bound) {
@@ -1668,7 +1677,7 @@ export function orderDeferredAreas(boundOf: (o: i32, gain: i32) => i32, order: i
     const h = load<i32>(AREA_WORDS + (<usize>i << 3));
     const w = hitWord(h);
     const bound = gainAt(h, areaMax(w)) + extra + areaTopKey(order, w);
-    setHeapAt(AREA_WORD_HEAP, areaWordHeapSize++, (<i64>bound << 32) | <i64>(0x7fffffff - h));
+    setHeapAt(AREA_WORD_HEAP, areaWordHeapSize++, entryOf(bound, h));
   }
   heapify(AREA_WORD_HEAP, areaWordHeapSize);
 }
@@ -1696,7 +1705,7 @@ function markAreaSeen(o: i32): bool {
  * names, so one not expanded has all its words unexpanded, and their bounds bound it.
  */
 function expandAreaWord(): void {
-  const h = 0x7fffffff - <i32>(heapAt(AREA_WORD_HEAP, 0) & 0xffffffff);
+  const h = entryIndex(heapAt(AREA_WORD_HEAP, 0));
   areaWordHeapSize = popHeap(AREA_WORD_HEAP, areaWordHeapSize);
   const w = hitWord(h);
   for (let k = areaStart(w); k < areaStart(w) + areaCount(w); k++) {
@@ -1708,7 +1717,7 @@ function expandAreaWord(): void {
     const gain = areaPairs(o, first);
     store<i32>(AREA_GROUPS + (<usize>areaGroupCount << 3), from);
     store<i32>(AREA_GROUPS + (<usize>areaGroupCount << 3), areaPairCount, 4);
-    setHeapAt(AREA_HEAP, areaHeapSize, (<i64>areaBoundOf(o, gain) << 32) | <i64>(0x7fffffff - areaGroupCount));
+    setHeapAt(AREA_HEAP, areaHeapSize, entryOf(areaBoundOf(o, gain), areaGroupCount));
     areaHeapSize++;
     siftUp(AREA_HEAP, areaHeapSize - 1);
     areaGroupCount++;
@@ -1776,7 +1785,7 @@ export function deferredAreaBound(): i32 {
 
 /** Reads the next deferred area (call `deferredAreaBound` first): every name of the object with its hits, as one pass reads them. */
 export function readDeferredArea(): void {
-  const group = 0x7fffffff - <i32>(heapAt(AREA_HEAP, 0) & 0xffffffff);
+  const group = entryIndex(heapAt(AREA_HEAP, 0));
   areaHeapSize = popHeap(AREA_HEAP, areaHeapSize);
   partNow++;
   readPairs(load<i32>(AREA_GROUPS + (<usize>group << 3)), load<i32>(AREA_GROUPS + (<usize>group << 3), 4));
