@@ -419,6 +419,12 @@ describe('flattenTrie(words)', () => {
 describe('renumberWords(words, ids, nameWords)', () => {
   const word = fc.string({ unit: fc.constantFrom('а', 'б', 'в', 'ё', '1', '-', 'z'), minLength: 1, maxLength: 6 });
 
+  /** The trie section of a blob as its i32 records (first child, next sibling, char, word id). */
+  function trieRecords(bytes: Uint8Array): Int32Array {
+    const { trie } = unpack(bytes).core as { trie: Uint8Array };
+    return new Int32Array(trie.buffer.slice(trie.byteOffset, trie.byteOffset + trie.byteLength));
+  }
+
   /**
    * The word ids of the trie's words in the core's reading order (assembly/trie.ts collectSubtree): a node's word, then
    * its children's, the last child's first. A prefix's words are one stretch of it.
@@ -462,8 +468,7 @@ describe('renumberWords(words, ids, nameWords)', () => {
     // streets enough for prefixes of many words, nested (`мир`, `мира`, `мирная`) and sharing letters at each depth
     const streets = [...'абвгдежзиклмнопрст'].flatMap((a, i) => ['ир', 'ирная', 'ира', 'ал', 'алая', 'о'].map((tail) => `${a}${'мнкр'[i % 4]}${tail}`));
     const { dict, bytes } = await engineOfModel(streetsModel(streets));
-    const { trie } = unpack(bytes).core as { trie: Uint8Array };
-    const records = new Int32Array(trie.buffer.slice(trie.byteOffset, trie.byteOffset + trie.byteLength));
+    const records = trieRecords(bytes);
     const core = dict.core;
     let prefixes = 0;
     // every node down to depth 3, by the path of its chars
@@ -482,8 +487,7 @@ describe('renumberWords(words, ids, nameWords)', () => {
   });
 
   it('is how encodeBlob numbers the vocabulary: the core\'s reading of the trie meets the word ids in order', () => {
-    const { trie } = unpack(encodeBlob(smallModel()).bytes).core as { trie: Uint8Array };
-    const records = new Int32Array(trie.buffer.slice(trie.byteOffset, trie.byteOffset + trie.byteLength));
+    const records = trieRecords(encodeBlob(smallModel()).bytes);
     const ids = trieReading(records);
     expect(ids.length).toBeGreaterThan(10);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
