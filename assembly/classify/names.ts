@@ -728,40 +728,100 @@ function boundBelow(h: i32, needed: i32, at: i32): bool {
 }
 
 /**
- * The name at leaf hit i's cursor cannot matter (it needs `needed`), told by the facts kept beside it (subtree.ts
- * LEAF_FACTS): what its object's type and level take from the type bonus the solver's extra holds (a leaf's extra is
- * at most that extra less `leafTypeBound` plus its `typeBonusBound`, in both solvers), and the house bonus when it has
- * no house of the leads wanted, off the most a name of the cursor scores (`minorHit`), or off the name's own bound
- * when the cursor's word is the only hit word of its names (`nameBound` from the word's weight in it and its other
- * weight: `екатеринбург горько` passes Максима Горького in 2,000 towns by). A name that only ties with what it needs
- * and comes after the last hint in one pass cannot matter either. It is passed by with no read of the name or its
- * object: the copies of `московский 9 километр` without a house 9 cost a look at two arrays each, not four reads at
- * random.
+ * The name at leaf hit i's cursor cannot matter (it needs `needed`), told by the facts kept beside it
+ * (`passedOnFacts`); `passedAlike` then says how many names after it, at the same key, are passed by too
+ * (`alikeAfter`).
  */
 function belowOnFacts(i: i32, needed: i32, key: i32): bool {
+  passedAlike = 0;
   if (needed == NO_NEED) return false;
   const at = cursorAt(i);
+  if (!passedOnFacts(i, at, needed, key)) return false;
+  passedAlike = alikeAfter(i, at, needed, key);
+  return true;
+}
+
+/** `passedOnFacts` passed its name by on the facts' bound alone (no read of the name's object) */
+let byFactsAlone: bool = false;
+
+/**
+ * The name at place `at` of leaf hit i's ordered list (at `key`, where a name needs `needed`) cannot matter, told by
+ * the facts kept beside it (subtree.ts LEAF_FACTS): what its object's type and level take from the type bonus the
+ * solver's extra holds (a leaf's extra is at most that extra less `leafTypeBound` plus its `typeBonusBound`, in both
+ * solvers), and the house bonus when it has no house of the leads wanted, off the most a name of the cursor scores
+ * (`minorHit`), or off the name's own bound when the cursor's word is the only hit word of its names (`nameBound`
+ * from the word's weight in it and its other weight: `екатеринбург горько` passes Максима Горького in 2,000 towns
+ * by). A name that only ties with what it needs and comes after the last hint in one pass cannot matter either. It
+ * is passed by with no read of the name or its object: the copies of `московский 9 километр` without a house 9 cost
+ * a look at two arrays each, not four reads at random.
+ */
+function passedOnFacts(i: i32, at: i32, needed: i32, key: i32): bool {
   const bound = factsBound(i, at);
-  if (passedAt(i, bound, needed, key)) return true;
+  byFactsAlone = passedAt(i, at, bound, needed, key);
+  if (byFactsAlone) return true;
   if ((houseShortfall == 0 && shortHouseLoss == 0) || !factsHaveLead(leafFacts(readerOrder, at))) return false;
   // asked only of a name the facts would not pass by (most that reach here tie and come after the last, in one pass)
-  const o = name(cursorName(i), 0);
+  const o = name(orderedName(readerOrder, at), 0);
   if (shortHouseLoss > 0) {
     // the house typed is two digits, its first character some house's: the object's short keys (one more load); a
     // key of those digits (and at most one character more) has their pair too
     if (hasShortKey(o, shortFirst, shortSecond)) return false;
-    if (passedAt(i, bound - shortHouseLoss, needed, key)) return true;
+    if (passedAt(i, at, bound - shortHouseLoss, needed, key)) return true;
   }
   // the facts tell a house key's first character, the object's leads its first two (one load): none as the house
   // typed, the whole house bonus is lost (`екатеринбург февральской революции 15`: the 683 ул Революции with houses
   // starting 1 but none 15… were each looked at and passed by)
-  return houseShortfall > 0 && !leadsHaveWanted(o) && passedAt(i, bound - houseShortfall, needed, key);
+  return houseShortfall > 0 && !leadsHaveWanted(o) && passedAt(i, at, bound - houseShortfall, needed, key);
 }
 
-/** A name of leaf hit i's cursor at `key` bounded by `bound` cannot matter where a name needs `needed`. */
+/** the names after the one `belowOnFacts` passed by that are passed by with it (`alikeAfter`) */
+let passedAlike: i32 = 0;
+/** LEAF_FACTS bits a name's facts bound reads besides its leads: level, type, weights, an earlier name */
+const ALIKE_FACTS: u64 = 0x1fffffffff800;
+/** no facts: bits 1–10 of `factsSign` are never set */
+const NO_SIGN: u64 = 0xffffffffffffffff;
+
+/** What a name's facts bound reads of facts `facts`: the bits of ALIKE_FACTS, and bit 0 for a house of a lead wanted. */
 // @ts-ignore: decorator
-@inline function passedAt(i: i32, bound: i32, needed: i32, key: i32): bool {
-  return bound < needed || (bound == needed && tiedOut(leafHit(i), cursorName(i), key));
+@inline function factsSign(facts: u64): u64 {
+  return (facts & ALIKE_FACTS) | (factsHaveLead(facts) ? 1 : 0);
+}
+
+/**
+ * The names after place `at` of leaf hit i's cursor, which was passed by on its facts, that are passed by too at the
+ * same key (what a name needs there): each as `passedOnFacts` passes it, with no step of the reader's heap, and a name
+ * whose facts read as those of a name passed on them alone (the same level, type, weights and earlier-name bit, a
+ * house of a lead wanted or none alike: the same bound, and at a tie each after the one before, as a key's names
+ * come by id) with no bound worked out. The copies of one street in hundreds of towns: `новый ` passed 675 of them
+ * one at a time, each popped and pushed on the reader's heap. A word whose names' bounds read the name itself
+ * (`shareNames`) works out each.
+ */
+function alikeAfter(i: i32, at: i32, needed: i32, key: i32): i32 {
+  const h = leafHit(i);
+  const byName = load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>h << 2)), 20) == 2;
+  // the signs of the last two facts passed on them alone (names of one street alternate: its current and other name)
+  let last = byFactsAlone && !byName ? factsSign(leafFacts(readerOrder, at)) : NO_SIGN;
+  let before = NO_SIGN;
+  const end = leafStart(hitWord(h)) + leafCount(hitWord(h));
+  let j = at + 1;
+  while (j < end && orderedKeyAt(readerOrder, j) == key) {
+    const sign = factsSign(leafFacts(readerOrder, j));
+    if (sign != last && sign != before) {
+      if (!passedOnFacts(i, j, needed, key)) break;
+      if (byFactsAlone && !byName) {
+        before = last;
+        last = sign;
+      }
+    }
+    j++;
+  }
+  return j - at - 1;
+}
+
+/** A name at place `at` of leaf hit i's list, at `key` and bounded by `bound`, cannot matter where a name needs `needed`. */
+// @ts-ignore: decorator
+@inline function passedAt(i: i32, at: i32, bound: i32, needed: i32, key: i32): bool {
+  return bound < needed || (bound == needed && tiedOut(leafHit(i), orderedName(readerOrder, at), key));
 }
 
 /**
@@ -1210,10 +1270,10 @@ function readerEntry(i: i32): i64 {
   return 0x7fffffff - <i32>(entry & 0xffffffff);
 }
 
-/** Moves the cursor at the top of the reader one name on. */
-function advanceTop(): void {
+/** Moves the cursor at the top of the reader one name on, and `alike` more (names passed by with it, `alikeAfter`). */
+function advanceTop(alike: i32 = 0): void {
   const i = entryIndex(heapAt(READER, 0));
-  const at = load<i32>(CURSORS + (<usize>i << 2)) + 1;
+  const at = load<i32>(CURSORS + (<usize>i << 2)) + 1 + alike;
   store<i32>(CURSORS + (<usize>i << 2), at);
   if (at >= leafCount(hitWord(leafHit(i)))) {
     readerSize = popHeap(READER, readerSize);
@@ -1289,7 +1349,7 @@ export function orderedKey(): i32 {
       continue;
     }
     if (belowOnFacts(i, needed, key)) {
-      advanceTop();
+      advanceTop(passedAlike);
       continue;
     }
     const n = cursorName(i);
