@@ -129,7 +129,9 @@ export function newPart(): void {
 }
 let prefixTok: i32 = -1;
 /**
- * WORD_SLOTS: open-addressing table of the words the leaf hits hit, WORD_SLOT_BYTES each: @0 word id, @4 best gain
+ * WORD_SLOTS: the words the leaf hits hit, WORD_SLOT_BYTES each, in the order they were met (word ids, as the hits come
+ * in reading order: the passes over every hit word read them in a row, not at random over the table), found by WORD_INDEX,
+ * an open-addressing table of (word id, slot number), 8 B an entry. A slot: @0 word id, @4 best gain
  * of a hit on it in a leaf's name, @8 its first hit, @12 its last hit, @16 the most a leaf's name holding it scores
  * (`leafNameBound`; 0x7fffffff until it is computed), @20 1 when it is the only hit word a leaf's name holding it
  * holds, and holds it once (`leafNameBound`: a name's bound is then told by LEAF_FACTS), 2 when that is so of its
@@ -138,9 +140,10 @@ let prefixTok: i32 = -1;
  * companions gain, @44 their weight, @48 the left-token penalty of all its companions' tokens (`sharingBound`); HIT_NEXT: the next hit of the same
  * word; HIT_SLOT: the slot of a leaf hit's word (its word looked up once, not at every step of
  * the ordered reading).
- * Built once per call when asked (`indexHitWords`), reset through WORD_USED.
+ * Built once per call when asked (`indexHitWords`), reset through WORD_USED (the entries of WORD_INDEX used).
  */
 let WORD_SLOTS: usize = 0;
+let WORD_INDEX: usize = 0;
 let WORD_USED: usize = 0;
 let wordUsed: i32 = 0;
 let HIT_NEXT: usize = 0;
@@ -210,8 +213,9 @@ export function setupNames(): void {
   TOKEN_SUM = reserve(64 << 2);
   TOKEN_AT = reserve(64 << 2);
   WORD_SLOTS = reserve(<usize>WORD_SLOT_CAP * WORD_SLOT_BYTES);
+  WORD_INDEX = reserve(<usize>WORD_SLOT_CAP << 3);
   WORD_USED = reserve(<usize>WORD_SLOT_CAP << 2);
-  for (let i = 0; i < WORD_SLOT_CAP; i++) store<i32>(WORD_SLOTS + <usize>i * WORD_SLOT_BYTES, -1);
+  for (let i = 0; i < WORD_SLOT_CAP; i++) store<i32>(WORD_INDEX + (<usize>i << 3), -1);
   HIT_NEXT = reserve(<usize>HIT_CAP << 2);
   HIT_SLOT = reserve(<usize>HIT_CAP << 2);
   TOUCH = reserve(<usize>TOUCH_CAP << 3);
@@ -1017,11 +1021,14 @@ export function leafGainBound(): i32 {
 function wordSlot(w: i32, create: bool): usize {
   let i = hash(w) & (WORD_SLOT_CAP - 1);
   while (true) {
-    const p = WORD_SLOTS + <usize>i * WORD_SLOT_BYTES;
-    const id = load<i32>(p);
-    if (id == w) return p;
+    const e = WORD_INDEX + (<usize>i << 3);
+    const id = load<i32>(e);
+    if (id == w) return WORD_SLOTS + <usize>load<i32>(e, 4) * WORD_SLOT_BYTES;
     if (id < 0) {
       if (!create || wordUsed >= (WORD_SLOT_CAP * 3) / 4) return 0;
+      store<i32>(e, w);
+      store<i32>(e, wordUsed, 4);
+      const p = WORD_SLOTS + <usize>wordUsed * WORD_SLOT_BYTES;
       store<i32>(p, w);
       store<i32>(p, 0, 4);
       store<i32>(p, -1, 8);
@@ -1042,7 +1049,7 @@ function wordSlot(w: i32, create: bool): usize {
 /** WORD_SLOTS and HIT_NEXT for the leaf hits of this call; false when they hit too many words. */
 function indexHitWords(): bool {
   if (wordsIndexed != 0) return wordsIndexed > 0;
-  for (let k = 0; k < wordUsed; k++) store<i32>(WORD_SLOTS + <usize>load<i32>(WORD_USED + (<usize>k << 2)) * WORD_SLOT_BYTES, -1);
+  for (let k = 0; k < wordUsed; k++) store<i32>(WORD_INDEX + (<usize>load<i32>(WORD_USED + (<usize>k << 2)) << 3), -1);
   wordUsed = 0;
   wordsIndexed = -1;
   for (let i = 0; i < leafHitCount; i++) {
@@ -1074,7 +1081,7 @@ export function leafNameBound(): i32 {
   if (!indexHitWords()) return perToken;
   let best = 0;
   for (let k = 0; k < wordUsed; k++) {
-    const slot = WORD_SLOTS + <usize>load<i32>(WORD_USED + (<usize>k << 2)) * WORD_SLOT_BYTES;
+    const slot = WORD_SLOTS + <usize>k * WORD_SLOT_BYTES;
     const w = load<i32>(slot);
     let sum = 0;
     let weightHit = 0;
@@ -1146,7 +1153,7 @@ function shareNames(): void {
   sharedUsed = 0;
   sharedWork = 0;
   for (let k = 0; k < wordUsed; k++) {
-    const slot = WORD_SLOTS + <usize>load<i32>(WORD_USED + (<usize>k << 2)) * WORD_SLOT_BYTES;
+    const slot = WORD_SLOTS + <usize>k * WORD_SLOT_BYTES;
     const w = load<i32>(slot);
     if (load<i32>(slot, 20) != 3) continue;
     let fits = true;
