@@ -62,8 +62,11 @@ const WORD_SLOT_BYTES: i32 = 56;
 const TOUCH_CAP: i32 = 512;
 /** (hit, name) pairs one range read by its names can hold (`readRangeByNames`; a bigger one is read by hit) */
 const RANGE_CAP: i32 = 32768;
-/** what reading one name of a range by its words costs, in binary-search steps (a few word-table probes) */
-const NAME_SCAN_COST: i32 = 2;
+/**
+ * what reading one name of a range by its words costs, in binary-search steps: a few probes of the small word index,
+ * the names and their words read in a row, where a step reads a posting and its name at random
+ */
+const NAME_SCAN_COST: i32 = 1;
 
 let NAME_SLOTS: usize = 0;
 let NAME_USED: usize = 0;
