@@ -423,9 +423,11 @@ describe('hints of a word typed alone that starts the names of many places', () 
 
 describe('hints of a place and a prefix that starts the names of many places', () => {
   it('give the hints of the one-pass reading, reading few of the places', async () => {
-    // 90 Сел… villages in one region; a town in another region named Сел…, with a microdistrict Сел… of its own:
-    // `городище сел` reads the town's places whole (the region above it and the microdistrict below it too) and the
-    // 90 villages best bound first (names.ts deferPrefixAreas), as `сел` alone does
+    // 90 Сел… villages in one region; a town in another region named Сел…, with microdistricts Сел… of its own:
+    // `городище сел` reads the town's places whole (the region above it and the microdistricts below it too) and the
+    // 90 villages best bound first (names.ts deferPrefixAreas), as `сел` alone does; the town has fewer names than
+    // the searches per prefix word would take steps, so its places are found by the words of its names (readInside),
+    // the prefix's word second in one of them
     const objects: MergedObject[] = [];
     const houses: MergedHouse[] = [];
     const add = adder(objects);
@@ -436,6 +438,7 @@ describe('hints of a place and a prefix that starts the names of many places', (
     const street = add({ level: 7, parent: district, name: 'Садовая', type: 'ул' });
     houses.push({ parent: street, number: '3', codes: {}, source: 'test' });
     add({ level: 7, parent: town, name: 'Сельская', type: 'ул' });
+    add({ level: 6, parent: town, name: 'Верхний Селенгинский', type: 'мкр' });
     const [a, b] = await bothOrders(objects, houses);
     const queries = ['городище сел', 'городище се', 'городище с', 'городище селек', 'городище селе', 'городище бор', 'лесная сел',
       'селенга сел', 'г городище сел', 'городище сел 3', 'бор сел', 'городище лесная сел'];
@@ -445,6 +448,7 @@ describe('hints of a place and a prefix that starts the names of many places', (
     // the microdistrict below the town and the region above it are among the hints
     expect(hintsOf(a, 'городище сел', 5)).toContain('Селекционный');
     expect(hintsOf(a, 'городище сел', 5)).toContain('Селенга');
+    expect(hintsOf(a, 'городище сел', 10)).toContain('Верхний Селенгинский');
     expect(collected(b, 'городище сел')).toBeGreaterThanOrEqual(90);
     expect(collected(a, 'городище сел')).toBeLessThan(30);
   });
