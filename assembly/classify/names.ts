@@ -1023,12 +1023,19 @@ export function orderedFactsLoss(): i32 {
  */
 let gainMemoKey: i32 = -1;
 let gainMemo: i32 = 0;
-function gainAt(h: i32, weight: i32): i32 {
-  const cost = hitCost(h);
-  const prefix = hitToken(h) == prefixTok;
-  // one remembered (weight, cost, prefix): most words weigh the same, and a call asks thousands of times
-  const key = (weight << 9) | (cost << 1) | (prefix ? 1 : 0);
-  if (key == gainMemoKey && weight >= 0) return gainMemo;
+// @ts-ignore: decorator
+@inline function gainAt(h: i32, weight: i32): i32 {
+  // one remembered (weight, cost, prefix): most words weigh the same, and a call asks thousands of times (the test
+  // inline, the rest not)
+  const info = load<i32>(HIT_INFO + (<usize>h << 2));
+  const key = (weight << 9) | ((info & 0xff) << 1) | ((info >> 8) == prefixTok ? 1 : 0);
+  return key == gainMemoKey && weight >= 0 ? gainMemo : gainOf(key, weight);
+}
+
+/** `gainAt` worked out for (weight, cost, prefix) packed in `key`, and remembered. */
+function gainOf(key: i32, weight: i32): i32 {
+  const cost = (key >> 1) & 0xff;
+  const prefix = (key & 1) != 0;
   let best = 0;
   for (let w = weight; w >= 0 && w >= weight - 5; w--) {
     let gained = w - (w * cost) / 4;
