@@ -1027,8 +1027,7 @@ let gainMemo: i32 = 0;
 @inline function gainAt(h: i32, weight: i32): i32 {
   // one remembered (weight, cost, prefix): most words weigh the same, and a call asks thousands of times (the test
   // inline, the rest not)
-  const info = load<i32>(HIT_INFO + (<usize>h << 2));
-  const key = (weight << 9) | ((info & 0xff) << 1) | ((info >> 8) == prefixTok ? 1 : 0);
+  const key = (weight << 9) | (hitCost(h) << 1) | (hitToken(h) == prefixTok ? 1 : 0);
   return key == gainMemoKey && weight >= 0 ? gainMemo : gainOf(key, weight);
 }
 

@@ -28,7 +28,7 @@
  * of the hits twice, the anchors left are read in one sweep over the posting lists (a leaf is theirs when a candidate
  * stands above it): a scope never costs much more than two passes. (A posting of the sweep costs about two search
  * steps: its name and object at random, and two searches of the open and anchored ranges; `екатеринбург лен` swept
- * 1,160 postings of made-up words, 190 µs hot at lists 10 M, where reading the city's 799 names costs 20.)
+ * 1,160 postings of made-up words, 190 µs hot at lists 10 M, where reading the city's 799 names costs 23.)
  *
  * Bounds that look at the subtree: a token counts for the leaves under an anchor only when one of its words is
  * in a leaf's name there (names.ts leafTokensIn: a binary search per word, for tokens of few words), and an area
