@@ -47,8 +47,9 @@
  *                                     character: bits 0–10), level (bits 11–15) and type (bits 16–31, 0xffff when
  *                                     larger); the word's weight in the name (bits 32–39, 255 when larger or the word
  *                                     is twice in it), the name's other weight (bits 40–47, at most 255) and whether
- *                                     it is an earlier name (bit 48): a name that cannot reach is passed by without a
- *                                     read of the name or its object (names.ts)
+ *                                     it is an earlier name (bit 48), and when the name has one word besides the
+ *                                     word, that word's sign (`otherSign`, bits 49–62; bit 63 set): a name that cannot
+ *                                     reach is passed by without a read of the name or its object (names.ts)
  *   TAIL_LEADS u64 × 2 × (leaf postings / 16 + wordCount)  per order: for every 16th name of each word's ordered
  *                                     list, the HOUSE_LEADS of the names from it to the end of the list, so that a
  *                                     cursor whose names have no house starting as the one typed is dropped
@@ -491,16 +492,32 @@ function ensureObjectFacts(): usize {
 }
 let OBJECT_FACTS: usize = 0;
 
-/** LEAF_FACTS bits 32–48 of word w in name n (see the top of the file). */
+/**
+ * The sign LEAF_FACTS keeps of a name's one word besides the cursor's (bits 49–62, 14 bits of word v's hash): a name
+ * whose other word's sign no hit word has holds no other hit word (names.ts `factsBound`).
+ */
+// @ts-ignore: decorator
+@inline export function otherSign(v: i32): i32 {
+  return <i32>((<u32>v * 2654435761) >> 18);
+}
+
+/** LEAF_FACTS bits 32–63 of word w in name n (see the top of the file). */
 function nameFacts(n: i32, w: i32): u64 {
   let weight = -1;
+  // the name's one word besides w (−2 when it has more)
+  let single = -1;
   for (let j = name(n, 1); j < name(n, 1) + name(n, 2); j++) {
-    if (nameWord(j, 0) != w) continue;
+    const v = nameWord(j, 0);
+    if (v != w) {
+      single = single == -1 || single == v ? v : -2;
+      continue;
+    }
     weight = weight < 0 ? nameWord(j, 1) : 255;
   }
+  const lone = single >= 0 ? ((<u64>1) << 63) | (<u64>otherSign(single) << 49) : 0;
   const other = weight >= 0 && weight < 255 ? name(n, 4) - weight : 0;
   const known = weight >= 0 && weight < 255 ? weight : 255;
-  return (<u64>known << 32) | (<u64>(other < 0 ? 0 : other > 255 ? 255 : other) << 40) | (<u64>(name(n, 3) != 0 ? 1 : 0) << 48);
+  return (<u64>known << 32) | (<u64>(other < 0 ? 0 : other > 255 ? 255 : other) << 40) | (<u64>(name(n, 3) != 0 ? 1 : 0) << 48) | lone;
 }
 
 /** The classes of the first characters (bits 0–10) of house leads (two u64, bits as HOUSE_LEADS). */

@@ -39,7 +39,7 @@ import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName,
-  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd, firstAreaNameAt, orderedKeyAt, leafFacts, factsHaveLead, hasShortKey, leadsHaveWanted, touchHouses,
+  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd, firstAreaNameAt, orderedKeyAt, leafFacts, factsHaveLead, hasShortKey, leadsHaveWanted, touchHouses, otherSign,
 } from '../subtree';
 import { heapAt, setHeapAt, heapify, siftDown, siftUp, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
@@ -147,6 +147,9 @@ let prefixTok: i32 = -1;
  */
 let WORD_SLOTS: usize = 0;
 let WORD_INDEX: usize = 0;
+/** the signs (subtree.ts otherSign) of the leaf hits' words, one bit each of 16,384, set by `indexHitWords` */
+let HIT_SIGNS: usize = 0;
+const HIT_SIGN_BYTES: i32 = 2048;
 let WORD_USED: usize = 0;
 let wordUsed: i32 = 0;
 let HIT_NEXT: usize = 0;
@@ -217,6 +220,7 @@ export function setupNames(): void {
   TOKEN_AT = reserve(64 << 2);
   WORD_SLOTS = reserve(<usize>WORD_SLOT_CAP * WORD_SLOT_BYTES);
   WORD_INDEX = reserve(<usize>WORD_SLOT_CAP << 3);
+  HIT_SIGNS = reserve(<usize>HIT_SIGN_BYTES);
   WORD_USED = reserve(<usize>WORD_SLOT_CAP << 2);
   for (let i = 0; i < WORD_SLOT_CAP; i++) store<i32>(WORD_INDEX + (<usize>i << 3), -1);
   HIT_NEXT = reserve(<usize>HIT_CAP << 2);
@@ -783,15 +787,28 @@ function passedOnFacts(i: i32, at: i32, needed: i32, key: i32): bool {
 
 /** the names after the one `belowOnFacts` passed by that are passed by with it (`alikeAfter`) */
 let passedAlike: i32 = 0;
-/** LEAF_FACTS bits a name's facts bound reads besides its leads: level, type, weights, an earlier name */
-const ALIKE_FACTS: u64 = 0x1fffffffff800;
+/**
+ * `boundFacts` bits a name's facts bound reads besides its leads: level, type, weights, an earlier name, whether a hit
+ * word may be its other word
+ */
+const ALIKE_FACTS: u64 = 0x8001fffffffff800;
 /** no facts: bits 1–10 of `factsSign` are never set */
 const NO_SIGN: u64 = 0xffffffffffffffff;
 
 /** What a name's facts bound reads of facts `facts`: the bits of ALIKE_FACTS, and bit 0 for a house of a lead wanted. */
 // @ts-ignore: decorator
 @inline function factsSign(facts: u64): u64 {
-  return (facts & ALIKE_FACTS) | (factsHaveLead(facts) ? 1 : 0);
+  return (boundFacts(facts) & ALIKE_FACTS) | (factsHaveLead(facts) ? 1 : 0);
+}
+
+/**
+ * Facts as a name's facts bound reads them: the sign of the name's other word (bits 49–63) replaced by whether no hit
+ * word has it (`otherUnhit`, bit 63), so that the copies of a street whose other words differ and none is hit read
+ * alike.
+ */
+// @ts-ignore: decorator
+@inline function boundFacts(facts: u64): u64 {
+  return (facts & 0x1ffffffffffff) | (otherUnhit(facts) ? (<u64>1) << 63 : 0);
 }
 
 /**
@@ -895,10 +912,10 @@ function warmLooks(i: i32): void {
 
 /**
  * The most the name at place `at` of leaf hit i's ordered list can score, told by the facts kept beside it
- * (`belowOnFacts`): the most a name of the cursor scores, or the name's own bound from its weights, less what its
- * type and houses surely take.
+ * (`belowOnFacts`): the most a name of the cursor scores, or the name's own bound from its weights (also when its one
+ * other word is no hit word's, `otherUnhit`, unless `bySign` is false), less what its type and houses surely take.
  */
-function factsBound(i: i32, at: i32): i32 {
+function factsBound(i: i32, at: i32, bySign: bool = true): i32 {
   const facts = leafFacts(readerOrder, at);
   const slot = <usize>load<i32>(HIT_SLOT + (<usize>leafHit(i) << 2));
   let bound = load<i32>(slot, 16);
@@ -914,7 +931,7 @@ function factsBound(i: i32, at: i32): i32 {
     const earlier = ((facts >>> 48) & 1) != 0;
     // the cursor's word is the only hit word its names can hold, or this name's (no other word, or `shareNames`):
     // the name's own bound (`nameBound`) from the facts; else the most the other hit words can add in its other weight
-    const own = alone == 1 || other == 0 || (alone == 2 && !isShared(orderedName(readerOrder, at)))
+    const own = alone == 1 || other == 0 || (alone == 2 && !isShared(orderedName(readerOrder, at))) || (bySign && otherUnhit(facts))
       ? coveredBound(gained > 0 ? gained : 0, other + weight, gained > 0 ? weight : 0, earlier, load<u64>(slot, 24))
       : sharingBound(slot, gained > 0 ? gained : 0, other, earlier);
     if (own < bound) bound = own;
@@ -975,6 +992,19 @@ function tiedAfter(i: i32, key: i32, needed: i32): bool {
   const h = leafHit(i);
   const best = load<i32>(<usize>load<i32>(HIT_SLOT + (<usize>h << 2)), 16);
   return best == needed && key - 1 > NO_KEY && neededAt(key - 1) > best && tiedOut(h, cursorName(i), key);
+}
+
+/**
+ * The name of these facts has one word besides the cursor's, and no hit word has that word's sign (HIT_SIGNS): the
+ * name holds no other hit word, and is bounded as an alone word's (`екатеринбург степанна разин`: the copies of ул
+ * Степана Халтурина on the cursor of степана, whose other word no hit word is, were each looked at, their facts
+ * bounding them as if разин gained on it).
+ */
+// @ts-ignore: decorator
+@inline function otherUnhit(facts: u64): bool {
+  if ((facts >>> 63) == 0) return false;
+  const sign = <i32>((facts >>> 49) & 0x3fff);
+  return (load<u64>(HIT_SIGNS + (<usize>(sign >> 6) << 3)) & ((<u64>1) << <u64>(sign & 63))) == 0;
 }
 
 /** `leafTypeBound` of this call's ordered reading (set by `beginOrdered`). */
@@ -1091,16 +1121,20 @@ function wordSlot(w: i32, create: bool): usize {
   }
 }
 
-/** WORD_SLOTS and HIT_NEXT for the leaf hits of this call; false when they hit too many words. */
+/** WORD_SLOTS, HIT_NEXT and HIT_SIGNS for the leaf hits of this call; false when they hit too many words. */
 function indexHitWords(): bool {
   if (wordsIndexed != 0) return wordsIndexed > 0;
   for (let k = 0; k < wordUsed; k++) store<i32>(WORD_INDEX + (<usize>load<i32>(WORD_USED + (<usize>k << 2)) << 3), -1);
   wordUsed = 0;
   wordsIndexed = -1;
+  memory.fill(HIT_SIGNS, 0, <usize>HIT_SIGN_BYTES);
   for (let i = 0; i < leafHitCount; i++) {
     const h = leafHit(i);
     const p = wordSlot(hitWord(h), true);
     if (p == 0) return false;
+    const sign = otherSign(hitWord(h));
+    const at = HIT_SIGNS + (<usize>(sign >> 6) << 3);
+    store<u64>(at, load<u64>(at) | ((<u64>1) << <u64>(sign & 63)));
     const gained = leafGain(h);
     if (gained > load<i32>(p, 4)) store<i32>(p, gained, 4);
     store<i32>(HIT_NEXT + (<usize>h << 2), -1);
@@ -1565,7 +1599,9 @@ function primeAt(i: i32): i32 {
   const slot = <usize>load<i32>(HIT_SLOT + (<usize>leafHit(i) << 2));
   const top = load<i32>(slot, 16);
   let best = start;
-  let most = factsBound(i, start);
+  // (without the other word's sign: a name that holds another hit word is what the scan looks for, and the names
+  // the sign bounds lower would only make it read on, the budget's 4,096 names for `просп. Академика Сахарова,43`)
+  let most = factsBound(i, start, false);
   // the bound of a name with the facts of the one before is its bound, unless it depends on the name (shareNames,
   // which the call above may have run)
   const byName = load<i32>(slot, 20) == 2;
@@ -1577,7 +1613,7 @@ function primeAt(i: i32): i32 {
     const next = leafFacts(readerOrder, at);
     if (next == facts && !byName) continue;
     facts = next;
-    const bound = factsBound(i, at);
+    const bound = factsBound(i, at, false);
     if (bound > most) {
       most = bound;
       best = at;
