@@ -792,6 +792,8 @@ let passedAlike: i32 = 0;
  * word may be its other word
  */
 const ALIKE_FACTS: u64 = 0x8001fffffffff800;
+/** LEAF_FACTS bits below the sign of a name's other word (bits 0–48) */
+const FACTS_BELOW_SIGN: u64 = 0x1ffffffffffff;
 /** no facts: bits 1–10 of `factsSign` are never set */
 const NO_SIGN: u64 = 0xffffffffffffffff;
 
@@ -808,7 +810,7 @@ const NO_SIGN: u64 = 0xffffffffffffffff;
  */
 // @ts-ignore: decorator
 @inline function boundFacts(facts: u64): u64 {
-  return (facts & 0x1ffffffffffff) | (otherUnhit(facts) ? (<u64>1) << 63 : 0);
+  return (facts & FACTS_BELOW_SIGN) | (otherUnhit(facts) ? (<u64>1) << 63 : 0);
 }
 
 /**
@@ -1605,12 +1607,12 @@ function primeAt(i: i32): i32 {
   // the bound of a name with the facts of the one before is its bound, unless it depends on the name (shareNames,
   // which the call above may have run)
   const byName = load<i32>(slot, 20) == 2;
-  let facts = leafFacts(readerOrder, start);
+  let facts = leafFacts(readerOrder, start) & FACTS_BELOW_SIGN;
   primeBudget--;
   const w = hitWord(leafHit(i));
   const end = leafStart(w) + leafCount(w);
   for (let at = start + 1; at < end && most < top && primeBudget > 0; at++, primeBudget--) {
-    const next = leafFacts(readerOrder, at);
+    const next = leafFacts(readerOrder, at) & FACTS_BELOW_SIGN;
     if (next == facts && !byName) continue;
     facts = next;
     const bound = factsBound(i, at, false);
