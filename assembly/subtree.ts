@@ -496,9 +496,10 @@ let OBJECT_FACTS: usize = 0;
  * The sign LEAF_FACTS keeps of a name's one word besides the cursor's (bits 49–62, 14 bits of word v's hash): a name
  * whose other word's sign no hit word has holds no other hit word (names.ts `factsBound`).
  */
+export const OTHER_SIGN_BITS: i32 = 14;
 // @ts-ignore: decorator
 @inline export function otherSign(v: i32): i32 {
-  return <i32>((<u32>v * 2654435761) >> 18);
+  return <i32>((<u32>v * 2654435761) >> (32 - OTHER_SIGN_BITS));
 }
 
 /** LEAF_FACTS bits 32–63 of word w in name n (see the top of the file). */

@@ -39,7 +39,7 @@ import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName,
-  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd, firstAreaNameAt, orderedKeyAt, leafFacts, factsHaveLead, hasShortKey, leadsHaveWanted, touchHouses, otherSign,
+  orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd, firstAreaNameAt, orderedKeyAt, leafFacts, factsHaveLead, hasShortKey, leadsHaveWanted, touchHouses, otherSign, OTHER_SIGN_BITS,
 } from '../subtree';
 import { heapAt, setHeapAt, heapify, siftDown, siftUp, popHeap, sortAscending } from '../heap';
 import { isLatin } from '../text';
@@ -147,9 +147,9 @@ let prefixTok: i32 = -1;
  */
 let WORD_SLOTS: usize = 0;
 let WORD_INDEX: usize = 0;
-/** the signs (subtree.ts otherSign) of the leaf hits' words, one bit each of 16,384, set by `indexHitWords` */
+/** the signs (subtree.ts otherSign) of the leaf hits' words, one bit each, set by `indexHitWords` */
 let HIT_SIGNS: usize = 0;
-const HIT_SIGN_BYTES: i32 = 2048;
+const HIT_SIGN_BYTES: i32 = (1 << OTHER_SIGN_BITS) >> 3;
 let WORD_USED: usize = 0;
 let wordUsed: i32 = 0;
 let HIT_NEXT: usize = 0;
@@ -512,10 +512,22 @@ function firstNameAt(o: i32): i32 {
   return lo;
 }
 
+/** Binary-search steps of finding a place in a list of `count` (the first at or after an id), two to start. */
+// @ts-ignore: decorator
+@inline function searchSteps(count: i32): i32 {
+  return 2 + 32 - clz<i32>(count);
+}
+
+/** Binary-search steps of reading `names` consecutive names by their words: the two searches for the range's ends, then each name. */
+// @ts-ignore: decorator
+@inline function byNamesCost(names: i32): i32 {
+  return 2 * (32 - clz<i32>(nameCount)) + names * NAME_SCAN_COST;
+}
+
 /** Binary-search steps of reading [lo, hi) the cheaper way (`expandLeaves`): by hit, or by the range's names. */
 export function rangeCost(lo: i32, hi: i32): i32 {
   if (!indexHitWords()) return leafProbes;
-  const byNames = 2 * (32 - clz<i32>(nameCount)) + (firstNameAt(hi) - firstNameAt(lo)) * NAME_SCAN_COST;
+  const byNames = byNamesCost(firstNameAt(hi) - firstNameAt(lo));
   return byNames < leafProbes ? byNames : leafProbes;
 }
 
@@ -560,7 +572,7 @@ export function expandLeaves(lo: i32, hi: i32): void {
   if (indexHitWords()) {
     const first = firstNameAt(lo);
     const end = firstNameAt(hi);
-    if (2 * (32 - clz<i32>(nameCount)) + (end - first) * NAME_SCAN_COST < leafProbes && readRangeByNames(first, end)) return;
+    if (byNamesCost(end - first) < leafProbes && readRangeByNames(first, end)) return;
   }
   for (let i = 0; i < leafHitCount; i++) {
     const h = load<i32>(LEAF_HITS + (<usize>i << 2));
@@ -638,7 +650,7 @@ function listLeafHits(): void {
     store<i32>(LEAF_HITS + (<usize>leafHitCount << 2), h);
     leafHitCount++;
     leafPostings += count;
-    leafProbes += 2 + 32 - clz<i32>(count);
+    leafProbes += searchSteps(count);
   }
   rankTokens();
 }
@@ -787,13 +799,13 @@ function passedOnFacts(i: i32, at: i32, needed: i32, key: i32): bool {
 
 /** the names after the one `belowOnFacts` passed by that are passed by with it (`alikeAfter`) */
 let passedAlike: i32 = 0;
-/**
- * `boundFacts` bits a name's facts bound reads besides its leads: level, type, weights, an earlier name, whether a hit
- * word may be its other word
- */
-const ALIKE_FACTS: u64 = 0x8001fffffffff800;
 /** LEAF_FACTS bits below the sign of a name's other word (bits 0–48) */
-const FACTS_BELOW_SIGN: u64 = 0x1ffffffffffff;
+const FACTS_BELOW_SIGN: u64 = ((<u64>1) << 49) - 1;
+/**
+ * `boundFacts` bits a name's facts bound reads besides its leads: level, type, weights, an earlier name (bits 11–48),
+ * whether a hit word may be its other word (bit 63)
+ */
+const ALIKE_FACTS: u64 = (FACTS_BELOW_SIGN & ~(<u64>0x7ff)) | ((<u64>1) << 63);
 /** no facts: bits 1–10 of `factsSign` are never set */
 const NO_SIGN: u64 = 0xffffffffffffffff;
 
@@ -1005,8 +1017,18 @@ function tiedAfter(i: i32, key: i32, needed: i32): bool {
 // @ts-ignore: decorator
 @inline function otherUnhit(facts: u64): bool {
   if ((facts >>> 63) == 0) return false;
-  const sign = <i32>((facts >>> 49) & 0x3fff);
-  return (load<u64>(HIT_SIGNS + (<usize>(sign >> 6) << 3)) & ((<u64>1) << <u64>(sign & 63))) == 0;
+  const sign = <i32>((facts >>> 49) & ((1 << OTHER_SIGN_BITS) - 1));
+  return (load<u64>(signWord(sign)) & signBit(sign)) == 0;
+}
+
+/** The u64 of HIT_SIGNS holding a sign's bit, and that bit. */
+// @ts-ignore: decorator
+@inline function signWord(sign: i32): usize {
+  return HIT_SIGNS + (<usize>(sign >> 6) << 3);
+}
+// @ts-ignore: decorator
+@inline function signBit(sign: i32): u64 {
+  return (<u64>1) << <u64>(sign & 63);
 }
 
 /** `leafTypeBound` of this call's ordered reading (set by `beginOrdered`). */
@@ -1135,8 +1157,7 @@ function indexHitWords(): bool {
     const p = wordSlot(hitWord(h), true);
     if (p == 0) return false;
     const sign = otherSign(hitWord(h));
-    const at = HIT_SIGNS + (<usize>(sign >> 6) << 3);
-    store<u64>(at, load<u64>(at) | ((<u64>1) << <u64>(sign & 63)));
+    store<u64>(signWord(sign), load<u64>(signWord(sign)) | signBit(sign));
     const gained = leafGain(h);
     if (gained > load<i32>(p, 4)) store<i32>(p, gained, 4);
     store<i32>(HIT_NEXT + (<usize>h << 2), -1);
@@ -1822,7 +1843,7 @@ function readInside(lo: i32, hi: i32): void {
   const first = firstNameAt(lo + 1);
   const end = firstNameAt(hi);
   let steps = 0;
-  for (let i = 0; i < areaWordCount && steps < end - first; i++) steps += 2 + 32 - clz<i32>(areaCount(hitWord(load<i32>(AREA_WORDS + (<usize>i << 3)))));
+  for (let i = 0; i < areaWordCount && steps < end - first; i++) steps += searchSteps(areaCount(hitWord(load<i32>(AREA_WORDS + (<usize>i << 3)))));
   if (end - first < steps) {
     for (let n = first; n < end; n++) {
       const o = name(n, 0);
