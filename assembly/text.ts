@@ -227,6 +227,11 @@ export function setWordTest(test: (start: i32, len: i32, prefix: bool) => bool):
   wordAt = test;
 }
 
+/** NORM[start … start+len) is a word of the vocabulary or a house keyword (`prefix`: the start of one); false with no dictionary. */
+export function knownWord(start: i32, len: i32, prefix: bool): bool {
+  return wordAt(start, len, prefix);
+}
+
 /**
  * LAYOUT's `,` read as б before a letter and `.` read as ю after a letter (NORM indices, at most KEYS_KEPT), for
  * `punctuationBetweenWords`.

@@ -9,7 +9,7 @@
  * `value` holds a DIGIT token's number (saturated) for cheap checks.
  */
 import { NORM, SRC, reserve, i32At, setI32, u16At, setU16 } from './memory';
-import { isDigit, isLetter } from './text';
+import { isDigit, isLetter, knownWord } from './text';
 
 export const MAX_TOKENS: i32 = 64;
 export const TOKEN_STRIDE: i32 = 12;
@@ -70,7 +70,10 @@ export function setupTokens(): void {
  * Joins short abbreviations written with a hyphen (пр-кт, б-р, р-н, ст-ца, кв-л, кв-ра, пос-к): a `-` between
  * two letter runs of at most 3 letters each and 5 together is removed from NORM (SRC shifts with it), so the
  * abbreviation is one token as the vocabulary spells it (пркт). Two runs of 3 are words (`ust-kut`, read
- * `уст-кут`: Усть-Кут), not an abbreviation. Returns the new length; NORM keeps its length, spaces at the end.
+ * `уст-кут`: Усть-Кут), not an abbreviation. The hyphen stays when the joined runs start no word of the
+ * vocabulary while the first is a word and the second starts one: the start of a longer name being typed
+ * (`ак-д`, `ак-дов`: Ак-Довурак, whose words are ак and довурак; the builder joins only `Ак-Су` whole).
+ * Returns the new length; NORM keeps its length, spaces at the end.
  */
 function joinAbbreviations(len: i32): i32 {
   let i = 1;
@@ -81,14 +84,14 @@ function joinAbbreviations(len: i32): i32 {
       let b = i + 1;
       while (b < len && isLetter(u16At(NORM, b))) b++;
       if (i - a <= 3 && b - i - 1 <= 3 && b - a - 1 <= 5) {
-        for (let k = i; k < len - 1; k++) {
-          setU16(NORM, k, u16At(NORM, k + 1));
-          setI32(SRC, k, i32At(SRC, k + 1));
+        const apart = knownWord(a, i - a, false) && knownWord(i + 1, b - i - 1, true);
+        const at = i32At(SRC, i);
+        shiftLeft(i, len);
+        if (apart && !knownWord(a, b - a - 1, true)) {
+          shiftRight(i, len, at);
+          i++;
+          continue;
         }
-        setI32(SRC, len - 1, i32At(SRC, len));
-        // the place freed at the end is a space: NORM tokenized again with the length the folding gave (a second
-        // reading of the same text) reads the same tokens, not the last character twice
-        setU16(NORM, len - 1, 32);
         len--;
         continue;
       }
@@ -96,6 +99,28 @@ function joinAbbreviations(len: i32): i32 {
     i++;
   }
   return len;
+}
+
+/** Drops NORM[i] (and SRC[i]): what follows moves one left; the place freed at the end is a space. */
+function shiftLeft(i: i32, len: i32): void {
+  for (let k = i; k < len - 1; k++) {
+    setU16(NORM, k, u16At(NORM, k + 1));
+    setI32(SRC, k, i32At(SRC, k + 1));
+  }
+  setI32(SRC, len - 1, i32At(SRC, len));
+  // a space: NORM tokenized again with the length the folding gave (a second reading of the same text) reads the
+  // same tokens, not the last character twice
+  setU16(NORM, len - 1, 32);
+}
+
+/** Undoes `shiftLeft(i, len)`: the hyphen back at i, its source index `at`. */
+function shiftRight(i: i32, len: i32, at: i32): void {
+  for (let k = len - 1; k > i; k--) {
+    setU16(NORM, k, u16At(NORM, k - 1));
+    setI32(SRC, k, i32At(SRC, k - 1));
+  }
+  setU16(NORM, i, 45);
+  setI32(SRC, i, at);
 }
 
 /** Tokenizes NORM[0…len); returns the token count. */

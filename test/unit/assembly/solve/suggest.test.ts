@@ -57,6 +57,12 @@ describe('suggest(query, count)', () => {
     it('ranks the street of the named town first', () => {
       expect(hints('Альметьевск Лен')[0]).toBe('Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина');
     });
+
+    it('completes a hyphenated name whose first part is short (`ак-д`: Ак-Довурак), not joining it as an abbreviation', () => {
+      for (const typed of ['ак-д', 'Ак-До', 'ак-дов']) expect(hints(typed)[0], typed).toBe('Респ Тыва, г Ак-Довурак');
+      // an abbreviation the vocabulary spells joined is still one word
+      expect(hints('пр-кт Ленина 5')).toEqual(hints('проспект Ленина 5'));
+    });
   });
 
   describe('whole words the hint leaves out', () => {
