@@ -196,7 +196,9 @@ function readValue(i: i32, p: i32): i32 {
     const nx = last + 1;
     if (nx < tokenCount && tok(nx, F_KIND) == KIND_ALPHA && tok(nx, F_LEN) == 1 &&
         (tok(nx, F_SEP) & SEP_COMMA) == 0 && tok(nx, F_ROLE) == ROLE_FREE) {
-      const opensNumber = keywordPart(nx) >= 0 && isDigitTok(nx + 1);
+      // к 2, с 1 after the number open their own (10к2); so does д, but not before a slash: 7д/2 is the number 7д/2
+      const opensNumber = keywordPart(nx) >= 0 && isDigitTok(nx + 1) &&
+        !(keywordPart(nx) == P_HOUSE && tok(nx + 1, F_SEP) == SEP_SLASH);
       const after = nx + 1;
       const wordFollows = after < tokenCount && tok(after, F_KIND) == KIND_ALPHA &&
         tok(after, F_SEGMENT) == tok(nx, F_SEGMENT) && pairKeyword(after) < 0;
@@ -367,6 +369,8 @@ export function parseHouseParts(): i32 {
   // 1. a house keyword with its number: д 10а, дом53, двлд. 4
   for (let i = 0; i + 1 < tokenCount && houseAt < 0; i++) {
     if (tok(i, F_ROLE) != ROLE_FREE) continue;
+    // a one-letter keyword glued after a number is that number's letter (35д-253, 7д/2), not the house's keyword
+    if (tok(i, F_LEN) == 1 && tok(i, F_SEP) == 0 && isDigitTok(i - 1)) continue;
     if (keywordPart(i) == P_HOUSE && isDigitTok(i + 1) && tok(i + 1, F_ROLE) == ROLE_FREE && tok(i + 1, F_ORDINAL) == 0) {
       // with its keyword a number is the house even when a name follows (д 26 улица 40-летия Комсомола)
       houseAt = i + 1;

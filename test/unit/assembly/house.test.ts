@@ -56,6 +56,11 @@ describe('parseHouse(query)', () => {
       ['2/10к1', { house: '2/10', case: '1' }],
       ['д. 2/10с3', { house: '2/10', build: '3' }],
       ['2/10с', { house: '2/10с' }],
+      // д glued after the number is its letter, not the house keyword, before a slash too (house 2 before)
+      ['7д/2', { house: '7д/2' }],
+      ['д 7д/2 кв 5', { house: '7д/2', flat: '5' }],
+      // a corpus or building letter keeps its reading
+      ['7к/2', { house: '7', case: '2' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
@@ -108,6 +113,10 @@ describe('parseHouse(query)', () => {
       ['кв. 12б', { flat: '12б' }],
       ['11/-89', { house: '11', flat: '89' }],
       ['д.20-18', { house: '20', flat: '18' }],
+      // without the street (the solver reads 35д when the street has it): a keyword letter before the hyphen is a
+      // slip, with or without the house keyword before (house 253 before)
+      ['35д-253', { house: '35', flat: '253' }],
+      ['д.35д-253', { house: '35', flat: '253' }],
       ['3-122', { house: '3', flat: '122' }],
       ['пр-кт Мира, 5-7', { house: '5', flat: '7' }],
       ['дом 26, 5', { house: '26', flat: '5' }],

@@ -205,6 +205,7 @@ describe('AddressEngine', () => {
 
     it('reads a keyword letter glued before a hyphen as the house\'s letter when the street has that house (35д-253)', () => {
       expect(read('Екатеринбург, Ленина, д.35д-253')).toEqual({ number: '35д', parts: { house: '35д', flat: '253' }, left: '' });
+      expect(read('Екатеринбург, Ленина, 35д-253')).toEqual({ number: '35д', parts: { house: '35д', flat: '253' }, left: '' });
       // к is a corpus too: 37к-148 is house 37к, flat 148 when the street has 37к
       expect(read('Екатеринбург, Ленина, 37к-148')).toEqual({ number: '37к', parts: { house: '37к', flat: '148' }, left: '' });
       // no house 1д, 1л: a slip, house 1 and the flat

@@ -75,6 +75,14 @@ describe('standardize: the chain', () => {
     expect((await standardizeRu('Москва, Ленинградский пр-кт 40c4')).house).toBe('40с4');
   });
 
+  it('finds a house whose letter is a keyword (д) before a fraction (OSM «ул Восточная 7д/2»: not house 2)', async () => {
+    for (const query of ['Екатеринбург Восточная 7д/2', 'Екатеринбург, ул Восточная, д. 7Д/2']) {
+      const res = await standardizeRu(query);
+      expect(res.levels.street, query).toBe('ул Восточная');
+      expect(res.house, query).toBe('7д/2');
+    }
+  });
+
   it('chooses the town by the postcode (PostcodeSolver)', async () => {
     const bavly = await standardizeRu('423930, ул Ленина');
     expect(bavly.levels).toMatchObject({ city: 'г Бавлы', street: 'ул Ленина' });
