@@ -16,7 +16,7 @@
  */
 import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_CAPACITY, setI32, i32At, u16At } from './memory';
 import { attachSection } from './blob';
-import { normalize, latinLetters, layoutKeysRead, setWordTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
+import { normalize, latinLetters, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, takeWideHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS } from './trie';
@@ -40,6 +40,7 @@ export function setup(): void {
   setupArenas();
   // a word of the vocabulary, or a house keyword (`кв`): what a comma in a layout string may stand before
   setWordTest((start: i32, len: i32, prefix: bool): bool => isWord(start, len, prefix) || keywordAt(start, len) >= 0);
+  setVocabularyTest((start: i32, len: i32, prefix: bool): bool => isWord(start, len, prefix));
   setupTokens();
   setupHouse();
   setupTrie();

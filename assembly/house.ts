@@ -431,6 +431,9 @@ export function parseHouseParts(): i32 {
     } else houseAt = -1;
   }
   // 3. keyword + value pairs anywhere: к 2, стр. 2, ЭТ 8, БЛОК Г, ОФ 839, кв. 126, 10к2, 10с12
+  // the last token of the house and of the corpus, building or letter read right after it (26ак1 с1: the с follows
+  // the corpus)
+  let houseEnd = houseAt >= 0 ? partLast(P_HOUSE) : -1;
   for (let i = 0; i < tokenCount; i++) {
     if (tok(i, F_ROLE) != ROLE_FREE || tok(i, F_KIND) != KIND_ALPHA) continue;
     const p = pairKeyword(i);
@@ -443,11 +446,12 @@ export function parseHouseParts(): i32 {
     const end = readValue(valueAt, p);
     if (end < 0) continue;
     if (tok(i, F_LEN) == 1 && width == 1) {
-      const afterHouse = houseAt >= 0 && i > houseAt && i <= partLast(P_HOUSE) + 2;
+      const afterHouse = houseAt >= 0 && i > houseAt && i <= houseEnd + 2;
       if (!afterHouse || tok(valueAt, F_KIND) != KIND_DIGIT) continue;
     }
     setPart(p, valueAt, end);
     mark(i, end, ROLE_HOUSE);
+    if ((p == P_CASE || p == P_BUILD || p == P_LITER) && houseAt >= 0 && i > houseAt && i <= houseEnd + 2) houseEnd = end;
     // 48 к.1-34 → flat 34
     if ((p == P_CASE || p == P_BUILD) && partFirst(P_FLAT) < 0 && flatAfterHyphen(end + 1)) {
       setPart(P_FLAT, end + 1, end + 1);

@@ -227,9 +227,18 @@ export function setWordTest(test: (start: i32, len: i32, prefix: bool) => bool):
   wordAt = test;
 }
 
-/** NORM[start … start+len) is a word of the vocabulary or a house keyword (`prefix`: the start of one); false with no dictionary. */
+/**
+ * The vocabulary's test alone (trie.ts `isWord`, no house keywords), for the tokenizer's hyphen joins: with no
+ * dictionary no word is known and every join is made, as the builder's fold.ts makes it.
+ */
+let vocabularyAt: (start: i32, len: i32, prefix: bool) => bool = (start: i32, len: i32, prefix: bool): bool => false;
+export function setVocabularyTest(test: (start: i32, len: i32, prefix: bool) => bool): void {
+  vocabularyAt = test;
+}
+
+/** NORM[start … start+len) is a word of the vocabulary (`prefix`: the start of one); false with no dictionary. */
 export function knownWord(start: i32, len: i32, prefix: bool): bool {
-  return wordAt(start, len, prefix);
+  return vocabularyAt(start, len, prefix);
 }
 
 /**

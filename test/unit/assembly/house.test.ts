@@ -83,6 +83,11 @@ describe('parseHouse(query)', () => {
       ['10 стр. 3', { house: '10', build: '3' }],
       ['10 строение 3', { house: '10', build: '3' }],
       ['д 5 с 2', { house: '5', build: '2' }],
+      // a one-letter building after the corpus that follows the house (it was left unread)
+      ['26ак1 с1', { house: '26а', case: '1', build: '1' }],
+      ['10 к2 с1', { house: '10', case: '2', build: '1' }],
+      // but not after an office: `с 1` there is no building of the house
+      ['12 оф 3 с 1', { house: '12', office: '3' }],
       ['стр-е 4', { build: '4' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
