@@ -164,7 +164,8 @@ function translitAt(i: i32, len: i32): i32 {
     if (c0 == 99) { tlOut = 0x447; return 2; } // ch ч
     if (c0 == 115) { tlOut = 0x448; return 2; } // sh ш
   }
-  if ((c0 == 116 && c1 == 115) || (c0 == 116 && c1 == 122)) { tlOut = 0x446; return 2; } // ts tz ц
+  // ts tz ц, but tsh is т and ш or щ (krupnosortshchikov: Крупносортщиков, rotshild)
+  if ((c0 == 116 && c1 == 115 && c2 != 104) || (c0 == 116 && c1 == 122)) { tlOut = 0x446; return 2; }
   if (c0 == 121 || c0 == 106) {
     if (c1 == 117) { tlOut = 0x44e; return 2; } // yu ю
     if (c1 == 97) { tlOut = 0x44f; return 2; } // ya я

@@ -10,10 +10,11 @@ import { HOUSE_PART_KEYS, LEVEL_KEYS } from './types.js';
 import { LoadedDictionary } from './dictionary.js';
 
 /**
- * The last word is still being typed when the text ends in a letter or digit, or in a key that types a Russian
- * letter in the Latin layout right after a Latin letter (`,f;` is «баж»: ; ж, , б, . ю, [ х, ] ъ, ' э, ` ё).
+ * The last word is still being typed when the text ends in a letter or digit, or in keys that type Russian
+ * letters in the Latin layout right after a Latin letter (`,f;` is «баж»: ; ж, , б, . ю, [ х, ] ъ, ' э, ` ё;
+ * `,k.[` is «блюх»).
  */
-const WORD_BEING_TYPED = /(?:[\p{L}\p{N}]|[a-z][;,.[\]'`])$/iu;
+const WORD_BEING_TYPED = /(?:[\p{L}\p{N}]|[a-z][;,.[\]'`]+)$/iu;
 
 const R_PARTS = 11;
 const R_LEFT = 11 + 19 * 2;

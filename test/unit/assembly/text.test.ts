@@ -35,6 +35,10 @@ describe('standardize: folding', () => {
     expect((await standardizeRu('baykonur gagarina 5')).levels).toEqual({ region: 'г Байконур', street: 'ул Гагарина' });
     expect((await standardizeRu('Baikonur, ulitsa Gagarina, 5')).house).toBe('5');
     expect((await standardizeRu('moskva')).levels).toEqual({ region: 'г Москва' });
+    // `tsh` is т then ш or щ, not ц then х: тщ of Крупносортщиков was read цхч, and the word was left over
+    const krupnosortshchikov = await standardizeRu('gorod ekaterinburg, ul. krupnosortshchikov, dom 8');
+    expect(krupnosortshchikov.levels).toEqual({ ...EKB, street: 'ул Крупносортщиков' });
+    expect(krupnosortshchikov.house).toBe('8');
   });
 
   it('reads a transliterated type abbreviation: obl, ulitsa, prospekt', async () => {

@@ -75,6 +75,8 @@ describe('suggest(query, count)', () => {
     it('reads a layout query ending in the key of a letter (`,f;` «баж») as a word being typed', () => {
       // `trfnthby,ehu ,f;` is «екатеринбург баж»: the `;` is ж, so Бажова is a prefix hit
       expect(hints('trfnthby,ehu ,f;', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Бажова');
+      // and in two such keys: `,k.[` is «блюх» (the `.` ю and the `[` х)
+      expect(hints('trfnthby,ehu ,k.[', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Блюхера');
     });
 
     it('prefers the layout reading that makes one word over the one that leaves a piece (`if[vf`: шахма, not ша ма)', () => {
