@@ -306,8 +306,11 @@ export function normalize(len: i32, variant: i32): i32 {
         // 59, 1; `rd/63,468321` is кв.63, and a postcode); followed by a space it stays a comma (`12, rd 5`: LAYOUT_KEEP
         // reads the same)
         let letter = false;
-        if (raw == 44) letter = isLatinRaw(next) || (isDigit(prev) && (next == 0 || next == 44 || next == 47 || shortNumberAt(i + 1, len)));
-        else if (raw == 46) letter = isLayoutKey(next) && (isLayoutKey(prev) || prev == 32 || prev == 0);
+        // `,` before another letter key inside a word is б too (`j,[jlyjq` → обходной)
+        if (raw == 44) {
+          letter = isLatinRaw(next) || (isLatinRaw(prev) && (next == 59 || next == 39 || next == 91 || next == 93 || next == 96)) ||
+            (isDigit(prev) && (next == 0 || next == 44 || next == 47 || shortNumberAt(i + 1, len)));
+        } else if (raw == 46) letter = isLayoutKey(next) && (isLayoutKey(prev) || prev == 32 || prev == 0);
         else letter = isLayoutKey(prev) || isLayoutKey(next) || isDigit(prev); // ; ' [ ] ` (Малмыж: vkvs;; 34; → 34ж)
         if (letter) {
           mapped = layoutChar(raw);

@@ -77,6 +77,10 @@ describe('standardize: folding', () => {
     const baikonur = await standardizeRu(',fqrjyeh ufufhbyf 5');
     expect(baikonur.levels).toEqual({ region: 'г Байконур', street: 'ул Гагарина' });
     expect(baikonur.house).toBe('5');
+    // `,` before another letter key is б too: `j,[jlyjq` is обходной (б before х)
+    const obhodnoy = await standardizeRu('u. trfnthby,ehu gth j,[jlyjq 29');
+    expect(obhodnoy.levels).toEqual({ ...EKB, street: 'пер Обходной' });
+    expect(obhodnoy.house).toBe('29');
   });
 
   it('keeps a comma a comma in a layout query when it separates words', async () => {
