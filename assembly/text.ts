@@ -122,6 +122,26 @@ function isLayoutKey(c: i32): bool {
   return isLatinRaw(c) || c == 44 || c == 46 || c == 59 || c == 39 || c == 91 || c == 93 || c == 96;
 }
 
+/**
+ * The word goes on at INPUT[at…] after a `,` typed for б: past a `.` key comes a Latin letter or another letter key
+ * (`,fh,.cf` барбюса, `j,[jlyjq` обходной). Not past another comma: `tr,,vjcrjdcrfz` is ек,, московская more often
+ * than a double б.
+ */
+function wordGoesOn(at: i32, len: i32): bool {
+  if (at < len && u16At(INPUT, at) == 46) at++;
+  if (at >= len) return false;
+  const c = u16At(INPUT, at);
+  return isLatinRaw(c) || c == 59 || c == 39 || c == 91 || c == 93 || c == 96;
+}
+
+/** The `,` of б after a house number (or a number and `/`) closes the string or comes before `,` or `/`. */
+function houseLetterKey(i: i32, len: i32): bool {
+  const prev = i > 0 ? u16At(INPUT, i - 1) : 0;
+  const next = i + 1 < len ? u16At(INPUT, i + 1) : 0;
+  const afterNumber = isDigit(prev) || (prev == 47 && i > 1 && isDigit(u16At(INPUT, i - 2)));
+  return afterNumber && (next == 0 || next == 44 || next == 47);
+}
+
 /** INPUT[at…] starts with a number of one or two digits (a building's number after its house's letter: `59,1`). */
 function shortNumberAt(at: i32, len: i32): bool {
   let end = at;
@@ -306,16 +326,17 @@ export function normalize(len: i32, variant: i32): i32 {
         // 59, 1; `rd/63,468321` is кв.63, and a postcode); followed by a space it stays a comma (`12, rd 5`: LAYOUT_KEEP
         // reads the same)
         let letter = false;
-        // `,` before another letter key inside a word is б too (`j,[jlyjq` → обходной)
+        // `,` before more keys of the word is б too (`j,[jlyjq` обходной, `,fh,.cf` барбюса); `69/,` is 69/б as
+        // `12,` is 12б (a `.` there stays a period: `5.` is rarely 5ю)
         if (raw == 44) {
-          letter = isLatinRaw(next) || (isLatinRaw(prev) && (next == 59 || next == 39 || next == 91 || next == 93 || next == 96)) ||
-            (isDigit(prev) && (next == 0 || next == 44 || next == 47 || shortNumberAt(i + 1, len)));
+          letter = isLatinRaw(next) || (isLatinRaw(prev) && wordGoesOn(i + 1, len)) || houseLetterKey(i, len) ||
+            (isDigit(prev) && shortNumberAt(i + 1, len));
         } else if (raw == 46) letter = isLayoutKey(next) && (isLayoutKey(prev) || prev == 32 || prev == 0);
         else letter = isLayoutKey(prev) || isLayoutKey(next) || isDigit(prev); // ; ' [ ] ` (Малмыж: vkvs;; 34; → 34ж)
         if (letter) {
           mapped = layoutChar(raw);
           layoutKeysRead = true;
-          if ((raw == 46 ? isLatinRaw(prev) : isLatinRaw(next)) && keyCount < KEYS_KEPT) {
+          if ((raw == 46 ? isLatinRaw(prev) : isLatinRaw(next) || isLatinRaw(prev)) && keyCount < KEYS_KEPT) {
             unchecked(KEY_AT[keyCount++] = out);
           }
         }

@@ -81,6 +81,11 @@ describe('standardize: folding', () => {
     const obhodnoy = await standardizeRu('u. trfnthby,ehu gth j,[jlyjq 29');
     expect(obhodnoy.levels).toEqual({ ...EKB, street: 'пер Обходной' });
     expect(obhodnoy.house).toBe('29');
+    // and before a `.` typed for ю: `,fh,.cf` is барбюса; after a number and a slash, `,` closing the string is б
+    const barbusa = await standardizeRu('trfnthby,ehu fyhb ,fh,.cf 6');
+    expect(barbusa.levels).toEqual({ ...EKB, street: 'ул Анри Барбюса' });
+    expect(barbusa.undefinedParts).toBe('');
+    expect((await standardizeRu('ujhjl trfnthby,ehu ekbwf hjobycrfz 69/,')).house).toBe('69/б');
   });
 
   it('keeps a comma a comma in a layout query when it separates words', async () => {
