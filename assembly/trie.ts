@@ -226,6 +226,18 @@ export function isWord(start: i32, len: i32, prefix: bool = false): bool {
  * the last children) to the word of the node reached down the first children.
  */
 function collectSubtree(node: i32): void {
+  subtreeIds(node);
+  for (let id = subtreeLow; id <= subtreeHigh && hitCount < MAX_HITS; id++) addHit(id, 0);
+}
+
+/** The ids of the words at or below the node `subtreeIds` was given: subtreeLow … subtreeHigh (none: high < low). */
+let subtreeLow: i32 = 0;
+let subtreeHigh: i32 = -1;
+
+/** Sets subtreeLow … subtreeHigh for `node`: its word, or its last child's first, down to its first children's. */
+function subtreeIds(node: i32): void {
+  subtreeLow = 0;
+  subtreeHigh = -1;
   let first = node;
   while (trieNode(first, 3) < 0) {
     let child = trieNode(first, 0);
@@ -235,8 +247,25 @@ function collectSubtree(node: i32): void {
   }
   let last = node;
   while (trieNode(last, 0) >= 0) last = trieNode(last, 0);
-  const end = trieNode(last, 3);
-  for (let id = trieNode(first, 3); id <= end && hitCount < MAX_HITS; id++) addHit(id, 0);
+  subtreeLow = trieNode(first, 3);
+  subtreeHigh = trieNode(last, 3);
+}
+
+/** The ids of the words that start with the letter `firstLetterRange` was given: firstLetterLow … firstLetterHigh. */
+export let firstLetterLow: i32 = 0;
+export let firstLetterHigh: i32 = -1;
+
+/** Sets firstLetterLow … firstLetterHigh to the ids of the words starting with c (an empty range when none does). */
+export function firstLetterRange(c: i32): void {
+  firstLetterLow = 0;
+  firstLetterHigh = -1;
+  if (trieCount == 0) return;
+  let node = trieNode(0, 0);
+  while (node >= 0 && trieNode(node, 2) != c) node = trieNode(node, 1);
+  if (node < 0) return;
+  subtreeIds(node);
+  firstLetterLow = subtreeLow;
+  firstLetterHigh = subtreeHigh;
 }
 
 /**

@@ -4,7 +4,7 @@
  * an object candidate when the tokens cover enough of it: all its significant words, or half its weight.
  * The same lookup marks type words (`ул`, `г`, `пр-кт`, …) on the token.
  *
- * Lookups come first and go to a hit log (HIT_WORDS, HIT_INFO: word id, token << 8 | cost, in lookup order),
+ * Lookups come first and go to a hit log (HIT_WORDS, HIT_INFO: word id, token << 8 | cost in eighths, in lookup order),
  * so the postings can be read in parts without a second trie walk. `classifyNames` reads the names of areas
  * (objects with children, see subtree.ts) in full; the leaves are read in parts as the solver asks
  * (solve/scope.ts): `expandLeaves(lo, hi)` the leaves whose object lies in [lo, hi), `readLeaf` one posting of a
@@ -35,7 +35,7 @@ import { reserve } from '../memory';
 import {
   word, posting, name, nameWord, obj, NAME_HISTORICAL, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount,
 } from '../blob';
-import { lookup, editBudget, HITS, MAX_HITS } from '../trie';
+import { lookup, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, MAX_HITS } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName,
@@ -415,8 +415,9 @@ function hitName(nameId: i32, t: i32, w: i32, cost: i32, prefix: bool): bool {
     if (replace < 0 && j < 8) replace = j;
   }
   const weight = nameWord(ws + (at >= 0 ? at : replace >= 0 ? replace : 0), 1);
-  // a typo costs a quarter of the word per edit; a prefix that is not the whole word costs a little
-  let gained = weight - (weight * cost) / 4;
+  // a typo costs a quarter of the word per edit (`cost` in eighths: `hitCost`); a prefix that is not the whole word
+  // costs a little
+  let gained = weight - (weight * cost) / 8;
   if (prefix) gained -= weight / 20;
   if (at < 0) {
     // a word already hit by a worse token (хабаровский ~ хабаровск) is taken by the better one
@@ -467,6 +468,7 @@ function hitName(nameId: i32, t: i32, w: i32, cost: i32, prefix: bool): bool {
 @inline function hitToken(h: i32): i32 {
   return load<i32>(HIT_INFO + (<usize>h << 2)) >> 8;
 }
+/** Hit h's cost in eighths of its word: two per edit, one more when an edit changed the word's first letter. */
 // @ts-ignore: decorator
 @inline function hitCost(h: i32): i32 {
   return load<i32>(HIT_INFO + (<usize>h << 2)) & 0xff;
@@ -1091,7 +1093,7 @@ function gainOf(key: i32, weight: i32): i32 {
   const prefix = (key & 1) != 0;
   let best = 0;
   for (let w = weight; w >= 0 && w >= weight - 5; w--) {
-    let gained = w - (w * cost) / 4;
+    let gained = w - (w * cost) / 8;
     if (prefix) gained -= w / 20;
     if (gained > best) best = gained;
   }
@@ -1700,12 +1702,16 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
     // one edit first: most typos are one, and the two-edit walk costs far more
     let n = lookup(tok(t, F_START), len, budget > 1 ? 1 : budget, prefix);
     if (n == 0 && budget > 1) n = lookup(tok(t, F_START), len, budget, prefix);
+    // a typo rarely touches a word's first letter: an edit that changes it costs an eighth of the word more
+    // (`талинский` is таллинский before шалинский)
+    if (budget > 0) firstLetterRange(tokChar(t, 0));
     for (let h = 0; h < n && hitTotal < HIT_CAP; h++) {
       const w = load<i32>(HITS + (<usize>h << 3));
       const cost = load<i32>(HITS + (<usize>h << 3), 4);
       if (cost == 0 && !prefix) addTypeHit(t, w);
+      const firstChanged = cost > 0 && (w < firstLetterLow || w > firstLetterHigh) ? 1 : 0;
       store<i32>(HIT_WORDS + (<usize>hitTotal << 2), w);
-      store<i32>(HIT_INFO + (<usize>hitTotal << 2), (t << 8) | cost);
+      store<i32>(HIT_INFO + (<usize>hitTotal << 2), (t << 8) | (cost * 2 + firstChanged));
       hitTotal++;
     }
   }

@@ -106,6 +106,17 @@ describe('standardize: names and types', () => {
     it('finds Москва from мсква (5 letters, one edit)', async () => {
       expect((await standardizeRu('мсква')).levels).toEqual({ region: 'г Москва' });
     });
+
+    it('prefers, of two names one edit away, the one whose first letter was typed (typos rarely touch it)', async () => {
+      // Талинский: Таллинский less an л, or Шалинский with Т for Ш
+      const tallinsky = await standardizeRu('г. Екатеринбург , переулок Талинский , д 4');
+      expect(tallinsky.levels.street).toBe('пер Таллинский');
+      expect(tallinsky.house).toBe('4');
+      // Бисетская: Бисертская less an р, or Исетская with a Б before it
+      expect((await standardizeRu('г Екатеринбург, у. Бисетская, дом 14')).levels.street).toBe('ул Бисертская');
+      // Крепина: Корепина less an о, or Репина with a К before it
+      expect((await standardizeRu('Екатеринбург, ул Крепина, дом 17')).levels.street).toBe('ул Корепина');
+    });
   });
 
   describe('names of several words', () => {
