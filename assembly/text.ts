@@ -17,7 +17,7 @@ import { INPUT, NORM, SRC, setU16, u16At, setI32 } from './memory';
 export const VARIANT_PLAIN: i32 = 0;
 export const VARIANT_LAYOUT: i32 = 1;
 export const VARIANT_TRANSLIT: i32 = 2;
-/** LAYOUT without the punctuation keys: `,` stays a comma */
+/** LAYOUT without the punctuation keys: `,` stays a comma, `.` a period (`; ' [ ] \`` are letters in both) */
 export const VARIANT_LAYOUT_KEEP: i32 = 3;
 export const VARIANT_COUNT: i32 = 4;
 
@@ -234,8 +234,8 @@ let tlOut2: i32 = 0;
 /** The variant NORM holds (the trie reads a transliteration more leniently: trie.ts). */
 export let normVariant: i32 = VARIANT_PLAIN;
 /**
- * The last LAYOUT reading took a punctuation key for a letter (`,fevfyf` → баумана). Then LAYOUT and LAYOUT_KEEP
- * are two readings of the text (`,ek` is бул in one and `, ул` in the other); else they fold it alike.
+ * The last LAYOUT reading took a `,` or `.` for a letter (`,fevfyf` → баумана). Then LAYOUT and LAYOUT_KEEP are two
+ * readings of the text (`,ek` is бул in one and `, ул` in the other); else they fold it alike.
  */
 export let layoutKeysRead: bool = false;
 
@@ -314,8 +314,9 @@ export function normalize(len: i32, variant: i32): i32 {
       const lower = lowerAscii(raw);
       let mapped = 0;
       if (isLatinRaw(raw)) mapped = layoutChar(lower);
-      else if (variant == VARIANT_LAYOUT && (raw == 44 || raw == 46 || raw == 59 || raw == 39 || raw == 91 || raw == 93 || raw == 96)) {
-        // punctuation keys count as letters when they touch a Latin word (LAYOUT_KEEP leaves them)
+      else if ((variant == VARIANT_LAYOUT && (raw == 44 || raw == 46)) || raw == 59 || raw == 39 || raw == 91 || raw == 93 || raw == 96) {
+        // punctuation keys count as letters when they touch a Latin word; LAYOUT_KEEP leaves `,` and `.` (the others
+        // are rarely punctuation in an address: `rhfcys[ r` is красных к in both readings, not красны к)
         const prev = i > 0 ? u16At(INPUT, i - 1) : 0;
         const next = i + 1 < len ? u16At(INPUT, i + 1) : 0;
         // `,` is б when a Latin letter follows (`,fevfyf` → баумана, `trfnthby,ehu`), else a comma (`ehu, ekbwf`);
@@ -335,9 +336,11 @@ export function normalize(len: i32, variant: i32): i32 {
         else letter = isLayoutKey(prev) || isLayoutKey(next) || isDigit(prev); // ; ' [ ] ` (Малмыж: vkvs;; 34; → 34ж)
         if (letter) {
           mapped = layoutChar(raw);
-          layoutKeysRead = true;
-          if ((raw == 46 ? isLatinRaw(prev) : isLatinRaw(next) || isLatinRaw(prev)) && keyCount < KEYS_KEPT) {
-            unchecked(KEY_AT[keyCount++] = out);
+          if (variant == VARIANT_LAYOUT) {
+            if (raw == 44 || raw == 46) layoutKeysRead = true;
+            if ((raw == 46 ? isLatinRaw(prev) : isLatinRaw(next) || isLatinRaw(prev)) && keyCount < KEYS_KEPT) {
+              unchecked(KEY_AT[keyCount++] = out);
+            }
           }
         }
       }

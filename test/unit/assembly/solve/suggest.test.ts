@@ -77,6 +77,8 @@ describe('suggest(query, count)', () => {
       expect(hints('trfnthby,ehu ,f;', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Бажова');
       // and in two such keys: `,k.[` is «блюх» (the `.` ю and the `[` х)
       expect(hints('trfnthby,ehu ,k.[', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Блюхера');
+      // `[` is х in the reading that keeps commas too: `rhfcys[ r` is красных к, not красны к (Красный Кут)
+      expect(hints('rhfcys[ r', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Красных Командиров');
     });
 
     it('prefers the layout reading that makes one word over the one that leaves a piece (`if[vf`: шахма, not ша ма)', () => {
