@@ -255,17 +255,34 @@ function subtreeIds(node: i32): void {
 export let firstLetterLow: i32 = 0;
 export let firstLetterHigh: i32 = -1;
 
+/** The letters `firstLetterRange` keeps a range for: U+0430 … U+046F (the folded Cyrillic text's). */
+const FIRST_LETTER_BASE: i32 = 0x430;
+const FIRST_LETTERS: i32 = 64;
+/** (low, high) ids per first letter, built by the first call of a dictionary (the root's children, once) */
+let LETTER_RANGES: usize = 0;
+
 /** Sets firstLetterLow … firstLetterHigh to the ids of the words starting with c (an empty range when none does). */
 export function firstLetterRange(c: i32): void {
   firstLetterLow = 0;
   firstLetterHigh = -1;
-  if (trieCount == 0) return;
-  let node = trieNode(0, 0);
-  while (node >= 0 && trieNode(node, 2) != c) node = trieNode(node, 1);
-  if (node < 0) return;
-  subtreeIds(node);
-  firstLetterLow = subtreeLow;
-  firstLetterHigh = subtreeHigh;
+  const k = c - FIRST_LETTER_BASE;
+  if (trieCount == 0 || k < 0 || k >= FIRST_LETTERS) return;
+  if (LETTER_RANGES == 0) {
+    LETTER_RANGES = reserve(<usize>FIRST_LETTERS << 3);
+    for (let j = 0; j < FIRST_LETTERS; j++) {
+      store<i32>(LETTER_RANGES + (<usize>j << 3), 0);
+      store<i32>(LETTER_RANGES + (<usize>j << 3), -1, 4);
+    }
+    for (let node = trieNode(0, 0); node >= 0; node = trieNode(node, 1)) {
+      const letter = trieNode(node, 2) - FIRST_LETTER_BASE;
+      if (letter < 0 || letter >= FIRST_LETTERS) continue;
+      subtreeIds(node);
+      store<i32>(LETTER_RANGES + (<usize>letter << 3), subtreeLow);
+      store<i32>(LETTER_RANGES + (<usize>letter << 3), subtreeHigh, 4);
+    }
+  }
+  firstLetterLow = load<i32>(LETTER_RANGES + (<usize>k << 3));
+  firstLetterHigh = load<i32>(LETTER_RANGES + (<usize>k << 3), 4);
 }
 
 /**
