@@ -117,9 +117,14 @@ function houseLookalike(c: i32): i32 {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }
 
+/** A key that types a Russian letter on the ЙЦУКЕН layout and is rarely punctuation: ; ' [ ] ` (ж э х ъ ё). */
+function isLetterKey(c: i32): bool {
+  return c == 59 || c == 39 || c == 91 || c == 93 || c == 96;
+}
+
 /** A Latin letter or a punctuation key that types a Russian letter on the ЙЦУКЕН layout. */
 function isLayoutKey(c: i32): bool {
-  return isLatinRaw(c) || c == 44 || c == 46 || c == 59 || c == 39 || c == 91 || c == 93 || c == 96;
+  return isLatinRaw(c) || c == 44 || c == 46 || isLetterKey(c);
 }
 
 /**
@@ -131,7 +136,7 @@ function wordGoesOn(at: i32, len: i32): bool {
   if (at < len && u16At(INPUT, at) == 46) at++;
   if (at >= len) return false;
   const c = u16At(INPUT, at);
-  return isLatinRaw(c) || c == 59 || c == 39 || c == 91 || c == 93 || c == 96;
+  return isLatinRaw(c) || isLetterKey(c);
 }
 
 /** The `,` of б after a house number (or a number and `/`) closes the string or comes before `,` or `/`. */
@@ -314,7 +319,7 @@ export function normalize(len: i32, variant: i32): i32 {
       const lower = lowerAscii(raw);
       let mapped = 0;
       if (isLatinRaw(raw)) mapped = layoutChar(lower);
-      else if ((variant == VARIANT_LAYOUT && (raw == 44 || raw == 46)) || raw == 59 || raw == 39 || raw == 91 || raw == 93 || raw == 96) {
+      else if ((variant == VARIANT_LAYOUT && (raw == 44 || raw == 46)) || isLetterKey(raw)) {
         // punctuation keys count as letters when they touch a Latin word; LAYOUT_KEEP leaves `,` and `.` (the others
         // are rarely punctuation in an address: `rhfcys[ r` is красных к in both readings, not красны к)
         const prev = i > 0 ? u16At(INPUT, i - 1) : 0;
