@@ -415,10 +415,7 @@ function hitName(nameId: i32, t: i32, w: i32, cost: i32, prefix: bool): bool {
     if (replace < 0 && j < 8) replace = j;
   }
   const weight = nameWord(ws + (at >= 0 ? at : replace >= 0 ? replace : 0), 1);
-  // a typo costs a quarter of the word per edit (`cost` in eighths: `hitCost`); a prefix that is not the whole word
-  // costs a little
-  let gained = weight - (weight * cost) / 8;
-  if (prefix) gained -= weight / 20;
+  const gained = typoGain(weight, cost, prefix);
   if (at < 0) {
     // a word already hit by a worse token (хабаровский ~ хабаровск) is taken by the better one
     if (replace < 0) return true;
@@ -468,6 +465,15 @@ function hitName(nameId: i32, t: i32, w: i32, cost: i32, prefix: bool): bool {
 @inline function hitToken(h: i32): i32 {
   return load<i32>(HIT_INFO + (<usize>h << 2)) >> 8;
 }
+/**
+ * What a word of `weight` gains hit at `cost`: a typo costs a quarter of the word per edit (`cost` in eighths:
+ * `hitCost`), a prefix that is not the whole word a little.
+ */
+// @ts-ignore: decorator
+@inline function typoGain(weight: i32, cost: i32, prefix: bool): i32 {
+  return weight - (weight * cost) / 8 - (prefix ? weight / 20 : 0);
+}
+
 /** Hit h's cost in eighths of its word: two per edit, one more when an edit changed the word's first letter. */
 // @ts-ignore: decorator
 @inline function hitCost(h: i32): i32 {
@@ -1093,8 +1099,7 @@ function gainOf(key: i32, weight: i32): i32 {
   const prefix = (key & 1) != 0;
   let best = 0;
   for (let w = weight; w >= 0 && w >= weight - 5; w--) {
-    let gained = w - (w * cost) / 8;
-    if (prefix) gained -= w / 20;
+    const gained = typoGain(w, cost, prefix);
     if (gained > best) best = gained;
   }
   gainMemoKey = key;
