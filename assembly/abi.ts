@@ -209,6 +209,8 @@ function writeStandardized(): void {
     if (matched && ((bestMask | bestTypeMask) & bit) != 0) continue;
     if (role == ROLE_FREE) {
       if (matched && tok(t, F_TYPE_A) >= 0) continue; // a type word with nothing to type
+      // a word the chain read elsewhere, written again (`г.о. город Екатеринбург, г. Екатеринбург`)
+      if (matched && tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3 && readElsewhere(t, bestMask)) continue;
       if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3) significant = true;
       if (!matched && tok(t, F_KIND) == KIND_DIGIT) significant = true;
     } else if (!(role == ROLE_NOISE && tok(t, F_KIND) == KIND_DIGIT)) continue;
@@ -218,6 +220,20 @@ function writeStandardized(): void {
   }
   setI32(RESULT, R_LEFT, count);
   setI32(RESULT, 5, !matched ? 2 : count == 0 ? 0 : significant ? 2 : 1);
+}
+
+/** Token t spells the same word as a token of `mask` (the chain's words). */
+function readElsewhere(t: i32, mask: u64): bool {
+  const start = tok(t, F_START);
+  const len = tok(t, F_LEN);
+  for (let u = 0; u < tokenCount && u < 64; u++) {
+    if (u == t || (mask & ((<u64>1) << <u64>u)) == 0 || tok(u, F_LEN) != len) continue;
+    const other = tok(u, F_START);
+    let k = 0;
+    while (k < len && u16At(NORM, start + k) == u16At(NORM, other + k)) k++;
+    if (k == len) return true;
+  }
+  return false;
 }
 
 /** The reading whose answer RESULT holds, and its score. */

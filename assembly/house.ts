@@ -17,8 +17,9 @@
 import { NORM, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import {
   tok, setTok, tokenCount, tokIs, spanIs, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START, F_VALUE,
-  KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
+  KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, SEP_DOT, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
 } from './tokenize';
+import { normVariant, VARIANT_TRANSLIT } from './text';
 
 export const PART_COUNT: i32 = 19;
 export const P_HOUSE: i32 = 0;
@@ -133,6 +134,19 @@ export function keywordAt(at: i32, len: i32): i32 {
   if (spanIs(at, len, 'блок') || spanIs(at, len, 'бл')) return P_BLOCK;
   if (spanIs(at, len, 'пав') || spanIs(at, len, 'павильон')) return P_PAV;
   if (spanIs(at, len, 'сек') || spanIs(at, len, 'секц') || spanIs(at, len, 'секция')) return P_SEK;
+  return normVariant == VARIANT_TRANSLIT ? englishKeyword(at, len) : -1;
+}
+
+/**
+ * English unit words of a Latin address, as the transliteration spells them (`apt 10` → апт, `flat` → флат,
+ * `office` → оффице, `floor` → флоор, `entrance` → ентранце): read only in that reading, so a Cyrillic `апт`
+ * (аптека) is no keyword.
+ */
+function englishKeyword(at: i32, len: i32): i32 {
+  if (spanIs(at, len, 'апт') || spanIs(at, len, 'апартмент') || spanIs(at, len, 'флат')) return P_FLAT;
+  if (spanIs(at, len, 'оффице')) return P_OFFICE;
+  if (spanIs(at, len, 'флоор')) return P_FLOOR;
+  if (spanIs(at, len, 'ентранце')) return P_ENTR;
   return -1;
 }
 
@@ -229,6 +243,16 @@ function letterBeforeFlat(t: i32): bool {
   return keywordPart(t) >= 0 && flatAfterHyphen(t + 1);
 }
 
+/**
+ * Token t, a number after a space, is the last of its segment (the text ends or a comma follows), and the house
+ * number at `houseAt` is not a `№` (`н`: `Участок №1 1` is a name with its number, then the house).
+ */
+function spacedFlat(houseAt: i32, t: i32): bool {
+  if ((tok(t, F_SEP) & SEP_SPACE) == 0) return false;
+  if (houseAt > 0 && tokIs(houseAt - 1, 'н')) return false;
+  return t + 1 >= tokenCount || tok(t + 1, F_SEGMENT) != tok(t, F_SEGMENT);
+}
+
 /** A flat keyword with its number after token t (кв 53, квартира 5, оф 12). */
 function flatKeywordAfter(t: i32): bool {
   for (let k = t + 1; k < tokenCount; k++) {
@@ -283,10 +307,88 @@ function markPhones(): void {
   }
 }
 
+/** A country's name (one word), as people write it before or after an address. */
+function isCountryWord(t: i32): bool {
+  return tokIs(t, 'россия') || tokIs(t, 'рф') || tokIs(t, 'росія') || tokIs(t, 'russia') || tokIs(t, 'руссиа') ||
+    tokIs(t, 'беларусь') || tokIs(t, 'белоруссия') || tokIs(t, 'belarus') || tokIs(t, 'беларус') ||
+    tokIs(t, 'казахстан') || tokIs(t, 'kazakhstan') || tokIs(t, 'украина') || tokIs(t, 'ukraine') ||
+    tokIs(t, 'ukraina') || tokIs(t, 'украине');
+}
+
+/** The word before a country's name in its official form: Российская Федерация, Республика Беларусь. */
+function isCountryTitle(t: i32, country: i32): bool {
+  if (tokIs(country, 'федерация') || tokIs(country, 'федератион') || tokIs(country, 'federation')) {
+    return tokIs(t, 'российская') || tokIs(t, 'руссиан') || tokIs(t, 'russian');
+  }
+  return tokIs(t, 'республика') && (tokIs(country, 'беларусь') || tokIs(country, 'казахстан'));
+}
+
+/**
+ * The country's name written with the address (`Россия, г. Екатеринбург`, `…, 620014, РФ`, `Российская Федерация,
+ * …`) is noise: the request's country decides the dictionary. Only as the first or the last words or a segment of
+ * their own, so that a name with it stays a name (`ул Героев России`).
+ */
+function markCountries(): void {
+  for (let i = 0; i < tokenCount; i++) {
+    if (tok(i, F_KIND) != KIND_ALPHA || tok(i, F_ROLE) != ROLE_FREE) continue;
+    let first = i;
+    if (isCountryWord(i)) {
+      if (i > 0 && isCountryTitle(i - 1, i)) first = i - 1;
+    } else if (!(i + 1 < tokenCount && (tokIs(i + 1, 'федерация') || tokIs(i + 1, 'федератион') || tokIs(i + 1, 'federation')) &&
+                 isCountryTitle(i, i + 1))) continue;
+    const last = first == i && !isCountryWord(i) ? i + 1 : i;
+    const segment = tok(first, F_SEGMENT);
+    const alone = (first == 0 || tok(first - 1, F_SEGMENT) != segment) &&
+      (last + 1 >= tokenCount || tok(last + 1, F_SEGMENT) != segment);
+    if (first != 0 && last + 1 < tokenCount && !alone) continue;
+    for (let k = first; k <= last; k++) setTok(k, F_ROLE, ROLE_NOISE);
+    i = last;
+  }
+}
+
+/** Tokens t and t+1 are the words a and b. */
+function pairIs(t: i32, a: string, b: string): bool {
+  return t + 1 < tokenCount && tokIs(t, a) && tokIs(t + 1, b);
+}
+
+/**
+ * How many words at t name a municipal unit's kind (`городской округ`, `г.о.`, `муниципальный район`, `м.р-н`,
+ * `сельское поселение`, `с.п.`, `внутригородская территория`, `вн.тер.г.`), or 0.
+ */
+function municipalWords(t: i32): i32 {
+  if (pairIs(t, 'городской', 'округ') || pairIs(t, 'городское', 'поселение') || pairIs(t, 'сельское', 'поселение') ||
+      pairIs(t, 'муниципальный', 'район') || pairIs(t, 'муниципальный', 'округ') ||
+      pairIs(t, 'муниципальное', 'образование') || pairIs(t, 'внутригородская', 'территория')) return 2;
+  if (tokIs(t, 'внутригородское') && pairIs(t + 1, 'муниципальное', 'образование')) return 3;
+  if (tokIs(t, 'города') && pairIs(t + 1, 'федерального', 'значения')) return 3;
+  if (tokIs(t, 'вн') && pairIs(t + 1, 'тер', 'г')) return 3;
+  // the dotted abbreviations, each letter a token: г.о., г.п., с.п., м.р-н
+  if (t + 1 < tokenCount && (tok(t + 1, F_SEP) & SEP_DOT) != 0 && tok(t, F_LEN) == 1 &&
+      (pairIs(t, 'г', 'о') || pairIs(t, 'г', 'п') || pairIs(t, 'с', 'п') || pairIs(t, 'м', 'рн'))) return 2;
+  return 0;
+}
+
+/**
+ * The municipal division's words of an address printed from GAR's municipal hierarchy (`Свердловская обл., г.о.
+ * город Екатеринбург, г. Екатеринбург`, `муниципальное образование город Екатеринбург`): noise, the unit's name that
+ * follows is the place's own or is read as a name.
+ */
+function markMunicipal(): void {
+  for (let i = 0; i < tokenCount; i++) {
+    if (tok(i, F_KIND) != KIND_ALPHA || tok(i, F_ROLE) != ROLE_FREE) continue;
+    const n = municipalWords(i);
+    if (n == 0) continue;
+    for (let k = i; k < i + n; k++) setTok(k, F_ROLE, ROLE_NOISE);
+    i += n - 1;
+  }
+}
+
 /** Marks ordinals, the postcode and phone numbers; they are never house numbers. */
 function classifyNumbers(): void {
   postcodeToken = -1;
   markPhones();
+  markCountries();
+  markMunicipal();
   for (let i = 0; i < tokenCount; i++) {
     if (tok(i, F_KIND) != KIND_DIGIT || tok(i, F_ROLE) != ROLE_FREE) continue;
     const n = tok(i, F_LEN);
@@ -461,12 +563,13 @@ export function parseHouseParts(): i32 {
     }
     i = end;
   }
-  // 4. a bare number right after the house: дом 26, 5 → flat 5
+  // 4. a bare number right after the house: дом 26, 5 → flat 5; after a space when it closes its segment
+  // (`малышева 5 10`, `малышева 5 10, екатеринбург`; not `5 2 этаж`)
   if (houseAt >= 0 && partFirst(P_FLAT) < 0) {
     let next = partLast(P_HOUSE) + 1;
     while (next < tokenCount && tok(next, F_ROLE) == ROLE_HOUSE) next++;
     if (next == partLast(P_HOUSE) + 1 && isDigitTok(next) && tok(next, F_ROLE) == ROLE_FREE && tok(next, F_LEN) <= 4 &&
-        (tok(next, F_SEP) & (SEP_COMMA | SEP_HYPHEN)) != 0 && !startsName(next)) {
+        ((tok(next, F_SEP) & (SEP_COMMA | SEP_HYPHEN)) != 0 || spacedFlat(houseAt, next)) && !startsName(next)) {
       setPart(P_FLAT, next, next);
       mark(next, next, ROLE_HOUSE);
     }

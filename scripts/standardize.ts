@@ -8,7 +8,7 @@ import type { Country } from '../host/engine/types.js';
 const args = process.argv.slice(2);
 const at = args.indexOf('--country');
 const country = (at >= 0 ? args.splice(at, 2)[1] : 'ru') as Country;
-const engine = await createEngine({ countries: [country] });
+const engine = await createEngine({ countries: [country], wasmFile: process.env.WASM || undefined });
 const dict = engine.dictionary(country)!;
 const houseText = (h: { number: string; block: string; building: string; liter: string }): string =>
   [h.number, h.block && `к${h.block}`, h.building && `стр${h.building}`, h.liter && `лит${h.liter}`].filter(Boolean).join(' ');

@@ -22,7 +22,7 @@
  */
 import {
   obj, house, houseKeyChar, O_FLAGS, OBJ_REGISTRY, O_PARENT, O_LEVEL, O_HOUSE_START, O_HOUSE_COUNT, O_POSTCODE, O_WEIGHT, H_KEY, H_KEY_LEN,
-  H_BASE_LEN, O_TYPE, typeFlags, TYPE_COMMON_STREET,
+  H_BASE_LEN, O_TYPE, typeFlags, TYPE_COMMON_STREET, typeLevelMask,
 } from '../blob';
 import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse,
@@ -310,13 +310,19 @@ export function setFloorTies(ties: bool): void {
 let bestSlot: usize = 0;
 let bestWeight: i32 = -1;
 let bestLevel: i32 = 0;
+let bestDepth: i32 = 0;
 let bestRegistry: bool = false;
 let bestCommon: bool = false;
 
-/** How deep an answer counts in a tie: a house, then a city or settlement, then a street, then the other levels by depth. */
+/**
+ * How deep an answer counts in a tie: a house, then a city or settlement, then a region of a city's type (Алматы,
+ * Астана: not the districts named after them; the city Київ before the region Київ), then a street, then the other
+ * levels by depth.
+ */
 // @ts-ignore: decorator
-@inline function tieDepth(level: i32): i32 {
-  return level == 3 || level == 5 ? 15 : level << 1;
+@inline function tieDepth(level: i32, o: i32): i32 {
+  if (level == 1 && (typeLevelMask(obj(o, O_TYPE)) & (1 << 3)) != 0) return 29;
+  return level == 3 || level == 5 ? 30 : level << 2;
 }
 
 /** Scores candidates [from, to): the best chain, then the runner-up against it. */
@@ -334,8 +340,9 @@ function evaluate(from: i32, to: i32): void {
     const registry = (obj(o, O_FLAGS) & OBJ_REGISTRY) != 0;
     // then, in one town, the commonest street type (`Бахчиванджи, 3`: the ул, not the пл of that name)
     const common = commonStreet(o);
+    const depth = tieDepth(level, o);
     const better = score > bestScore ||
-      (score == bestScore && (tieDepth(level) > tieDepth(bestLevel) || (level == bestLevel &&
+      (score == bestScore && (depth > bestDepth || (level == bestLevel &&
         (registry != bestRegistry ? registry : chainWeight != bestWeight ? chainWeight > bestWeight :
           common != bestCommon ? common : readEarlier(p, bestSlot)))));
     if (better) {
@@ -352,6 +359,7 @@ function evaluate(from: i32, to: i32): void {
       bestHouseWide = chainHouseWide;
       bestWeight = chainWeight;
       bestLevel = level;
+      bestDepth = depth;
     }
   }
   if (bestObject < 0) return;
@@ -424,6 +432,7 @@ export function solve(): i32 {
   bestSlot = 0;
   bestWeight = -1;
   bestLevel = 0;
+  bestDepth = 0;
   bestRegistry = false;
   bestCommon = false;
   if (floorCall != callCount) {

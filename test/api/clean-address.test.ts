@@ -89,4 +89,37 @@ describe('POST /api/v1/clean/address', () => {
       expect(slot.body.message).toContain(code);
     }
   });
+
+  it('reads the country name and the municipal division words as noise: the same house, nothing left over', async () => {
+    const plain = await api.post('/api/v1/clean/address', { query: 'г. Екатеринбург, ул. Малышева, д. 5', countryCode: 'RU' });
+    expect(plain.body.quality.undefined).toBe(0);
+    for (const query of [
+      'Россия, г. Екатеринбург, ул. Малышева, д. 5',
+      'Екатеринбург, Малышева 5, Российская Федерация',
+      'Российская Федерация, Свердловская обл., г.о. город Екатеринбург, г. Екатеринбург, ул. Малышева, д. 5',
+    ]) {
+      const reply = await api.post('/api/v1/clean/address', { query, countryCode: 'RU' });
+      expect(reply.status, query).toBe(200);
+      expect(reply.body.houseDetails.codes.osm, query).toBe(plain.body.houseDetails.codes.osm);
+      expect(reply.body.undefinedParts, query).toBe('');
+      expect(reply.body.quality.undefined, query).toBe(0);
+    }
+    // a street named with the country's word keeps it
+    const heroes = await api.post('/api/v1/clean/address', { query: 'екб ул. героев россии дом 35', countryCode: 'RU' });
+    expect(heroes.body.street.name).toBe('Героев России');
+  });
+
+  it('answers a capital alone with the city, not a district or village named after it', async () => {
+    const installed = api.app.services.engine.countries();
+    const capitals = [['KZ', 'Алматы'], ['KZ', 'Астана'], ['UA', 'Київ']].filter(([code]) => installed.includes(code.toLowerCase() as never));
+    expect(capitals.length).toBeGreaterThan(0);
+    for (const [countryCode, query] of capitals) {
+      const reply = await api.post('/api/v1/clean/address', { query, countryCode });
+      expect(reply.status, query).toBe(200);
+      expect(reply.body.area.name, query).toBe('');
+      expect(reply.body.cityArea.name, query).toBe('');
+      expect(reply.body.settlement.name, query).toBe('');
+      expect(reply.body.city.name || reply.body.region.name, query).toBe(query);
+    }
+  });
 });

@@ -110,7 +110,7 @@ describe('parseHouse(query)', () => {
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
-  describe('flat: кв, квартира, кв-ра, 11/-89, д.20-18, a bare number after the house', () => {
+  describe('flat: кв, квартира, кв-ра, 11/-89, д.20-18, a bare number after the house (a comma, or closing the segment)', () => {
     it.each<Case>([
       ['кв 5', { flat: '5' }],
       ['квартира 12', { flat: '12' }],
@@ -125,6 +125,12 @@ describe('parseHouse(query)', () => {
       ['3-122', { house: '3', flat: '122' }],
       ['пр-кт Мира, 5-7', { house: '5', flat: '7' }],
       ['дом 26, 5', { house: '26', flat: '5' }],
+      // after a space, when the number closes its segment (not `5 2 этаж`, not before more words)
+      ['Малышева 5 10', { house: '5', flat: '10' }],
+      ['Малышева 5а 10, Екатеринбург', { house: '5а', flat: '10' }],
+      ['Малышева 5 2 этаж', { house: '5', floor: '2' }],
+      ['Малышева 5 10 Екатеринбург', { house: '5' }],
+      ['Участок №1 1', { house: '1' }],
       ['д 5 кв 7', { house: '5', flat: '7' }],
       ['ДОМ 7 КВ 9', { house: '7', flat: '9' }],
       ['д.5,кв.3', { house: '5', flat: '3' }],
