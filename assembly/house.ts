@@ -474,9 +474,15 @@ export function parseHouseParts(): i32 {
     // a one-letter keyword glued after a number is that number's letter (35д-253, 7д/2), not the house's keyword
     if (tok(i, F_LEN) == 1 && tok(i, F_SEP) == 0 && isDigitTok(i - 1)) continue;
     if (keywordPart(i) == P_HOUSE && isDigitTok(i + 1) && tok(i + 1, F_ROLE) == ROLE_FREE && tok(i + 1, F_ORDINAL) == 0) {
+      // a № after another part's keyword is that part's (кв. № 10: step 3), but not a stead's: `Участок №1` is a
+      // street's name in OSM, its № the house's
+      const sign = tokIs(i, 'н') && i > 0 && tok(i - 1, F_KIND) == KIND_ALPHA && tok(i - 1, F_ROLE) == ROLE_FREE;
+      if (sign && keywordPart(i - 1) >= 0 && keywordPart(i - 1) != P_HOUSE && keywordPart(i - 1) != P_STEAD) continue;
       // with its keyword a number is the house even when a name follows (д 26 улица 40-летия Комсомола)
       houseAt = i + 1;
       setTok(i, F_ROLE, ROLE_HOUSE);
+      // дом № 5: the keyword before the №
+      if (sign && keywordPart(i - 1) == P_HOUSE) setTok(i - 1, F_ROLE, ROLE_HOUSE);
     }
   }
   // 2. else the first free number that does not begin a name: Ленина 87, 26а
@@ -543,8 +549,11 @@ export function parseHouseParts(): i32 {
     if (p < 0) continue;
     if (p == P_HOUSE) continue;
     if (partFirst(p) >= 0) continue;
-    // a one-letter keyword (к, с, л) must stand right after the house part or before a number
-    const valueAt = i + width;
+    // a one-letter keyword (к, с, л) must stand right after the house part or before a number; a № may stand
+    // between a keyword and its number (кв. № 10, корп. №2; not a stead's, above)
+    let valueAt = i + width;
+    if (p != P_STEAD && valueAt + 1 < tokenCount && tokIs(valueAt, 'н') && tok(valueAt, F_ROLE) == ROLE_FREE &&
+        isDigitTok(valueAt + 1)) valueAt++;
     const end = readValue(valueAt, p);
     if (end < 0) continue;
     if (tok(i, F_LEN) == 1 && width == 1) {

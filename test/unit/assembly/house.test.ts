@@ -134,6 +134,10 @@ describe('parseHouse(query)', () => {
       ['д 5 кв 7', { house: '5', flat: '7' }],
       ['ДОМ 7 КВ 9', { house: '7', flat: '9' }],
       ['д.5,кв.3', { house: '5', flat: '3' }],
+      // a № between a keyword and its number (1С writes `дом № 5`)
+      ['дом № 5, квартира №10', { house: '5', flat: '10' }],
+      ['5, кв. № 10', { house: '5', flat: '10' }],
+      ['д 5 корп. №1', { house: '5', case: '1' }],
       ['Ленина 10 с 2 кв 5', { house: '10', build: '2', flat: '5' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
