@@ -16,6 +16,14 @@ import { LoadedDictionary } from './dictionary.js';
  */
 const WORD_BEING_TYPED = /(?:[\p{L}\p{N}]|[a-z][;,.[\]'`]+)$/iu;
 
+/** Hints of lists this long or longer keep a slot for a street (`AddressEngine.streetSlot`)… */
+const STREET_SLOT_FROM = 5;
+/** …read among the first hints of a list this long. */
+const STREET_SLOT_READ = 20;
+/** one word of five letters or more, nothing else (`советс`, `cjdtnc`) */
+const ONE_WORD_TYPED = /^\s*\p{L}{5,}\s*$/u;
+const isStreetOrBelow = (res: Resolution): boolean => res.house >= 0 || res.levels.street >= 0 || res.levels.planStructure >= 0;
+
 const R_PARTS = 11;
 const R_LEFT = 11 + 19 * 2;
 /** folded text of the parts, after the leftover spans (abi.ts R_TEXT) */
@@ -183,7 +191,31 @@ export class AddressEngine implements Engine {
       if (scopes && scopes.length && !scopes.some((s) => this.inScope(dict, res, s))) continue;
       out.push(res);
     }
+    if (!(scopes && scopes.length) && count >= STREET_SLOT_FROM && out.length === count && ONE_WORD_TYPED.test(text) &&
+        !out.some(isStreetOrBelow)) {
+      this.streetSlot(dict, out, len, prefix);
+    }
     return out;
+  }
+
+  /**
+   * A full list of places and no street for one word of five letters or more (`советс`: the towns Советск and
+   * Советский) gives its last slot to the best street the word reaches (ул Советская of the heaviest town), read
+   * from a longer list of the same query: a name typed alone is a street's as often as a town's. Shorter words (the
+   * first keys of any name) keep their list of places and their one call. docs/DECISIONS.md (Hints).
+   */
+  private streetSlot(dict: LoadedDictionary, out: Resolution[], len: number, prefix: number): void {
+    const core = dict.core;
+    const n = core.exports.suggest(len, STREET_SLOT_READ, prefix);
+    const r = core.result();
+    for (let i = 0; i < n; i++) {
+      const object = r[1 + 3 * i];
+      const house = r[2 + 3 * i];
+      const res = this.resolutionOf(dict, { kind: house >= 0 ? 'house' : 'object', id: house >= 0 ? house : object });
+      if (!isStreetOrBelow(res)) continue;
+      out[out.length - 1] = res;
+      return;
+    }
   }
 
   /** A Resolution for a found object, house or apartment (idsearch, geosearch, hints). */

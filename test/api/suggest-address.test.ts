@@ -39,6 +39,18 @@ describe('POST /api/v1/suggest/address', () => {
     expect(zero.body.suggestions.length).toBeLessThanOrEqual(10);
   });
 
+  it('keeps the last of five slots for a street when one word of five letters or more names only towns first', async () => {
+    type Item = { city: { name: string }; street: { name: string } };
+    const reply = await api.post('/api/v1/suggest/address', { query: 'советс', countryCode: 'RU', count: 5 });
+    const items: Item[] = reply.body.suggestions;
+    expect(items).toHaveLength(5);
+    expect(items.slice(0, 4).every((item) => item.street.name === '' && item.city.name.startsWith('Советск'))).toBe(true);
+    expect(items[4].street.name).toBe('Советская');
+    // the first keys of a name keep their list of towns
+    const short = await api.post('/api/v1/suggest/address', { query: 'сове', countryCode: 'RU', count: 5 });
+    expect(short.body.suggestions.every((item: Item) => item.street.name === '')).toBe(true);
+  });
+
   it('ignores empty scope members and refuses a malformed scope', async () => {
     const ok = await api.post('/api/v1/suggest/address', { query: 'Байконур Гагар', countryCode: 'RU', scopes: [{ fias: '', name: '' }] });
     expect(ok.status).toBe(200);
