@@ -307,6 +307,12 @@ function markPhones(): void {
   }
 }
 
+/** The first letters of the country words and their titles (р б к у, r b k u): the others are passed at once. */
+// @ts-ignore: decorator
+@inline function countryLetter(c: i32): bool {
+  return c == 0x440 || c == 0x431 || c == 0x43a || c == 0x443 || c == 114 || c == 98 || c == 107 || c == 117;
+}
+
 /** A country's name (one word), as people write it before or after an address. */
 function isCountryWord(t: i32): bool {
   return tokIs(t, 'россия') || tokIs(t, 'рф') || tokIs(t, 'росія') || tokIs(t, 'russia') || tokIs(t, 'руссиа') ||
@@ -331,6 +337,7 @@ function isCountryTitle(t: i32, country: i32): bool {
 function markCountries(): void {
   for (let i = 0; i < tokenCount; i++) {
     if (tok(i, F_KIND) != KIND_ALPHA || tok(i, F_ROLE) != ROLE_FREE) continue;
+    if (!countryLetter(u16At(NORM, tok(i, F_START)))) continue;
     let first = i;
     if (isCountryWord(i)) {
       if (i > 0 && isCountryTitle(i - 1, i)) first = i - 1;
@@ -356,6 +363,8 @@ function pairIs(t: i32, a: string, b: string): bool {
  * `сельское поселение`, `с.п.`, `внутригородская территория`, `вн.тер.г.`), or 0.
  */
 function municipalWords(t: i32): i32 {
+  const c = u16At(NORM, tok(t, F_START));
+  if (c != 0x433 && c != 0x441 && c != 0x43c && c != 0x432) return 0; // г с м в
   if (pairIs(t, 'городской', 'округ') || pairIs(t, 'городское', 'поселение') || pairIs(t, 'сельское', 'поселение') ||
       pairIs(t, 'муниципальный', 'район') || pairIs(t, 'муниципальный', 'округ') ||
       pairIs(t, 'муниципальное', 'образование') || pairIs(t, 'внутригородская', 'территория')) return 2;
