@@ -156,6 +156,18 @@ function isFloorWord(i: i32): bool {
     (tokIs(i, 'этаж') || tokIs(i, 'этаже') || tokIs(i, 'этажа') || tokIs(i, 'эт'));
 }
 
+/** подъезд and its cases after a number (2 подъезд, во 2 подъезде) */
+function isEntranceWord(i: i32): bool {
+  return i < tokenCount && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_ROLE) == ROLE_FREE &&
+    (tokIs(i, 'подъезд') || tokIs(i, 'подъезде') || tokIs(i, 'подьезд') || tokIs(i, 'подьезде'));
+}
+
+/** A number stands before token i (the house's, when i is an entrance's). */
+function digitBefore(i: i32): bool {
+  for (let k = 0; k < i; k++) if (tok(k, F_KIND) == KIND_DIGIT) return true;
+  return false;
+}
+
 /** Ordinal suffixes of numbered names: 7-й, 2-я, 22-го, 1-ое. */
 function isOrdinalSuffix(i: i32): bool {
   return tokIs(i, 'й') || tokIs(i, 'я') || tokIs(i, 'ой') || tokIs(i, 'ий') || tokIs(i, 'ая') || tokIs(i, 'го') ||
@@ -418,9 +430,19 @@ function classifyNumbers(): void {
       continue;
     }
     const prevKeyword = i > 0 && keywordPart(i - 1) >= 0;
-    // на 2 этаже, 3 этаж: the floor before its word (not «5 этаж 3»: there the keyword has its own number)
-    if (!prevKeyword && n <= 3 && isFloorWord(i + 1) && !isDigitTok(i + 2)) {
+    // на 2 этаже, 3 этаж: the floor before its word (not «5 этаж 3»: there the keyword has its own number; a number
+    // after a comma is another part's: `2 подъезд,3 этаж`)
+    const ownNumber = isDigitTok(i + 2) && tok(i + 2, F_SEGMENT) == tok(i + 1, F_SEGMENT);
+    const keywordBefore = prevKeyword && tok(i - 1, F_SEGMENT) == tok(i, F_SEGMENT);
+    if (!keywordBefore && n <= 3 && isFloorWord(i + 1) && !ownNumber) {
       setPart(P_FLOOR, i, i);
+      setTok(i, F_ROLE, ROLE_HOUSE);
+      setTok(i + 1, F_ROLE, ROLE_HOUSE);
+      continue;
+    }
+    // 2 подъезд: the entrance before its word, after the house's number (`Малышева 5 подъезд` keeps its house)
+    if (!keywordBefore && n <= 2 && isEntranceWord(i + 1) && !ownNumber && digitBefore(i)) {
+      setPart(P_ENTR, i, i);
       setTok(i, F_ROLE, ROLE_HOUSE);
       setTok(i + 1, F_ROLE, ROLE_HOUSE);
       continue;

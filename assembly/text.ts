@@ -107,6 +107,40 @@ function houseLookalike(c: i32): i32 {
   return 0;
 }
 
+/** A Latin letter that looks like a Cyrillic one, in a word (A a B C c E e H K k M O o P p T X x y): that letter, else 0. */
+function wordLookalike(c: i32): i32 {
+  switch (c) {
+    case 97: case 65: return 0x430; // a A → а
+    case 66: return 0x432; // B → в
+    case 99: case 67: return 0x441; // c C → с
+    case 101: case 69: return 0x435; // e E → е
+    case 72: return 0x43d; // H → н
+    case 107: case 75: return 0x43a; // k K → к
+    case 77: return 0x43c; // M → м
+    case 111: case 79: return 0x43e; // o O → о
+    case 112: case 80: return 0x440; // p P → р
+    case 84: return 0x442; // T → т
+    case 120: case 88: return 0x445; // x X → х
+    case 121: return 0x443; // y → у
+  }
+  return 0;
+}
+
+/** The run of letters around INPUT[i] holds a Cyrillic letter. */
+function cyrillicInWord(i: i32, len: i32): bool {
+  for (let k = i - 1; k >= 0; k--) {
+    const c = u16At(INPUT, k);
+    if (isCyr(foldChar(c))) return true;
+    if (!isLatinRaw(c)) break;
+  }
+  for (let k = i + 1; k < len; k++) {
+    const c = u16At(INPUT, k);
+    if (isCyr(foldChar(c))) return true;
+    if (!isLatinRaw(c)) break;
+  }
+  return false;
+}
+
 // @ts-ignore: decorator
 @inline function lowerAscii(c: i32): i32 {
   return c >= 65 && c <= 90 ? c + 32 : c;
@@ -365,6 +399,11 @@ export function normalize(len: i32, variant: i32): i32 {
       if (variant == VARIANT_PLAIN && isLatinRaw(raw) && i > 0 && isDigit(u16At(INPUT, i - 1)) &&
           !(i + 1 < len && isLetter(foldChar(u16At(INPUT, i + 1))))) {
         const lookalike = houseLookalike(raw);
+        if (lookalike != 0) folded = lookalike;
+      } else if (variant == VARIANT_PLAIN && isLatinRaw(raw) && cyrillicInWord(i, len)) {
+        // and inside a word of Cyrillic letters, its look-alike (`EKATEPИHБУPГ`, `Мaлышевa`: the letters of two
+        // keyboards mixed, as copied text often has them)
+        const lookalike = wordLookalike(raw);
         if (lookalike != 0) folded = lookalike;
       }
       out = emit(out, folded, i);

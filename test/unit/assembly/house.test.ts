@@ -170,6 +170,11 @@ describe('parseHouse(query)', () => {
       // the floor before its word: на 2 этаже, 3 этаж (but «5 этаж 3» is house 5, floor 3)
       ['Ленина 103, офис на 2 этаже', { house: '103', floor: '2' }],
       ['Ленина 5, 3 этаж, кв 7', { house: '5', floor: '3', flat: '7' }],
+      // the entrance too, after the house's number; a number after a comma is not the word's own
+      ['Малышева,5-10,2 подъезд,3 этаж', { house: '5', flat: '10', entr: '2', floor: '3' }],
+      ['Малышева 5, 3 этаж, 2 подъезд', { house: '5', floor: '3', entr: '2' }],
+      ['Малышева 5 подъезд 2', { house: '5', entr: '2' }],
+      ['Малышева 5 подъезд', { house: '5' }],
       ['Ленина 5 этаж 3', { house: '5', floor: '3' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
