@@ -89,25 +89,10 @@ export function layoutChar(c: i32): i32 {
  * (B is В, b is б, as in `parseHouseNumber` of the dictionary builder); 0 for other letters.
  */
 function houseLookalike(c: i32): i32 {
-  switch (c) {
-    case 97: case 65: return 0x430; // a A → а
-    case 98: return 0x431; // b → б
-    case 66: return 0x432; // B → в
-    case 99: case 67: return 0x441; // c C → с
-    case 101: case 69: return 0x435; // e E → е
-    case 107: case 75: return 0x43a; // k K → к
-    case 109: case 77: return 0x43c; // m M → м
-    case 72: return 0x43d; // H → н
-    case 111: case 79: return 0x43e; // o O → о
-    case 112: case 80: return 0x440; // p P → р
-    case 84: return 0x442; // T → т
-    case 120: case 88: return 0x445; // x X → х
-    case 121: return 0x443; // y → у
-  }
-  return 0;
+  return c == 98 ? 0x431 : wordLookalike(c); // b → б
 }
 
-/** A Latin letter that looks like a Cyrillic one, in a word (A a B C c E e H K k M O o P p T X x y): that letter, else 0. */
+/** A Latin letter that looks like a Cyrillic one (A a B C c E e H K k M m O o P p T X x y): that letter, else 0. */
 function wordLookalike(c: i32): i32 {
   switch (c) {
     case 97: case 65: return 0x430; // a A → а
@@ -116,7 +101,7 @@ function wordLookalike(c: i32): i32 {
     case 101: case 69: return 0x435; // e E → е
     case 72: return 0x43d; // H → н
     case 107: case 75: return 0x43a; // k K → к
-    case 77: return 0x43c; // M → м
+    case 109: case 77: return 0x43c; // m M → м
     case 111: case 79: return 0x43e; // o O → о
     case 112: case 80: return 0x440; // p P → р
     case 84: return 0x442; // T → т
@@ -402,7 +387,7 @@ export function normalize(len: i32, variant: i32): i32 {
         if (lookalike != 0) folded = lookalike;
       } else if (variant == VARIANT_PLAIN && isLatinRaw(raw) && cyrillicInWord(i, len)) {
         // and inside a word of Cyrillic letters, its look-alike (`EKATEPИHБУPГ`, `Мaлышевa`: the letters of two
-        // keyboards mixed, as copied text often has them)
+        // keyboards mixed, as copied text often has them; b is no б there)
         const lookalike = wordLookalike(raw);
         if (lookalike != 0) folded = lookalike;
       }
