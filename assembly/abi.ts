@@ -18,11 +18,11 @@ import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_C
 import { attachSection } from './blob';
 import { normalize, latinLetters, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
-import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, takeWideHouse } from './house';
+import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, takeWideHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, restLooks } from './classify/names';
 import {
-  solve, solvedExactly, solveUnraised, setRaising, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder, setFloorTies,
+  solve, solvedExactly, solveUnraised, setRaising, answerPostcodePlace, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder, setFloorTies,
 } from './solve/chain';
 import { obj, word, O_LEVEL, houseParent, houseCount } from './blob';
 import { suggestInto, prepareHintOrder } from './solve/suggest';
@@ -358,6 +358,8 @@ export function standardize(len: i32): i32 {
       if (settlingVariant(len, v, READING_SPELLED[v]) && settledBy < 0) settledBy = v;
     }
   }
+  // nothing found by name, a postcode typed: the place it names (`620014`), the rest of the text left over
+  if (i32At(RESULT, R_STATUS) != 0 && answerPostcodePlace(typedPostcode())) writeStandardized();
   return i32At(RESULT, R_STATUS);
 }
 

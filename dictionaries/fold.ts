@@ -18,11 +18,14 @@ export function foldChar(ch: string): string {
   return ' ';
 }
 
-/** Latin letters typed for their Cyrillic look-alikes in house numbers (`44c1`, `12a`, `89b`); B is В, b is б */
-export const HOUSE_LOOKALIKES: Record<string, string> = {
-  a: 'а', A: 'а', b: 'б', B: 'в', c: 'с', C: 'с', e: 'е', E: 'е', k: 'к', K: 'к', m: 'м', M: 'м', H: 'н',
+/** Latin letters that look like Cyrillic ones, read so inside a word of Cyrillic letters (text.ts wordLookalike) */
+const WORD_LOOKALIKES: Record<string, string> = {
+  a: 'а', A: 'а', B: 'в', c: 'с', C: 'с', e: 'е', E: 'е', k: 'к', K: 'к', m: 'м', M: 'м', H: 'н',
   o: 'о', O: 'о', p: 'р', P: 'р', T: 'т', x: 'х', X: 'х', y: 'у',
 };
+
+/** Latin letters typed for their Cyrillic look-alikes in house numbers (`44c1`, `12a`, `89b`); B is В, b is б */
+export const HOUSE_LOOKALIKES: Record<string, string> = { ...WORD_LOOKALIKES, b: 'б' };
 
 /** The Cyrillic letter of a lone Latin look-alike right after a digit (text.ts PLAIN: `45a`, `40c4`), else undefined. */
 function houseLetterAt(text: string, i: number): string | undefined {
@@ -30,11 +33,29 @@ function houseLetterAt(text: string, i: number): string | undefined {
   return i > 0 && /[0-9]/.test(text[i - 1]) && !LETTER.test(next) ? HOUSE_LOOKALIKES[text[i]] : undefined;
 }
 
+const LATIN = /^[A-Za-z]$/;
+
+/** The Cyrillic look-alike of a Latin letter whose run of letters holds a Cyrillic one (text.ts cyrillicInWord), else undefined. */
+function wordLetterAt(text: string, i: number): string | undefined {
+  if (!LATIN.test(text[i])) return undefined;
+  const cyrillic = (k: number): boolean => /^[а-я]$/.test(foldChar(text[k]));
+  let inWord = false;
+  for (let k = i - 1; k >= 0 && !inWord; k--) {
+    if (cyrillic(k)) inWord = true;
+    else if (!LATIN.test(text[k])) break;
+  }
+  for (let k = i + 1; k < text.length && !inWord; k++) {
+    if (cyrillic(k)) inWord = true;
+    else if (!LATIN.test(text[k])) break;
+  }
+  return inWord ? WORD_LOOKALIKES[text[i]] : undefined;
+}
+
 export function foldText(text: string): string {
   let out = '';
   let i = 0;
   for (const ch of text) {
-    out += ch.length === 1 ? houseLetterAt(text, i) ?? foldChar(ch) : ' ';
+    out += ch.length === 1 ? houseLetterAt(text, i) ?? wordLetterAt(text, i) ?? foldChar(ch) : ' ';
     i += ch.length;
   }
   return joinAbbreviations(out);

@@ -22,12 +22,12 @@
  */
 import {
   obj, house, houseKeyChar, O_FLAGS, OBJ_REGISTRY, O_PARENT, O_LEVEL, O_HOUSE_START, O_HOUSE_COUNT, O_POSTCODE, O_WEIGHT, H_KEY, H_KEY_LEN,
-  H_BASE_LEN, O_TYPE, typeFlags, TYPE_COMMON_STREET, typeLevelMask,
+  H_BASE_LEN, O_TYPE, typeFlags, TYPE_COMMON_STREET, typeLevelMask, objectCount,
 } from '../blob';
 import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse,
 } from '../classify/names';
-import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, clearLeadsWanted } from '../subtree';
+import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, clearLeadsWanted, postcodeSlice, postcodeObject, scoped } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
@@ -323,6 +323,54 @@ let bestCommon: bool = false;
 @inline function tieDepth(level: i32, o: i32): i32 {
   if (level == 1 && (typeLevelMask(obj(o, O_TYPE)) & (1 << 3)) != 0) return 29;
   return level == 3 || level == 5 ? 30 : level << 2;
+}
+
+/** the most objects of one postcode `answerPostcodePlace` reads (a region's postcode names thousands) */
+const POSTCODE_PLACE_READ: i32 = 4096;
+
+/**
+ * The place a postcode names when no name was found (`620014` alone: Екатеринбург, whose streets have it): the
+ * deepest object above every object of the postcode (subtree.ts POSTCODES: those whose postcode is not their
+ * parent's), set as the answer with no word read. False when the postcode names nothing or too many objects.
+ */
+export function answerPostcodePlace(postcode: i32): bool {
+  if (postcode <= 0) return false;
+  let place = -1;
+  let read = 0;
+  if (scoped) {
+    for (let i = postcodeSlice(postcode); postcodeObject(i, postcode) >= 0; i++) {
+      if (++read > POSTCODE_PLACE_READ) return false;
+      place = placeAbove(place, postcodeObject(i, postcode));
+      if (place < 0) return false;
+    }
+  } else {
+    // no subtree index (a dictionary out of reading order, the tests' reference): the same objects, read in turn
+    for (let o = 0; o < objectCount; o++) {
+      const parent = obj(o, O_PARENT);
+      if (obj(o, O_POSTCODE) != postcode || (parent >= 0 && obj(parent, O_POSTCODE) == postcode)) continue;
+      if (++read > POSTCODE_PLACE_READ) return false;
+      place = placeAbove(place, o);
+      if (place < 0) return false;
+    }
+  }
+  if (place < 0) return false;
+  bestObject = place;
+  bestHouse = -1;
+  bestHouseExact = false;
+  bestHouseWide = false;
+  bestScore = 0;
+  bestMask = 0;
+  bestTypeMask = 0;
+  bestHistorical = false;
+  runnerScore = -1000000;
+  return true;
+}
+
+/** The deepest object at or above both `place` (−1: none yet) and o. */
+function placeAbove(place: i32, o: i32): i32 {
+  if (place < 0) return o;
+  while (place >= 0 && !isAncestor(place, o)) place = obj(place, O_PARENT);
+  return place;
 }
 
 /** Scores candidates [from, to): the best chain, then the runner-up against it. */

@@ -109,6 +109,20 @@ describe('POST /api/v1/clean/address', () => {
     expect(heroes.body.street.name).toBe('Героев России');
   });
 
+  it('answers a postcode alone with the place it names, its postcode as typed in postcodeIn', async () => {
+    const reply = await api.post('/api/v1/clean/address', { query: '468320', countryCode: 'RU' });
+    expect(reply.status).toBe(200);
+    expect(schemaErrors('AddressRecord', reply.body)).toBe('');
+    expect(reply.body.region.codes.fias).toBe('63ed1a35-4be6-4564-a1ec-0c51f7383314');
+    expect(reply.body.street.name).toBe('');
+    expect(reply.body.postcodeIn).toBe('468320');
+    expect(reply.body.quality.level).toBe(1);
+    // a postcode no object has finds nothing
+    const unknown = await api.post('/api/v1/clean/address', { query: '999999', countryCode: 'RU' });
+    expect(unknown.body.address).toBe('');
+    expect(unknown.body.quality.level).toBe(0);
+  });
+
   it('answers a capital alone with the city, not a district or village named after it', async () => {
     const installed = api.app.services.engine.countries();
     const capitals = [['KZ', 'Алматы'], ['KZ', 'Астана'], ['UA', 'Київ']].filter(([code]) => installed.includes(code.toLowerCase() as never));
