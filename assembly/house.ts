@@ -333,12 +333,16 @@ function isCountryWord(t: i32): bool {
     tokIs(t, 'ukraina') || tokIs(t, 'украине');
 }
 
-/** The word before a country's name in its official form: Российская Федерация, Республика Беларусь. */
-function isCountryTitle(t: i32, country: i32): bool {
-  if (tokIs(country, 'федерация') || tokIs(country, 'федератион') || tokIs(country, 'federation')) {
-    return tokIs(t, 'российская') || tokIs(t, 'руссиан') || tokIs(t, 'russian');
-  }
-  return tokIs(t, 'республика') && (tokIs(country, 'беларусь') || tokIs(country, 'казахстан'));
+/** Федерация, as typed or as the Latin reading spells it. */
+function isFederation(t: i32): bool {
+  return tokIs(t, 'федерация') || tokIs(t, 'федератион') || tokIs(t, 'federation');
+}
+
+/** Tokens t, t+1 are a country's name in its official form: Российская Федерация, Республика Беларусь. */
+function isCountryTitle(t: i32): bool {
+  if (t + 1 >= tokenCount) return false;
+  if (isFederation(t + 1)) return tokIs(t, 'российская') || tokIs(t, 'руссиан') || tokIs(t, 'russian');
+  return tokIs(t, 'республика') && (tokIs(t + 1, 'беларусь') || tokIs(t + 1, 'казахстан'));
 }
 
 /**
@@ -348,19 +352,13 @@ function isCountryTitle(t: i32, country: i32): bool {
  */
 function markCountries(): void {
   for (let i = 0; i < tokenCount; i++) {
-    if (tok(i, F_KIND) != KIND_ALPHA || tok(i, F_ROLE) != ROLE_FREE) continue;
-    if (!countryLetter(u16At(NORM, tok(i, F_START)))) continue;
-    let first = i;
-    if (isCountryWord(i)) {
-      if (i > 0 && isCountryTitle(i - 1, i)) first = i - 1;
-    } else if (!(i + 1 < tokenCount && (tokIs(i + 1, 'федерация') || tokIs(i + 1, 'федератион') || tokIs(i + 1, 'federation')) &&
-                 isCountryTitle(i, i + 1))) continue;
-    const last = first == i && !isCountryWord(i) ? i + 1 : i;
-    const segment = tok(first, F_SEGMENT);
-    const alone = (first == 0 || tok(first - 1, F_SEGMENT) != segment) &&
-      (last + 1 >= tokenCount || tok(last + 1, F_SEGMENT) != segment);
-    if (first != 0 && last + 1 < tokenCount && !alone) continue;
-    for (let k = first; k <= last; k++) setTok(k, F_ROLE, ROLE_NOISE);
+    if (tok(i, F_KIND) != KIND_ALPHA || tok(i, F_ROLE) != ROLE_FREE || !countryLetter(u16At(NORM, tok(i, F_START)))) continue;
+    const last = isCountryTitle(i) ? i + 1 : isCountryWord(i) ? i : -1;
+    if (last < 0) continue;
+    const segment = tok(i, F_SEGMENT);
+    const alone = (i == 0 || tok(i - 1, F_SEGMENT) != segment) && (last + 1 >= tokenCount || tok(last + 1, F_SEGMENT) != segment);
+    if (i != 0 && last + 1 < tokenCount && !alone) continue;
+    for (let k = i; k <= last; k++) setTok(k, F_ROLE, ROLE_NOISE);
     i = last;
   }
 }
