@@ -113,7 +113,7 @@ export function keywordAt(at: i32, len: i32): i32 {
   if (spanIs(at, len, 'д') || spanIs(at, len, 'дом') || spanIs(at, len, 'н') || spanIs(at, len, 'дд') ||
       spanIs(at, len, 'вл') || spanIs(at, len, 'влд') ||
       spanIs(at, len, 'владение') || spanIs(at, len, 'двлд') || spanIs(at, len, 'домовладение') ||
-      spanIs(at, len, 'домовл') || spanIs(at, len, 'номер')) return P_HOUSE;
+      spanIs(at, len, 'домовл') || spanIs(at, len, 'номер') || spanIs(at, len, 'буд') || spanIs(at, len, 'будинок')) return P_HOUSE;
   if (spanIs(at, len, 'к') || spanIs(at, len, 'корп') || spanIs(at, len, 'корпус') || spanIs(at, len, 'кор') ||
       spanIs(at, len, 'копр')) return P_CASE;
   if (spanIs(at, len, 'с') || spanIs(at, len, 'стр') || spanIs(at, len, 'строение') || spanIs(at, len, 'стре') ||
@@ -124,11 +124,12 @@ export function keywordAt(at: i32, len: i32): i32 {
   if (spanIs(at, len, 'уч') || spanIs(at, len, 'участок') || spanIs(at, len, 'зу')) return P_STEAD;
   if (spanIs(at, len, 'под') || spanIs(at, len, 'подъезд') || spanIs(at, len, 'подьезд') ||
       spanIs(at, len, 'пд')) return P_ENTR;
-  if (spanIs(at, len, 'эт') || spanIs(at, len, 'этаж')) return P_FLOOR;
+  if (spanIs(at, len, 'эт') || spanIs(at, len, 'этаж') || spanIs(at, len, 'поверх')) return P_FLOOR;
   if (spanIs(at, len, 'кв') || spanIs(at, len, 'квартира') || spanIs(at, len, 'кварт') || spanIs(at, len, 'квар') ||
       spanIs(at, len, 'квра')) return P_FLAT;
   if (spanIs(at, len, 'оф') || spanIs(at, len, 'офис')) return P_OFFICE;
-  if (spanIs(at, len, 'ком') || spanIs(at, len, 'комн') || spanIs(at, len, 'комната')) return P_ROOM;
+  if (spanIs(at, len, 'ком') || spanIs(at, len, 'комн') || spanIs(at, len, 'комната') || spanIs(at, len, 'кимн') ||
+      spanIs(at, len, 'кимната')) return P_ROOM;
   if (spanIs(at, len, 'каб') || spanIs(at, len, 'кабинет')) return P_KAB;
   if (spanIs(at, len, 'пом') || spanIs(at, len, 'помещение') || spanIs(at, len, 'помещ')) return P_PLACE;
   if (spanIs(at, len, 'блок') || spanIs(at, len, 'бл')) return P_BLOCK;
@@ -150,10 +151,10 @@ function englishKeyword(at: i32, len: i32): i32 {
   return -1;
 }
 
-/** этаж and its cases after a number (на 2 этаже, 3 этаж, 4 эт) */
+/** этаж and its cases after a number (на 2 этаже, 3 этаж, 4 эт; Ukrainian 3 поверх, на 2 поверсі) */
 function isFloorWord(i: i32): bool {
   return i < tokenCount && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_ROLE) == ROLE_FREE &&
-    (tokIs(i, 'этаж') || tokIs(i, 'этаже') || tokIs(i, 'этажа') || tokIs(i, 'эт'));
+    (tokIs(i, 'этаж') || tokIs(i, 'этаже') || tokIs(i, 'этажа') || tokIs(i, 'эт') || tokIs(i, 'поверх') || tokIs(i, 'поверси'));
 }
 
 /** подъезд and its cases after a number (2 подъезд, во 2 подъезде) */
