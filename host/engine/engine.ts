@@ -29,6 +29,8 @@ const R_LEFT = 11 + 19 * 2;
 /** folded text of the parts, after the leftover spans (abi.ts R_TEXT) */
 const R_TEXT = R_LEFT + 1 + 32 * 2;
 const LEVEL_BY_NUMBER: (LevelKey | null)[] = [null, 'region', 'area', 'city', 'cityArea', 'settlement', 'planStructure', 'street'];
+/** the first level of a street's hint (a plan structure, then the street) */
+const STREET_LEVEL_FROM = LEVEL_BY_NUMBER.indexOf('planStructure');
 const GEO_LEVELS: Record<GeoLevel, number> = { region: 1, area: 2, city: 3, settlement: 5, planStructure: 6, street: 7, house: 8 };
 
 const ENTITIES: Record<string, string> = { amp: '&', quot: '"', lt: '<', gt: '>', apos: "'", nbsp: ' ', laquo: '«', raquo: '»' };
@@ -211,9 +213,9 @@ export class AddressEngine implements Engine {
     for (let i = 0; i < n; i++) {
       const object = r[1 + 3 * i];
       const house = r[2 + 3 * i];
-      const res = this.resolutionOf(dict, { kind: house >= 0 ? 'house' : 'object', id: house >= 0 ? house : object });
-      if (!isStreetOrBelow(res)) continue;
-      out[out.length - 1] = res;
+      // a place is passed by on its level, no record built
+      if (house < 0 && dict.object(object).level < STREET_LEVEL_FROM) continue;
+      out[out.length - 1] = this.resolutionOf(dict, { kind: house >= 0 ? 'house' : 'object', id: house >= 0 ? house : object });
       return;
     }
   }
