@@ -2031,7 +2031,8 @@ export function collectObjects(typing: bool = false): void {
   for (let k = namesCollected; k < nameUsed; k++) {
     const p = NAME_SLOTS + <usize>load<i32>(NAME_USED + (<usize>k << 2)) * NAME_SLOT_BYTES;
     const nameId = load<i32>(p);
-    if ((load<i32>(p, 24) & 1) == 0 && !ordinalOnly(p)) continue;
+    const wordHit = (load<i32>(p, 24) & 1) != 0;
+    if (!wordHit && !ordinalOnly(p)) continue;
     const total = name(nameId, 4);
     const matchedRaw = load<i32>(p, 8);
     const wordsMask = load<i32>(p, 12);
@@ -2042,6 +2043,9 @@ export function collectObjects(typing: bool = false): void {
     for (let j = 0; j < wc && j < 31; j++) {
       if ((wordsMask & (1 << j)) == 0 && nameWord(ws + j, 1) >= 100) { significantMissed = true; break; }
     }
+    // a name hit by an ordinal alone is that number's (7-й мкр), not a street's with a word missed (`1-я ул.
+    // Неизвестная` is no `1-й Подъёмный`); while typing the word may still come
+    if (!wordHit && significantMissed && !typing) continue;
     // while typing (hints), a name hit from its first word is still being written: Комсомольск-на-Амуре
     const fromStart = typing && (wordsMask & 1) != 0;
     if (!fromStart && significantMissed && matchedRaw * 2 < total) continue;
