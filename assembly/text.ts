@@ -111,19 +111,24 @@ function wordLookalike(c: i32): i32 {
   return 0;
 }
 
-/** The run of letters around INPUT[i] holds a Cyrillic letter. */
+/** The end (exclusive) of the run of letters `cyrillicInWord` read last in this `normalize`, and its answer. */
+let runEnd: i32 = -1;
+let runMixed = false;
+
+/**
+ * The run of Latin and Cyrillic letters around INPUT[i] holds a Cyrillic letter. Read once per run: `normalize` asks
+ * in input order, so an index below `runEnd` lies in the run read last.
+ */
 function cyrillicInWord(i: i32, len: i32): bool {
-  for (let k = i - 1; k >= 0; k--) {
-    const c = u16At(INPUT, k);
-    if (isCyr(foldChar(c))) return true;
-    if (!isLatinRaw(c)) break;
-  }
-  for (let k = i + 1; k < len; k++) {
-    const c = u16At(INPUT, k);
-    if (isCyr(foldChar(c))) return true;
-    if (!isLatinRaw(c)) break;
-  }
-  return false;
+  if (i < runEnd) return runMixed;
+  let start = i;
+  while (start > 0 && (isLatinRaw(u16At(INPUT, start - 1)) || isCyr(foldChar(u16At(INPUT, start - 1))))) start--;
+  let end = i + 1;
+  while (end < len && (isLatinRaw(u16At(INPUT, end)) || isCyr(foldChar(u16At(INPUT, end))))) end++;
+  runMixed = false;
+  for (let k = start; k < end && !runMixed; k++) runMixed = isCyr(foldChar(u16At(INPUT, k)));
+  runEnd = end;
+  return runMixed;
 }
 
 // @ts-ignore: decorator
@@ -330,6 +335,7 @@ export function normalize(len: i32, variant: i32): i32 {
   normVariant = variant;
   if (variant == VARIANT_LAYOUT) layoutKeysRead = false;
   keyCount = 0;
+  runEnd = -1;
   let out = 0;
   let i = 0;
   while (i < len) {

@@ -23,7 +23,7 @@
  * Hits go to HITS as (wordId, cost) pairs; the caller owns them until the next lookup.
  */
 import { reserve, setI32, u16At, NORM } from './memory';
-import { trieCount, trieNode } from './blob';
+import { TRIE, trieCount, trieNode } from './blob';
 import { normVariant, VARIANT_TRANSLIT } from './text';
 
 const CH_SOFT: i32 = 0x44c; // ь
@@ -258,8 +258,10 @@ export let firstLetterHigh: i32 = -1;
 /** The letters `firstLetterRange` keeps a range for: U+0430 … U+046F (the folded Cyrillic text's). */
 const FIRST_LETTER_BASE: i32 = 0x430;
 const FIRST_LETTERS: i32 = 64;
-/** (low, high) ids per first letter, built by the first call of a dictionary (the root's children, once) */
+/** (low, high) ids per first letter, built by the first call on a trie (the root's children, once) */
 let LETTER_RANGES: usize = 0;
+/** the trie LETTER_RANGES was built for (a trie attached later gets its own) */
+let letterRangesTrie: usize = 0;
 
 /** Sets firstLetterLow … firstLetterHigh to the ids of the words starting with c (an empty range when none does). */
 export function firstLetterRange(c: i32): void {
@@ -267,8 +269,9 @@ export function firstLetterRange(c: i32): void {
   firstLetterHigh = -1;
   const k = c - FIRST_LETTER_BASE;
   if (trieCount == 0 || k < 0 || k >= FIRST_LETTERS) return;
-  if (LETTER_RANGES == 0) {
-    LETTER_RANGES = reserve(<usize>FIRST_LETTERS << 3);
+  if (letterRangesTrie != TRIE) {
+    if (LETTER_RANGES == 0) LETTER_RANGES = reserve(<usize>FIRST_LETTERS << 3);
+    letterRangesTrie = TRIE;
     for (let j = 0; j < FIRST_LETTERS; j++) {
       store<i32>(LETTER_RANGES + (<usize>j << 3), 0);
       store<i32>(LETTER_RANGES + (<usize>j << 3), -1, 4);
