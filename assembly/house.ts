@@ -326,9 +326,9 @@ function markPhones(): void {
   return c == 0x440 || c == 0x431 || c == 0x43a || c == 0x443 || c == 114 || c == 98 || c == 107 || c == 117;
 }
 
-/** A country's name (one word), as people write it before or after an address. */
+/** A country's name (one word), as people write it before or after an address, folded (Ukrainian Росія is росия). */
 function isCountryWord(t: i32): bool {
-  return tokIs(t, 'россия') || tokIs(t, 'рф') || tokIs(t, 'росія') || tokIs(t, 'russia') || tokIs(t, 'руссиа') ||
+  return tokIs(t, 'россия') || tokIs(t, 'рф') || tokIs(t, 'росия') || tokIs(t, 'russia') || tokIs(t, 'руссиа') ||
     tokIs(t, 'беларусь') || tokIs(t, 'белоруссия') || tokIs(t, 'belarus') || tokIs(t, 'беларус') ||
     tokIs(t, 'казахстан') || tokIs(t, 'kazakhstan') || tokIs(t, 'украина') || tokIs(t, 'ukraine') ||
     tokIs(t, 'ukraina') || tokIs(t, 'украине');
