@@ -18,11 +18,11 @@ import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_C
 import { attachSection } from './blob';
 import { normalize, latinLetters, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
-import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, takeWideHouse } from './house';
+import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, takeWideHouse, takeAltHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, restLooks } from './classify/names';
 import {
-  solve, solvedExactly, solveUnraised, setRaising, answerPostcodePlace, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder, setFloorTies,
+  solve, solvedExactly, solveUnraised, setRaising, answerPostcodePlace, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestHouseAlt, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder, setFloorTies,
 } from './solve/chain';
 import { obj, word, O_LEVEL, houseParent, houseCount } from './blob';
 import { suggestInto, prepareHintOrder } from './solve/suggest';
@@ -199,6 +199,7 @@ function writeStandardized(): void {
   setI32(RESULT, 7, houseQuality);
   setI32(RESULT, 10, bestScore);
   if (bestHouse >= 0 && bestHouseWide) takeWideHouse();
+  if (bestHouse >= 0 && bestHouseAlt) takeAltHouse();
   writeParts();
   // leftovers: free tokens no chain member used, not type words
   let count = 0;
@@ -268,8 +269,9 @@ function standardizeVariant(len: i32, variant: i32): void {
     setFloorTies(variant < bestVariant);
     const score = analyse(normLen, -1);
     setNameFirstNumber(false);
-    // the same variant: only a higher score replaces its first reading
-    if (score > first) takeReading(score, variant);
+    // the same variant: only a higher score replaces its first reading, and only when a name read the number
+    // (`Ленина 5, 1` on a street with house 1 and no 5 is not house 1 with the 5 left over)
+    if (score > first && namedNumberAt >= 0 && (bestMask & ((<u64>1) << <u64>namedNumberAt)) != 0) takeReading(score, variant);
   }
   setFloorTies(false);
 }

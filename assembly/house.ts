@@ -72,6 +72,13 @@ export let wideLast: i32 = -1;
 export let wideTakesFlat = false;
 /** `35д-253`, `37к-148`: the keyword letter glued to the house number before a hyphen and a flat (−1: none) */
 let keywordLetter: i32 = -1;
+/**
+ * The flat read from a bare number after a space (`Ленина 5 1`, −1: none): the alternative key reads it as the
+ * corpus (5к1), which the solver takes when the street has no house of the number alone (`takeAltHouse`).
+ */
+let spacedFlatAt: i32 = -1;
+/** The alternative key is the spaced number's corpus reading, not a fraction's (`73/1`). */
+let altSpaced = false;
 
 export function setupHouse(): void {
   if (PARTS == 0) {
@@ -484,6 +491,9 @@ export let houseAmbiguous = false;
 /** Set by the grammar: the house was taken without a keyword (`байконур 6а`: a house, or microdistrict 6а). */
 export let houseBare = false;
 
+/** The number the grammar read as part of a name under `nameFirstNumber` (−1: none). */
+export let namedNumberAt: i32 = -1;
+
 export function setNameFirstNumber(on: bool): void {
   nameFirstNumber = on;
 }
@@ -492,7 +502,9 @@ export function setNameFirstNumber(on: bool): void {
 export function parseHouseParts(): i32 {
   houseAmbiguous = false;
   houseBare = false;
+  namedNumberAt = -1;
   keywordLetter = -1;
+  spacedFlatAt = -1;
   for (let p = 0; p < PART_COUNT; p++) setPart(p, -1, -1);
   houseKeyLen = 0;
   houseBaseLen = 0;
@@ -525,6 +537,7 @@ export function parseHouseParts(): i32 {
       if (startsName(i)) continue;
       if (nameFirstNumber) {
         nameFirstNumber = false;
+        namedNumberAt = i;
         setTok(i, F_ORDINAL, 1);
         continue;
       }
@@ -604,13 +617,20 @@ export function parseHouseParts(): i32 {
   }
   // 4. a bare number right after the house: дом 26, 5 → flat 5; after a space when it closes its segment
   // (`малышева 5 10`, `малышева 5 10, екатеринбург`; not `5 2 этаж`)
-  if (houseAt >= 0 && partFirst(P_FLAT) < 0) {
+  if (houseAt >= 0) {
     let next = partLast(P_HOUSE) + 1;
     while (next < tokenCount && tok(next, F_ROLE) == ROLE_HOUSE) next++;
     if (next == partLast(P_HOUSE) + 1 && isDigitTok(next) && tok(next, F_ROLE) == ROLE_FREE && tok(next, F_LEN) <= 4 &&
         ((tok(next, F_SEP) & (SEP_COMMA | SEP_HYPHEN)) != 0 || spacedFlat(houseAt, next)) && !startsName(next)) {
-      setPart(P_FLAT, next, next);
-      mark(next, next, ROLE_HOUSE);
+      const spaced = (tok(next, F_SEP) & (SEP_COMMA | SEP_HYPHEN)) == 0;
+      if (partFirst(P_FLAT) < 0) {
+        setPart(P_FLAT, next, next);
+        mark(next, next, ROLE_HOUSE);
+        if (spaced) spacedFlatAt = next;
+      } else if (spaced && partFirst(P_CASE) < 0 && partFirst(P_BUILD) < 0) {
+        // a flat of its own besides (`35 4, кв 5`): the number can only be the corpus (alternative key), else left over
+        spacedFlatAt = next;
+      }
     }
   }
   buildHouseKey();
@@ -693,6 +713,7 @@ function buildHouseKey(): void {
   houseKeyLen = 0;
   houseAltKeyLen = 0;
   houseAltBaseLen = 0;
+  altSpaced = false;
   houseWideKeyLen = 0;
   wideLast = -1;
   wideTakesFlat = false;
@@ -725,7 +746,27 @@ function buildHouseKey(): void {
       for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == slash ? 0x43a : u16At(HOUSE_KEY, k));
       houseAltKeyLen = houseKeyLen;
       houseAltBaseLen = slash;
+    } else if (partFirst(P_BUILD) < 0 && spacedFlatAt >= 0 && houseKeyLen + 1 + tok(spacedFlatAt, F_LEN) <= HOUSE_KEY_CAPACITY) {
+      // `Ленина 5 1` → 5к1: the bare number after a space is the corpus where the street has no house 5
+      altSpaced = true;
+      for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, u16At(HOUSE_KEY, k));
+      houseAltKeyLen = houseKeyLen;
+      houseAltBaseLen = houseBaseLen;
+      setU16(HOUSE_ALT_KEY, houseAltKeyLen++, 0x43a);
+      const s = tok(spacedFlatAt, F_START);
+      for (let k = 0; k < tok(spacedFlatAt, F_LEN); k++) setU16(HOUSE_ALT_KEY, houseAltKeyLen++, u16At(NORM, s + k));
     }
   }
+}
+
+/**
+ * The parts when the solver took the alternative key's house: the number after a space was its corpus (`5 1` →
+ * 5к1; `35 4, кв 5` → 35к4, flat 5).
+ */
+export function takeAltHouse(): void {
+  if (!altSpaced) return;
+  if (partFirst(P_FLAT) == spacedFlatAt) setPart(P_FLAT, -1, -1);
+  setPart(P_CASE, spacedFlatAt, spacedFlatAt);
+  mark(spacedFlatAt, spacedFlatAt, ROLE_HOUSE);
 }
 

@@ -44,6 +44,8 @@ export let bestHouse: i32 = -1;
 export let bestHouseExact: bool = false;
 /** the best chain's house is the wide reading's (house.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`) */
 export let bestHouseWide: bool = false;
+/** the best chain's house is the alternative key's (house.ts `HOUSE_ALT_KEY`: `73/1` as 73к1, `5 1` as 5к1) */
+export let bestHouseAlt: bool = false;
 export let bestScore: i32 = -1000000;
 export let bestMask: u64 = 0;
 export let bestHistorical: bool = false;
@@ -63,6 +65,7 @@ let chainHistorical: bool = false;
 let chainHouse: i32 = -1;
 let chainHouseExact: bool = false;
 let chainHouseWide: bool = false;
+let chainHouseAlt: bool = false;
 let chainWeight: i32 = 0;
 
 /** Looks for the parsed house key among the houses of object o; sets chainHouse. Returns the bonus. */
@@ -70,6 +73,7 @@ export function matchHouse(o: i32): i32 {
   chainHouse = -1;
   chainHouseExact = false;
   chainHouseWide = false;
+  chainHouseAlt = false;
   if (houseKeyLen == 0) return 0;
   const start = obj(o, O_HOUSE_START);
   const count = obj(o, O_HOUSE_COUNT);
@@ -101,6 +105,7 @@ export function matchHouse(o: i32): i32 {
   if (alt >= 0) {
     chainHouse = alt;
     chainHouseExact = true;
+    chainHouseAlt = true;
     return HOUSE_BONUS;
   }
   if (letterHit >= 0) {
@@ -358,6 +363,7 @@ export function answerPostcodePlace(postcode: i32): bool {
   bestHouse = -1;
   bestHouseExact = false;
   bestHouseWide = false;
+  bestHouseAlt = false;
   bestScore = 0;
   bestMask = 0;
   bestTypeMask = 0;
@@ -405,6 +411,7 @@ function evaluate(from: i32, to: i32): void {
       bestHouse = chainHouse;
       bestHouseExact = chainHouseExact;
       bestHouseWide = chainHouseWide;
+      bestHouseAlt = chainHouseAlt;
       bestWeight = chainWeight;
       bestLevel = level;
       bestDepth = depth;
@@ -477,6 +484,7 @@ export function solve(): i32 {
   bestHistorical = false;
   bestHouseExact = false;
   bestHouseWide = false;
+  bestHouseAlt = false;
   bestSlot = 0;
   bestWeight = -1;
   bestLevel = 0;
