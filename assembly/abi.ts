@@ -20,7 +20,7 @@ import { normalize, latinLetters, layoutKeysRead, setWordTest, setVocabularyTest
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, takeWideHouse, takeAltHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS } from './trie';
-import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, restLooks } from './classify/names';
+import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, restLooks, ensurePlaceWords } from './classify/names';
 import {
   solve, solvedExactly, solveUnraised, setRaising, answerPostcodePlace, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestHouseAlt, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder, setFloorTies,
 } from './solve/chain';
@@ -69,6 +69,7 @@ export function index(): i32 {
   ensureSubtrees();
   prepareChainOrder();
   prepareHintOrder();
+  ensurePlaceWords();
   return points;
 }
 

@@ -33,7 +33,7 @@
  */
 import { reserve } from '../memory';
 import {
-  word, posting, name, nameWord, obj, NAME_HISTORICAL, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount,
+  word, posting, name, nameWord, obj, NAME_HISTORICAL, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount, NAMES, wordCount,
 } from '../blob';
 import { lookup, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, MAX_HITS } from '../trie';
 import {
@@ -1661,6 +1661,54 @@ export function readOrdered(): void {
 }
 
 /** Records a type word hit on token t. */
+/**
+ * The free tokens that spell, as typed, a region's or a city's official name of one word (`Казань`, `Москва`,
+ * `Свердловская`; not an alias such as `мск`): an address whose chain reads none of them leaves the place it names
+ * out (solve/chain.ts `PLACE_LEFT_PENALTY`).
+ */
+export let placeTokens: u64 = 0;
+/** bit per word id: the one significant word of the official name of a region or a city (level 1 or 3) */
+let PLACE_WORDS: usize = 0;
+let placeWordsCapacity: i32 = 0;
+/** the name table PLACE_WORDS was built for (another attached gets its own) */
+let placeWordsNames: usize = 0;
+
+export function ensurePlaceWords(): void {
+  if (placeWordsNames == NAMES && PLACE_WORDS != 0) return;
+  placeWordsNames = NAMES;
+  const bytes = ((wordCount + 31) >>> 5) << 2;
+  if (bytes > placeWordsCapacity) {
+    PLACE_WORDS = reserve(<usize>bytes);
+    placeWordsCapacity = bytes;
+  }
+  memory.fill(PLACE_WORDS, 0, <usize>bytes);
+  for (let n = 0; n < nameCount; n++) {
+    const level = obj(name(n, 0), O_LEVEL);
+    // the official name: an alias may be a slip of another word (`тольяти` for Тольятти is one of Пальмиро Тольятти)
+    if ((level != 1 && level != 3) || name(n, 3) != 0) continue;
+    // the name's one significant word: `гора` alone does not name Высокая Гора
+    const ws = name(n, 1);
+    const wc = name(n, 2);
+    let w = -1;
+    for (let j = 0; j < wc; j++) {
+      if (nameWord(ws + j, 1) < 100) continue;
+      if (w >= 0) {
+        w = -1;
+        break;
+      }
+      w = nameWord(ws + j, 0);
+    }
+    if (w < 0) continue;
+    const at = PLACE_WORDS + (<usize>(w >>> 5) << 2);
+    store<u32>(at, load<u32>(at) | ((<u32>1) << <u32>(w & 31)));
+  }
+}
+
+// @ts-ignore: decorator
+@inline function isPlaceWord(w: i32): bool {
+  return (load<u32>(PLACE_WORDS + (<usize>(w >>> 5) << 2)) & ((<u32>1) << <u32>(w & 31))) != 0;
+}
+
 function addTypeHit(t: i32, w: i32): void {
   const a = word(w, 2);
   const b = word(w, 3);
@@ -1691,6 +1739,8 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
   ensureSubtrees();
   prefixTok = prefixToken;
   hitTotal = 0;
+  placeTokens = 0;
+  ensurePlaceWords();
   wordsIndexed = 0;
   areaHeapSize = 0;
   areaWordHeapSize = 0;
@@ -1713,7 +1763,10 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
     for (let h = 0; h < n && hitTotal < HIT_CAP; h++) {
       const w = load<i32>(HITS + (<usize>h << 3));
       const cost = load<i32>(HITS + (<usize>h << 3), 4);
-      if (cost == 0 && !prefix) addTypeHit(t, w);
+      if (cost == 0 && !prefix) {
+        addTypeHit(t, w);
+        if (!deferAreas && len >= 4 && isPlaceWord(w)) placeTokens |= (<u64>1) << <u64>t;
+      }
       const firstChanged = cost > 0 && (w < firstLetterLow || w > firstLetterHigh) ? 1 : 0;
       store<i32>(HIT_WORDS + (<usize>hitTotal << 2), w);
       store<i32>(HIT_INFO + (<usize>hitTotal << 2), (t << 8) | (cost * 2 + firstChanged));
@@ -1726,7 +1779,54 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
     areasDeferred = onlyToken(prefixToken) ? gatherAreas(0, 0) : deferPrefixAreas(prefixToken);
   }
   if (!areasDeferred) for (let h = 0; h < hitTotal; h++) readHit(h, scoped);
+  if (placeTokens != 0 && scoped) readPlaceLeaves();
   listLeafHits();
+}
+
+/** A place word of more leaf names than this is not read at once: its token names no place (`placeTokens`). */
+const PLACE_LEAF_CAP: i32 = 256;
+
+/**
+ * Reads now the leaf names of the words naming places (a town with no streets is a leaf, and so is a street of
+ * that name), so every leaf left unread surely leaves those tokens out: the solver's bounds charge it the penalty
+ * (solve/chain.ts `restLeft`). An exact word is its token's only hit (trie.ts lookup).
+ */
+function readPlaceLeaves(): void {
+  for (let h = 0; h < hitTotal; h++) {
+    const t = hitToken(h);
+    if ((placeTokens & ((<u64>1) << <u64>t)) == 0) continue;
+    const w = hitWord(h);
+    const start = word(w, 0);
+    const end = start + word(w, 1);
+    if (end - start - areaCount(w) > PLACE_LEAF_CAP) {
+      placeTokens &= ~((<u64>1) << <u64>t);
+      continue;
+    }
+    for (let k = start; k < end; k++) {
+      const nameId = posting(k);
+      if (isArea(name(nameId, 0))) continue;
+      if (!readNameWhole(nameId)) return;
+    }
+  }
+}
+
+/**
+ * Reads leaf name `nameId` for every hit on its words, in hit order, as one pass would (a name is read by one
+ * part: later parts pass it by). Reading it again changes nothing (a token hits a name once).
+ */
+function readNameWhole(nameId: i32): bool {
+  const ws = name(nameId, 1);
+  const wc = name(nameId, 2);
+  for (let h = 0; h < hitTotal; h++) {
+    const w = hitWord(h);
+    for (let j = 0; j < wc; j++) {
+      if (nameWord(ws + j, 0) != w) continue;
+      hitNow = h;
+      if (!readPosting(h, nameId)) return false;
+      break;
+    }
+  }
+  return true;
 }
 
 /** Every hit is token t's. */

@@ -25,7 +25,7 @@ import {
   H_BASE_LEN, O_TYPE, typeFlags, TYPE_COMMON_STREET, typeLevelMask, objectCount,
 } from '../blob';
 import {
-  objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse,
+  objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse, placeTokens,
 } from '../classify/names';
 import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, clearLeadsWanted, postcodeSlice, postcodeObject, scoped } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
@@ -37,6 +37,12 @@ import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow,
 /** quality.unique: a runner-up at or above best − UNIQUE_MARGIN makes the answer not unique (abi.ts) */
 const UNIQUE_MARGIN: i32 = 30;
 const HOUSE_BONUS: i32 = 80;
+/**
+ * What a chain loses that reads none of the words naming a region or a city as typed (names.ts `placeTokens`):
+ * `Казань, ул Малышева 5` is not Екатеринбург's street with Казань left over, but Казань with the street unfound.
+ * More than a street, its type and a house gain: the place the string names wins over any chain leaving it out.
+ */
+const PLACE_LEFT_PENALTY: i32 = 1000;
 export const POSTCODE_BONUS: i32 = 20;
 
 export let bestObject: i32 = -1;
@@ -219,8 +225,22 @@ function leafExtra(): i32 {
   return leafTypeBound() + (withHouse && houseKeyLen > 0 ? HOUSE_BONUS : 0) +
     (typedPostcode() > 0 ? POSTCODE_BONUS : 0);
 }
+/**
+ * What every leaf not read yet surely loses to PLACE_LEFT_PENALTY when no candidate on its path reads a token naming
+ * a place: the leaves whose names do were read with the areas (names.ts readPlaceLeaves). So `Новосибирск, ул Ленина 5`
+ * bounds the thousands of ул Ленина elsewhere below the city, and does not read them.
+ */
+let restLeft: i32 = 0;
 function anchorExtra(o: i32): i32 {
-  return extra;
+  return extra - (restLeft > 0 && !pathReadsPlace(o) ? restLeft : 0);
+}
+/** Some candidate on o's path (o and its ancestors) reads a token naming a place. */
+function pathReadsPlace(o: i32): bool {
+  for (let a = o; a >= 0; a = obj(a, O_PARENT)) {
+    const q = objSlot(a, false);
+    if (q != 0 && load<i32>(q, 4) > 0 && (load<u64>(q, 32) & placeTokens) != 0) return true;
+  }
+  return false;
 }
 
 /** The rest is read by registry, then chain weight, greatest first: the tie-breaks after score and level. */
@@ -241,11 +261,11 @@ export function prepareChainOrder(): void {
   ensureOrder(ORDER_CHAIN, chainKey);
 }
 function chainExtraOf(key: i32): i32 {
-  return extra;
+  return extra - restLeft;
 }
 /** What leaf o adds besides its words: as `leafExtra`, with its own type word (its house: `chainHouseLoss`). */
 function chainExtraOfLeaf(o: i32, key: i32): i32 {
-  return extra - leafTypeBound() + typeBonusBound(o);
+  return extra - restLeft - leafTypeBound() + typeBonusBound(o);
 }
 /**
  * The characters a house key of the leaf must start with for `matchHouse` to find `key` (of `keyLen`, base `baseLen`):
@@ -385,7 +405,8 @@ function evaluate(from: i32, to: i32): void {
   for (let k = from; k < to; k++) {
     const p = objAt(k);
     if (load<i32>(p, 4) <= 0) continue;
-    const score = chainScore(p);
+    let score = chainScore(p);
+    if (placeTokens != 0 && (chainMask & placeTokens) == 0) score -= PLACE_LEFT_PENALTY;
     store<i32>(p, score, 28);
     const o = load<i32>(p);
     const level = chainHouse >= 0 ? 8 : obj(o, O_LEVEL);
@@ -507,7 +528,10 @@ export function solve(): i32 {
     if (houseAltKeyLen > 0) leadsWanted(leadOf(HOUSE_ALT_KEY, houseAltKeyLen, false), leadOf(HOUSE_ALT_KEY, houseAltKeyLen, true));
     chargeMissingHouse(HOUSE_BONUS);
   }
-  openScope(leafGainBound(), extra, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, chainHouseLoss, false);
+  // every leaf name a place word is in was read with the areas (names.ts readPlaceLeaves): a leaf not read yet reads
+  // no token naming a place, and one of the rest has no candidate above it
+  restLeft = placeTokens != 0 && scoped ? PLACE_LEFT_PENALTY : 0;
+  openScope(leafGainBound(), extra - restLeft, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, chainHouseLoss, false);
   // the places of the postcode typed first: then no street of the rest can have it, and its bound loses the bonus
   const from = objUsed;
   if (openPostcode(typedPostcode())) {

@@ -124,6 +124,31 @@ describe('POST /api/v1/clean/address', () => {
     expect(unknown.body.quality.level).toBe(0);
   });
 
+  it('answers the city typed, not a street of the same name in another city, when the city has not the street', async () => {
+    const reply = await api.post('/api/v1/clean/address', { query: 'Казань, ул Малышева 5', countryCode: 'RU' });
+    expect(reply.status).toBe(200);
+    expect(schemaErrors('AddressRecord', reply.body)).toBe('');
+    expect(reply.body.city.name).toBe('Казань');
+    expect(reply.body.street.name).toBe('');
+    expect(reply.body.houseDetails.codes.fias).toBe('');
+    expect(reply.body.undefinedParts).toBe('Малышева');
+    expect(reply.body.quality.undefined).toBe(2);
+    expect(reply.body.valid).toBe(false);
+    // with its own city the same street and house are found
+    const own = await api.post('/api/v1/clean/address', { query: 'Екатеринбург, ул Малышева 5', countryCode: 'RU' });
+    expect(own.body.street.name).toBe('Малышева');
+    expect(own.body.quality.undefined).toBe(0);
+  });
+
+  it('reads a number after the house and a space as its corpus when the street has that corpus and not the bare number', async () => {
+    const reply = await api.post('/api/v1/clean/address', { query: 'екатеринбург хрустальногорская 35 4, кв 5', countryCode: 'RU' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.houseDetails.house).toBe('35');
+    expect(reply.body.houseDetails.case).toBe('4');
+    expect(reply.body.houseDetails.flat).toBe('5');
+    expect(reply.body.undefinedParts).toBe('');
+  });
+
   it('answers a capital alone with the city, not a district or village named after it', async () => {
     const installed = api.app.services.engine.countries();
     const capitals = [['KZ', 'Алматы'], ['KZ', 'Астана'], ['UA', 'Київ']].filter(([code]) => installed.includes(code.toLowerCase() as never));
