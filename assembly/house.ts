@@ -120,7 +120,8 @@ export function keywordAt(at: i32, len: i32): i32 {
   if (spanIs(at, len, 'д') || spanIs(at, len, 'дом') || spanIs(at, len, 'н') || spanIs(at, len, 'дд') ||
       spanIs(at, len, 'вл') || spanIs(at, len, 'влд') ||
       spanIs(at, len, 'владение') || spanIs(at, len, 'двлд') || spanIs(at, len, 'домовладение') ||
-      spanIs(at, len, 'домовл') || spanIs(at, len, 'номер') || spanIs(at, len, 'буд') || spanIs(at, len, 'будинок')) return P_HOUSE;
+      spanIs(at, len, 'домовл') || spanIs(at, len, 'номер') || spanIs(at, len, 'буд') || spanIs(at, len, 'будинок') ||
+      spanIs(at, len, 'зд') || spanIs(at, len, 'здание')) return P_HOUSE;
   if (spanIs(at, len, 'к') || spanIs(at, len, 'корп') || spanIs(at, len, 'корпус') || spanIs(at, len, 'кор') ||
       spanIs(at, len, 'копр')) return P_CASE;
   if (spanIs(at, len, 'с') || spanIs(at, len, 'стр') || spanIs(at, len, 'строение') || spanIs(at, len, 'стре') ||

@@ -180,6 +180,9 @@ describe('parseHouse(query)', () => {
       ['Саксаганського 4б, 3 поверх', { house: '4б', floor: '3' }],
       ['будинок 4б, кімн. 5', { house: '4б', room: '5' }],
       ['Ленина 5 этаж 3', { house: '5', floor: '3' }],
+      // GAR's house type здание (зд.)
+      ['ул Малышева, зд. 5', { house: '5' }],
+      ['Малышева, здание 5, оф 3', { house: '5', office: '3' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
