@@ -19,12 +19,12 @@ import { attachSection } from './blob';
 import { normalize, latinLetters, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, takeWideHouse, takeAltHouse } from './house';
-import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS } from './trie';
-import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, restLooks, ensurePlaceWords } from './classify/names';
+import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh } from './trie';
+import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, restLooks, ensurePlaceWords, nameHasWordIn } from './classify/names';
 import {
   solve, solvedExactly, solveUnraised, setRaising, answerPostcodePlace, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestHouseAlt, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder, setFloorTies,
 } from './solve/chain';
-import { obj, word, O_LEVEL, houseParent, houseCount } from './blob';
+import { obj, word, O_LEVEL, O_PARENT, houseParent, houseCount } from './blob';
 import { suggestInto, prepareHintOrder } from './solve/suggest';
 import { ensureSubtrees } from './subtree';
 import { setupGrid, nearestInto, nearestMetroInto, buildGrid, attachMetro } from './grid';
@@ -213,6 +213,8 @@ function writeStandardized(): void {
       if (matched && tok(t, F_TYPE_A) >= 0) continue; // a type word with nothing to type
       // a word the chain read elsewhere, written again (`г.о. город Екатеринбург, г. Екатеринбург`)
       if (matched && tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3 && readElsewhere(t, bestMask)) continue;
+      // a title cut short before the name it is part of (`ул. Ак. Бардина`, `Вл. Высоцкого`, `Марш. Жукова`)
+      if (matched && abbreviatesChain(t, bestObject, bestMask | bestTypeMask)) continue;
       if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3) significant = true;
       if (!matched && tok(t, F_KIND) == KIND_DIGIT) significant = true;
     } else if (!(role == ROLE_NOISE && tok(t, F_KIND) == KIND_DIGIT)) continue;
@@ -222,6 +224,22 @@ function writeStandardized(): void {
   }
   setI32(RESULT, R_LEFT, count);
   setI32(RESULT, 5, !matched ? 2 : count == 0 ? 0 : significant ? 2 : 1);
+}
+
+/**
+ * Token t, letters (2 to 6) before a word the chain read or a type word, begins a word of a name of the chain's
+ * object or of a place above it: an abbreviation of a word the match did not need (titles weigh little: `Академика`;
+ * `Свердл. обл.` before a street found without its region).
+ */
+function abbreviatesChain(t: i32, o: i32, mask: u64): bool {
+  const len = tok(t, F_LEN);
+  if (tok(t, F_KIND) != KIND_ALPHA || len < 2 || len > 6 || t + 1 >= tokenCount || t + 1 >= 64) return false;
+  if ((mask & ((<u64>1) << <u64>(t + 1))) == 0 && tok(t + 1, F_TYPE_A) < 0) return false;
+  if (!wordsBeginning(tok(t, F_START), len)) return false;
+  for (let a = o; a >= 0; a = obj(a, O_PARENT)) {
+    if (nameHasWordIn(a, prefixLow, prefixHigh)) return true;
+  }
+  return false;
 }
 
 /** Token t spells the same word as a token of `mask` (the chain's words). */

@@ -251,6 +251,24 @@ function subtreeIds(node: i32): void {
   subtreeHigh = trieNode(last, 3);
 }
 
+/**
+ * The ids of the words NORM[start … start+len) begins (itself included) into prefixLow … prefixHigh; false when no
+ * word begins so. One run of ids (`collectSubtree`).
+ */
+export let prefixLow: i32 = 0;
+export let prefixHigh: i32 = -1;
+export function wordsBeginning(start: i32, len: i32): bool {
+  prefixLow = 0;
+  prefixHigh = -1;
+  if (trieCount == 0 || len <= 0) return false;
+  const node = exactNode(start, len);
+  if (node < 0) return false;
+  subtreeIds(node);
+  prefixLow = subtreeLow;
+  prefixHigh = subtreeHigh;
+  return prefixHigh >= prefixLow;
+}
+
 /** The ids of the words that start with the letter `firstLetterRange` was given: firstLetterLow … firstLetterHigh. */
 export let firstLetterLow: i32 = 0;
 export let firstLetterHigh: i32 = -1;

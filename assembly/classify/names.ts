@@ -520,6 +520,18 @@ function firstNameAt(o: i32): i32 {
   return lo;
 }
 
+/** Some name of object o has a word whose id is in [low, high] (a run of words one prefix begins: trie.ts). */
+export function nameHasWordIn(o: i32, low: i32, high: i32): bool {
+  for (let n = firstNameAt(o); n < nameCount && name(n, 0) == o; n++) {
+    const ws = name(n, 1);
+    for (let j = 0; j < name(n, 2); j++) {
+      const w = nameWord(ws + j, 0);
+      if (w >= low && w <= high) return true;
+    }
+  }
+  return false;
+}
+
 /** Binary-search steps of finding a place in a list of `count` (the first at or after an id), two to start. */
 // @ts-ignore: decorator
 @inline function searchSteps(count: i32): i32 {
