@@ -1672,7 +1672,6 @@ export function readOrdered(): void {
   readObject(nextName);
 }
 
-/** Records a type word hit on token t. */
 /**
  * The free tokens that spell, as typed, a region's or a city's official name of one word (`Казань`, `Москва`,
  * `Свердловская`; not an alias such as `мск`): an address whose chain reads none of them leaves the place it names
@@ -1721,6 +1720,7 @@ export function ensurePlaceWords(): void {
   return (load<u32>(PLACE_WORDS + (<usize>(w >>> 5) << 2)) & ((<u32>1) << <u32>(w & 31))) != 0;
 }
 
+/** Records a type word hit on token t. */
 function addTypeHit(t: i32, w: i32): void {
   const a = word(w, 2);
   const b = word(w, 3);
