@@ -20,7 +20,7 @@ import { normalize, latinLetters, layoutKeysRead, setWordTest, setVocabularyTest
 import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, takeWideHouse, takeAltHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh } from './trie';
-import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, restLooks, ensurePlaceWords, nameHasWordIn } from './classify/names';
+import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn } from './classify/names';
 import {
   solve, solvedExactly, solveUnraised, setRaising, answerPostcodePlace, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestHouseAlt, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder, setFloorTies,
 } from './solve/chain';
@@ -215,6 +215,8 @@ function writeStandardized(): void {
       if (matched && tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3 && readElsewhere(t, bestMask)) continue;
       // a title cut short before the name it is part of (`ул. Ак. Бардина`, `Вл. Высоцкого`, `Марш. Жукова`)
       if (matched && abbreviatesChain(t, bestObject, bestMask | bestTypeMask)) continue;
+      // the district of the answer's region its data does not place the answer in (`Заинский р-н, с. Большое Афанасово`)
+      if (matched && namesDistrictAbove(t, bestObject)) continue;
       if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3) significant = true;
       if (!matched && tok(t, F_KIND) == KIND_DIGIT) significant = true;
     } else if (!(role == ROLE_NOISE && tok(t, F_KIND) == KIND_DIGIT)) continue;
@@ -238,6 +240,33 @@ function abbreviatesChain(t: i32, o: i32, mask: u64): bool {
   if (!wordsBeginning(tok(t, F_START), len)) return false;
   for (let a = o; a >= 0; a = obj(a, O_PARENT)) {
     if (nameHasWordIn(a, prefixLow, prefixHigh)) return true;
+  }
+  return false;
+}
+
+/**
+ * Token t names a district (level 2) of the region above object o, o lies in a settlement (level 5) and no district
+ * or city stands above it: the data places the village in its region directly (OSM's villages), so the district typed
+ * agrees with the answer rather than contradicting it. Under another district it would, and a city (Екатеринбург)
+ * is in no district: the word stays a leftover there.
+ */
+function namesDistrictAbove(t: i32, o: i32): bool {
+  if (t >= 64) return false;
+  let region = -1;
+  let settlement = false;
+  for (let a = o; a >= 0; a = obj(a, O_PARENT)) {
+    const level = obj(a, O_LEVEL);
+    if (level == 2 || level == 3) return false;
+    if (level == 5) settlement = true;
+    region = a;
+  }
+  if (!settlement) return false;
+  const bit: u64 = (<u64>1) << <u64>t;
+  for (let k = 0; k < objUsed; k++) {
+    const p = objAt(k);
+    if (load<i32>(p, 4) <= 0 || (load<u64>(p, 32) & bit) == 0) continue;
+    const d = load<i32>(p);
+    if (obj(d, O_LEVEL) == 2 && obj(d, O_PARENT) == region) return true;
   }
   return false;
 }
