@@ -60,6 +60,8 @@ export const HOUSE_KEY_CAPACITY: i32 = 64;
 export let HOUSE_ALT_KEY: usize = 0;
 export let houseAltKeyLen: i32 = 0;
 export let houseAltBaseLen: i32 = 0;
+/** the number before the fraction (`5/1`: 1, the length of `5`), 0 when the key has no fraction */
+export let houseFractionBaseLen: i32 = 0;
 /**
  * The house read wide: with the flat of `84-86` (`84-86`, as OSM and GAR write some numbers), with the digits glued
  * after its letter (`59б1`), or with the keyword letter before a hyphen and a flat (`35д-253`: `35д`). The solver
@@ -714,6 +716,7 @@ function buildHouseKey(): void {
   houseKeyLen = 0;
   houseAltKeyLen = 0;
   houseAltBaseLen = 0;
+  houseFractionBaseLen = 0;
   altSpaced = false;
   houseWideKeyLen = 0;
   wideLast = -1;
@@ -747,6 +750,7 @@ function buildHouseKey(): void {
       for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == slash ? 0x43a : u16At(HOUSE_KEY, k));
       houseAltKeyLen = houseKeyLen;
       houseAltBaseLen = slash;
+      houseFractionBaseLen = slash;
     } else if (partFirst(P_BUILD) < 0 && spacedFlatAt >= 0 && houseKeyLen + 1 + tok(spacedFlatAt, F_LEN) <= HOUSE_KEY_CAPACITY) {
       // `Ленина 5 1` → 5к1: the bare number after a space is the corpus where the street has no house 5
       altSpaced = true;

@@ -28,7 +28,7 @@ import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse, placeTokens,
 } from '../classify/names';
 import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, clearLeadsWanted, postcodeSlice, postcodeObject, scoped } from '../subtree';
-import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
+import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, houseFractionBaseLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
 import { callCount } from '../trie';
@@ -96,6 +96,10 @@ export function matchHouse(o: i32): i32 {
   // letter besides; a better guess than the first house of number 12 (`12 к3`), though no more certain
   let letterHit = -1;
   const lettered = letterable();
+  // `5/1` typed where the street has neither 5/1 nor 5к1: the house of the number before the fraction (5, else
+  // the first 5…), as `5 к9` is house 5 when it has no corpus 9
+  let fractionHit = -1;
+  let fractionPlain = false;
   for (let h = start; h < start + count; h++) {
     const off = house(h, H_KEY);
     const len = house(h, H_KEY_LEN);
@@ -106,6 +110,10 @@ export function matchHouse(o: i32): i32 {
     }
     if (baseHit < 0 && house(h, H_BASE_LEN) == houseBaseLen && keyEquals(off, houseBaseLen)) baseHit = h;
     if (lettered && letterHit < 0 && keyWithLetter(off, len, false)) letterHit = h;
+    if (houseFractionBaseLen > 0 && !fractionPlain && house(h, H_BASE_LEN) == houseFractionBaseLen && keyEquals(off, houseFractionBaseLen)) {
+      fractionPlain = len == houseFractionBaseLen;
+      if (fractionHit < 0 || fractionPlain) fractionHit = h;
+    }
   }
   const alt = houseWithKey(start, count, HOUSE_ALT_KEY, houseAltKeyLen);
   if (alt >= 0) {
@@ -120,6 +128,10 @@ export function matchHouse(o: i32): i32 {
   }
   if (baseHit >= 0) {
     chainHouse = baseHit;
+    return 50;
+  }
+  if (fractionHit >= 0) {
+    chainHouse = fractionHit;
     return 50;
   }
   return 0;
@@ -289,7 +301,8 @@ function chainHouseLoss(o: i32, slack: i32): i32 {
   // no house key starts as the typed one or the alternative must: matchHouse finds nothing, as the first two
   // characters of its keys say (subtree.ts HOUSE_LEADS); the alternative (`73к1` for `73/1`) is taken whole
   if (houseBaseLen > 0 && !hasLeadOf(o, HOUSE_KEY, houseBaseLen) &&
-    (houseAltKeyLen == 0 || !hasLeadOf(o, HOUSE_ALT_KEY, houseAltKeyLen))) return HOUSE_BONUS;
+    (houseAltKeyLen == 0 || !hasLeadOf(o, HOUSE_ALT_KEY, houseAltKeyLen)) &&
+    (houseFractionBaseLen == 0 || !hasLeadOf(o, HOUSE_KEY, houseFractionBaseLen))) return HOUSE_BONUS;
   // matchHouse's side effects (chainHouse) are read only right after chainScore, never across this call
   return HOUSE_BONUS - matchHouse(o);
 }
@@ -526,6 +539,7 @@ export function solve(): i32 {
   if (withHouse && houseKeyLen > 0 && houseBaseLen > 0) {
     leadsWanted(leadOf(HOUSE_KEY, houseBaseLen, false), leadOf(HOUSE_KEY, houseBaseLen, true));
     if (houseAltKeyLen > 0) leadsWanted(leadOf(HOUSE_ALT_KEY, houseAltKeyLen, false), leadOf(HOUSE_ALT_KEY, houseAltKeyLen, true));
+    if (houseFractionBaseLen > 0) leadsWanted(leadOf(HOUSE_KEY, houseFractionBaseLen, false), leadOf(HOUSE_KEY, houseFractionBaseLen, true));
     chargeMissingHouse(HOUSE_BONUS);
   }
   // every leaf name a place word is in was read with the areas (names.ts readPlaceLeaves): a leaf not read yet reads
