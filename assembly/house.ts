@@ -20,6 +20,7 @@ import {
   KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, SEP_DOT, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
 } from './tokenize';
 import { normVariant, VARIANT_TRANSLIT } from './text';
+import { isTypeWord } from './trie';
 
 export const PART_COUNT: i32 = 19;
 export const P_HOUSE: i32 = 0;
@@ -112,7 +113,7 @@ export function keywordPart(i: i32): i32 {
 }
 
 function readKeyword(i: i32): i32 {
-  if (tok(i, F_KIND) != KIND_ALPHA) return -1;
+  if (tok(i, F_KIND) != KIND_ALPHA || englishStreet(i)) return -1;
   return keywordAt(tok(i, F_START), tok(i, F_LEN));
 }
 
@@ -146,6 +147,23 @@ export function keywordAt(at: i32, len: i32): i32 {
   if (spanIs(at, len, 'пав') || spanIs(at, len, 'павильон')) return P_PAV;
   if (spanIs(at, len, 'сек') || spanIs(at, len, 'секц') || spanIs(at, len, 'секция')) return P_SEK;
   return normVariant == VARIANT_TRANSLIT ? englishKeyword(at, len) : -1;
+}
+
+/**
+ * `str.` right after a name word of its part of the string, before any number and with no type word before it in
+ * that part, is English `street` in a Latin address (`Malysheva str. 5`), not строение, which follows the house
+ * (`d. 5, str. 1`), a comma (`ul. barmina, str 1a`) or a typed street (`prosp. abaya str 1e`): no keyword then, and
+ * noise (classifyNumbers).
+ */
+function englishStreet(i: i32): bool {
+  if (normVariant != VARIANT_TRANSLIT || i == 0 || !tokIs(i, 'стр')) return false;
+  if (tok(i - 1, F_KIND) != KIND_ALPHA || tok(i - 1, F_SEGMENT) != tok(i, F_SEGMENT) || readKeyword(i - 1) >= 0) return false;
+  for (let k = 0; k < i; k++) {
+    if (tok(k, F_KIND) == KIND_DIGIT && tok(k, F_LEN) < 6) return false;
+    // a street typed with its Russian type word already (`prosp. abaya str 1e`: строение 1е)
+    if (tok(k, F_SEGMENT) == tok(i, F_SEGMENT) && tok(k, F_KIND) == KIND_ALPHA && isTypeWord(tok(k, F_START), tok(k, F_LEN))) return false;
+  }
+  return true;
 }
 
 /**
@@ -419,6 +437,7 @@ function classifyNumbers(): void {
   markPhones();
   markCountries();
   markMunicipal();
+  for (let i = 0; i < tokenCount; i++) if (tok(i, F_ROLE) == ROLE_FREE && englishStreet(i)) setTok(i, F_ROLE, ROLE_NOISE);
   for (let i = 0; i < tokenCount; i++) {
     if (tok(i, F_KIND) != KIND_DIGIT || tok(i, F_ROLE) != ROLE_FREE) continue;
     const n = tok(i, F_LEN);

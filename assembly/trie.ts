@@ -23,7 +23,7 @@
  * Hits go to HITS as (wordId, cost) pairs; the caller owns them until the next lookup.
  */
 import { reserve, setI32, u16At, NORM } from './memory';
-import { TRIE, trieCount, trieNode } from './blob';
+import { TRIE, trieCount, trieNode, word } from './blob';
 import { normVariant, VARIANT_TRANSLIT } from './text';
 
 const CH_SOFT: i32 = 0x44c; // ь
@@ -249,6 +249,15 @@ function subtreeIds(node: i32): void {
   while (trieNode(last, 0) >= 0) last = trieNode(last, 0);
   subtreeLow = trieNode(first, 3);
   subtreeHigh = trieNode(last, 3);
+}
+
+/** NORM[start … start+len) is a type word as spelled (`ул`, `просп`: the vocabulary word has a type). */
+export function isTypeWord(start: i32, len: i32): bool {
+  if (trieCount == 0 || len <= 0) return false;
+  const node = exactNode(start, len);
+  if (node < 0) return false;
+  const w = trieNode(node, 3);
+  return w >= 0 && word(w, 2) >= 0;
 }
 
 /**

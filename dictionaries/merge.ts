@@ -768,8 +768,12 @@ export class ModelBuilder implements ModelSink {
       if (level < 1) throw new Error(`${file}:${lineIndex + 1}: unknown level ${levelName}`);
       let candidates: MergedObject[];
       if (level === Level.region) {
-        const regionKey = this.findRegion(name);
-        candidates = regionKey === undefined ? [] : objects.filter((o) => o.key === regionKey);
+        // a region of that very name first (KZ `г Алматы`, not the `Алматинская обл` its stem finds)
+        candidates = byLevelName.get(`${level}|${nameKey(name)}`) ?? [];
+        if (candidates.length === 0) {
+          const regionKey = this.findRegion(name);
+          candidates = regionKey === undefined ? [] : objects.filter((o) => o.key === regionKey);
+        }
       } else {
         candidates = byLevelName.get(`${level}|${nameKey(name)}`) ?? [];
         if (regionName) {

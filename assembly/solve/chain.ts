@@ -353,14 +353,15 @@ let bestRegistry: bool = false;
 let bestCommon: bool = false;
 
 /**
- * How deep an answer counts in a tie: a house, then a city or settlement, then a region of a city's type (Алматы,
+ * How deep an answer counts in a tie: a house, then a city, then a settlement or a region of a city's type (Алматы,
  * Астана: not the districts named after them; the city Київ before the region Київ), then a street, then the other
- * levels by depth.
+ * levels by depth. A city before a village of its name: KZ `Актобе` is the regional centre, not the с Актобе of
+ * Абай обл (KATO gives no population to tell them apart).
  */
 // @ts-ignore: decorator
 @inline function tieDepth(level: i32, o: i32): i32 {
-  if (level == 1 && (typeLevelMask(obj(o, O_TYPE)) & (1 << 3)) != 0) return 29;
-  return level == 3 || level == 5 ? 30 : level << 2;
+  if (level == 1 && (typeLevelMask(obj(o, O_TYPE)) & (1 << 3)) != 0) return 30;
+  return level == 3 ? 31 : level == 5 ? 30 : level << 2;
 }
 
 /** the most objects of one postcode `answerPostcodePlace` reads (a region's postcode names thousands) */

@@ -149,6 +149,18 @@ describe('POST /api/v1/clean/address', () => {
     expect(reply.body.undefinedParts).toBe('');
   });
 
+  it('answers a regional centre before a village of its name, and a capital by its former name', async () => {
+    expect(api.app.services.engine.countries()).toContain('kz');
+    const aktobe = await api.post('/api/v1/clean/address', { query: 'Актобе', countryCode: 'KZ' });
+    expect(aktobe.body.region.name).toBe('Актюбинская');
+    expect(aktobe.body.city.name).toBe('Актобе');
+    for (const [query, name] of [['Нур-Султан', 'Астана'], ['Алма-Ата', 'Алматы'], ['Чимкент', 'Шымкент']]) {
+      const reply = await api.post('/api/v1/clean/address', { query, countryCode: 'KZ' });
+      expect(reply.body.region.name, query).toBe(name);
+      expect(reply.body.undefinedParts, query).toBe('');
+    }
+  });
+
   it('answers a capital alone with the city, not a district or village named after it', async () => {
     const installed = api.app.services.engine.countries();
     const capitals = [['KZ', 'Алматы'], ['KZ', 'Астана'], ['UA', 'Київ']].filter(([code]) => installed.includes(code.toLowerCase() as never));
