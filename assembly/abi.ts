@@ -17,7 +17,7 @@
 import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_CAPACITY, setI32, i32At, u16At } from './memory';
 import { attachSection } from './blob';
 import { normalize, latinLetters, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
-import { setupTokens, tokenize, tokenCount, tok, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
+import { setupTokens, tokenize, tokenCount, tok, tokIs, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, takeWideHouse, takeAltHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn } from './classify/names';
@@ -215,6 +215,8 @@ function writeStandardized(): void {
       if (matched && tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3 && readElsewhere(t, bestMask)) continue;
       // a title cut short before the name it is part of (`ул. Ак. Бардина`, `Вл. Высоцкого`, `Марш. Жукова`)
       if (matched && abbreviatesChain(t, bestObject, bestMask | bestTypeMask)) continue;
+      // «имени» before the name the chain read (`ул. им. Малышева`, `ул. имени Малышева`)
+      if (matched && (tokIs(t, 'им') || tokIs(t, 'имени')) && t + 1 < 64 && (bestMask & ((<u64>1) << <u64>(t + 1))) != 0) continue;
       // the district of the answer's region its data does not place the answer in (`Заинский р-н, с. Большое Афанасово`)
       if (matched && namesDistrictAbove(t, bestObject)) continue;
       if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3) significant = true;

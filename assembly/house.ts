@@ -437,6 +437,7 @@ function classifyNumbers(): void {
   markPhones();
   markCountries();
   markMunicipal();
+  markAddressLabel();
   for (let i = 0; i < tokenCount; i++) if (tok(i, F_ROLE) == ROLE_FREE && englishStreet(i)) setTok(i, F_ROLE, ROLE_NOISE);
   for (let i = 0; i < tokenCount; i++) {
     if (tok(i, F_KIND) != KIND_DIGIT || tok(i, F_ROLE) != ROLE_FREE) continue;
@@ -481,10 +482,29 @@ function classifyNumbers(): void {
     if ((n == 6 || fiveFirst) && postcodeToken < 0 && !prevKeyword) {
       postcodeToken = i;
       setTok(i, F_ROLE, ROLE_POSTCODE);
+      // its label: `индекс 620014`, `почтовый индекс: 620014`
+      if (i > 0 && tok(i - 1, F_ROLE) == ROLE_FREE && (tokIs(i - 1, 'индекс') || tokIs(i - 1, 'инд'))) {
+        setTok(i - 1, F_ROLE, ROLE_NOISE);
+        if (i > 1 && tokIs(i - 2, 'почтовый')) setTok(i - 2, F_ROLE, ROLE_NOISE);
+      }
       continue;
     }
     if (n >= 7) setTok(i, F_ROLE, ROLE_NOISE);
   }
+}
+
+/**
+ * The label a form puts before the address, as clients paste it with the address (`Адрес: …`, `адрес доставки: …`,
+ * `Юридический адрес: …`): noise, only at the start of the string.
+ */
+function markAddressLabel(): void {
+  if (tokenCount < 2 || tok(0, F_ROLE) != ROLE_FREE) return;
+  let at = 0;
+  if (tokIs(0, 'юридический') || tokIs(0, 'фактический') || tokIs(0, 'почтовый')) at = 1;
+  if (!tokIs(at, 'адрес') || at + 1 >= tokenCount) return;
+  let last = at;
+  if (tokIs(at + 1, 'доставки') || tokIs(at + 1, 'регистрации') || tokIs(at + 1, 'проживания')) last = at + 1;
+  for (let k = 0; k <= last; k++) setTok(k, F_ROLE, ROLE_NOISE);
 }
 
 /** True when a free number at i is followed, in its segment, by a word of a name (8 Марта, 10 лет Октября). */
