@@ -1775,11 +1775,14 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
     for (let h = 0; h < n && hitTotal < HIT_CAP; h++) {
       const w = load<i32>(HITS + (<usize>h << 3));
       const cost = load<i32>(HITS + (<usize>h << 3), 4);
+      const firstChanged = cost > 0 && (w < firstLetterLow || w > firstLetterHigh) ? 1 : 0;
       if (cost == 0 && !prefix) {
         addTypeHit(t, w);
         if (!deferAreas && len >= 4 && isPlaceWord(w)) placeTokens |= (<u64>1) << <u64>t;
+      } else if (cost == 1 && !prefix && len >= 4 && firstChanged == 0) {
+        // a type word with one slip, its first letter kept (`улца`, `проспкт`): the type, not a leftover
+        addTypeHit(t, w);
       }
-      const firstChanged = cost > 0 && (w < firstLetterLow || w > firstLetterHigh) ? 1 : 0;
       store<i32>(HIT_WORDS + (<usize>hitTotal << 2), w);
       store<i32>(HIT_INFO + (<usize>hitTotal << 2), (t << 8) | (cost * 2 + firstChanged));
       hitTotal++;
