@@ -57,10 +57,12 @@ export let houseKeyLen: i32 = 0;
 /** length of the bare number part of the key (before к/с) */
 export let houseBaseLen: i32 = 0;
 export const HOUSE_KEY_CAPACITY: i32 = 64;
-/** the fraction read as a corpus (73/1 → 73к1), as OSM often means it; length 0 when no fraction */
+/**
+ * The key read another way: a fraction as a corpus (73/1 → 73к1, as OSM often means it), or a number after a space as
+ * the corpus (`5 1` → 5к1, `altSpaced`); length 0 when neither
+ */
 export let HOUSE_ALT_KEY: usize = 0;
 export let houseAltKeyLen: i32 = 0;
-export let houseAltBaseLen: i32 = 0;
 /** the number before the fraction (`5/1`: 1, the length of `5`), 0 when the key has no fraction */
 export let houseFractionBaseLen: i32 = 0;
 /**
@@ -754,7 +756,6 @@ function appendTokens(first: i32, last: i32): void {
 function buildHouseKey(): void {
   houseKeyLen = 0;
   houseAltKeyLen = 0;
-  houseAltBaseLen = 0;
   houseFractionBaseLen = 0;
   altSpaced = false;
   houseWideKeyLen = 0;
@@ -788,14 +789,12 @@ function buildHouseKey(): void {
     if (slash > 0) {
       for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == slash ? 0x43a : u16At(HOUSE_KEY, k));
       houseAltKeyLen = houseKeyLen;
-      houseAltBaseLen = slash;
       houseFractionBaseLen = slash;
     } else if (partFirst(P_BUILD) < 0 && spacedFlatAt >= 0 && houseKeyLen + 1 + tok(spacedFlatAt, F_LEN) <= HOUSE_KEY_CAPACITY) {
       // `Ленина 5 1` → 5к1: the bare number after a space is the corpus where the street has no house 5
       altSpaced = true;
       for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, u16At(HOUSE_KEY, k));
       houseAltKeyLen = houseKeyLen;
-      houseAltBaseLen = houseBaseLen;
       setU16(HOUSE_ALT_KEY, houseAltKeyLen++, 0x43a);
       const s = tok(spacedFlatAt, F_START);
       for (let k = 0; k < tok(spacedFlatAt, F_LEN); k++) setU16(HOUSE_ALT_KEY, houseAltKeyLen++, u16At(NORM, s + k));
