@@ -85,9 +85,8 @@ export function requestHandler(app: AddressApp): RequestHandler {
       logRequest(logger, 'POST', fast.path, res.statusCode, ms);
       return;
     }
-    res.statusCode = 200;
-    res.setHeader('Content-Type', JSON_TYPE);
-    res.setHeader('Content-Length', answered.length);
+    // the raw header list goes to node's header writer as it is: no header object to build and check
+    res.writeHead(200, ['Content-Type', JSON_TYPE, 'Content-Length', String(answered.length)]);
     res.end(answered);
     logRequest(logger, 'POST', fast.path, 200, ms);
   }

@@ -80,20 +80,33 @@ export function createHttpServer(config: Config, handle: (req: IncomingMessage, 
     connectionsCheckingInterval: Math.max(50, Math.min(Math.floor(ReadTimeout / 4), 30_000)),
     keepAliveTimeout: 5_000,
   });
+  // WriteTimeout as node checks requestTimeout: the responses in flight with their deadlines, swept on an
+  // interval (a timer armed and cleared per request costs more than the sweep)
+  const deadlines = new Map<ServerResponse, number>();
+  const expire = (res: ServerResponse) => {
+    if (res.writableFinished) return;
+    if (!res.headersSent) {
+      res.statusCode = 504;
+      res.setHeader('Content-Type', JSON_TYPE);
+      res.setHeader('Connection', 'close');
+      res.end(JSON.stringify(envelope(new AppError(GrpcCode.DEADLINE_EXCEEDED, `ответ не готов за WriteTimeout ${WriteTimeout} мс`))));
+    } else {
+      res.destroy();
+    }
+  };
+  const sweep = setInterval(() => {
+    const now = performance.now();
+    for (const [res, deadline] of deadlines) {
+      if (deadline > now) continue;
+      deadlines.delete(res);
+      expire(res);
+    }
+  }, Math.max(10, Math.min(Math.floor(WriteTimeout / 10), 1_000)));
+  sweep.unref();
+  server.on('close', () => clearInterval(sweep));
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const timer = setTimeout(() => {
-      if (res.writableFinished) return;
-      if (!res.headersSent) {
-        res.statusCode = 504;
-        res.setHeader('Content-Type', JSON_TYPE);
-        res.setHeader('Connection', 'close');
-        res.end(JSON.stringify(envelope(new AppError(GrpcCode.DEADLINE_EXCEEDED, `ответ не готов за WriteTimeout ${WriteTimeout} мс`))));
-      } else {
-        res.destroy();
-      }
-    }, WriteTimeout);
-    timer.unref();
-    res.on('close', () => clearTimeout(timer));
+    deadlines.set(res, performance.now() + WriteTimeout);
+    res.on('close', () => deadlines.delete(res));
     handle(req, res);
   });
   return server;
