@@ -16,7 +16,7 @@
  */
 import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_CAPACITY, setI32, i32At, u16At } from './memory';
 import { attachSection } from './blob';
-import { normalize, latinLetters, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
+import { normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, tokIs, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, takeWideHouse, takeAltHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh } from './trie';
@@ -397,15 +397,18 @@ export function standardize(len: i32): i32 {
   resetVisitBudget();
   bestReading = -2000000;
   bestVariant = VARIANT_COUNT;
-  if (latinLetters(len) < 2) {
+  if (latinKeys(len) < 2) {
     standardizeVariant(len, VARIANT_PLAIN);
   } else if (everyReading) {
-    for (let v = VARIANT_PLAIN; v < VARIANT_COUNT; v++) standardizeVariant(len, v);
+    const translit = !layoutKeysInWord(len);
+    for (let v = VARIANT_PLAIN; v < VARIANT_COUNT; v++) if (v != VARIANT_TRANSLIT || translit) standardizeVariant(len, v);
   } else {
     orderReadings(len);
+    const translit = !layoutKeysInWord(len);
     let settledBy = -1;
     for (let k = 0; k < VARIANT_COUNT; k++) {
       const v = READING_ORDER[k];
+      if (v == VARIANT_TRANSLIT && !translit) continue;
       if (settledBy >= 0 && !otherLayoutReading(len, v, settledBy, false)) continue;
       if (settlingVariant(len, v, READING_SPELLED[v]) && settledBy < 0) settledBy = v;
     }
@@ -467,11 +470,13 @@ export function parseHouse(len: i32): i32 {
 export function suggest(len: i32, max: i32, prefix: i32): i32 {
   if (len < 0 || len > INPUT_CAPACITY) return -1;
   resetVisitBudget();
-  const variants = latinLetters(len) >= 2 ? VARIANT_COUNT : 1;
+  const variants = latinKeys(len) >= 2 ? VARIANT_COUNT : 1;
+  const translit = !layoutKeysInWord(len);
   let best = -1000000;
   setI32(RESULT, 0, 0);
   let settledBy = -1;
   for (let v = 0; v < variants; v++) {
+    if (v == VARIANT_TRANSLIT && !translit) continue;
     if (settledBy >= 0 && !otherLayoutReading(len, v, settledBy, prefix != 0)) continue;
     const bestBefore = best;
     const lookupsBefore = fuzzyCount + memoAnswers;

@@ -178,11 +178,41 @@ function shortNumberAt(at: i32, len: i32): bool {
   return end > at && end - at <= 2;
 }
 
-/** Number of Latin letters in the input: decides whether the LAYOUT and TRANSLIT variants are tried. */
-export function latinLetters(len: i32): i32 {
+/**
+ * Number of Latin letters and of the letter keys `; ' [ ] `` in the input (`.;f` южа): decides whether the LAYOUT and
+ * TRANSLIT variants are tried.
+ */
+export function latinKeys(len: i32): i32 {
   let n = 0;
-  for (let i = 0; i < len; i++) if (isLatinRaw(u16At(INPUT, i))) n++;
+  for (let i = 0; i < len; i++) {
+    const c = u16At(INPUT, i);
+    if (isLatinRaw(c) || isLetterKey(c)) n++;
+  }
   return n;
+}
+
+/**
+ * A `[` or `]` touches a Latin letter, or a `;` stands between a Latin letter and another key of a word (`.;f` южа):
+ * keys of the Russian layout typed in the Latin one (`,k.[t` блюхе), which no transliteration writes (its `'` is a
+ * soft sign, and it is not counted here).
+ */
+export function layoutKeysInWord(len: i32): bool {
+  for (let i = 0; i < len; i++) {
+    const c = u16At(INPUT, i);
+    if (c != 91 && c != 93 && c != 59) continue;
+    const before = i > 0 ? u16At(INPUT, i - 1) : 0;
+    const after = i + 1 < len ? u16At(INPUT, i + 1) : 0;
+    const prev = isLatinRaw(before);
+    const next = isLatinRaw(after);
+    if (c == 59 ? (prev && isLayoutKey(after)) || (next && isLayoutKey(before)) : prev || next) return true;
+  }
+  return false;
+}
+
+/** Only spaces come before INPUT[at] (a `,` or `.` there opens the text: no punctuation). */
+function opensText(at: i32): bool {
+  for (let i = 0; i < at; i++) if (u16At(INPUT, i) != 32) return false;
+  return true;
 }
 
 // @ts-ignore: decorator
@@ -344,9 +374,10 @@ export function normalize(len: i32, variant: i32): i32 {
       const lower = lowerAscii(raw);
       let mapped = 0;
       if (isLatinRaw(raw)) mapped = layoutChar(lower);
-      else if ((variant == VARIANT_LAYOUT && (raw == 44 || raw == 46)) || isLetterKey(raw)) {
+      else if (((variant == VARIANT_LAYOUT || opensText(i)) && (raw == 44 || raw == 46)) || isLetterKey(raw)) {
         // punctuation keys count as letters when they touch a Latin word; LAYOUT_KEEP leaves `,` and `.` (the others
-        // are rarely punctuation in an address: `rhfcys[ r` is красных к in both readings, not красны к)
+        // are rarely punctuation in an address: `rhfcys[ r` is красных к in both readings, not красны к), but for one
+        // that opens the text, where nothing is to be punctuated (`,fpj` is базо in both, not азо)
         const prev = i > 0 ? u16At(INPUT, i - 1) : 0;
         const next = i + 1 < len ? u16At(INPUT, i + 1) : 0;
         // `,` is б when a Latin letter follows (`,fevfyf` → баумана, `trfnthby,ehu`), else a comma (`ehu, ekbwf`);

@@ -88,6 +88,11 @@ describe('standardize: folding', () => {
     expect((await standardizeRu('ujhjl trfnthby,ehu ekbwf hjobycrfz 69/,')).house).toBe('69/б');
   });
 
+  it('reads a layout query of one Latin letter and letter keys (`.;f` южа)', async () => {
+    // `;` and `[` count as the Latin layout's keys: one Latin letter and two keys are read in the layouts too
+    expect((await standardizeRu('.;f')).levels).toEqual({ region: 'Ивановская обл', area: 'Южский р-н', city: 'г Южа' });
+  });
+
   it('keeps a comma a comma in a layout query when it separates words', async () => {
     // `vjcrdf, ` — the comma after a word is punctuation, not the key of б
     expect((await standardizeRu('vjcrdf, ')).levels).toEqual({ region: 'г Москва' });

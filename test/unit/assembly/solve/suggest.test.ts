@@ -81,6 +81,15 @@ describe('suggest(query, count)', () => {
       expect(hints('rhfcys[ r', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Красных Командиров');
     });
 
+    it('reads a `,` or `.` opening a layout query as its letter in both layout readings (`,fpj` базо, not азо)', () => {
+      // the reading that keeps commas read `,fpj` as «азо» (Азов, a city, above the street); nothing is punctuated there
+      expect(hints(',fpj', 5)[0]).toBe('Свердловская обл, г Екатеринбург, пер Базовый');
+      // `[` inside a Latin word is a layout key: no transliteration reading (`k.[t` as «к т» hinted Тюмень)
+      expect(hints(',k.[t', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Блюхера');
+      // and `.;f` is южа: three keys of a Russian word, one of them a Latin letter
+      expect(hints('.;f', 5)[0]).toBe('Ивановская обл, Южский р-н, г Южа');
+    });
+
     it('prefers the layout reading that makes one word over the one that leaves a piece (`if[vf`: шахма, not ша ма)', () => {
       expect(hints('if[vf', 5)[0]).toBe('г Санкт-Петербург, ул Шахматова');
       expect(hints('oth,f', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Щербакова');
