@@ -1673,16 +1673,38 @@ export function readOrdered(): void {
 }
 
 /**
- * The free tokens that spell, as typed, a region's or a city's official name of one word (`Казань`, `Москва`,
- * `Свердловская`; not an alias such as `мск`): an address whose chain reads none of them leaves the place it names
- * out (solve/chain.ts `PLACE_LEFT_PENALTY`).
+ * The free tokens that spell, as typed, a region's or a city's official name (`Казань`, `Москва`, `Свердловская`,
+ * `Нижний Тагил`, `Каменск-Уральский`; not an alias such as `мск`): an address whose chain reads none of them leaves
+ * the place it names out (solve/chain.ts `PLACE_LEFT_PENALTY`). A name of several words counts when every one of its
+ * significant words is typed (`Гора` alone names no Высокая Гора).
  */
 export let placeTokens: u64 = 0;
 /** bit per word id: the one significant word of the official name of a region or a city (level 1 or 3) */
 let PLACE_WORDS: usize = 0;
+/** bit per word id: a significant word of such a name of several (`multiWordPlaces` checks the others) */
+let PLACE_PART_WORDS: usize = 0;
 let placeWordsCapacity: i32 = 0;
 /** the name table PLACE_WORDS was built for (another attached gets its own) */
 let placeWordsNames: usize = 0;
+/** a name word that weighs less is no significant word of a place's name (`на` of Ростов-на-Дону) */
+const SIGNIFICANT_WEIGHT: i32 = 100;
+
+// @ts-ignore: decorator
+@inline function setWordBit(bits: usize, w: i32): void {
+  const at = bits + (<usize>(w >>> 5) << 2);
+  store<u32>(at, load<u32>(at) | ((<u32>1) << <u32>(w & 31)));
+}
+
+// @ts-ignore: decorator
+@inline function wordBit(bits: usize, w: i32): bool {
+  return (load<u32>(bits + (<usize>(w >>> 5) << 2)) & ((<u32>1) << <u32>(w & 31))) != 0;
+}
+
+/** Name n is the official name of a region or a city: an alias may be a slip of another word (`тольяти`). */
+function officialPlaceName(n: i32): bool {
+  const level = obj(name(n, 0), O_LEVEL);
+  return (level == 1 || level == 3) && name(n, 3) == 0;
+}
 
 export function ensurePlaceWords(): void {
   if (placeWordsNames == NAMES && PLACE_WORDS != 0) return;
@@ -1690,34 +1712,115 @@ export function ensurePlaceWords(): void {
   const bytes = ((wordCount + 31) >>> 5) << 2;
   if (bytes > placeWordsCapacity) {
     PLACE_WORDS = reserve(<usize>bytes);
+    PLACE_PART_WORDS = reserve(<usize>bytes);
     placeWordsCapacity = bytes;
   }
   memory.fill(PLACE_WORDS, 0, <usize>bytes);
+  memory.fill(PLACE_PART_WORDS, 0, <usize>bytes);
   for (let n = 0; n < nameCount; n++) {
-    const level = obj(name(n, 0), O_LEVEL);
-    // the official name: an alias may be a slip of another word (`тольяти` for Тольятти is one of Пальмиро Тольятти)
-    if ((level != 1 && level != 3) || name(n, 3) != 0) continue;
-    // the name's one significant word: `гора` alone does not name Высокая Гора
+    if (!officialPlaceName(n)) continue;
     const ws = name(n, 1);
     const wc = name(n, 2);
     let w = -1;
+    let significant = 0;
     for (let j = 0; j < wc; j++) {
-      if (nameWord(ws + j, 1) < 100) continue;
-      if (w >= 0) {
-        w = -1;
-        break;
-      }
+      if (nameWord(ws + j, 1) < SIGNIFICANT_WEIGHT) continue;
+      significant++;
       w = nameWord(ws + j, 0);
     }
-    if (w < 0) continue;
-    const at = PLACE_WORDS + (<usize>(w >>> 5) << 2);
-    store<u32>(at, load<u32>(at) | ((<u32>1) << <u32>(w & 31)));
+    if (significant == 1) setWordBit(PLACE_WORDS, w);
+    else if (significant > 1) for (let j = 0; j < wc; j++) if (nameWord(ws + j, 1) >= SIGNIFICANT_WEIGHT) setWordBit(PLACE_PART_WORDS, nameWord(ws + j, 0));
   }
 }
 
 // @ts-ignore: decorator
 @inline function isPlaceWord(w: i32): bool {
-  return (load<u32>(PLACE_WORDS + (<usize>(w >>> 5) << 2)) & ((<u32>1) << <u32>(w & 31))) != 0;
+  return wordBit(PLACE_WORDS, w);
+}
+
+/** The most tokens spelling a word of a place's name of several words that a call looks at (`multiWordPlaces`). */
+const PLACE_PARTS_MAX: i32 = 8;
+/** The most names of such a word `multiWordPlaces` reads (`Нижний` is in many streets' names, `Тагил` in few). */
+const PLACE_PART_NAMES: i32 = 256;
+/**
+ * The tokens naming each place typed (a bit set per place: one token for a one-word name, all of a name of several
+ * words), at most PLACE_GROUPS_MAX: a chain reads a typed place when it reads every token of one (`readsTypedPlace`).
+ */
+const PLACE_GROUPS_MAX: i32 = 16;
+const PLACE_GROUPS = new StaticArray<u64>(PLACE_GROUPS_MAX);
+let placeGroupCount: i32 = 0;
+
+function addPlaceGroup(tokens: u64): void {
+  for (let i = 0; i < placeGroupCount; i++) if (unchecked(PLACE_GROUPS[i]) == tokens) return;
+  if (placeGroupCount >= PLACE_GROUPS_MAX) return;
+  unchecked(PLACE_GROUPS[placeGroupCount++] = tokens);
+  placeTokens |= tokens;
+}
+
+/** Drops token t from the typed places (its word is in too many leaf names to read them at once), and the places left with no token. */
+function dropPlaceToken(t: i32): void {
+  const bit = (<u64>1) << <u64>t;
+  placeTokens &= ~bit;
+  let kept = 0;
+  for (let i = 0; i < placeGroupCount; i++) {
+    const tokens = unchecked(PLACE_GROUPS[i]) & ~bit;
+    if (tokens != 0) unchecked(PLACE_GROUPS[kept++] = tokens);
+  }
+  placeGroupCount = kept;
+}
+
+/**
+ * A chain reading the tokens `chainMask` reads a place typed (`placeTokens`): every token of one. Reading `Нижний`
+ * of `Нижний Тагил` and a street of Нижний Услон is not reading Нижний Тагил.
+ */
+export function readsTypedPlace(chainMask: u64): bool {
+  if ((chainMask & placeTokens) == 0) return false;
+  for (let i = 0; i < placeGroupCount; i++) {
+    const tokens = unchecked(PLACE_GROUPS[i]);
+    if ((chainMask & tokens) == tokens) return true;
+  }
+  return false;
+}
+
+const PART_TOKEN = new StaticArray<i32>(PLACE_PARTS_MAX);
+const PART_WORD = new StaticArray<i32>(PLACE_PARTS_MAX);
+let partCount: i32 = 0;
+
+/** The token typed for word w among the place parts of this call, or −1. */
+function partTokenOf(w: i32): i32 {
+  for (let i = 0; i < partCount; i++) if (unchecked(PART_WORD[i]) == w) return unchecked(PART_TOKEN[i]);
+  return -1;
+}
+
+/**
+ * Adds to `placeTokens` the tokens of every official region or city name of several significant words that are all
+ * typed as spelled (PART_TOKEN/PART_WORD, from classifyNames): `Нижний Тагил`, not `Тагил` alone.
+ */
+function multiWordPlaces(): void {
+  for (let i = 0; i < partCount; i++) {
+    const w = unchecked(PART_WORD[i]);
+    // the names of the word (a town with no streets is a leaf); a name holding every part is among each part's
+    const start = word(w, 0);
+    const count = word(w, 1);
+    if (count > PLACE_PART_NAMES) continue;
+    for (let k = start; k < start + count; k++) {
+      const n = posting(k);
+      if (!officialPlaceName(n)) continue;
+      const ws = name(n, 1);
+      let tokens: u64 = 0;
+      let all = true;
+      for (let j = ws; j < ws + name(n, 2); j++) {
+        if (nameWord(j, 1) < SIGNIFICANT_WEIGHT) continue;
+        const t = partTokenOf(nameWord(j, 0));
+        if (t < 0) {
+          all = false;
+          break;
+        }
+        tokens |= (<u64>1) << <u64>t;
+      }
+      if (all) addPlaceGroup(tokens);
+    }
+  }
 }
 
 /** Records a type word hit on token t. */
@@ -1752,6 +1855,8 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
   prefixTok = prefixToken;
   hitTotal = 0;
   placeTokens = 0;
+  placeGroupCount = 0;
+  partCount = 0;
   ensurePlaceWords();
   wordsIndexed = 0;
   areaHeapSize = 0;
@@ -1778,7 +1883,11 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
       const firstChanged = cost > 0 && (w < firstLetterLow || w > firstLetterHigh) ? 1 : 0;
       if (cost == 0 && !prefix) {
         addTypeHit(t, w);
-        if (!deferAreas && len >= 4 && isPlaceWord(w)) placeTokens |= (<u64>1) << <u64>t;
+        if (!deferAreas && len >= 4 && isPlaceWord(w)) addPlaceGroup((<u64>1) << <u64>t);
+        if (!deferAreas && scoped && wordBit(PLACE_PART_WORDS, w) && partCount < PLACE_PARTS_MAX) {
+          unchecked(PART_TOKEN[partCount] = t);
+          unchecked(PART_WORD[partCount++] = w);
+        }
       } else if (cost == 1 && !prefix && len >= 4 && firstChanged == 0) {
         // a type word with one slip, its first letter kept (`улца`, `проспкт`): the type, not a leftover
         addTypeHit(t, w);
@@ -1794,6 +1903,7 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
     areasDeferred = onlyToken(prefixToken) ? gatherAreas(0, 0) : deferPrefixAreas(prefixToken);
   }
   if (!areasDeferred) for (let h = 0; h < hitTotal; h++) readHit(h, scoped);
+  if (partCount > 1) multiWordPlaces();
   if (placeTokens != 0 && scoped) readPlaceLeaves();
   listLeafHits();
 }
@@ -1814,7 +1924,7 @@ function readPlaceLeaves(): void {
     const start = word(w, 0);
     const end = start + word(w, 1);
     if (end - start - areaCount(w) > PLACE_LEAF_CAP) {
-      placeTokens &= ~((<u64>1) << <u64>t);
+      dropPlaceToken(t);
       continue;
     }
     for (let k = start; k < end; k++) {

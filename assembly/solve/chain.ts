@@ -25,7 +25,7 @@ import {
   H_BASE_LEN, O_TYPE, typeFlags, TYPE_COMMON_STREET, typeLevelMask, objectCount,
 } from '../blob';
 import {
-  objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse, placeTokens,
+  objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse, placeTokens, readsTypedPlace,
 } from '../classify/names';
 import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, clearLeadsWanted, postcodeSlice, postcodeObject, scoped } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, houseFractionBaseLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
@@ -420,7 +420,7 @@ function evaluate(from: i32, to: i32): void {
     const p = objAt(k);
     if (load<i32>(p, 4) <= 0) continue;
     let score = chainScore(p);
-    if (placeTokens != 0 && (chainMask & placeTokens) == 0) score -= PLACE_LEFT_PENALTY;
+    if (placeTokens != 0 && !readsTypedPlace(chainMask)) score -= PLACE_LEFT_PENALTY;
     store<i32>(p, score, 28);
     const o = load<i32>(p);
     const level = chainHouse >= 0 ? 8 : obj(o, O_LEVEL);
