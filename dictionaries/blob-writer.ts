@@ -40,6 +40,28 @@ export interface TypeTable {
   synonyms: Map<string, number[]>;
 }
 
+/** The longest run of words a type synonym spells (`автономный округ`, `сельское поселение`). */
+const TYPE_RUN_MAX = 3;
+
+/**
+ * Which words of a name are type words: a word that is a type synonym itself (`тракт`), and each word of a run of
+ * two or three that spell one together (`автономный округ` of Ханты-Мансийский Автономный округ - Югра, typed as
+ * `АО`: the name is found from the words that are its own).
+ */
+export function typeWordsIn(words: readonly string[], types: TypeTable): boolean[] {
+  const typed = words.map((w) => types.synonyms.has(w));
+  for (let i = 0; i < words.length; i++) {
+    let run = words[i];
+    // words of a few letters are initials and numbers (`А. С. Пушкина`), not the words of a type
+    if (run.length < 3) continue;
+    for (let j = i + 1; j < words.length && j - i < TYPE_RUN_MAX && words[j].length >= 3; j++) {
+      run += words[j];
+      if (types.synonyms.has(run)) for (let k = i; k <= j; k++) typed[k] = true;
+    }
+  }
+  return typed;
+}
+
 /** Reads dictionaries/data/type-synonyms.txt into the type table. */
 export function loadTypeTable(file = join(HERE, 'data', 'type-synonyms.txt')): TypeTable {
   const canonical: string[] = [];
@@ -315,12 +337,14 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
     if (!words.length) return;
     let total = 0;
     const start = nameWordsOut.length / 2;
-    for (const w of words) {
-      // a type word inside a name (Сибирский тракт 7 километр) is weak evidence for that name
-      const weight = types.synonyms.has(w) ? Math.min(30, wordWeight(w)) : wordWeight(w);
+    const typed = typeWordsIn(words, types);
+    words.forEach((w, i) => {
+      // a type word inside a name (Сибирский тракт 7 километр, Ханты-Мансийский Автономный округ - Югра) is weak
+      // evidence for that name
+      const weight = typed[i] ? Math.min(30, wordWeight(w)) : wordWeight(w);
       total += weight;
       nameWordsOut.push(wordId(w), weight);
-    }
+    });
     names.push(objectId, start, words.length, flags, total);
     nameCount++;
   };

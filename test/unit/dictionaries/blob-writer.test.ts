@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BLOB_MAGIC, FORMAT_VERSION, byTrieReading, encodeBlob, flattenTrie, loadTypeTable, renumberWords, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
+import { BLOB_MAGIC, FORMAT_VERSION, byTrieReading, encodeBlob, flattenTrie, loadTypeTable, renumberWords, typeWordsIn, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
 import { BlobError, LoadedDictionary, decodeBlob } from '../../../host/engine/dictionary.js';
 import { HouseStore, Int32Builder } from '../../../dictionaries/house-store.js';
 import type { AddressEngine } from '../../../host/engine/engine.js';
@@ -262,6 +262,14 @@ describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
       expect(types.synonyms.get('улица')).toContain(street);
       expect(types.synonyms.get('пркт')).toContain(avenue);
       expect(types.levelMask[street] & (1 << 7)).not.toBe(0);
+    });
+
+    it('finds the type words inside a name, alone or as a run that spells one type (`автономный округ`)', () => {
+      const types = loadTypeTable();
+      expect(typeWordsIn(['ханты', 'мансийский', 'автономный', 'округ', 'югра'], types)).toEqual([false, false, true, true, false]);
+      expect(typeWordsIn(['сибирский', 'тракт', '7', 'километр'], types)).toEqual([false, true, false, true]);
+      // initials and numbers start no run
+      expect(typeWordsIn(['об', 'ласть', 'пушкина'], types)).toEqual([false, false, false]);
     });
 
     it('weighs stop words, single letters and titles below a name word', () => {
