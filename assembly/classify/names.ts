@@ -1883,8 +1883,8 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
       const firstChanged = cost > 0 && (w < firstLetterLow || w > firstLetterHigh) ? 1 : 0;
       if (cost == 0 && !prefix) {
         addTypeHit(t, w);
-        if (!deferAreas && len >= 4 && isPlaceWord(w)) addPlaceGroup((<u64>1) << <u64>t);
-        if (!deferAreas && scoped && wordBit(PLACE_PART_WORDS, w) && partCount < PLACE_PARTS_MAX) {
+        if (len >= 4 && isPlaceWord(w)) addPlaceGroup((<u64>1) << <u64>t);
+        if (scoped && wordBit(PLACE_PART_WORDS, w) && partCount < PLACE_PARTS_MAX) {
           unchecked(PART_TOKEN[partCount] = t);
           unchecked(PART_WORD[partCount++] = w);
         }

@@ -42,7 +42,7 @@ const HOUSE_BONUS: i32 = 80;
  * `Казань, ул Малышева 5` is not Екатеринбург's street with Казань left over, but Казань with the street unfound.
  * More than a street, its type and a house gain: the place the string names wins over any chain leaving it out.
  */
-const PLACE_LEFT_PENALTY: i32 = 1000;
+export const PLACE_LEFT_PENALTY: i32 = 1000;
 export const POSTCODE_BONUS: i32 = 20;
 
 export let bestObject: i32 = -1;
@@ -247,7 +247,7 @@ function anchorExtra(o: i32): i32 {
   return extra - (restLeft > 0 && !pathReadsPlace(o) ? restLeft : 0);
 }
 /** Some candidate on o's path (o and its ancestors) reads a token naming a place. */
-function pathReadsPlace(o: i32): bool {
+export function pathReadsPlace(o: i32): bool {
   for (let a = o; a >= 0; a = obj(a, O_PARENT)) {
     const q = objSlot(a, false);
     if (q != 0 && load<i32>(q, 4) > 0 && (load<u64>(q, 32) & placeTokens) != 0) return true;

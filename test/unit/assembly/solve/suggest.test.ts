@@ -95,6 +95,18 @@ describe('suggest(query, count)', () => {
       expect(hints('oth,f', 5)[0]).toBe('Свердловская обл, г Екатеринбург, ул Щербакова');
     });
 
+    it('puts a town typed above the streets and houses of other towns when it has not the street (`новосибирск ленина 5`)', () => {
+      // ул Ленина д 5 of Альметьевск read every word but Новосибирск: a house found gained more than the word left out
+      const list = hints('новосибирск ленина 5', 5);
+      expect(list[0]).toBe('Новосибирская обл, г Новосибирск');
+      // a name of several words typed whole: Нижний Услон's ул Ленина reads нижний, not Нижний Тагил
+      expect(hints('нижний тагил ленина', 5)[0]).toBe('Свердловская обл, г Нижний Тагил');
+      // the town typed keeps its own street first, and other towns' after its own hints
+      const ekb = hints('екатеринбург 8 мар', 5);
+      expect(ekb[0]).toBe('Свердловская обл, г Екатеринбург, ул 8 Марта');
+      expect(ekb.every((line) => line.startsWith('Свердловская обл, г Екатеринбург'))).toBe(true);
+    });
+
     it('puts the town the query names above a street of another town (`Альметьевск Ленина`)', () => {
       const list = hints('Альметьевск Ленина', 3);
       expect(list[0]).toBe('Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина');
