@@ -17,6 +17,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pack } from 'msgpackr';
+import { distance } from 'fastest-levenshtein';
 import { GA_LENGTH, type MergedModel, type MergedObject } from './merged.js';
 import { foldText, nameWords } from './fold.js';
 import { HouseStore, Int32Builder } from './house-store.js';
@@ -38,6 +39,25 @@ export interface TypeTable {
   levelMask: number[];
   /** folded synonym → type ids */
   synonyms: Map<string, number[]>;
+}
+
+/** Name flags (the names section): an earlier name, another name, and one that is another spelling of the official. */
+export const NAME_HISTORICAL = 1;
+export const NAME_ALIAS = 2;
+export const NAME_SPELLING = 4;
+/** The most edits between a word of another name and one of the official name for it to be a spelling of it. */
+const SPELLING_EDITS = 2;
+
+/**
+ * Another name of an object is a spelling of its official name when each of its words is one of the official name's
+ * or at most SPELLING_EDITS from one (`масква`, `тольяти`, `петерсбург`, `ростов` of Ростов-на-Дону): such a name
+ * is a slip or a part, and may be another word's slip (`тольяти` is also Пальмиро Тольятти's). Abbreviations and
+ * other names are not (`мск`, `екб`, `питер`, `свердловск`).
+ */
+export function isSpelling(other: string, official: string): boolean {
+  const words = nameWords(other);
+  const officialWords = nameWords(official);
+  return words.length > 0 && words.every((w) => officialWords.some((v) => distance(w, v) <= SPELLING_EDITS));
 }
 
 /** The longest run of words a type synonym spells (`автономный округ`, `сельское поселение`). */
@@ -356,7 +376,7 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
     if (o.level === Level.street) streetTypes.set(objTypeIds[id], (streetTypes.get(objTypeIds[id]) ?? 0) + 1);
     const seen = new Set<string>();
     const variants: [string, number][] = [[o.name, 0]];
-    for (const a of o.aliases ?? []) variants.push([a, 2]);
+    for (const a of o.aliases ?? []) variants.push([a, NAME_ALIAS | (isSpelling(a, o.name) ? NAME_SPELLING : 0)]);
     for (const h of o.historicalNames ?? []) variants.push([h, 1]);
     for (const [text, flags] of variants) {
       const key = nameWords(text).join(' ');

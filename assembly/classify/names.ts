@@ -33,7 +33,7 @@
  */
 import { reserve } from '../memory';
 import {
-  word, posting, name, nameWord, obj, NAME_HISTORICAL, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount, NAMES, wordCount,
+  word, posting, name, nameWord, obj, NAME_HISTORICAL, NAME_ALIAS, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount, NAMES, wordCount,
 } from '../blob';
 import { lookup, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, MAX_HITS } from '../trie';
 import {
@@ -1683,6 +1683,8 @@ export let placeTokens: u64 = 0;
 let PLACE_WORDS: usize = 0;
 /** bit per word id: a significant word of such a name of several (`multiWordPlaces` checks the others) */
 let PLACE_PART_WORDS: usize = 0;
+/** bit per word id: the one significant word of a popular name of a region or a city (`спб`, `кубань`) */
+let ALIAS_PLACE_WORDS: usize = 0;
 let placeWordsCapacity: i32 = 0;
 /** the name table PLACE_WORDS was built for (another attached gets its own) */
 let placeWordsNames: usize = 0;
@@ -1700,10 +1702,14 @@ const SIGNIFICANT_WEIGHT: i32 = 100;
   return (load<u32>(bits + (<usize>(w >>> 5) << 2)) & ((<u32>1) << <u32>(w & 31))) != 0;
 }
 
-/** Name n is the official name of a region or a city: an alias may be a slip of another word (`тольяти`). */
-function officialPlaceName(n: i32): bool {
+/**
+ * Name n is the official name of a region or a city, or one of its other names (dictionaries/data/aliases.tsv: `спб`,
+ * `екб`, Набережные Челны as `наб челны`), not a spelling of the official one (NAME_SPELLING: `тольяти` is a slip of
+ * Пальмиро Тольятти's word too, `ростов` a part) nor an earlier name (GAR keeps those of many renamed places).
+ */
+function placeName(n: i32): bool {
   const level = obj(name(n, 0), O_LEVEL);
-  return (level == 1 || level == 3) && name(n, 3) == 0;
+  return (level == 1 || level == 3) && (name(n, 3) == 0 || name(n, 3) == NAME_ALIAS);
 }
 
 export function ensurePlaceWords(): void {
@@ -1713,12 +1719,14 @@ export function ensurePlaceWords(): void {
   if (bytes > placeWordsCapacity) {
     PLACE_WORDS = reserve(<usize>bytes);
     PLACE_PART_WORDS = reserve(<usize>bytes);
+    ALIAS_PLACE_WORDS = reserve(<usize>bytes);
     placeWordsCapacity = bytes;
   }
   memory.fill(PLACE_WORDS, 0, <usize>bytes);
   memory.fill(PLACE_PART_WORDS, 0, <usize>bytes);
+  memory.fill(ALIAS_PLACE_WORDS, 0, <usize>bytes);
   for (let n = 0; n < nameCount; n++) {
-    if (!officialPlaceName(n)) continue;
+    if (!placeName(n)) continue;
     const ws = name(n, 1);
     const wc = name(n, 2);
     let w = -1;
@@ -1728,7 +1736,7 @@ export function ensurePlaceWords(): void {
       significant++;
       w = nameWord(ws + j, 0);
     }
-    if (significant == 1) setWordBit(PLACE_WORDS, w);
+    if (significant == 1) setWordBit(name(n, 3) == 0 ? PLACE_WORDS : ALIAS_PLACE_WORDS, w);
     else if (significant > 1) for (let j = 0; j < wc; j++) if (nameWord(ws + j, 1) >= SIGNIFICANT_WEIGHT) setWordBit(PLACE_PART_WORDS, nameWord(ws + j, 0));
   }
 }
@@ -1805,7 +1813,7 @@ function multiWordPlaces(): void {
     if (count > PLACE_PART_NAMES) continue;
     for (let k = start; k < start + count; k++) {
       const n = posting(k);
-      if (!officialPlaceName(n)) continue;
+      if (!placeName(n)) continue;
       const ws = name(n, 1);
       let tokens: u64 = 0;
       let all = true;
@@ -1883,7 +1891,8 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
       const firstChanged = cost > 0 && (w < firstLetterLow || w > firstLetterHigh) ? 1 : 0;
       if (cost == 0 && !prefix) {
         addTypeHit(t, w);
-        if (len >= 4 && isPlaceWord(w)) addPlaceGroup((<u64>1) << <u64>t);
+        // an official name of four letters or more, a popular one of three (`спб`, `мск`; `рт`, `мо` are too short)
+        if ((len >= 4 && isPlaceWord(w)) || (len >= 3 && wordBit(ALIAS_PLACE_WORDS, w))) addPlaceGroup((<u64>1) << <u64>t);
         if (scoped && wordBit(PLACE_PART_WORDS, w) && partCount < PLACE_PARTS_MAX) {
           unchecked(PART_TOKEN[partCount] = t);
           unchecked(PART_WORD[partCount++] = w);

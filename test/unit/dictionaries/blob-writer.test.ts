@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BLOB_MAGIC, FORMAT_VERSION, byTrieReading, encodeBlob, flattenTrie, loadTypeTable, renumberWords, typeWordsIn, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
+import { BLOB_MAGIC, FORMAT_VERSION, byTrieReading, encodeBlob, flattenTrie, isSpelling, loadTypeTable, renumberWords, typeWordsIn, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
 import { BlobError, LoadedDictionary, decodeBlob } from '../../../host/engine/dictionary.js';
 import { HouseStore, Int32Builder } from '../../../dictionaries/house-store.js';
 import type { AddressEngine } from '../../../host/engine/engine.js';
@@ -270,6 +270,16 @@ describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
       expect(typeWordsIn(['сибирский', 'тракт', '7', 'километр'], types)).toEqual([false, true, false, true]);
       // initials and numbers start no run
       expect(typeWordsIn(['об', 'ласть', 'пушкина'], types)).toEqual([false, false, false]);
+    });
+
+    it('tells a spelling of the official name (a slip or a part) from another name', () => {
+      for (const other of ['масква', 'тольяти', 'Петерсбург', 'ростов', 'саинт петерсбург']) {
+        const official = { масква: 'Москва', тольяти: 'Тольятти', Петерсбург: 'Санкт-Петербург', ростов: 'Ростов-на-Дону', 'саинт петерсбург': 'Санкт-Петербург' }[other]!;
+        expect(isSpelling(other, official), other).toBe(true);
+      }
+      for (const [other, official] of [['мск', 'Москва'], ['спб', 'Санкт-Петербург'], ['питер', 'Санкт-Петербург'], ['свердловск', 'Екатеринбург'], ['наб челны', 'Набережные Челны']]) {
+        expect(isSpelling(other, official), other).toBe(false);
+      }
     });
 
     it('weighs stop words, single letters and titles below a name word', () => {
