@@ -9,7 +9,8 @@
  * records in a hint list (`{suggestions: [record]}`), and hands what lies deeper to `JSON.stringify`
  * whole (a house part of 23 short members is written faster there). On its levels it writes strings,
  * numbers and booleans itself (one `JSON.stringify` call per member costs more than the test that a
- * string needs no escape), keeping JSON.stringify's rules: own enumerable keys in order, `undefined`
+ * string needs no escape), keeping JSON.stringify's rules: own enumerable keys in order (for-in over a plain
+ * object, whose prototype adds none unless someone has polluted Object.prototype), `undefined`
  * and functions skipped as members and `null` as array items, non-finite numbers `null`; class
  * instances and `toJSON` go to `JSON.stringify`. Text between two shared parts is gathered into one
  * string before it is encoded: one encoder call per stretch.
@@ -22,6 +23,7 @@ const SCRATCH_SIZE = 64 * 1024;
 const encode = (value: object): Uint8Array => Buffer.from(JSON.stringify(value));
 
 const KEYS = new Map<string, string>();
+const LATER_KEYS = new Map<string, string>();
 
 /** `"key":` */
 function keyText(key: string): string {
@@ -29,6 +31,16 @@ function keyText(key: string): string {
   if (text === undefined) {
     text = `${JSON.stringify(key)}:`;
     if (KEYS.size < 1000) KEYS.set(key, text);
+  }
+  return text;
+}
+
+/** `,"key":`, the text of a member after the first (kept as one string: no concatenation per member) */
+function laterKeyText(key: string): string {
+  let text = LATER_KEYS.get(key);
+  if (text === undefined) {
+    text = `,${keyText(key)}`;
+    if (LATER_KEYS.size < 1000) LATER_KEYS.set(key, text);
   }
   return text;
 }
@@ -139,10 +151,12 @@ function walk(value: unknown, depth: number): boolean {
   }
   pending += '{';
   let first = true;
-  for (const key of Object.keys(value)) {
+  // for-in over a plain object is its own enumerable keys in order (its prototype is Object.prototype or null, tested
+  // above), read from V8's enum cache: no array of keys per object
+  for (const key in value) {
     // a member JSON has nothing for is dropped with its key (walk returned false before writing anything)
     const before = pending;
-    pending += first ? keyText(key) : `,${keyText(key)}`;
+    pending += first ? keyText(key) : laterKeyText(key);
     if (walk((value as Record<string, unknown>)[key], depth - 1)) first = false;
     else pending = before;
   }
