@@ -209,11 +209,8 @@ export function layoutKeysInWord(len: i32): bool {
   return false;
 }
 
-/** Only spaces come before INPUT[at] (a `,` or `.` there opens the text: no punctuation). */
-function opensText(at: i32): bool {
-  for (let i = 0; i < at; i++) if (u16At(INPUT, i) != 32) return false;
-  return true;
-}
+/** The first character of the input that is not a space (set by `normalize`): a `,` or `.` there punctuates nothing. */
+let textStart: i32 = 0;
 
 // @ts-ignore: decorator
 @inline function emit(out: i32, c: i32, src: i32): i32 {
@@ -366,6 +363,8 @@ export function normalize(len: i32, variant: i32): i32 {
   if (variant == VARIANT_LAYOUT) layoutKeysRead = false;
   keyCount = 0;
   runEnd = -1;
+  textStart = 0;
+  while (textStart < len && u16At(INPUT, textStart) == 32) textStart++;
   let out = 0;
   let i = 0;
   while (i < len) {
@@ -374,7 +373,7 @@ export function normalize(len: i32, variant: i32): i32 {
       const lower = lowerAscii(raw);
       let mapped = 0;
       if (isLatinRaw(raw)) mapped = layoutChar(lower);
-      else if (((variant == VARIANT_LAYOUT || opensText(i)) && (raw == 44 || raw == 46)) || isLetterKey(raw)) {
+      else if (((variant == VARIANT_LAYOUT || i == textStart) && (raw == 44 || raw == 46)) || isLetterKey(raw)) {
         // punctuation keys count as letters when they touch a Latin word; LAYOUT_KEEP leaves `,` and `.` (the others
         // are rarely punctuation in an address: `rhfcys[ r` is красных к in both readings, not красны к), but for one
         // that opens the text, where nothing is to be punctuated (`,fpj` is базо in both, not азо)

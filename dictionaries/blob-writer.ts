@@ -377,7 +377,7 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
     const seen = new Set<string>();
     const variants: [string, number][] = [[o.name, 0]];
     for (const a of o.aliases ?? []) variants.push([a, NAME_ALIAS | (isSpelling(a, o.name) ? NAME_SPELLING : 0)]);
-    for (const h of o.historicalNames ?? []) variants.push([h, 1]);
+    for (const h of o.historicalNames ?? []) variants.push([h, NAME_HISTORICAL]);
     for (const [text, flags] of variants) {
       const key = nameWords(text).join(' ');
       if (!key || seen.has(key)) continue;

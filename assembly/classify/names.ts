@@ -1673,13 +1673,13 @@ export function readOrdered(): void {
 }
 
 /**
- * The free tokens that spell, as typed, a region's or a city's official name (`Казань`, `Москва`, `Свердловская`,
- * `Нижний Тагил`, `Каменск-Уральский`; not an alias such as `мск`): an address whose chain reads none of them leaves
- * the place it names out (solve/chain.ts `PLACE_LEFT_PENALTY`). A name of several words counts when every one of its
- * significant words is typed (`Гора` alone names no Высокая Гора).
+ * The free tokens that spell, as typed, a region's or a city's name (`Казань`, `Москва`, `Свердловская`, `Нижний
+ * Тагил`, `Каменск-Уральский`, and other names: `спб`, `Питер`; `placeName`): an address whose chain reads none of
+ * them leaves the place it names out (solve/chain.ts `PLACE_LEFT_PENALTY`). A name of several words counts when every
+ * one of its significant words is typed (`Гора` alone names no Высокая Гора).
  */
 export let placeTokens: u64 = 0;
-/** bit per word id: the one significant word of the official name of a region or a city (level 1 or 3) */
+/** bit per word id: the one significant word of the official name of a region or a city (level 1 or 3; from four letters) */
 let PLACE_WORDS: usize = 0;
 /** bit per word id: a significant word of such a name of several (`multiWordPlaces` checks the others) */
 let PLACE_PART_WORDS: usize = 0;
@@ -1801,8 +1801,8 @@ function partTokenOf(w: i32): i32 {
 }
 
 /**
- * Adds to `placeTokens` the tokens of every official region or city name of several significant words that are all
- * typed as spelled (PART_TOKEN/PART_WORD, from classifyNames): `Нижний Тагил`, not `Тагил` alone.
+ * Adds to `placeTokens` the tokens of every region or city name (`placeName`) of several significant words that are
+ * all typed as spelled (PART_TOKEN/PART_WORD, from classifyNames): `Нижний Тагил`, not `Тагил` alone.
  */
 function multiWordPlaces(): void {
   for (let i = 0; i < partCount; i++) {
