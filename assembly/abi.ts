@@ -397,14 +397,15 @@ export function standardize(len: i32): i32 {
   resetVisitBudget();
   bestReading = -2000000;
   bestVariant = VARIANT_COUNT;
-  if (latinKeys(len) < 2) {
+  const latin = latinKeys(len) >= 2;
+  // keys of the Russian layout inside a Latin word: no transliteration reads them (text.ts layoutKeysInWord)
+  const translit = latin && !layoutKeysInWord(len);
+  if (!latin) {
     standardizeVariant(len, VARIANT_PLAIN);
   } else if (everyReading) {
-    const translit = !layoutKeysInWord(len);
     for (let v = VARIANT_PLAIN; v < VARIANT_COUNT; v++) if (v != VARIANT_TRANSLIT || translit) standardizeVariant(len, v);
   } else {
     orderReadings(len);
-    const translit = !layoutKeysInWord(len);
     let settledBy = -1;
     for (let k = 0; k < VARIANT_COUNT; k++) {
       const v = READING_ORDER[k];
@@ -471,7 +472,7 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
   if (len < 0 || len > INPUT_CAPACITY) return -1;
   resetVisitBudget();
   const variants = latinKeys(len) >= 2 ? VARIANT_COUNT : 1;
-  const translit = !layoutKeysInWord(len);
+  const translit = variants > 1 && !layoutKeysInWord(len);
   let best = -1000000;
   setI32(RESULT, 0, 0);
   let settledBy = -1;

@@ -66,6 +66,14 @@ export interface RunningServer {
   reload(): Promise<void>;
 }
 
+/** The responses of each server `createHttpServer` made that have not closed yet, with their WriteTimeout deadlines. */
+const IN_FLIGHT = new WeakMap<Server, Map<ServerResponse, number>>();
+
+/** The responses of a server from `createHttpServer` that have not closed yet. */
+export function responsesInFlight(server: Server): Iterable<ServerResponse> {
+  return IN_FLIGHT.get(server)?.keys() ?? [];
+}
+
 /**
  * A node HTTP server with the gateway timeouts: ReadTimeout bounds receiving the whole request (node
  * answers 408 and closes), WriteTimeout bounds answering it: a response not finished in time gets
@@ -81,8 +89,10 @@ export function createHttpServer(config: Config, handle: (req: IncomingMessage, 
     keepAliveTimeout: 5_000,
   });
   // WriteTimeout as node checks requestTimeout: the responses in flight with their deadlines, swept on an
-  // interval (a timer armed and cleared per request costs more than the sweep)
+  // interval (a timer armed and cleared per request costs more than the sweep); an expired one stays in flight,
+  // with no deadline, until it closes
   const deadlines = new Map<ServerResponse, number>();
+  IN_FLIGHT.set(server, deadlines);
   const expire = (res: ServerResponse) => {
     if (res.writableFinished) return;
     if (!res.headersSent) {
@@ -98,7 +108,7 @@ export function createHttpServer(config: Config, handle: (req: IncomingMessage, 
     const now = performance.now();
     for (const [res, deadline] of deadlines) {
       if (deadline > now) continue;
-      deadlines.delete(res);
+      deadlines.set(res, Infinity);
       expire(res);
     }
   }, Math.max(10, Math.min(Math.floor(WriteTimeout / 10), 1_000)));
@@ -131,14 +141,13 @@ export async function startServer(options: {
   const app = createApp({ engine, config, logger, license });
   const handle = requestHandler(app);
   let closing = false;
-  const inFlight = new Set<ServerResponse>();
+  /** a response that closes while the server closes lets the connections it leaves idle go */
+  const closeIdleAfter = (res: ServerResponse) => res.once('close', () => server.closeIdleConnections());
   const server = createHttpServer(config, (req, res) => {
-    inFlight.add(res);
-    res.on('close', () => {
-      inFlight.delete(res);
-      if (closing) server.closeIdleConnections();
-    });
-    if (closing) res.setHeader('Connection', 'close');
+    if (closing) {
+      res.setHeader('Connection', 'close');
+      closeIdleAfter(res);
+    }
     handle(req, res);
   });
   const { host, port } = options.listen ?? parseListen(config.gateway.Listen);
@@ -161,7 +170,10 @@ export async function startServer(options: {
     close() {
       closing = true;
       // keep-alive connections of requests in flight close once their answer is written
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      for (const res of responsesInFlight(server)) {
+        if (!res.headersSent) res.setHeader('Connection', 'close');
+        closeIdleAfter(res);
+      }
       return new Promise<void>((resolveClose) => {
         const force = setTimeout(() => server.closeAllConnections(), config.gateway.ShutdownTimeout);
         force.unref();

@@ -1688,7 +1688,7 @@ let ALIAS_PLACE_WORDS: usize = 0;
 let placeWordsCapacity: i32 = 0;
 /** the name table PLACE_WORDS was built for (another attached gets its own) */
 let placeWordsNames: usize = 0;
-/** a name word that weighs less is no significant word of a place's name (`на` of Ростов-на-Дону) */
+/** a name word that weighs less is no significant word of a name (`на` of Ростов-на-Дону, a title, a type word) */
 const SIGNIFICANT_WEIGHT: i32 = 100;
 
 // @ts-ignore: decorator
@@ -2275,7 +2275,7 @@ export function collectObjects(typing: bool = false): void {
     const ws = name(nameId, 1);
     const wc = name(nameId, 2);
     for (let j = 0; j < wc && j < 31; j++) {
-      if ((wordsMask & (1 << j)) == 0 && nameWord(ws + j, 1) >= 100) { significantMissed = true; break; }
+      if ((wordsMask & (1 << j)) == 0 && nameWord(ws + j, 1) >= SIGNIFICANT_WEIGHT) { significantMissed = true; break; }
     }
     // a name hit by an ordinal alone is that number's (7-й мкр), not a street's with a word missed (`1-я ул.
     // Неизвестная` is no `1-й Подъёмный`); while typing the word may still come

@@ -244,15 +244,33 @@ function leafExtra(): i32 {
  */
 let restLeft: i32 = 0;
 function anchorExtra(o: i32): i32 {
-  return extra - (restLeft > 0 && !pathReadsPlace(o) ? restLeft : 0);
+  return extra - placeLeftUnder(o);
 }
 /** Some candidate on o's path (o and its ancestors) reads a token naming a place. */
-export function pathReadsPlace(o: i32): bool {
+function pathReadsPlace(o: i32): bool {
   for (let a = o; a >= 0; a = obj(a, O_PARENT)) {
     const q = objSlot(a, false);
     if (q != 0 && load<i32>(q, 4) > 0 && (load<u64>(q, 32) & placeTokens) != 0) return true;
   }
   return false;
+}
+
+/** What a chain reading the tokens `mask` loses to PLACE_LEFT_PENALTY: all of it when it reads no place typed. */
+export function placeLeftBy(mask: u64): i32 {
+  return placeTokens != 0 && !readsTypedPlace(mask) ? PLACE_LEFT_PENALTY : 0;
+}
+
+/**
+ * What every leaf of the rest (no candidate above it) not read yet surely loses to PLACE_LEFT_PENALTY: every leaf name
+ * a place word is in was read with the areas (names.ts readPlaceLeaves), so a leaf not read yet reads no such token.
+ */
+export function placeLeftOfRest(): i32 {
+  return placeTokens != 0 && scoped ? PLACE_LEFT_PENALTY : 0;
+}
+
+/** The same for a leaf not read yet under o: nothing when some candidate on o's path reads a token naming a place. */
+export function placeLeftUnder(o: i32): i32 {
+  return placeTokens != 0 && scoped && !pathReadsPlace(o) ? PLACE_LEFT_PENALTY : 0;
 }
 
 /** The rest is read by registry, then chain weight, greatest first: the tie-breaks after score and level. */
@@ -420,7 +438,7 @@ function evaluate(from: i32, to: i32): void {
     const p = objAt(k);
     if (load<i32>(p, 4) <= 0) continue;
     let score = chainScore(p);
-    if (placeTokens != 0 && !readsTypedPlace(chainMask)) score -= PLACE_LEFT_PENALTY;
+    score -= placeLeftBy(chainMask);
     store<i32>(p, score, 28);
     const o = load<i32>(p);
     const level = chainHouse >= 0 ? 8 : obj(o, O_LEVEL);
@@ -543,9 +561,7 @@ export function solve(): i32 {
     if (houseFractionBaseLen > 0) leadsWanted(leadOf(HOUSE_KEY, houseFractionBaseLen, false), leadOf(HOUSE_KEY, houseFractionBaseLen, true));
     chargeMissingHouse(HOUSE_BONUS);
   }
-  // every leaf name a place word is in was read with the areas (names.ts readPlaceLeaves): a leaf not read yet reads
-  // no token naming a place, and one of the rest has no candidate above it
-  restLeft = placeTokens != 0 && scoped ? PLACE_LEFT_PENALTY : 0;
+  restLeft = placeLeftOfRest();
   openScope(leafGainBound(), extra - restLeft, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, chainHouseLoss, false);
   // the places of the postcode typed first: then no street of the rest can have it, and its bound loses the bonus
   const from = objUsed;

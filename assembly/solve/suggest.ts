@@ -22,11 +22,12 @@ import { obj, house, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
-  chargeLeftTokens, chargeMissingHouse, chargeShortHouse, typeBonusMost, placeTokens, readsTypedPlace,
+  chargeLeftTokens, chargeMissingHouse, chargeShortHouse, typeBonusMost, placeTokens,
 } from '../classify/names';
-import { heaviest, chainWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey, scoped } from '../subtree';
+import { heaviest, chainWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
 import {
-  chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS, PLACE_LEFT_PENALTY, pathReadsPlace,
+  chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS, PLACE_LEFT_PENALTY,
+  placeLeftBy, placeLeftOfRest, placeLeftUnder,
 } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_FREE } from '../tokenize';
@@ -202,7 +203,7 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
     rank += levelBonus(level) + bits(lastChainWeight()) / 2 + bits(obj(o, O_WEIGHT)) / 4;
     rank -= LEFT_WORD_PENALTY * <i32>popcnt<u64>(leftTokens & ~lastChainMask());
     // a place typed and left out: below every hint that reads it (`новосибирск ленина 5`: the city, not ул Ленина elsewhere)
-    if (placeTokens != 0 && !readsTypedPlace(lastChainMask())) rank -= PLACE_LEFT_PENALTY;
+    rank -= placeLeftBy(lastChainMask());
     if (houseMode && obj(o, O_HOUSE_COUNT) > 0) {
       const start = obj(o, O_HOUSE_START);
       const count = obj(o, O_HOUSE_COUNT);
@@ -327,10 +328,8 @@ function lastBefore(hit: i32, nameId: i32): bool {
 function anchorRankExtra(o: i32): i32 {
   let weight = heaviest(o);
   for (let a = obj(o, O_PARENT); a >= 0; a = obj(a, O_PARENT)) if (obj(a, O_WEIGHT) > weight) weight = obj(a, O_WEIGHT);
-  // the streets under a place no candidate of a typed place's tokens stands on leave that place out (their names
-  // holding such a token were read with the places: names.ts readPlaceLeaves)
-  const placeLeft = placeTokens != 0 && !pathReadsPlace(o) ? PLACE_LEFT_PENALTY : 0;
-  return extra + levelBonusBelow(obj(o, O_LEVEL), hitLeafLevels) + bits(weight) / 2 + bits(heaviest(o)) / 4 - placeLeft;
+  // the streets under a place no candidate of a typed place's tokens stands on leave that place out
+  return extra + levelBonusBelow(obj(o, O_LEVEL), hitLeafLevels) + bits(weight) / 2 + bits(heaviest(o)) / 4 - placeLeftUnder(o);
 }
 
 /**
@@ -371,8 +370,8 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   rankCandidates(0, objUsed, prefixToken, cap);
   extra = leafRankExtra();
   restLeft = LEFT_WORD_PENALTY * <i32>popcnt<u64>(leftTokens & ~leafHitTokens);
-  // and a place typed: the leaf names holding its words were read with the places (names.ts readPlaceLeaves)
-  if (placeTokens != 0 && scoped) restLeft += PLACE_LEFT_PENALTY;
+  // and a place typed (chain.ts placeLeftOfRest)
+  restLeft += placeLeftOfRest();
   chargeLeftTokens(LEFT_WORD_PENALTY, leftTokens);
   openScope(
     leafGainBound(), extra - restLeft + levelBonusBelow(0, hitLeafLevels) + WEIGHT_BONUS, anchorRankExtra, ORDER_HINT, hintKey,
