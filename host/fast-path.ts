@@ -4,7 +4,7 @@
  * string, are served here on node's own request and response: credentials, license, body, the route's
  * handler, its answer as JSON bytes, the access log line. Koa's context, request and response objects
  * and its middleware promises cost about as much as the rest of a hint request together, and these
- * routes are nearly all the traffic.
+ * routes are nearly all the traffic. The answers of one turn of the event loop are written together at its end.
  *
  * Only a 200 is answered here. Whatever fails (credentials, license, a body too large or not JSON,
  * validation, an unknown country, a thrown error) goes to the Koa app with the body already read
@@ -23,6 +23,14 @@ import { ROUTES, routePaths } from './routes/index.js';
 import type { AppServices, RouteDefinition, RouteRequest } from './routes/route.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** An answer waiting for the end of the event loop's turn. */
+interface Ready {
+  res: ServerResponse;
+  bytes: Buffer;
+  path: string;
+  start: number;
+}
 
 interface FastRoute {
   route: RouteDefinition;
@@ -73,22 +81,39 @@ export function requestHandler(app: AddressApp): RequestHandler {
     }
   }
 
+  /**
+   * The answers ready in this turn of the event loop, written together when the turn's I/O callbacks are done
+   * (`setImmediate`): a client waiting on several connections then reads them in one wake-up, where an answer
+   * written the moment it is ready wakes it once each (docs/DESIGN.md, "Request path").
+   */
+  const ready: Ready[] = [];
+
+  function writeReady(): void {
+    for (const { res, bytes, path, start } of ready) {
+      try {
+        // WriteTimeout may have answered 504 already (server.ts): the line says so
+        if (!res.writableEnded) {
+          // the raw header list goes to node's header writer as it is: no header object to build and check
+          res.writeHead(200, ['Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)]);
+          res.end(bytes);
+        }
+        logRequest(logger, 'POST', path, res.statusCode, elapsedMs(start));
+      } catch (err) {
+        // nothing here throws on a live response; should one, its connection goes, never the process or the batch
+        logger.warn({ err, url: path }, 'answer not written');
+        res.destroy();
+      }
+    }
+    ready.length = 0;
+  }
+
   function send(req: IncomingMessage, res: ServerResponse, fast: FastRoute, answered: Buffer | null, bytesIn: Buffer, start: number): void {
     if (answered === null) {
       handOverBody(req, bytesIn);
       void koa(req, res);
       return;
     }
-    const ms = elapsedMs(start);
-    // WriteTimeout may have answered 504 already (server.ts): the line says so
-    if (res.writableEnded) {
-      logRequest(logger, 'POST', fast.path, res.statusCode, ms);
-      return;
-    }
-    // the raw header list goes to node's header writer as it is: no header object to build and check
-    res.writeHead(200, ['Content-Type', JSON_TYPE, 'Content-Length', String(answered.length)]);
-    res.end(answered);
-    logRequest(logger, 'POST', fast.path, 200, ms);
+    if (ready.push({ res, bytes: answered, path: fast.path, start }) === 1) setImmediate(writeReady);
   }
 
   return function handleRequest(req: IncomingMessage, res: ServerResponse): void {

@@ -167,6 +167,18 @@ describe('requestHandler(app): fast path and Koa answer alike', () => {
     expect(fastAnswered).toBeGreaterThan(50);
   });
 
+  it('gives each of many requests in flight at once its own answer (answers of one loop turn written together)', async () => {
+    const bodies = [...golden('clean-address', 20).map((body) => [CLEAN, body]), ...golden('suggest-address', 20).map((body) => [SUGGEST, body])];
+    const alone = await Promise.all(bodies.map(([path, body]) => exchange(open.koa, { path: `/v1${path}`, body })));
+    // every request on its own connection, all sent before the first answer: one turn reads several of them
+    const together = await Promise.all(bodies.map(([path, body]) => exchange(open.fast, { path: `/v1${path}`, body })));
+    expect(together.filter((reply) => reply.status === 200).length).toBeGreaterThan(15);
+    together.forEach((reply, i) => {
+      expect(reply.status, bodies[i][1]).toBe(alone[i].status);
+      expect(reply.body.toString('utf8'), bodies[i][1]).toBe(alone[i].body.toString('utf8'));
+    });
+  });
+
   it('hands bad bodies to Koa, which answers the error envelope', async () => {
     for (const prefix of PREFIXES) {
       for (const path of [CLEAN, SUGGEST]) {
