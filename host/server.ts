@@ -66,12 +66,56 @@ export interface RunningServer {
   reload(): Promise<void>;
 }
 
-/** The responses of each server `createHttpServer` made that have not closed yet, with their WriteTimeout deadlines. */
-const IN_FLIGHT = new WeakMap<Server, Map<ServerResponse, number>>();
+/** Where a response in flight sits in its server's `InFlight` arrays. */
+const SLOT = Symbol('in-flight slot');
+type Slotted = ServerResponse & { [SLOT]?: number };
+
+/**
+ * The responses of one server that have not closed yet, with their WriteTimeout deadlines: two arrays, a
+ * response's place kept on the response, and one taken out by moving the last into its place. Not a Map keyed by
+ * the responses: under load, with the fast path's answers held to the end of a loop turn, 12–15 % of the young
+ * generation survived each scavenge with the Map, 0.6 % with these arrays (docs/DESIGN.md, "Request path").
+ */
+class InFlight {
+  readonly responses: Slotted[] = [];
+  readonly deadlines: number[] = [];
+
+  add(res: Slotted, deadline: number): void {
+    res[SLOT] = this.responses.length;
+    this.responses.push(res);
+    this.deadlines.push(deadline);
+  }
+
+  remove(res: Slotted): void {
+    const slot = res[SLOT];
+    if (slot === undefined || slot < 0 || this.responses[slot] !== res) return;
+    res[SLOT] = -1;
+    const last = this.responses.pop()!;
+    const deadline = this.deadlines.pop()!;
+    if (last === res) return;
+    this.responses[slot] = last;
+    this.deadlines[slot] = deadline;
+    last[SLOT] = slot;
+  }
+
+  /** The responses whose deadline has passed, each given no deadline from now on. */
+  expired(now: number): Slotted[] {
+    const out: Slotted[] = [];
+    for (let i = 0; i < this.deadlines.length; i++) {
+      if (this.deadlines[i] > now) continue;
+      this.deadlines[i] = Infinity;
+      out.push(this.responses[i]);
+    }
+    return out;
+  }
+}
+
+/** The responses in flight of each server `createHttpServer` made. */
+const IN_FLIGHT = new WeakMap<Server, InFlight>();
 
 /** The responses of a server from `createHttpServer` that have not closed yet. */
 export function responsesInFlight(server: Server): Iterable<ServerResponse> {
-  return IN_FLIGHT.get(server)?.keys() ?? [];
+  return [...(IN_FLIGHT.get(server)?.responses ?? [])];
 }
 
 /**
@@ -91,8 +135,8 @@ export function createHttpServer(config: Config, handle: (req: IncomingMessage, 
   // WriteTimeout as node checks requestTimeout: the responses in flight with their deadlines, swept on an
   // interval (a timer armed and cleared per request costs more than the sweep); an expired one stays in flight,
   // with no deadline, until it closes
-  const deadlines = new Map<ServerResponse, number>();
-  IN_FLIGHT.set(server, deadlines);
+  const inFlight = new InFlight();
+  IN_FLIGHT.set(server, inFlight);
   const expire = (res: ServerResponse) => {
     if (res.writableFinished) return;
     if (!res.headersSent) {
@@ -105,18 +149,14 @@ export function createHttpServer(config: Config, handle: (req: IncomingMessage, 
     }
   };
   const sweep = setInterval(() => {
-    const now = performance.now();
-    for (const [res, deadline] of deadlines) {
-      if (deadline > now) continue;
-      deadlines.set(res, Infinity);
-      expire(res);
-    }
+    // expired first, answered after: an answer may close its response, which moves the arrays
+    for (const res of inFlight.expired(performance.now())) expire(res);
   }, Math.max(10, Math.min(Math.floor(WriteTimeout / 10), 1_000)));
   sweep.unref();
   server.on('close', () => clearInterval(sweep));
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    deadlines.set(res, performance.now() + WriteTimeout);
-    res.on('close', () => deadlines.delete(res));
+    inFlight.add(res, performance.now() + WriteTimeout);
+    res.on('close', () => inFlight.remove(res));
     handle(req, res);
   });
   return server;

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFromObject } from '../../host/config.js';
-import { createHttpServer, loadEngineFactory, startServer } from '../../host/server.js';
+import { createHttpServer, loadEngineFactory, responsesInFlight, startServer } from '../../host/server.js';
 import { DICTIONARIES_DIR } from './helpers.js';
 
 const silent = pino({ level: 'silent' });
@@ -49,6 +49,31 @@ describe('gateway timeouts', () => {
     const response = await fetch(`http://127.0.0.1:${port}/api/v1/version`);
     expect(response.status).toBe(504);
     expect(await response.json()).toEqual({ code: 4, message: 'ответ не готов за WriteTimeout 200 мс', details: [] });
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('times out only the responses left unwritten among many in flight, and forgets each once closed', async () => {
+    const config = configFromObject({ gateway: { WriteTimeout: 300 } });
+    // even paths answer at once, odd ones at different later times, every third never
+    const server = createHttpServer(config, (req, res) => {
+      const n = Number(req.url?.slice(1));
+      if (n % 2 === 0) res.end(`ok ${n}`);
+      else if (n % 3 !== 0) setTimeout(() => res.end(`late ${n}`), 10 * n);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const port = (server.address() as { port: number }).port;
+    const replies = await Promise.all(Array.from({ length: 24 }, async (_, n) => {
+      const response = await fetch(`http://127.0.0.1:${port}/${n}`);
+      return [response.status, await response.text()] as const;
+    }));
+    replies.forEach(([status, text], n) => {
+      if (n % 2 === 0) expect([status, text], String(n)).toEqual([200, `ok ${n}`]);
+      else if (n % 3 !== 0 && 10 * n < 300) expect([status, text], String(n)).toEqual([200, `late ${n}`]);
+      else if (n % 3 === 0) expect(status, String(n)).toBe(504);
+    });
+    await new Promise((done) => setTimeout(done, 100));
+    expect([...responsesInFlight(server)]).toHaveLength(0);
     server.closeAllConnections();
     server.close();
   });
