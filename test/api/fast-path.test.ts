@@ -6,7 +6,7 @@
  * answered itself: every valid POST, and none of the others.
  */
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import type { Context, Next } from 'koa';
 import pino from 'pino';
@@ -177,6 +177,26 @@ describe('requestHandler(app): fast path and Koa answer alike', () => {
       expect(reply.status, bodies[i][1]).toBe(alone[i].status);
       expect(reply.body.toString('utf8'), bodies[i][1]).toBe(alone[i].body.toString('utf8'));
     });
+  });
+
+  it('answers requests pipelined on one connection in their order', async () => {
+    const bodies = golden('suggest-address', 6).slice(0, 3);
+    const expected = await Promise.all(bodies.map((body) => exchange(open.koa, { path: `/v1${SUGGEST}`, body })));
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(open.fast, '127.0.0.1');
+      let data = '';
+      socket.on('data', (chunk: Buffer) => {
+        data += chunk.toString('utf8');
+        if ((data.match(/HTTP\/1\.1 /g) ?? []).length === bodies.length && expected.every((e) => data.includes(e.body.toString('utf8')))) socket.end();
+      });
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+      // all three requests in one write: node reads them in one turn
+      socket.write(bodies.map((body) => `POST /v1${SUGGEST} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`).join(''));
+    });
+    const positions = expected.map((e) => raw.indexOf(e.body.toString('utf8')));
+    expect(positions.every((p) => p > 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   });
 
   it('hands bad bodies to Koa, which answers the error envelope', async () => {
