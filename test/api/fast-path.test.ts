@@ -199,6 +199,24 @@ describe('requestHandler(app): fast path and Koa answer alike', () => {
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   });
 
+  it('keeps answering when clients hang up before their answers are written', async () => {
+    const body = golden('suggest-address', 1)[0];
+    const request = `POST /v1${SUGGEST} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    // 30 clients send a whole request and go at once, some before, some after the server has read it
+    await Promise.all(Array.from({ length: 30 }, (_, i) => new Promise<void>((resolve) => {
+      const socket = connect(open.fast, '127.0.0.1', () => {
+        socket.write(request);
+        if (i % 2 === 0) socket.destroy();
+        else setImmediate(() => socket.destroy());
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', () => resolve());
+    })));
+    const after = await same(open, { path: `/v1${SUGGEST}`, body });
+    expect(after.status).toBe(200);
+    expect(after.viaKoa).toBe(false);
+  });
+
   it('hands bad bodies to Koa, which answers the error envelope', async () => {
     for (const prefix of PREFIXES) {
       for (const path of [CLEAN, SUGGEST]) {
