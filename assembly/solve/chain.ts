@@ -42,7 +42,7 @@ const HOUSE_BONUS: i32 = 80;
  * `Казань, ул Малышева 5` is not Екатеринбург's street with Казань left over, but Казань with the street unfound.
  * More than a street, its type and a house gain: the place the string names wins over any chain leaving it out.
  */
-export const PLACE_LEFT_PENALTY: i32 = 1000;
+const PLACE_LEFT_PENALTY: i32 = 1000;
 export const POSTCODE_BONUS: i32 = 20;
 
 export let bestObject: i32 = -1;

@@ -22,11 +22,11 @@ import { obj, house, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
-  chargeLeftTokens, chargeMissingHouse, chargeShortHouse, typeBonusMost, placeTokens,
+  chargeLeftTokens, chargeMissingHouse, chargeShortHouse, typeBonusMost,
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
 import {
-  chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS, PLACE_LEFT_PENALTY,
+  chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS,
   placeLeftBy, placeLeftOfRest, placeLeftUnder,
 } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
@@ -362,8 +362,8 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   areaLeft = prefixToken >= 0 ? LEFT_WORD_PENALTY * <i32>popcnt<u64>(leftTokens & ~((<u64>1) << <u64>prefixToken)) : 0;
   // the places only the word being typed reaches: read best bound first, like the streets (names.ts orderDeferredAreas)
   classifyNames(prefixToken, true);
-  // a place read later reads the word being typed alone: it leaves out every place typed (names.ts placeTokens)
-  if (placeTokens != 0) areaLeft += PLACE_LEFT_PENALTY;
+  // a place read later reads the word being typed alone, which names no place typed (names.ts placeTokens)
+  areaLeft += placeLeftBy(prefixToken >= 0 ? (<u64>1) << <u64>prefixToken : 0);
   if (areasDeferred) orderDeferredAreas(areaRankBound, ORDER_HINT, areaExtraBound());
   collectObjects(true);
   scoreHouses(false);
