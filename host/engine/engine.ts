@@ -63,9 +63,27 @@ function partValue(text: string): string {
   return text.toLowerCase().replace(/ё/g, 'е').replace(/[\s.,;]+/g, '').replace(/^-+|-+$/g, '');
 }
 
+/** Hints kept per dictionary (`AddressEngine.hint`): ≈2.5 KB each with the record and bytes built from them, ≈10 MB at most. */
+const HINTS_KEPT = 4096;
+
+/** Freezes a Resolution and what it holds: it may now be handed to any number of requests. */
+function frozen(resolution: Resolution): Resolution {
+  Object.freeze(resolution.levels);
+  Object.freeze(resolution.parts);
+  Object.freeze(resolution.quality);
+  return Object.freeze(resolution);
+}
+
 export class AddressEngine implements Engine {
   private readonly dicts = new Map<Country, LoadedDictionary>();
   private readonly houseCore: LoadedDictionary['core'] | null;
+  /**
+   * A hint is the same Resolution whenever the same house or object comes up (nothing of the query is in it):
+   * the hints shown lately, frozen, by house (odd keys) or object (even keys), per dictionary. Bounded as the
+   * dictionary's object cache is: emptied when full. The records layer keeps the record of a frozen hint beside
+   * it (records/address-record.ts), so a hint shown again costs a lookup.
+   */
+  private readonly hints = new WeakMap<LoadedDictionary, Map<number, Resolution>>();
 
   constructor(dictionaries: LoadedDictionary[], houseCore?: LoadedDictionary['core']) {
     for (const d of dictionaries) this.dicts.set(d.country, d);
@@ -189,7 +207,7 @@ export class AddressEngine implements Engine {
     const out: Resolution[] = [];
     for (const item of items) {
       if (out.length >= count) break;
-      const res = this.resolutionOf(dict, { kind: item.house >= 0 ? 'house' : 'object', id: item.house >= 0 ? item.house : item.object });
+      const res = this.hint(dict, item.object, item.house);
       if (scopes && scopes.length && !scopes.some((s) => this.inScope(dict, res, s))) continue;
       out.push(res);
     }
@@ -215,9 +233,26 @@ export class AddressEngine implements Engine {
       const house = r[2 + 3 * i];
       // a place is passed by on its level, no record built
       if (house < 0 && dict.object(object).level < STREET_LEVEL_FROM) continue;
-      out[out.length - 1] = this.resolutionOf(dict, { kind: house >= 0 ? 'house' : 'object', id: house >= 0 ? house : object });
+      out[out.length - 1] = this.hint(dict, object, house);
       return;
     }
+  }
+
+  /** The hint for house `house` (≥ 0) or else object `object`: `resolutionOf` the first time, frozen and kept. */
+  private hint(dict: LoadedDictionary, object: number, house: number): Resolution {
+    let kept = this.hints.get(dict);
+    if (!kept) {
+      kept = new Map();
+      this.hints.set(dict, kept);
+    }
+    const key = house >= 0 ? house * 2 + 1 : object * 2;
+    let res = kept.get(key);
+    if (!res) {
+      res = frozen(this.resolutionOf(dict, house >= 0 ? { kind: 'house', id: house } : { kind: 'object', id: object }));
+      if (kept.size >= HINTS_KEPT) kept.clear();
+      kept.set(key, res);
+    }
+    return res;
   }
 
   /** A Resolution for a found object, house or apartment (idsearch, geosearch, hints). */

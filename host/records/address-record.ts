@@ -385,43 +385,25 @@ function metroRecords(hits: MetroHit[]): MetroRecord[] {
 }
 
 /**
- * A hint for a place with no house part (a street, a city: most hints) shows nothing but the place: the
- * same record every time the place comes up. It is built once per place, frozen and shared like the levels
- * (so json.ts encodes it once as well), and kept as long as the dictionary keeps the place's object, with
- * the eight level objects it was built from, compared on every use.
+ * A hint is the same record whenever the same hint comes up: the engine hands out the same frozen Resolution for
+ * the same house or object (engine.ts `hint`), and its record, frozen and shared (json.ts keeps its bytes too), is
+ * kept beside it for as long as the engine keeps the hint.
  */
-const PLACE_HINTS = new WeakMap<ObjectInfo, { levels: Record<LevelKey, ObjectInfo | null>; record: AddressRecord }>();
-
-/** The most precise level object of a resolution without a house, when the dictionary keeps it (frozen). */
-function placeOf(resolved: ResolvedObjects): ObjectInfo | null {
-  if (resolved.house || resolved.apartment) return null;
-  for (const key of DEEPEST_FIRST) {
-    const object = resolved.levels[key];
-    if (object) return Object.isFrozen(object) ? object : null;
-  }
-  return null;
-}
-
-function sameLevels(a: Record<LevelKey, ObjectInfo | null>, b: Record<LevelKey, ObjectInfo | null>): boolean {
-  for (const key of LEVEL_KEYS) if (a[key] !== b[key]) return false;
-  return true;
-}
+const HINT_RECORDS = new WeakMap<Resolution, AddressRecord>();
 
 /** `objects`: the resolution's objects when the caller has them already (`resolveObjects`). */
 export function buildAddressRecord(resolution: Resolution, dictionary: Dictionary, options: BuildOptions, objects?: ResolvedObjects | null): AddressRecord {
   if (!resolution.matched) return nothingMatched(resolution, dictionary, options);
+  const kept = options.method === 'suggest' && Object.isFrozen(resolution);
+  if (kept) {
+    const known = HINT_RECORDS.get(resolution);
+    if (known) return known;
+  }
   const resolved = objects ?? resolveObjects(resolution, dictionary);
   const parts = completeHouseParts(resolution.parts, resolved.house, resolved.apartment);
-  const houseLine = houseFullName(parts);
-  const place = options.method === 'suggest' && houseLine === '' ? placeOf(resolved) : null;
-  if (place) {
-    const known = PLACE_HINTS.get(place);
-    if (known && sameLevels(known.levels, resolved.levels)) return known.record;
-    const record = shared(buildFromParts(resolution, dictionary, options, resolved, parts, houseLine));
-    PLACE_HINTS.set(place, { levels: { ...resolved.levels }, record });
-    return record;
-  }
-  return buildFromParts(resolution, dictionary, options, resolved, parts, houseLine);
+  const record = buildFromParts(resolution, dictionary, options, resolved, parts, houseFullName(parts));
+  if (kept) HINT_RECORDS.set(resolution, shared(record));
+  return record;
 }
 
 function buildFromParts(

@@ -1,9 +1,10 @@
 /**
  * A response body as JSON bytes, always equal to `Buffer.from(JSON.stringify(body))`, for less work: the
  * parts many responses share (`shared.ts`: the level of a region, city or street, the country, an empty
- * house part) are encoded once and their UTF-8 bytes kept beside them in a WeakMap; a record is then
- * written as short texts between copies of cached bytes, into one reused scratch buffer. A shared part
- * lives as long as something holds it (the dictionary's object cache holds the objects behind the levels).
+ * house part, a whole hint) are written the first time as any other part and their UTF-8 bytes kept beside
+ * them in a WeakMap; a record is then written as short texts between copies of kept bytes, into one reused
+ * scratch buffer. A shared part lives as long as something holds it (the dictionary's object cache holds the
+ * objects behind the levels).
  *
  * The walk goes WALK_DEPTH levels into plain objects and arrays, far enough to reach the levels of the
  * records in a hint list (`{suggestions: [record]}`), and hands what lies deeper to `JSON.stringify`
@@ -15,12 +16,10 @@
  * instances and `toJSON` go to `JSON.stringify`. Text between two shared parts is gathered into one
  * string before it is encoded: one encoder call per stretch.
  */
-import { sharedBytes } from './shared.js';
+import { keepSharedBytes, sharedBytes } from './shared.js';
 
 const WALK_DEPTH = 3;
 const SCRATCH_SIZE = 64 * 1024;
-
-const encode = (value: object): Uint8Array => Buffer.from(JSON.stringify(value));
 
 const KEYS = new Map<string, string>();
 const LATER_KEYS = new Map<string, string>();
@@ -130,11 +129,24 @@ function walk(value: unknown, depth: number): boolean {
     pending += 'null';
     return true;
   }
-  const known = sharedBytes(value, encode);
-  if (known !== undefined) {
+  const known = sharedBytes(value);
+  if (known === undefined) return writeObject(value, depth);
+  if (known !== null) {
     copy(known);
     return true;
   }
+  // a shared part met for the first time is written here as any other, and its bytes kept
+  flush();
+  const start = length;
+  if (!writeObject(value, depth)) return false;
+  flush();
+  // a copy, from Buffer's pool when small: the scratch is written again by the next answer
+  keepSharedBytes(value, Buffer.from(scratch.subarray(start, length)));
+  return true;
+}
+
+/** An array or an object, not a shared part. */
+function writeObject(value: object, depth: number): boolean {
   if (Array.isArray(value)) {
     if (depth === 0) return writeStringified(value);
     pending += '[';

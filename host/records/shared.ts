@@ -20,11 +20,15 @@ export function shared<T extends object>(value: T): T {
   return value;
 }
 
-/** The JSON bytes of a shared part (encoded with `encode` the first time), or undefined for another value. */
-export function sharedBytes(value: object, encode: (value: object) => Uint8Array): Uint8Array | undefined {
-  const bytes = SHARED.get(value);
-  if (bytes !== null) return bytes;
-  const encoded = encode(value);
-  SHARED.set(value, encoded);
-  return encoded;
+/**
+ * The JSON bytes of a shared part: its bytes once `keepSharedBytes` kept them, null while it has none yet,
+ * undefined for a value that is not shared.
+ */
+export function sharedBytes(value: object): Uint8Array | null | undefined {
+  return SHARED.get(value);
+}
+
+/** Keeps the JSON bytes of a shared part (json.ts writes a part the first time it meets it, and copies these after). */
+export function keepSharedBytes(value: object, bytes: Uint8Array): void {
+  if (SHARED.has(value)) SHARED.set(value, bytes);
 }

@@ -118,6 +118,23 @@ describe('AddressEngine', () => {
       expect(engine.suggest('ru', 'Екатеринбург Лен ', 5).every((r) => r.levels.street !== LENINA)).toBe(true);
     });
 
+    it('hands out the same frozen Resolution whenever the same house or object is a hint, equal to a fresh one', () => {
+      const first = engine.suggest('ru', 'Екатеринбург Ленина 1', 10);
+      const again = engine.suggest('ru', 'Ленина 1 екатеринбург', 10);
+      const house = first.find((r) => r.house >= 0)!;
+      const street = first.find((r) => r.house < 0)!;
+      expect(again).toContain(house);
+      expect(again).toContain(street);
+      for (const r of [house, street]) {
+        expect(Object.isFrozen(r) && Object.isFrozen(r.levels) && Object.isFrozen(r.parts) && Object.isFrozen(r.quality)).toBe(true);
+        expect(() => {
+          (r.parts as { house: string }).house = 'x';
+        }).toThrow(TypeError);
+      }
+      expect(house).toEqual(engine.resolutionOf(dict, { kind: 'house', id: house.house }));
+      expect(street).toEqual(engine.resolutionOf(dict, { kind: 'object', id: street.levels.street }));
+    });
+
     it('returns at most count items', () => {
       expect(engine.suggest('ru', 'Екатеринбург', 1)).toHaveLength(1);
       expect(engine.suggest('ru', 'Екатеринбург Ленина 1', 2)).toHaveLength(2);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAddressRecord, normalizeTimezone } from '../../../../host/records/address-record.js';
 import { resolutionOfFound } from '../../../../host/records/resolution.js';
 import { fixtureDictionary, resolution } from '../fixture-dictionary.js';
+import type { Resolution } from '../../../../host/engine/types.js';
 
 const dictionary = fixtureDictionary();
 const EMPTY_LEVEL = { fullName: '', name: '', type: '', codes: { fias: '', ga: '', osm: '', gar: '', kladr: '' } };
@@ -144,19 +145,25 @@ describe('buildAddressRecord per method', () => {
     expect(record.houseDetails.additional).toBeNull();
   });
 
-  it('builds the hint of a place without a house part once, shared, and the same as a fresh build', () => {
-    const place = resolution({ levels: { region: 2, city: 3, street: 4 } });
-    const first = buildAddressRecord(place, dictionary, { method: 'suggest', original: 'варш' });
-    const again = buildAddressRecord(place, dictionary, { method: 'suggest', original: 'слоб варш' });
-    expect(again).toBe(first);
-    expect(Object.isFrozen(first)).toBe(true);
-    expect(first.street.fullName).toBe('Варшавское ш');
-    // the same street under other levels is another record; a hint with a house part is never shared
-    const elsewhere = buildAddressRecord(resolution({ levels: { region: 2, street: 4 } }), dictionary, { method: 'suggest', original: 'варш' });
-    expect(elsewhere).not.toBe(first);
-    expect(elsewhere.city.fullName).toBe('');
-    expect(Object.isFrozen(buildAddressRecord(base, dictionary, { method: 'suggest', original: 'моск' }))).toBe(false);
-    // other methods build a record per call
+  it('keeps the record of a frozen hint beside it: the same record each time, frozen, equal to a fresh build', () => {
+    // the engine hands out the same frozen Resolution whenever the same house or object is a hint (engine.ts `hint`)
+    const freeze = (r: Resolution) => Object.freeze({ ...r, levels: Object.freeze({ ...r.levels }), parts: Object.freeze({ ...r.parts }) });
+    for (const hint of [resolution({ levels: { region: 2, city: 3, street: 4 } }), base]) {
+      const kept = freeze(hint);
+      const first = buildAddressRecord(kept, dictionary, { method: 'suggest', original: 'варш' });
+      const again = buildAddressRecord(kept, dictionary, { method: 'suggest', original: 'слоб варш' });
+      expect(again).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+      expect(Object.isFrozen(first.houseDetails)).toBe(true);
+      const fresh = buildAddressRecord(hint, dictionary, { method: 'suggest', original: 'варш' });
+      expect(fresh).not.toBe(first);
+      expect(Object.isFrozen(fresh)).toBe(false);
+      expect(JSON.stringify(fresh)).toBe(JSON.stringify(first));
+    }
+    // another Resolution of the same street is another record; other methods build a record per call
+    const place = freeze(resolution({ levels: { region: 2, city: 3, street: 4 } }));
+    expect(buildAddressRecord(place, dictionary, { method: 'suggest', original: '' }).street.fullName).toBe('Варшавское ш');
+    expect(buildAddressRecord(freeze(place), dictionary, { method: 'suggest', original: '' })).not.toBe(buildAddressRecord(place, dictionary, { method: 'suggest', original: '' }));
     expect(buildAddressRecord(place, dictionary, { method: 'clean', original: 'варш' })).not.toBe(buildAddressRecord(place, dictionary, { method: 'clean', original: 'варш' }));
   });
 

@@ -37,6 +37,20 @@ describe('toJsonBytes(value)', () => {
     expect(Object.isFrozen(level.codes)).toBe(true);
   });
 
+  it('writes a shared part the first time where it is met, at any depth and with shared parts inside, then copies those bytes', () => {
+    const part = () => fc.jsonValue({ maxDepth: 2 }).filter((v): v is object => typeof v === 'object' && v !== null);
+    fc.assert(
+      fc.property(part(), part(), fc.nat(4), (outer, inner, depth) => {
+        const nested = shared({ inner: shared(structuredClone(inner) as object), outer: structuredClone(outer), skipped: undefined });
+        let body: unknown = { suggestions: [nested, nested] };
+        for (let i = 0; i < depth; i++) body = { level: body };
+        const first = text(body);
+        return first === expected(body) && text(body) === first && text([nested]) === expected([nested]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('writes the stretches between shared parts as JSON.stringify does, short or long, ASCII or not', () => {
     const part = shared({ name: 'Москва', codes: { fias: '' } });
     const member = fc.tuple(fc.string({ unit: 'binary', maxLength: 60 }), fc.jsonValue({ maxDepth: 1 }));
