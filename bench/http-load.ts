@@ -1,8 +1,8 @@
 /**
  * HTTP load test (`npx tsx bench/http-load.ts`): starts the real service (`host/server.ts`, WORKERS worker
  * processes, default one per core) as a child process on 127.0.0.1, and beside it the floor
- * (bench/http-floor.ts: bare node:http, same worker count, answering the very bytes the service answered
- * for each request). autocannon drives POST /api/v1/suggest/address and /api/v1/clean/address with
+ * (bench/http-floor.ts: bare node:http, same worker count and connection balance, answering the very bytes
+ * the service answered for each request). autocannon drives POST /api/v1/suggest/address and /api/v1/clean/address with
  * CONNECTIONS (32) connections for DURATION (10) seconds against each of the service and the floor, after
  * WARMUP (3) seconds of the same load that are not counted (JIT, the wasm tier-up and the first heap
  * growth are start-up costs, not throughput). The DURATION is cut into SLICES (5) turns that alternate
@@ -18,6 +18,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type AutocannonResult } from 'autocannon';
+import { loadConfig } from '../host/config.js';
 import { cleanQueries, ROOT, suggestQueries } from './fixtures.js';
 import { freePort, HOST, sleep } from './net.js';
 
@@ -145,7 +146,8 @@ async function main(): Promise<void> {
   writeFileSync(repliesFile, JSON.stringify(recorded));
   const floor = spawn(process.execPath, ['--import', 'tsx', 'bench/http-floor.ts'], {
     cwd: ROOT,
-    env: { ...process.env, REPLIES_FILE: repliesFile, HOST, PORT: String(floorPort), WORKERS: String(WORKERS) },
+    // the floor hands connections to its workers as the service does (gateway.Balance of its configuration)
+    env: { ...process.env, REPLIES_FILE: repliesFile, HOST, PORT: String(floorPort), WORKERS: String(WORKERS), BALANCE: loadConfig({ path: configFile, argv: [], env: {} }).gateway.Balance },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.push(floor);

@@ -16,6 +16,8 @@ export interface Config {
     ReadTimeout: number;
     WriteTimeout: number;
     Workers: number;
+    /** how the primary hands new connections to the workers: `os` (node cluster SCHED_NONE) or `roundrobin` (SCHED_RR) */
+    Balance: 'os' | 'roundrobin';
     ShutdownTimeout: number;
   };
   license: {
@@ -57,6 +59,7 @@ export const CONFIG_SCHEMA = {
         ReadTimeout: { type: 'integer', minimum: 1, default: 60000 },
         WriteTimeout: { type: 'integer', minimum: 1, default: 60000 },
         Workers: { type: 'integer', minimum: 0, maximum: 1024, default: 0 },
+        Balance: { type: 'string', enum: ['os', 'roundrobin'], default: 'os' },
         ShutdownTimeout: { type: 'integer', minimum: 0, default: 10000 },
       },
     },

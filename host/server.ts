@@ -306,6 +306,8 @@ function runPrimary(config: Config, logger: Logger, count: number): void {
     });
     return worker;
   };
+  // before the first fork: the workers' listening sockets take the policy in force when they listen
+  cluster.schedulingPolicy = config.gateway.Balance === 'os' ? cluster.SCHED_NONE : cluster.SCHED_RR;
   for (let i = 0; i < count; i++) fork();
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
