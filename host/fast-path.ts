@@ -14,7 +14,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressApp } from './app.js';
-import { elapsedMs, logRequest } from './middleware/access-log.js';
+import { elapsedMs, requestLogger } from './middleware/access-log.js';
 import { authCheck, type Authenticate } from './middleware/auth.js';
 import { JSON_TYPE } from './middleware/errors.js';
 import { declaredTooLarge, handOverBody, parseJsonBody, readBody } from './middleware/json-body.js';
@@ -28,7 +28,7 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
 interface Ready {
   res: ServerResponse;
   bytes: Buffer;
-  path: string;
+  fast: FastRoute;
   start: number;
 }
 
@@ -36,6 +36,8 @@ interface FastRoute {
   route: RouteDefinition;
   path: string;
   authenticate: Authenticate | null;
+  /** its access log line */
+  log: (status: number, ms: number) => void;
 }
 
 /** The query of a path without a query string. */
@@ -47,7 +49,7 @@ function fastRoutes(services: AppServices): Map<string, FastRoute> {
   for (const route of ROUTES) {
     if (route.method !== 'POST') continue;
     const authenticate = authCheck(services.config, route.auth);
-    for (const path of routePaths(route)) table.set(path, { route, path, authenticate });
+    for (const path of routePaths(route)) table.set(path, { route, path, authenticate, log: requestLogger(services.logger, 'POST', path) });
   }
   return table;
 }
@@ -89,7 +91,7 @@ export function requestHandler(app: AddressApp): RequestHandler {
   const ready: Ready[] = [];
 
   function writeReady(): void {
-    for (const { res, bytes, path, start } of ready) {
+    for (const { res, bytes, fast, start } of ready) {
       try {
         // WriteTimeout may have answered 504 already (server.ts): the line says so
         if (!res.writableEnded) {
@@ -97,10 +99,10 @@ export function requestHandler(app: AddressApp): RequestHandler {
           res.writeHead(200, ['Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)]);
           res.end(bytes);
         }
-        logRequest(logger, 'POST', path, res.statusCode, elapsedMs(start));
+        fast.log(res.statusCode, elapsedMs(start));
       } catch (err) {
         // nothing here throws on a live response; should one, its connection goes, never the process or the batch
-        logger.warn({ err, url: path }, 'answer not written');
+        logger.warn({ err, url: fast.path }, 'answer not written');
         res.destroy();
       }
     }
@@ -113,7 +115,7 @@ export function requestHandler(app: AddressApp): RequestHandler {
       void koa(req, res);
       return;
     }
-    if (ready.push({ res, bytes: answered, path: fast.path, start }) === 1) setImmediate(writeReady);
+    if (ready.push({ res, bytes: answered, fast, start }) === 1) setImmediate(writeReady);
   }
 
   return function handleRequest(req: IncomingMessage, res: ServerResponse): void {

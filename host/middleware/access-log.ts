@@ -15,6 +15,18 @@ export function logRequest(logger: Logger, method: string, url: string, status: 
   else logger.info(line, 'request');
 }
 
+/**
+ * The line writer of one method and path (the fast path's routes): the same line as `logRequest`, with the method and
+ * path serialized once, as a child logger's bindings, instead of on every line.
+ */
+export function requestLogger(logger: Logger, method: string, url: string): (status: number, ms: number) => void {
+  const child = logger.child({ method, url });
+  return (status, ms) => {
+    if (status >= 500) child.warn({ status, ms }, 'request');
+    else child.info({ status, ms }, 'request');
+  };
+}
+
 export function accessLog(logger: Logger) {
   return async function logRequestOf(ctx: Context, next: Next): Promise<void> {
     const start = performance.now();

@@ -189,7 +189,7 @@ function writeStringified(value: object): boolean {
  * only buffers under 4 KB; a hint list is 5 KB): a slab is never written again once carved, and goes
  * when the last answer cut from it does.
  */
-const SLAB_SIZE = 64 * 1024;
+const SLAB_SIZE = 256 * 1024;
 let slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
 let slabUsed = 0;
 
