@@ -2,9 +2,9 @@
  * A response body as JSON bytes, always equal to `Buffer.from(JSON.stringify(body))`, for less work: the
  * parts many responses share (`shared.ts`: the level of a region, city or street, the country, an empty
  * house part, a whole hint) are written the first time as any other part and their UTF-8 bytes kept beside
- * them in a WeakMap; a record is then written as short texts between copies of kept bytes, into one reused
- * scratch buffer. A shared part lives as long as something holds it (the dictionary's object cache holds the
- * objects behind the levels).
+ * them in a WeakMap; a record is then written as short texts between copies of kept bytes, straight into the
+ * slab the answer is cut from. A shared part lives as long as something holds it (the dictionary's object cache
+ * holds the objects behind the levels).
  *
  * The walk goes WALK_DEPTH levels into plain objects and arrays, far enough to reach the levels of the
  * records in a hint list (`{suggestions: [record]}`), and hands what lies deeper to `JSON.stringify`
@@ -19,7 +19,6 @@
 import { keepSharedBytes, sharedBytes } from './shared.js';
 
 const WALK_DEPTH = 3;
-const SCRATCH_SIZE = 64 * 1024;
 
 const KEYS = new Map<string, string>();
 const LATER_KEYS = new Map<string, string>();
@@ -44,16 +43,38 @@ function laterKeyText(key: string): string {
   return text;
 }
 
-/** The output of one `toJsonBytes` call: bytes written so far, and text not yet encoded. */
-let scratch = Buffer.allocUnsafeSlow(SCRATCH_SIZE);
+/**
+ * Answers are written straight into slabs, as Buffer.allocUnsafe carves small buffers from its pool (which takes
+ * only buffers under 4 KB; a hint list is 5 KB): an answer is the stretch of the slab it was written in, the slab
+ * is never written again below the answers it holds, and goes when the last of them does. An answer that outgrows
+ * what is left of the slab moves to a fresh slab, or to a buffer of its own when larger than a slab.
+ */
+const SLAB_SIZE = 256 * 1024;
+let slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
+let slabUsed = 0;
+
+/**
+ * The output of one `toJsonBytes` call: the buffer it is written in from `base` (the slab, or its own), the bytes
+ * written so far up to `length`, and text not yet encoded.
+ */
+let out = slab;
+let base = 0;
 let length = 0;
 let pending = '';
 
 function reserve(bytes: number): void {
-  if (length + bytes <= scratch.length) return;
-  const bigger = Buffer.allocUnsafeSlow(Math.max(length + bytes, scratch.length * 2));
-  bigger.set(scratch.subarray(0, length));
-  scratch = bigger;
+  if (length + bytes <= out.length) return;
+  const written = length - base;
+  const own = written + bytes > SLAB_SIZE;
+  const next = Buffer.allocUnsafeSlow(own ? Math.max(written + bytes, written * 2) : SLAB_SIZE);
+  next.set(out.subarray(base, length));
+  if (!own) {
+    slab = next;
+    slabUsed = 0;
+  }
+  out = next;
+  base = 0;
+  length = written;
 }
 
 /**
@@ -71,7 +92,7 @@ function flush(): void {
     for (; i < count; i++) {
       const code = pending.charCodeAt(i);
       if (code >= 0x80) break;
-      scratch[length + i] = code;
+      out[length + i] = code;
     }
     if (i === count) {
       length += count;
@@ -79,14 +100,14 @@ function flush(): void {
       return;
     }
   }
-  length += scratch.write(pending, length, 'utf8');
+  length += out.write(pending, length, 'utf8');
   pending = '';
 }
 
 function copy(bytes: Uint8Array): void {
   flush();
   reserve(bytes.length);
-  scratch.set(bytes, length);
+  out.set(bytes, length);
   length += bytes.length;
 }
 
@@ -137,11 +158,12 @@ function walk(value: unknown, depth: number): boolean {
   }
   // a shared part met for the first time is written here as any other, and its bytes kept
   flush();
-  const start = length;
+  // from the answer's start: the answer may move to another buffer meanwhile (reserve)
+  const start = length - base;
   if (!writeObject(value, depth)) return false;
   flush();
-  // a copy, from Buffer's pool when small: the scratch is written again by the next answer
-  keepSharedBytes(value, Buffer.from(scratch.subarray(start, length)));
+  // a copy, from Buffer's pool when small: the answer's buffer is not the part's
+  keepSharedBytes(value, Buffer.from(out.subarray(base + start, length)));
   return true;
 }
 
@@ -184,38 +206,20 @@ function writeStringified(value: object): boolean {
   return true;
 }
 
-/**
- * Answers are carved from slabs, as Buffer.allocUnsafe carves small buffers from its pool (which takes
- * only buffers under 4 KB; a hint list is 5 KB): a slab is never written again once carved, and goes
- * when the last answer cut from it does.
- */
-const SLAB_SIZE = 256 * 1024;
-let slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
-let slabUsed = 0;
-
-function carve(bytes: number): Buffer {
-  if (bytes > SLAB_SIZE / 8) return Buffer.allocUnsafeSlow(bytes);
-  if (slabUsed + bytes > SLAB_SIZE) {
-    slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
-    slabUsed = 0;
-  }
-  const out = slab.subarray(slabUsed, slabUsed + bytes);
-  slabUsed = (slabUsed + bytes + 7) & ~7;
-  return out;
-}
-
 /** `Buffer.from(JSON.stringify(value))` (`null` when JSON has nothing for it), with shared parts copied as bytes. */
 export function toJsonBytes(value: unknown): Buffer {
-  length = 0;
+  out = slab;
+  base = slabUsed;
+  length = base;
   pending = '';
   try {
     if (!walk(value, WALK_DEPTH)) pending = 'null';
     flush();
-    const out = carve(length);
-    out.set(scratch.subarray(0, length));
-    return out;
+    const answer = out.subarray(base, length);
+    // the slab's next answer starts past this one (8-byte aligned)
+    if (out === slab) slabUsed = (length + 7) & ~7;
+    return answer;
   } finally {
-    if (scratch.length > SCRATCH_SIZE * 16) scratch = Buffer.allocUnsafeSlow(SCRATCH_SIZE);
     pending = '';
   }
 }

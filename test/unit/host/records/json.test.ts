@@ -71,6 +71,13 @@ describe('toJsonBytes(value)', () => {
     expect(first.toString()).toBe('{"a":"first"}');
   });
 
+  it('keeps every answer intact while later ones fill slabs, move to a fresh one midway or outgrow one', () => {
+    const level = shared({ name: 'Москва', codes: { fias: '' } });
+    const bodies = Array.from({ length: 400 }, (_, i) => ({ i, level, text: 'ж'.repeat((i * 7919) % (i % 50 === 0 ? 200_000 : 9_000)), level2: level }));
+    const answers = bodies.map((body) => toJsonBytes(body));
+    bodies.forEach((body, i) => expect(answers[i].toString()).toBe(expected(body)));
+  });
+
   it('throws where JSON.stringify throws (a cycle, a bigint)', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = { again: { more: { self: cyclic } } };
