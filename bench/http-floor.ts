@@ -3,7 +3,7 @@
  * (node:cluster) that reads each request and answers the bytes the real service answered for the same
  * (path, body), recorded beforehand in REPLIES_FILE, and the same way of handing connections to the workers
  * (BALANCE, the service's `gateway.Balance`). GET /ready answers 200 once a worker listens.
- * Env: REPLIES_FILE, HOST (127.0.0.1), PORT, WORKERS, BALANCE (os | roundrobin, default os).
+ * Env: REPLIES_FILE, HOST (127.0.0.1), PORT, WORKERS, BALANCE (roundrobin | os, default roundrobin).
  */
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ interface RecordedReply {
 const workers = Math.max(1, Number(process.env.WORKERS ?? 1));
 
 if (cluster.isPrimary && workers > 1) {
-  cluster.schedulingPolicy = process.env.BALANCE === 'roundrobin' ? cluster.SCHED_RR : cluster.SCHED_NONE;
+  cluster.schedulingPolicy = process.env.BALANCE === 'os' ? cluster.SCHED_NONE : cluster.SCHED_RR;
   for (let i = 0; i < workers; i++) cluster.fork();
   const stop = () => {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');

@@ -16,8 +16,8 @@ export interface Config {
     ReadTimeout: number;
     WriteTimeout: number;
     Workers: number;
-    /** how the primary hands new connections to the workers: `os` (node cluster SCHED_NONE) or `roundrobin` (SCHED_RR) */
-    Balance: 'os' | 'roundrobin';
+    /** how new connections reach the workers: `roundrobin` (node cluster SCHED_RR, node's default) or `os` (SCHED_NONE) */
+    Balance: 'roundrobin' | 'os';
     ShutdownTimeout: number;
   };
   license: {
@@ -59,7 +59,7 @@ export const CONFIG_SCHEMA = {
         ReadTimeout: { type: 'integer', minimum: 1, default: 60000 },
         WriteTimeout: { type: 'integer', minimum: 1, default: 60000 },
         Workers: { type: 'integer', minimum: 0, maximum: 1024, default: 0 },
-        Balance: { type: 'string', enum: ['os', 'roundrobin'], default: 'os' },
+        Balance: { type: 'string', enum: ['roundrobin', 'os'], default: 'roundrobin' },
         ShutdownTimeout: { type: 'integer', minimum: 0, default: 10000 },
       },
     },

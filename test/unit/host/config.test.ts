@@ -7,7 +7,7 @@ import { ConfigError, configFromObject, loadConfig, parseListen } from '../../..
 describe('loadConfig()', () => {
   it('reads the shipped config/address-service.yaml with its defaults', () => {
     const config = loadConfig({ path: 'config/address-service.yaml', argv: [], env: {} });
-    expect(config.gateway).toMatchObject({ Listen: '0.0.0.0:8080', ReadTimeout: 60000, WriteTimeout: 60000, Balance: 'os' });
+    expect(config.gateway).toMatchObject({ Listen: '0.0.0.0:8080', ReadTimeout: 60000, WriteTimeout: 60000, Balance: 'roundrobin' });
     expect(config.auth.Enabled).toBe(false);
     expect(config.dictionaries).toEqual({ Dir: 'build/dictionaries', HouseCodes: 'auto' });
     expect(config.license.Key).toBe('');
@@ -17,8 +17,8 @@ describe('loadConfig()', () => {
     const config = configFromObject(null);
     expect(config.gateway.Listen).toBe('0.0.0.0:8080');
     expect(config.gateway.ReadTimeout).toBe(60000);
-    expect(config.gateway.Balance).toBe('os');
-    expect(configFromObject({ gateway: { Balance: 'roundrobin' } }).gateway.Balance).toBe('roundrobin');
+    expect(config.gateway.Balance).toBe('roundrobin');
+    expect(configFromObject({ gateway: { Balance: 'os' } }).gateway.Balance).toBe('os');
     expect(config.auth).toEqual({ Enabled: false, Keys: [], Users: [] });
   });
 
@@ -37,7 +37,7 @@ describe('loadConfig()', () => {
     expect(() => configFromObject({ gateway: { Listen: 'localhost' } })).toThrow(/gateway\.Listen: ожидается host:port/);
     expect(() => configFromObject({ auth: { Enabled: 'yes' } })).toThrow(/auth\.Enabled: ожидается логическое значение/);
     expect(() => configFromObject({ gatway: {} })).toThrow(/gatway: неизвестное поле/);
-    expect(() => configFromObject({ gateway: { Balance: 'random' } })).toThrow(/gateway\.Balance: недопустимое значение, допустимые: os, roundrobin/);
+    expect(() => configFromObject({ gateway: { Balance: 'random' } })).toThrow(/gateway\.Balance: недопустимое значение, допустимые: roundrobin, os/);
     expect(() => configFromObject({ dictionaries: { HouseCodes: 'disk' } })).toThrow(/dictionaries\.HouseCodes: недопустимое значение, допустимые: memory, file, auto/);
     expect(() => configFromObject({ auth: { Users: [{ login: 'a' }] } })).toThrow(/auth\.Users\[0\]\.pwd/);
     expect(() => configFromObject({ auth: { Enabled: true } })).toThrow(ConfigError);
