@@ -2,13 +2,13 @@
  * HTTP load test (`npx tsx bench/http-load.ts`): starts the real service (`host/server.ts`, WORKERS worker
  * processes, default one per core) as a child process on 127.0.0.1, and beside it the floor
  * (bench/http-floor.ts: bare node:http, same worker count and connection balance, answering the very bytes
- * the service answered for each request). autocannon drives POST /api/v1/suggest/address and /api/v1/clean/address with
- * CONNECTIONS (32) connections for DURATION (10) seconds against each of the service and the floor, after
- * WARMUP (3) seconds of the same load that are not counted (JIT, the wasm tier-up and the first heap
- * growth are start-up costs, not throughput). The DURATION is cut into SLICES (5) turns that alternate
- * service and floor, so load from outside the bench falls on both alike and the ratio compares like
- * with like; req/s is over all turns, p50/p99 the median of the turns'. It prints requests/s, latency
- * p50/p99 and the ratio to the floor, and writes bench/http-load.json.
+ * the service answered for each request). autocannon drives POST /api/v1/suggest/address and
+ * /api/v1/clean/address with CONNECTIONS (32) connections for DURATION (10) seconds against each of the
+ * service and the floor, after WARMUP (3) seconds of the same load that are not counted (JIT, the wasm
+ * tier-up and the first heap growth are start-up costs, not throughput). The DURATION is cut into SLICES (5)
+ * turns that alternate service and floor, so load from outside the bench falls on both alike and the ratio
+ * compares like with like; req/s is over all turns, p50/p99 the median of the turns'. It prints requests/s,
+ * latency p50/p99 and the ratio to the floor, and writes bench/http-load.json.
  *
  * Loopback only, bounded: a watchdog stops everything after 4 × (WARMUP + DURATION) + 120 s. The service logs at LOG_LEVEL (default info, as shipped: one line per request,
  * written to a temporary file). autocannon runs in this process, on the same cores as the servers.
@@ -146,8 +146,11 @@ async function main(): Promise<void> {
   writeFileSync(repliesFile, JSON.stringify(recorded));
   const floor = spawn(process.execPath, ['--import', 'tsx', 'bench/http-floor.ts'], {
     cwd: ROOT,
-    // the floor hands connections to its workers as the service does (gateway.Balance of its configuration)
-    env: { ...process.env, REPLIES_FILE: repliesFile, HOST, PORT: String(floorPort), WORKERS: String(WORKERS), BALANCE: loadConfig({ path: configFile, argv: [], env: {} }).gateway.Balance },
+    env: {
+      ...process.env, REPLIES_FILE: repliesFile, HOST, PORT: String(floorPort), WORKERS: String(WORKERS),
+      // the floor hands connections to its workers as the service does (gateway.Balance of its configuration)
+      BALANCE: loadConfig({ path: configFile, argv: [], env: {} }).gateway.Balance,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.push(floor);

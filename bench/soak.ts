@@ -4,8 +4,8 @@
  * on 127.0.0.1. Samples the RSS of every worker from /proc at the start of the load (after a 10 s warm-up),
  * every second during it and at the end, and reports the growth, the error count and the 5xx count. The issue's
  * bar: RSS growth ≤ 5 % and no errors. Growth is judged between the medians of the first and the last WINDOW (10)
- * seconds of samples: two instants 60 s apart catch the heap anywhere between two full collections (a worker's RSS
- * swings by up to a tenth over a collection cycle, session 31), where a leak raises the whole last window. The
+ * seconds of samples: two instants 60 s apart catch the heap anywhere between two full collections (a worker's
+ * RSS swings by up to a tenth over a collection cycle, session 31), where a leak raises the whole last window. The
  * growth between the two instants is reported beside it. Loopback only, bounded by a watchdog; prints a table and
  * writes bench/soak.json.
  */
@@ -95,7 +95,8 @@ async function main(): Promise<void> {
   clearInterval(sampler);
   const after = workerRss(service.pid!);
   const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? NaN;
-  const windowMb = (pid: number, from: number, to: number) => median(samples.filter((x) => x.at >= from && x.at < to && !Number.isNaN(x.rss[pid])).map((x) => x.rss[pid]));
+  const windowMb = (pid: number, from: number, to: number) =>
+    median(samples.filter((x) => x.at >= from && x.at < to && !Number.isNaN(x.rss[pid])).map((x) => x.rss[pid]));
   const pct = (from: number, to: number) => +(((to - from) / from) * 100).toFixed(2);
   const rows = Object.keys(before).map((key) => {
     const pid = Number(key);
