@@ -11,6 +11,11 @@ export function elapsedMs(start: number): number {
 export function logRequest(logger: Logger, method: string, url: string, status: number, ms: number, error?: { code?: number; message?: string }): void {
   // two literal shapes, not a conditional spread: this runs for every request
   const line = error ? { method, url, status, ms, code: error.code, message: error.message } : { method, url, status, ms };
+  writeLine(logger, status, line);
+}
+
+/** A request line at its level: a 5xx is a warning. */
+function writeLine(logger: Logger, status: number, line: object): void {
   if (status >= 500) logger.warn(line, 'request');
   else logger.info(line, 'request');
 }
@@ -21,10 +26,7 @@ export function logRequest(logger: Logger, method: string, url: string, status: 
  */
 export function requestLogger(logger: Logger, method: string, url: string): (status: number, ms: number) => void {
   const child = logger.child({ method, url });
-  return (status, ms) => {
-    if (status >= 500) child.warn({ status, ms }, 'request');
-    else child.info({ status, ms }, 'request');
-  };
+  return (status, ms) => writeLine(child, status, { status, ms });
 }
 
 export function accessLog(logger: Logger) {

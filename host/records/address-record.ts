@@ -399,16 +399,14 @@ export function buildAddressRecord(resolution: Resolution, dictionary: Dictionar
     const known = HINT_RECORDS.get(resolution);
     if (known) return known;
   }
-  const resolved = objects ?? resolveObjects(resolution, dictionary);
-  const parts = completeHouseParts(resolution.parts, resolved.house, resolved.apartment);
-  const record = buildFromParts(resolution, dictionary, options, resolved, parts, houseFullName(parts));
+  const record = buildFromParts(resolution, dictionary, options, objects ?? resolveObjects(resolution, dictionary));
   if (kept) HINT_RECORDS.set(resolution, shared(record));
   return record;
 }
 
-function buildFromParts(
-  resolution: Resolution, dictionary: Dictionary, options: BuildOptions, resolved: ResolvedObjects, parts: HouseParts, houseLine: string,
-): AddressRecord {
+function buildFromParts(resolution: Resolution, dictionary: Dictionary, options: BuildOptions, resolved: ResolvedObjects): AddressRecord {
+  const parts = completeHouseParts(resolution.parts, resolved.house, resolved.apartment);
+  const houseLine = houseFullName(parts);
   const levels = recordLevels(resolved, options.method);
   const withApartment = WITH_APARTMENT.has(options.method);
   const houseDetails = houseDetailsRecord(
