@@ -9,7 +9,7 @@
  * load, at most WARMUP_MAX (180) s in all. Until then a worker's RSS is not at its working size yet: its old
  * generation fills with the HTTP stack's short-lived garbage (a bare node:http server's too) up to the limit V8
  * set at start, 8 MB or more above what is live, and the pages it grows by stay with the heap after that
- * collection (docs/DECISIONS.md, "Worker heap"). A run that reaches WARMUP_MAX says so.
+ * collection (docs/DECISIONS.md, "Measuring"). A run that reaches WARMUP_MAX says so.
  *
  * RSS is read from /proc every second; growth is judged between the medians of the first and the last WINDOW (10)
  * seconds of samples, where a leak raises the whole last window. The growth between the two instants is reported
