@@ -15,6 +15,19 @@ import { LoadedDictionary } from './dictionary.js';
  * `,k.[` is «блюх»).
  */
 const WORD_BEING_TYPED = /(?:[\p{L}\p{N}]|[a-z][;,.[\]'`]+)$/iu;
+/** the layout keys of `WORD_BEING_TYPED` */
+const LAYOUT_KEYS = new Set([...";,.[]'`"].map((key) => key.charCodeAt(0)));
+
+/**
+ * `WORD_BEING_TYPED.test(text)`, read on the end of the text only: a pattern anchored at its end is still tried
+ * from every position of the text (0.31 µs a hint query against 0.09). What it can match is the run of layout keys
+ * the text ends in and the one letter (two code units at most) before it.
+ */
+export function wordBeingTyped(text: string): boolean {
+  let start = text.length;
+  while (start > 0 && LAYOUT_KEYS.has(text.charCodeAt(start - 1))) start--;
+  return WORD_BEING_TYPED.test(text.slice(Math.max(0, start - 2)));
+}
 
 /** Hints of lists this long or longer keep a slot for a street (`AddressEngine.streetSlot`)… */
 const STREET_SLOT_FROM = 5;
@@ -198,7 +211,7 @@ export class AddressEngine implements Engine {
     const text = cleanInput(query);
     const core = dict.core;
     const len = core.write(text);
-    const prefix = WORD_BEING_TYPED.test(text) ? 1 : 0;
+    const prefix = wordBeingTyped(text) ? 1 : 0;
     const want = scopes && scopes.length ? 100 : Math.max(count, 1);
     const n = core.exports.suggest(len, want, prefix);
     const r = core.result();

@@ -3,8 +3,9 @@
  * chain, the house spelled as the registry writes it, the apartment, geo quality, hints, scopes, metro —
  * over the hand-written model of test/helpers/model.ts, where every expected id is known.
  */
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AddressEngine, cleanInput, emptyLevels, emptyParts } from '../../../host/engine/engine.js';
+import { AddressEngine, cleanInput, emptyLevels, emptyParts, wordBeingTyped } from '../../../host/engine/engine.js';
 import type { LoadedDictionary } from '../../../host/engine/dictionary.js';
 import { filledParts } from '../../helpers/engine.js';
 import { CITY, LENINA, MARTA, REGION, SMALL_OBJECTS, engineOfModel, mergedModel, smallModel } from '../../helpers/model.js';
@@ -25,6 +26,26 @@ describe('cleanInput(text)', () => {
     expect(cleanInput('a &foo; b')).toBe('a &foo; b');
     expect(cleanInput('&#0;x&#x110000;')).toBe(' x ');
     expect(cleanInput('д 5')).toBe('д 5');
+  });
+});
+
+describe('wordBeingTyped(text)', () => {
+  // the rule as one pattern over the whole text (engine.ts reads only the end)
+  const whole = /(?:[\p{L}\p{N}]|[a-z][;,.[\]'`]+)$/iu;
+
+  it('is true for a text ending in a letter or digit, or in layout keys right after a Latin letter', () => {
+    for (const text of ['моск', 'тверская 7', 'ghjc', 'k;', ',f;', 'abc.[', 'Ǳ', '𐐀']) expect(wordBeingTyped(text), text).toBe(true);
+    for (const text of ['', ' ', 'москва ', 'ул.', '12/', 'я;', ';', 'a ;', '🙂']) expect(wordBeingTyped(text), text).toBe(false);
+  });
+
+  it('answers as the pattern over the whole text, for any text', () => {
+    const unit = fc.constantFrom(...'aZkſKёЖ7٣ ;,.[]\'`-/🙂\u{10400}\ud800\udc00'.split(''));
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.array(unit, { maxLength: 12 }).map((units) => units.join(''))), (text) => {
+        expect(wordBeingTyped(text)).toBe(whole.test(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
