@@ -7,6 +7,7 @@
  * request, and these run for every request. The service's POST routes are served before Koa by the fast
  * path (`fast-path.ts`, `requestHandler(app)`), which hands this app every request it does not answer 200.
  */
+import './tick-shape.js';
 import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
 import pino, { type Logger } from 'pino';
