@@ -122,6 +122,18 @@ function readKeyword(i: i32): i32 {
 /** The part the keyword NORM[at … at+len) opens (`кв` a flat), or −1. */
 export function keywordAt(at: i32, len: i32): i32 {
   if (len > 12) return -1;
+  const part = len > 0 && keywordInitial(u16At(NORM, at)) ? russianKeyword(at, len) : -1;
+  return part >= 0 || normVariant != VARIANT_TRANSLIT ? part : englishKeyword(at, len);
+}
+
+/** A letter some Russian or Ukrainian keyword below starts with: the other words are answered without the list. */
+function keywordInitial(c: i32): bool {
+  // б в д з к л н о п с у э
+  return c == 0x431 || c == 0x432 || c == 0x434 || c == 0x437 || c == 0x43a || c == 0x43b || c == 0x43d ||
+    c == 0x43e || c == 0x43f || c == 0x441 || c == 0x443 || c == 0x44d;
+}
+
+function russianKeyword(at: i32, len: i32): i32 {
   if (spanIs(at, len, 'д') || spanIs(at, len, 'дом') || spanIs(at, len, 'н') || spanIs(at, len, 'дд') ||
       spanIs(at, len, 'вл') || spanIs(at, len, 'влд') ||
       spanIs(at, len, 'владение') || spanIs(at, len, 'двлд') || spanIs(at, len, 'домовладение') ||
@@ -148,7 +160,7 @@ export function keywordAt(at: i32, len: i32): i32 {
   if (spanIs(at, len, 'блок') || spanIs(at, len, 'бл')) return P_BLOCK;
   if (spanIs(at, len, 'пав') || spanIs(at, len, 'павильон')) return P_PAV;
   if (spanIs(at, len, 'сек') || spanIs(at, len, 'секц') || spanIs(at, len, 'секция')) return P_SEK;
-  return normVariant == VARIANT_TRANSLIT ? englishKeyword(at, len) : -1;
+  return -1;
 }
 
 /**

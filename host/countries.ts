@@ -25,8 +25,15 @@ for (const [country, info] of Object.entries(COUNTRY_INFO) as [Country, CountryI
   BY_CODE.set(String(info.numeric), country);
 }
 
+/** The answers for the installed countries' codes as written in upper case (`RU`, `RUS`, `643`), shared. */
+const KNOWN = new Map<string, { country: Country | null; code: string }>();
+for (const [code, country] of BY_CODE) KNOWN.set(code, Object.freeze({ country, code }));
+
 /** `RU`, `ru`, `RUS`, `643`, 643 → 'ru'; another well-formed ISO code → its upper-case form; else null. */
 export function parseCountryCode(value: unknown): { country: Country | null; code: string } | null {
+  // nearly every request names its country as written here: no trim, case mapping or pattern for it
+  const known = typeof value === 'string' ? KNOWN.get(value) : undefined;
+  if (known !== undefined) return known;
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim().toUpperCase() : '';
   if (!/^([A-Z]{2,3}|\d{1,3})$/.test(text)) return null;
   const code = /^\d+$/.test(text) ? text.padStart(3, '0') : text;

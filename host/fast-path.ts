@@ -4,7 +4,8 @@
  * string, are served here on node's own request and response: credentials, license, body, the route's
  * handler, its answer as JSON bytes, the access log line. Koa's context, request and response objects
  * and its middleware promises cost about as much as the rest of a hint request together, and these
- * routes are nearly all the traffic. The answers of one turn of the event loop are written together at its end.
+ * routes are nearly all the traffic. The requests read in one turn of the event loop are answered together at its
+ * end, one after another, and their answers written together.
  *
  * Only a 200 is answered here. Whatever fails (credentials, license, a body too large or not JSON,
  * validation, an unknown country, a thrown error) goes to the Koa app with the body already read
@@ -24,7 +25,17 @@ import type { AppServices, RouteDefinition, RouteRequest } from './routes/route.
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** An answer waiting for the end of the event loop's turn. */
+/** A request whose body is read, waiting for the end of the event loop's turn to be answered. */
+interface Waiting {
+  req: IncomingMessage;
+  res: ServerResponse;
+  fast: FastRoute;
+  request: RouteRequest;
+  bytes: Buffer;
+  start: number;
+}
+
+/** An answer waiting for the end of the event loop's turn to be written. */
 interface Ready {
   res: ServerResponse;
   bytes: Buffer;
@@ -84,29 +95,52 @@ export function requestHandler(app: AddressApp): RequestHandler {
   }
 
   /**
-   * The answers ready in this turn of the event loop, written together when the turn's I/O callbacks are done
-   * (`setImmediate`): a client waiting on several connections then reads them in one wake-up, where an answer
-   * written the moment it is ready wakes it once each (docs/DESIGN.md, "Request path").
+   * The requests whose bodies this turn of the event loop read, answered together when the turn's I/O callbacks are
+   * done (`setImmediate`), one after another, and the answers then written together. Back to back, the engine's code
+   * and the dictionary's parts a query reads are still in the core's cache for the next query; between two requests'
+   * HTTP work they were not (docs/DESIGN.md, "Request path"). Written together, a client waiting on several
+   * connections reads them in one wake-up, where an answer written the moment it is ready woke it once each.
    */
+  const waiting: Waiting[] = [];
+  /** The answers to write at the end of this turn: the waiting requests', and those of handlers that answered later. */
   const ready: Ready[] = [];
+  let turnEndSet = false;
 
-  function writeReady(): void {
-    for (const { res, bytes, fast, start } of ready) {
-      try {
-        // WriteTimeout may have answered 504 already (server.ts): the line says so
-        if (!res.writableEnded) {
-          // the raw header list goes to node's header writer as it is: no header object to build and check
-          res.writeHead(200, ['Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)]);
-          res.end(bytes);
-        }
-        fast.log(res.statusCode, elapsedMs(start));
-      } catch (err) {
-        // nothing here throws on a live response; should one, its connection goes, never the process or the batch
-        logger.warn({ err, url: fast.path }, 'answer not written');
-        res.destroy();
+  function atTurnEnd(): void {
+    if (turnEndSet) return;
+    turnEndSet = true;
+    setImmediate(endTurn);
+  }
+
+  function endTurn(): void {
+    try {
+      for (const { req, res, fast, request, bytes, start } of waiting) {
+        const answered = answer(fast, request, bytes);
+        if (answered instanceof Promise) void answered.then((out) => send(req, res, fast, out, bytes, start));
+        else send(req, res, fast, answered, bytes, start);
       }
+      for (const { res, bytes, fast, start } of ready) {
+        try {
+          // WriteTimeout may have answered 504 already (server.ts): the line says so
+          if (!res.writableEnded) {
+            // the raw header list goes to node's header writer as it is: no header object to build and check
+            res.writeHead(200, ['Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)]);
+            res.end(bytes);
+          }
+          fast.log(res.statusCode, elapsedMs(start));
+        } catch (err) {
+          // nothing here throws on a live response; should one, its connection goes, never the process or the batch
+          logger.warn({ err, url: fast.path }, 'answer not written');
+          res.destroy();
+        }
+      }
+    } finally {
+      waiting.length = 0;
+      ready.length = 0;
+      // only now: an answer sent while the lists were gone through goes with them; a promise's answer (a microtask
+      // after this callback) sets the next turn's end
+      turnEndSet = false;
     }
-    ready.length = 0;
   }
 
   function send(req: IncomingMessage, res: ServerResponse, fast: FastRoute, answered: Buffer | null, bytesIn: Buffer, start: number): void {
@@ -115,7 +149,8 @@ export function requestHandler(app: AddressApp): RequestHandler {
       void koa(req, res);
       return;
     }
-    if (ready.push({ res, bytes: answered, fast, start }) === 1) setImmediate(writeReady);
+    ready.push({ res, bytes: answered, fast, start });
+    atTurnEnd();
   }
 
   return function handleRequest(req: IncomingMessage, res: ServerResponse): void {
@@ -133,9 +168,8 @@ export function requestHandler(app: AddressApp): RequestHandler {
         void koa(req, res);
         return;
       }
-      const answered = answer(fast, request, bytes);
-      if (answered instanceof Promise) void answered.then((out) => send(req, res, fast, out, bytes, start));
-      else send(req, res, fast, answered, bytes, start);
+      waiting.push({ req, res, fast, request, bytes, start });
+      atTurnEnd();
     });
   };
 }

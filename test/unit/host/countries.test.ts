@@ -15,3 +15,15 @@ describe('parseCountryCode(value)', () => {
     expect(parseCountryCode({})).toBeNull();
   });
 });
+
+describe('parseCountryCode(value) for the codes as written', () => {
+  it('answers the shared result of an installed code as written, equal to what the full reading gives', () => {
+    for (const value of ['RU', 'RUS', '643', 'KZ', 'KAZ', '398', 'BY', 'BLR', '112', 'UA', 'UKR', '804']) {
+      const answer = parseCountryCode(value);
+      expect(answer).toEqual(parseCountryCode(` ${value.toLowerCase()} `));
+      expect(answer?.code).toBe(value);
+      expect(parseCountryCode(value)).toBe(answer);
+      expect(Object.isFrozen(answer)).toBe(true);
+    }
+  });
+});
