@@ -172,7 +172,7 @@ describe('requestHandler(app): fast path and Koa answer alike', () => {
     expect(fastAnswered).toBeGreaterThan(50);
   });
 
-  it('gives each of many requests in flight at once its own answer (answers of one loop turn written together)', async () => {
+  it('gives each of many requests in flight at once its own answer (the requests of one loop turn answered together, their answers written together)', async () => {
     const bodies = [...golden('clean-address', 20).map((body) => [CLEAN, body]), ...golden('suggest-address', 20).map((body) => [SUGGEST, body])];
     const alone = await Promise.all(bodies.map(([path, body]) => exchange(open.koa, { path: `/v1${path}`, body })));
     // every request on its own connection, all sent before the first answer: one turn reads several of them
