@@ -18,24 +18,19 @@ export const COUNTRY_INFO: Record<Country, CountryInfo> = {
   ua: { name: 'Украина', alpha2: 'UA', alpha3: 'UKR', numeric: 804 },
 };
 
-const BY_CODE = new Map<string, Country>();
+/** The answer for each code of the countries above as written in upper case (`RU`, `RUS`, `643`), shared. */
+const BY_CODE = new Map<string, { country: Country; code: string }>();
 for (const [country, info] of Object.entries(COUNTRY_INFO) as [Country, CountryInfo][]) {
-  BY_CODE.set(info.alpha2, country);
-  BY_CODE.set(info.alpha3, country);
-  BY_CODE.set(String(info.numeric), country);
+  for (const code of [info.alpha2, info.alpha3, String(info.numeric)]) BY_CODE.set(code, Object.freeze({ country, code }));
 }
-
-/** The answers for the installed countries' codes as written in upper case (`RU`, `RUS`, `643`), shared. */
-const KNOWN = new Map<string, { country: Country | null; code: string }>();
-for (const [code, country] of BY_CODE) KNOWN.set(code, Object.freeze({ country, code }));
 
 /** `RU`, `ru`, `RUS`, `643`, 643 → 'ru'; another well-formed ISO code → its upper-case form; else null. */
 export function parseCountryCode(value: unknown): { country: Country | null; code: string } | null {
   // nearly every request names its country as written here: no trim, case mapping or pattern for it
-  const known = typeof value === 'string' ? KNOWN.get(value) : undefined;
+  const known = typeof value === 'string' ? BY_CODE.get(value) : undefined;
   if (known !== undefined) return known;
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim().toUpperCase() : '';
   if (!/^([A-Z]{2,3}|\d{1,3})$/.test(text)) return null;
   const code = /^\d+$/.test(text) ? text.padStart(3, '0') : text;
-  return { country: BY_CODE.get(code) ?? null, code };
+  return BY_CODE.get(code) ?? { country: null, code };
 }

@@ -4,7 +4,6 @@
  * (dictionary reload) and SIGTERM/SIGINT (graceful shutdown) to the workers, and runs license renewal,
  * relaying an installed key to every worker. `--license-server` runs the license server instead.
  */
-import './tick-shape.js';
 import cluster, { type Worker } from 'node:cluster';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
