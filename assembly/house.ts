@@ -122,44 +122,85 @@ function readKeyword(i: i32): i32 {
 /** The part the keyword NORM[at … at+len) opens (`кв` a flat), or −1. */
 export function keywordAt(at: i32, len: i32): i32 {
   if (len > 12) return -1;
-  const part = len > 0 && keywordInitial(u16At(NORM, at)) ? russianKeyword(at, len) : -1;
+  const part = len > 0 ? russianKeyword(at, len) : -1;
   return part >= 0 || normVariant != VARIANT_TRANSLIT ? part : englishKeyword(at, len);
 }
 
-/** A letter some Russian or Ukrainian keyword below starts with: the other words are answered without the list. */
-function keywordInitial(c: i32): bool {
-  // б в д з к л н о п с у э
-  return c == 0x431 || c == 0x432 || c == 0x434 || c == 0x437 || c == 0x43a || c == 0x43b || c == 0x43d ||
-    c == 0x43e || c == 0x43f || c == 0x441 || c == 0x443 || c == 0x44d;
+/**
+ * The Russian and Ukrainian house keywords as normalized (lower case, ё as е), each with the part it opens
+ * (KEYWORD_PARTS, same index). A span is compared only with the keywords of its first letter (`keywordsFrom`).
+ */
+const KEYWORD_WORDS: StaticArray<string> = [
+  'д', 'дом', 'н', 'дд', 'вл', 'влд', 'владение', 'двлд', 'домовладение', 'домовл', 'номер', 'буд', 'будинок', 'зд', 'здание',
+  'к', 'корп', 'корпус', 'кор', 'копр',
+  'с', 'стр', 'строение', 'стре', 'строен',
+  'лит', 'литер', 'литера', 'л',
+  'соор', 'сооружение', 'сооруж',
+  'уч', 'участок', 'зу',
+  'под', 'подъезд', 'подьезд', 'пд',
+  'эт', 'этаж', 'поверх',
+  'кв', 'квартира', 'кварт', 'квар', 'квра',
+  'оф', 'офис',
+  'ком', 'комн', 'комната', 'кимн', 'кимната',
+  'каб', 'кабинет',
+  'пом', 'помещение', 'помещ',
+  'блок', 'бл',
+  'пав', 'павильон',
+  'сек', 'секц', 'секция',
+];
+const KEYWORD_PARTS: StaticArray<i32> = [
+  P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE,
+  P_CASE, P_CASE, P_CASE, P_CASE, P_CASE,
+  P_BUILD, P_BUILD, P_BUILD, P_BUILD, P_BUILD,
+  P_LITER, P_LITER, P_LITER, P_LITER,
+  P_CONSTR, P_CONSTR, P_CONSTR,
+  P_STEAD, P_STEAD, P_STEAD,
+  P_ENTR, P_ENTR, P_ENTR, P_ENTR,
+  P_FLOOR, P_FLOOR, P_FLOOR,
+  P_FLAT, P_FLAT, P_FLAT, P_FLAT, P_FLAT,
+  P_OFFICE, P_OFFICE,
+  P_ROOM, P_ROOM, P_ROOM, P_ROOM, P_ROOM,
+  P_KAB, P_KAB,
+  P_PLACE, P_PLACE, P_PLACE,
+  P_BLOCK, P_BLOCK,
+  P_PAV, P_PAV,
+  P_SEK, P_SEK, P_SEK,
+];
+
+/** а … я */
+const INITIALS: i32 = 32;
+/** the keywords of initial а + b are KEYWORD_WORDS[keywordOrder[i]] for i in keywordsFrom[b] … keywordsFrom[b + 1] */
+const keywordsFrom = new StaticArray<i32>(INITIALS + 1);
+const keywordOrder = new StaticArray<i32>(KEYWORD_WORDS.length);
+let keywordsIndexed = false;
+
+/** Sorts the keywords by first letter, once: a keyword added to the list is found by its own letter. */
+function indexKeywords(): void {
+  assert(KEYWORD_WORDS.length == KEYWORD_PARTS.length, 'a keyword without its part');
+  const n = KEYWORD_WORDS.length;
+  for (let i = 0; i < n; i++) {
+    const b = <i32>KEYWORD_WORDS[i].charCodeAt(0) - 0x430;
+    assert(<u32>b < <u32>INITIALS, 'a keyword not in а … я');
+    keywordsFrom[b + 1]++;
+  }
+  for (let b = 0; b < INITIALS; b++) keywordsFrom[b + 1] += keywordsFrom[b];
+  const next = new StaticArray<i32>(INITIALS);
+  for (let b = 0; b < INITIALS; b++) next[b] = keywordsFrom[b];
+  for (let i = 0; i < n; i++) {
+    const b = <i32>KEYWORD_WORDS[i].charCodeAt(0) - 0x430;
+    keywordOrder[next[b]++] = i;
+  }
+  keywordsIndexed = true;
 }
 
 function russianKeyword(at: i32, len: i32): i32 {
-  if (spanIs(at, len, 'д') || spanIs(at, len, 'дом') || spanIs(at, len, 'н') || spanIs(at, len, 'дд') ||
-      spanIs(at, len, 'вл') || spanIs(at, len, 'влд') ||
-      spanIs(at, len, 'владение') || spanIs(at, len, 'двлд') || spanIs(at, len, 'домовладение') ||
-      spanIs(at, len, 'домовл') || spanIs(at, len, 'номер') || spanIs(at, len, 'буд') || spanIs(at, len, 'будинок') ||
-      spanIs(at, len, 'зд') || spanIs(at, len, 'здание')) return P_HOUSE;
-  if (spanIs(at, len, 'к') || spanIs(at, len, 'корп') || spanIs(at, len, 'корпус') || spanIs(at, len, 'кор') ||
-      spanIs(at, len, 'копр')) return P_CASE;
-  if (spanIs(at, len, 'с') || spanIs(at, len, 'стр') || spanIs(at, len, 'строение') || spanIs(at, len, 'стре') ||
-      spanIs(at, len, 'строен')) return P_BUILD;
-  if (spanIs(at, len, 'лит') || spanIs(at, len, 'литер') || spanIs(at, len, 'литера') ||
-      spanIs(at, len, 'л')) return P_LITER;
-  if (spanIs(at, len, 'соор') || spanIs(at, len, 'сооружение') || spanIs(at, len, 'сооруж')) return P_CONSTR;
-  if (spanIs(at, len, 'уч') || spanIs(at, len, 'участок') || spanIs(at, len, 'зу')) return P_STEAD;
-  if (spanIs(at, len, 'под') || spanIs(at, len, 'подъезд') || spanIs(at, len, 'подьезд') ||
-      spanIs(at, len, 'пд')) return P_ENTR;
-  if (spanIs(at, len, 'эт') || spanIs(at, len, 'этаж') || spanIs(at, len, 'поверх')) return P_FLOOR;
-  if (spanIs(at, len, 'кв') || spanIs(at, len, 'квартира') || spanIs(at, len, 'кварт') || spanIs(at, len, 'квар') ||
-      spanIs(at, len, 'квра')) return P_FLAT;
-  if (spanIs(at, len, 'оф') || spanIs(at, len, 'офис')) return P_OFFICE;
-  if (spanIs(at, len, 'ком') || spanIs(at, len, 'комн') || spanIs(at, len, 'комната') || spanIs(at, len, 'кимн') ||
-      spanIs(at, len, 'кимната')) return P_ROOM;
-  if (spanIs(at, len, 'каб') || spanIs(at, len, 'кабинет')) return P_KAB;
-  if (spanIs(at, len, 'пом') || spanIs(at, len, 'помещение') || spanIs(at, len, 'помещ')) return P_PLACE;
-  if (spanIs(at, len, 'блок') || spanIs(at, len, 'бл')) return P_BLOCK;
-  if (spanIs(at, len, 'пав') || spanIs(at, len, 'павильон')) return P_PAV;
-  if (spanIs(at, len, 'сек') || spanIs(at, len, 'секц') || spanIs(at, len, 'секция')) return P_SEK;
+  const b = u16At(NORM, at) - 0x430;
+  if (<u32>b >= <u32>INITIALS) return -1;
+  if (!keywordsIndexed) indexKeywords();
+  for (let i = keywordsFrom[b], end = keywordsFrom[b + 1]; i < end; i++) {
+    const k = keywordOrder[i];
+    if (spanIs(at, len, KEYWORD_WORDS[k])) return KEYWORD_PARTS[k];
+  }
   return -1;
 }
 
