@@ -55,9 +55,9 @@ function workerRss(pid: number): Record<number, number> {
 
 /**
  * The full collections (V8 mark-compacts, not the memory reducer's) each process printed to the service's log
- * since the last `since()`: the log is read on from where the last look stopped.
+ * since the last `since()`: the log is read on from where the last look stopped, until `close()`.
  */
-function fullCollections(logFile: string): { since(): void; count(pid: number): number } {
+function fullCollections(logFile: string): { since(): void; count(pid: number): number; close(): void } {
   const fd = openSync(logFile, 'r');
   const counts = new Map<number, number>();
   const chunk = Buffer.alloc(1 << 20);
@@ -81,6 +81,9 @@ function fullCollections(logFile: string): { since(): void; count(pid: number): 
     count(pid) {
       readOn();
       return counts.get(pid) ?? 0;
+    },
+    close() {
+      closeSync(fd);
     },
   };
 }
@@ -157,6 +160,7 @@ async function main(): Promise<void> {
   const result = await run(SECONDS);
   clearInterval(sampler);
   const during = Object.fromEntries(workers.map((pid) => [pid, collections.count(pid)]));
+  collections.close();
   const after = workerRss(service.pid!);
   const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? NaN;
   const windowMb = (pid: number, from: number, to: number) =>
