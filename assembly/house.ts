@@ -169,34 +169,34 @@ const KEYWORD_PARTS: StaticArray<i32> = [
 
 /** а … я */
 const INITIALS: i32 = 32;
-/** the keywords of initial а + b are KEYWORD_WORDS[keywordOrder[i]] for i in keywordsFrom[b] … keywordsFrom[b + 1] */
+
+/** The slot of a first letter among INITIALS (а is 0), or out of range (≥ INITIALS as u32) for any other character. */
+// @ts-ignore: decorator
+@inline function initialSlot(code: i32): i32 { return code - 0x430; }
+
+/** the keywords of initial slot b are KEYWORD_WORDS[keywordOrder[i]] for i in keywordsFrom[b] … keywordsFrom[b + 1] */
 const keywordsFrom = new StaticArray<i32>(INITIALS + 1);
 const keywordOrder = new StaticArray<i32>(KEYWORD_WORDS.length);
-let keywordsIndexed = false;
+indexKeywords();
 
-/** Sorts the keywords by first letter, once: a keyword added to the list is found by its own letter. */
+/** Sorts the keywords by first letter, at start: a keyword added to the list is found by its own letter. */
 function indexKeywords(): void {
   assert(KEYWORD_WORDS.length == KEYWORD_PARTS.length, 'a keyword without its part');
   const n = KEYWORD_WORDS.length;
   for (let i = 0; i < n; i++) {
-    const b = <i32>KEYWORD_WORDS[i].charCodeAt(0) - 0x430;
+    const b = initialSlot(KEYWORD_WORDS[i].charCodeAt(0));
     assert(<u32>b < <u32>INITIALS, 'a keyword not in а … я');
     keywordsFrom[b + 1]++;
   }
   for (let b = 0; b < INITIALS; b++) keywordsFrom[b + 1] += keywordsFrom[b];
   const next = new StaticArray<i32>(INITIALS);
   for (let b = 0; b < INITIALS; b++) next[b] = keywordsFrom[b];
-  for (let i = 0; i < n; i++) {
-    const b = <i32>KEYWORD_WORDS[i].charCodeAt(0) - 0x430;
-    keywordOrder[next[b]++] = i;
-  }
-  keywordsIndexed = true;
+  for (let i = 0; i < n; i++) keywordOrder[next[initialSlot(KEYWORD_WORDS[i].charCodeAt(0))]++] = i;
 }
 
 function russianKeyword(at: i32, len: i32): i32 {
-  const b = u16At(NORM, at) - 0x430;
+  const b = initialSlot(u16At(NORM, at));
   if (<u32>b >= <u32>INITIALS) return -1;
-  if (!keywordsIndexed) indexKeywords();
   for (let i = keywordsFrom[b], end = keywordsFrom[b + 1]; i < end; i++) {
     const k = keywordOrder[i];
     if (spanIs(at, len, KEYWORD_WORDS[k])) return KEYWORD_PARTS[k];

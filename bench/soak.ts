@@ -141,12 +141,13 @@ async function main(): Promise<void> {
   const warm = workerRss(service.pid!);
   const workers = Object.keys(warm).map(Number);
   collections.since();
+  const everyWorkerCollected = () => workers.every((pid) => collections.count(pid) > 0);
   let warmup = WARMUP;
-  while (warmup < WARMUP_MAX && !workers.every((pid) => collections.count(pid) > 0)) {
+  while (warmup < WARMUP_MAX && !everyWorkerCollected()) {
     await run(WARMUP_STEP);
     warmup += WARMUP_STEP;
   }
-  const steady = workers.every((pid) => collections.count(pid) > 0);
+  const steady = everyWorkerCollected();
   collections.since();
   const before = workerRss(service.pid!);
   const started = performance.now();
