@@ -20,8 +20,8 @@
  *
  * NAME_SLOTS: open-addressing table keyed by name id, NAME_SLOT_BYTES each:
  *   @0 nameId  @4 matched (weight×100 less typo cost)  @8 matchedRaw  @12 wordsMask (name words hit)
- *   @16 firstTok  @20 lastTok  @24 flags (1 = an alpha token hit)  @28 reserve: (word << 8 | token) of an equal
- *   second hit of a word, −1  @32 u64 token mask
+ *   @16 firstTok  @20 lastTok  @24 flags (1 = an alpha token hit)  @28 reserve: (gain << 16 | word << 8 | token)
+ *   of the other hit of a word hit twice, −1  @32 u64 token mask
  *   @40 u8 × 8 token that hit each of the first 8 words (255 none)  @48 u8 × 8 what that hit gained
  *   @56 the hit that first reached the name (with the name id, its place in a one-pass reading)
  *   @60 the part that read it (a name is read by one part: later parts pass it by)
@@ -421,13 +421,15 @@ function hitName(nameId: i32, t: i32, w: i32, cost: i32, prefix: bool): bool {
     if (replace < 0) return true;
     const oldGained = <i32>load<u8>(p + 48 + <usize>replace);
     const oldToken = <i32>load<u8>(p + 40 + <usize>replace);
-    if (gained == oldGained && oldToken != 255 && load<i32>(p, 28) < 0) {
-      // the same word twice (Ханты-Мансийский АО, г Ханты-Мансийск): keep the other token in reserve, the one
-      // next to the name's other words is chosen when the name is collected
-      store<i32>(p, (replace << 8) | t, 28);
+    if (oldToken == 255) return true;
+    const kept = load<i32>(p, 28) >= 0;
+    if (gained <= oldGained) {
+      // the same word twice (Ханты-Мансийский АО, г Ханты-Мансийск; г Ханнты-Мансийск with a typo): the other token
+      // is kept in reserve, and the one next to the name's other words is chosen when the name is collected
+      if (!kept) store<i32>(p, reserveOf(replace, t, gained), 28);
       return true;
     }
-    if (gained <= oldGained || oldToken == 255) return true;
+    if (!kept) store<i32>(p, reserveOf(replace, oldToken, oldGained), 28);
     store<i32>(p, load<i32>(p, 4) - oldGained + gained, 4);
     const newMask = (mask & ~((<u64>1) << <u64>oldToken)) | bit;
     store<u64>(p, newMask, 32);
@@ -2285,8 +2287,8 @@ export function collectObjects(typing: bool = false): void {
     if (!fromStart && significantMissed && matchedRaw * 2 < total) continue;
     if (!fromStart && matchedRaw * 3 < total) continue;
     // an earlier or other name loses a tie against the current official one (ул Титова, г Ростов)
-    const score = load<i32>(p, 4) - (total - matchedRaw) / 5 - (name(nameId, 3) != 0 ? 5 : 0);
     preferAdjacent(p);
+    const score = load<i32>(p, 4) - (total - matchedRaw) / 5 - (name(nameId, 3) != 0 ? 5 : 0);
     const objectId = name(nameId, 0);
     const created = objUsed;
     const o = objSlot(objectId, true);
@@ -2327,19 +2329,35 @@ function spanOf(mask: u64): i32 {
   return 63 - <i32>clz<u64>(mask) - <i32>ctz<u64>(mask);
 }
 
-/** Takes the reserve token of a word hit twice when it makes the name's tokens lie closer together. */
+/** A name slot's reserve (@28): the second token to hit word `word` of the name, and what that hit gained. */
+// @ts-ignore: decorator
+@inline function reserveOf(word: i32, t: i32, gained: i32): i32 {
+  return ((gained < 0 ? 0 : gained) << 16) | (word << 8) | t;
+}
+
+/**
+ * Takes the reserve token of a word hit twice when it makes the name's tokens lie closer together: as good a hit
+ * when the span shrinks, a worse one (a typo) only when the name's tokens then lie side by side, as a name is typed
+ * (`Ханты-Мансийский АО, г Ханнты-Мансийск`: the city's `ханнты`, not the region's `ханты`). The name's score
+ * takes the reserve's gain.
+ */
 function preferAdjacent(p: usize): void {
   const reserve = load<i32>(p, 28);
   if (reserve < 0) return;
-  const word = reserve >> 8;
+  const word = (reserve >> 8) & 0xff;
   const t = reserve & 0xff;
+  const gained = reserve >> 16;
   const oldToken = <i32>load<u8>(p + 40 + <usize>word);
   if (oldToken == 255) return;
   const mask = load<u64>(p, 32);
   const swapped = (mask & ~((<u64>1) << <u64>oldToken)) | ((<u64>1) << <u64>t);
   if ((mask & ((<u64>1) << <u64>t)) != 0 || spanOf(swapped) >= spanOf(mask)) return;
+  const oldGained = <i32>load<u8>(p + 48 + <usize>word);
+  if (gained < oldGained && spanOf(swapped) != <i32>popcnt<u64>(swapped) - 1) return;
   store<u64>(p, swapped, 32);
   store<u8>(p + 40 + <usize>word, <u8>t);
+  store<u8>(p + 48 + <usize>word, <u8>gained);
+  store<i32>(p, load<i32>(p, 4) - oldGained + gained, 4);
   store<i32>(p, 63 - <i32>clz<u64>(swapped), 20);
   store<i32>(p, <i32>ctz<u64>(swapped), 16);
 }

@@ -145,5 +145,25 @@ describe('standardize: names and types', () => {
       expect((await standardizeRu('Байконур, мкр 6а')).levels.planStructure).toBe('мкр 6а');
       expect((await standardizeRu('Байконур, 5-й мкр')).levels.planStructure).toBe('мкр 5-й');
     });
+
+    it('reads a word that a region and its city share from the city’s own place, typo or not', async () => {
+      const khmao = { region: 'Ханты-Мансийский Автономный округ - Югра АО', city: 'г Ханты-Мансийск' };
+      for (const q of [
+        'Ханты-Мансийский АО, г Ханты-Мансийск',
+        'Ханты-Мансийский АО, г Ханнты-Мансийск',
+        'Ханты-Мансийский Автономный округ - Югра, г Ханнты-Мансийск',
+        'Ханты-Мансийский Автономный округ - Югра АО, г. Ханыт-Мансийск',
+        'ХМАО г Ханты-Мансийсск',
+      ]) {
+        const r = await standardizeRu(q);
+        expect(r.levels, q).toEqual(khmao);
+        expect(r.undefinedParts, q).toBe('');
+      }
+      // ХМАО is the region's short name, not its city's
+      expect((await standardizeRu('ХМАО')).levels).toEqual({ region: khmao.region });
+      const kamchatka = await standardizeRu('Камчатский край, г Петропавловск-Камчатскй');
+      expect(kamchatka.levels).toEqual({ region: 'Камчатский край', city: 'г Петропавловск-Камчатский' });
+      expect(kamchatka.undefinedParts).toBe('');
+    });
   });
 });
