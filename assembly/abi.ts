@@ -18,7 +18,7 @@ import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_C
 import { attachSection } from './blob';
 import { normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, tokIs, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
-import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, takeWideHouse, takeAltHouse } from './house';
+import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn } from './classify/names';
 import {
@@ -314,6 +314,9 @@ function standardizeVariant(len: i32, variant: i32): void {
   setFloorTies(variant < bestVariant);
   const first = analyse(normLen, -1);
   takeReading(first, variant);
+  // `Светлый мкр 5`: the number after the place's word, read as its name, was read by no name of the chain
+  const placeNumber = placeNumberAt;
+  const placeNumberLeft = placeNumber >= 0 && placeNumber < 64 && partFirst(P_HOUSE) < 0 && (bestMask & ((<u64>1) << <u64>placeNumber)) == 0;
   if (houseAmbiguous) {
     setNameFirstNumber(true);
     setFloorTies(variant < bestVariant);
@@ -322,6 +325,13 @@ function standardizeVariant(len: i32, variant: i32): void {
     // the same variant: only a higher score replaces its first reading, and only when a name read the number
     // (`Ленина 5, 1` on a street with house 1 and no 5 is not house 1 with the 5 left over)
     if (score > first && namedNumberAt >= 0 && (bestMask & ((<u64>1) << <u64>namedNumberAt)) != 0) takeReading(score, variant);
+  }
+  if (placeNumberLeft) {
+    setPlaceNumberHouse(true);
+    setFloorTies(variant < bestVariant);
+    const score = analyse(normLen, -1);
+    setPlaceNumberHouse(false);
+    if (score > first) takeReading(score, variant);
   }
   setFloorTies(false);
 }
@@ -485,6 +495,14 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
     let score = suggestInto(prefix != 0, max, best);
     if (score > best) best = score;
     const houseTyped = houseKeyLen > 0;
+    // and again reading a number after a numbered place's word as the house when no hint is one (`светлый мкр 5`)
+    if (placeNumberAt >= 0 && partFirst(P_HOUSE) < 0 && !hintsHaveHouse()) {
+      tokenize(normalize(len, v));
+      setPlaceNumberHouse(true);
+      score = suggestInto(prefix != 0, max, best);
+      setPlaceNumberHouse(false);
+      if (score > best) best = score;
+    }
     // and again reading the first bare number as a name when that is ambiguous (`6а 23`: мкр 6а, house 23), when
     // no hint so far is a house (`байконур 6а`: microdistrict 6а being typed), or when the word being typed follows
     // it (`екатеринбург 8 ма`: ул 8 Марта)

@@ -109,6 +109,11 @@ export function attachSection(kind: i32, ptr: usize, count: i32): i32 {
 @inline export function obj(id: i32, field: i32): i32 {
   return load<i32>(OBJECTS + (<usize>(id * OBJ_STRIDE + field) << 2));
 }
+/** House `id`'s label: one per distinct number, block, building, liter and construction. */
+// @ts-ignore: decorator
+@inline export function houseLabel(id: i32): i32 {
+  return load<i32>(HOUSES + (<usize>id << 2));
+}
 /** A field of house `id`'s label (H_KEY, H_KEY_LEN, H_BASE_LEN). */
 // @ts-ignore: decorator
 @inline export function house(id: i32, field: i32): i32 {

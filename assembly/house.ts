@@ -505,8 +505,10 @@ function classifyNumbers(): void {
       setTok(i + 1, F_ROLE, ROLE_NOISE);
       continue;
     }
-    // мкр. 6а, 5-й мкр
-    if ((i > 0 && isNumberedPlace(i - 1) && tok(i - 1, F_SEGMENT) == tok(i, F_SEGMENT) && !numberedBefore(i - 1)) ||
+    // мкр. 6а, 5-й мкр (the number after its word is the house in the other reading: `Светлый мкр 5`)
+    const afterPlace = i > 0 && isNumberedPlace(i - 1) && tok(i - 1, F_SEGMENT) == tok(i, F_SEGMENT) && !numberedBefore(i - 1);
+    if (afterPlace && placeNumberAt < 0) placeNumberAt = i;
+    if ((afterPlace && !placeNumberHouse) ||
         (i + 1 < tokenCount && isNumberedPlace(i + 1) && tok(i + 1, F_SEGMENT) == tok(i, F_SEGMENT)) ||
         (i + 2 < tokenCount && tok(i + 1, F_LEN) == 1 && tok(i + 1, F_SEP) == 0 && isNumberedPlace(i + 2) &&
          tok(i + 2, F_SEGMENT) == tok(i, F_SEGMENT))) {
@@ -591,6 +593,19 @@ export let houseBare = false;
 /** The number the grammar read as part of a name under `nameFirstNumber` (−1: none). */
 export let namedNumberAt: i32 = -1;
 
+/**
+ * When set, a number after a numbered place's word is read as the house, not as the place's name: `Светлый мкр 5` is
+ * мкр Светлый, house 5, where `мкр 6а` is microdistrict 6а. The solver tries it when the first reading's chain left
+ * that number unread.
+ */
+let placeNumberHouse = false;
+/** Set by the grammar: the first number after a numbered place's word (`мкр 5`), −1 none. */
+export let placeNumberAt: i32 = -1;
+
+export function setPlaceNumberHouse(on: bool): void {
+  placeNumberHouse = on;
+}
+
 export function setNameFirstNumber(on: bool): void {
   nameFirstNumber = on;
 }
@@ -600,6 +615,7 @@ export function parseHouseParts(): i32 {
   houseAmbiguous = false;
   houseBare = false;
   namedNumberAt = -1;
+  placeNumberAt = -1;
   keywordLetter = -1;
   spacedFlatAt = -1;
   for (let p = 0; p < PART_COUNT; p++) setPart(p, -1, -1);

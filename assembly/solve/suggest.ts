@@ -18,7 +18,7 @@
  */
 import { reserve, RESULT, setI32, u16At } from '../memory';
 import { isDigit } from '../text';
-import { obj, house, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
+import { obj, house, houseLabel, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
@@ -136,16 +136,19 @@ function bits(v: i32): i32 {
 function offer(o: i32, h: i32, rank: i32, hit: i32, nameId: i32, cap: i32): void {
   // a rank that cannot enter the full list costs nothing more
   if (topCount >= cap && !ranksBefore(rank, hit, nameId, h, topCount - 1)) return;
-  // skip a duplicate
+  // skip a duplicate: the same hint, or another house of the street with the same label (OSM's several buildings of
+  // one address, `мкр Светлый, 5`; `31а` and `31 лит а` stay two): one hint a text, the one that ranks first
   for (let i = 0; i < topCount; i++) {
     const p = topAt(i);
-    if (load<i32>(p) == o && load<i32>(p, 4) == h) {
-      if (rank <= load<i32>(p, 8)) return;
-      // remove it, re-insert below
-      for (let j = i; j < topCount - 1; j++) memory.copy(topAt(j), topAt(j + 1), TOP_BYTES);
-      topCount--;
-      break;
-    }
+    if (load<i32>(p) != o) continue;
+    const other = load<i32>(p, 4);
+    const same = other == h;
+    if (!same && (h < 0 || other < 0 || houseLabel(h) != houseLabel(other))) continue;
+    if (same ? rank <= load<i32>(p, 8) : !ranksBefore(rank, hit, nameId, h, i)) return;
+    // remove it, re-insert below
+    for (let j = i; j < topCount - 1; j++) memory.copy(topAt(j), topAt(j + 1), TOP_BYTES);
+    topCount--;
+    break;
   }
   if (topCount >= cap && !ranksBefore(rank, hit, nameId, h, topCount - 1)) return;
   let i = topCount < cap ? topCount : cap - 1;

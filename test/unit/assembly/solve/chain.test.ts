@@ -50,6 +50,14 @@ describe('standardize: the chain', () => {
       expect(res.house).toBe('23');
     }
     expect((await standardizeRu('Байконур 5а 9/4')).house).toBe('9/4');
+    // a number after мкр is the microdistrict's own unless the microdistrict was named before the word
+    for (const query of ['Светлый микрорайон 5 Екатеринбург город', 'Екатеринбург, Светлый мкр 5']) {
+      const res = await standardizeRu(query);
+      expect(res.levels, query).toEqual({ region: 'Свердловская обл', city: 'г Екатеринбург', street: 'мкр Светлый' });
+      expect(res.house, query).toBe('5');
+      expect(res.undefinedParts, query).toBe('');
+    }
+    expect((await standardizeRu('Байконур, мкр 6а')).levels.planStructure).toBe('мкр 6а');
     // a keyword's value is not such a number: «1 стр 24» stays house 1, building 24 (no «1-я улица 8 Марта»)
     const building = await standardizeRu('Москва, 8 Марта, 1 стр 24');
     expect(building.levels).toEqual({ region: 'г Москва', street: 'ул 8 Марта' });

@@ -115,6 +115,16 @@ describe('suggest(query, count)', () => {
   });
 
   describe('houses after a number', () => {
+    it('lists one hint for the several buildings of one address (OSM)', () => {
+      // three OSM buildings are мкр Светлый, 5
+      const twins = engine.suggest('ru', 'екатеринбург мкр светлый 5', 10).filter((r) => houseOf(dict, r) === '5');
+      expect(twins).toHaveLength(1);
+      for (const query of ['екатеринбург мкр светлый', 'екатеринбург мкр светлый 1', 'Альметьевск Ленина 1', 'екатеринбург малышева 5']) {
+        const list = hints(query, 20);
+        expect(new Set(list).size, query).toBe(list.length);
+      }
+    });
+
     it('lists houses of the street whose number starts with the typed digits, the exact one first', () => {
       const list = hints('Альметьевск Ленина 1');
       expect(list[0]).toBe('Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина, дом 1');
