@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Makes sure Debian's chromium is at /usr/bin/chromium for the browser tests (test/browser/):
-# nothing to do when it is there, else `apt-get update` and `apt-get install -y chromium`.
+# Makes sure Debian's chromium is at /usr/bin/chromium for the browser tests (test/browser/); `npm test` runs it
+# first. Nothing to do when it is there (or when CHROMIUM names another binary that is), else `apt-get update` and
+# `apt-get install -y chromium`.
 # Fails loudly (exit 1) with what to do when it cannot be installed.
 set -euo pipefail
 
+if [ -n "${CHROMIUM:-}" ]; then
+  if [ -x "$CHROMIUM" ]; then echo "ensure-chromium: using CHROMIUM=$CHROMIUM"; exit 0; fi
+  echo "ensure-chromium: CHROMIUM=$CHROMIUM is not an executable; unset it to use Debian's /usr/bin/chromium" >&2
+  exit 1
+fi
 CHROMIUM=/usr/bin/chromium
 
 if [ -x "$CHROMIUM" ]; then
