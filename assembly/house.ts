@@ -831,6 +831,13 @@ function buildHouseKey(): void {
   wideLast = -1;
   wideTakesFlat = false;
   if (partFirst(P_HOUSE) < 0) {
+    // a land plot typed with its keyword (`уч 27`, `участок №2`): its number is the key, as GAR's steads are keyed
+    // (the host then prefers the stead of two houses keyed alike, docs/DECISIONS.md)
+    if (partFirst(P_STEAD) >= 0 && partFirst(P_BUILD) < 0) {
+      appendTokens(partFirst(P_STEAD), partLast(P_STEAD));
+      houseBaseLen = houseKeyLen;
+      return;
+    }
     // a building with no house number (GAR has «ул Бармина, стр 1а»): the key is the dictionary's `с1а`, and
     // only that house matches (the whole key is its base)
     if (partFirst(P_BUILD) < 0) return;

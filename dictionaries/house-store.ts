@@ -27,6 +27,7 @@ import type { Codes, HouseRecord } from './model.js';
 import type { MergedHouse } from './merged.js';
 import { decodeCadnum, encodeCadnum } from './cadnum.js';
 import { houseKey } from './fold.js';
+import { FLAG_MULTI_FLAT, FLAG_MULTI_FLAT_KNOWN, FLAG_POSSESSION, FLAG_STEAD } from './house-flags.js';
 import { guidInto, guidText } from './guid.js';
 import { indexOfSorted, lowerBound } from './order.js';
 import { BinBlocks, BLOCK_ROWS, CHUNK_SHIFT, ChunkedColumn, SpillFile } from './spill.js';
@@ -160,10 +161,6 @@ export class HouseLabels {
   }
 }
 
-const FLAG_POSSESSION = 1;
-const FLAG_STEAD = 2;
-const FLAG_MULTI_FLAT = 4;
-const FLAG_MULTI_FLAT_KNOWN = 8;
 const OSM_KINDS = ['', 'N', 'W', 'R'];
 const NO_COORDINATE = -0x80000000;
 const COORDINATE_SCALE = 1e7;

@@ -13,6 +13,7 @@ import type {
 import { WasmCore } from './wasm-core.js';
 import { levelFullName } from '../records/type-placement.js';
 import { decodeCadnum } from '../../dictionaries/cadnum.js';
+import { FLAG_MULTI_FLAT, FLAG_POSSESSION, FLAG_STEAD } from '../../dictionaries/house-flags.js';
 import { guidText, type ColdSection } from './columns.js';
 import { HouseIdIndex, houseColumns, houseMunicipal, LABEL_PARTS, type HouseColumns } from './house-columns.js';
 import { ObjectColumns, ObjectIdIndex } from './object-columns.js';
@@ -28,6 +29,11 @@ const O_LEVEL = 1;
 const OBJECT_CACHE_SIZE = 65_536;
 
 export class BlobError extends Error {}
+
+/** A house's spelling for `steadTwin`: GAR writes a stead `№2` where the building beside it is `2`. */
+function twinKey(label: HouseLabel): string {
+  return `${label.number.replace(/^№\s*/, '').toLowerCase()}|${label.block}|${label.building}|${label.liter}|${label.construction}`.toLowerCase();
+}
 
 export type { ColdSection };
 
@@ -333,6 +339,23 @@ export class LoadedDictionary implements Dictionary {
     };
   }
 
+  houseIsStead(id: number): boolean {
+    return (this.h.flags[id] & FLAG_STEAD) !== 0;
+  }
+
+  steadTwin(id: number, stead: boolean): number {
+    // a parent's houses lie side by side (the core finds a house's parent by binary search)
+    const parent = this.core.exports.parentOfHouse(id);
+    const key = twinKey(this.houseLabel(id));
+    for (const step of [-1, 1]) {
+      for (let other = id + step; other >= 0 && other < this.houseCount; other += step) {
+        if (this.core.exports.parentOfHouse(other) !== parent) break;
+        if (this.houseIsStead(other) === stead && twinKey(this.houseLabel(other)) === key) return other;
+      }
+    }
+    return -1;
+  }
+
   house(id: number): HouseInfo {
     const h = this.h;
     const core = this.core;
@@ -352,9 +375,9 @@ export class LoadedDictionary implements Dictionary {
       building: label.building,
       liter: label.liter,
       construction: label.construction,
-      possession: (h.flags[id] & 1) !== 0,
-      stead: (h.flags[id] & 2) !== 0,
-      multiFlat: (h.flags[id] & 4) !== 0,
+      possession: (h.flags[id] & FLAG_POSSESSION) !== 0,
+      stead: (h.flags[id] & FLAG_STEAD) !== 0,
+      multiFlat: (h.flags[id] & FLAG_MULTI_FLAT) !== 0,
       codes,
       postcode: h.postcodes[h.postcode[id]] ?? '',
       lat: has ? lat / 1e6 : 0,

@@ -35,6 +35,21 @@ const STREET_SLOT_FROM = 5;
 const STREET_SLOT_READ = 20;
 /** one word of five letters or more, nothing else (`советс`, `cjdtnc`) */
 const ONE_WORD_TYPED = /^\s*\p{L}{5,}\s*$/u;
+/**
+ * The number of a found house, as the registry spells it, in its part: a land plot's is the stead's (`участок №2`,
+ * as records write it, host/records/house-details.ts), a building's the house's (a stead typed and a building found:
+ * the building, `дом 27`).
+ */
+function spellHouse(parts: HouseParts, number: string, stead: boolean): void {
+  if (stead) {
+    parts.stead = number.toLowerCase();
+    parts.house = '';
+  } else {
+    parts.house = number.toLowerCase();
+    parts.stead = '';
+  }
+}
+
 const isStreetOrBelow = (res: Resolution): boolean => res.house >= 0 || res.levels.street >= 0 || res.levels.planStructure >= 0;
 
 const R_PARTS = 11;
@@ -173,10 +188,18 @@ export class AddressEngine implements Engine {
       const s = r[R_LEFT + 1 + 2 * i];
       left.push(text.slice(s, s + r[R_LEFT + 2 + 2 * i]));
     }
+    if (houseId >= 0) {
+      // a land plot when one was asked for (`уч 27`), else the building, of two houses spelled alike
+      const steadAsked = parts.stead !== '' && parts.house === '';
+      if (dict.houseIsStead(houseId) !== steadAsked) {
+        const twin = dict.steadTwin(houseId, steadAsked);
+        if (twin >= 0) houseId = twin;
+      }
+    }
     if (houseId >= 0 && r[7] === 3) {
       // the registry spells the house it found
       const h = dict.houseLabel(houseId);
-      parts.house = h.number.toLowerCase();
+      spellHouse(parts, h.number, dict.houseIsStead(houseId));
       if (h.block) parts.case = h.block.toLowerCase();
       if (h.building) parts.build = h.building.toLowerCase();
     }
@@ -282,7 +305,7 @@ export class AddressEngine implements Engine {
     if (houseId >= 0) {
       const h = dict.houseLabel(houseId);
       objectId = h.parent;
-      parts.house = h.number.toLowerCase();
+      spellHouse(parts, h.number, dict.houseIsStead(houseId));
       parts.case = h.block.toLowerCase();
       parts.build = h.building.toLowerCase();
       parts.liter = h.liter.toLowerCase();

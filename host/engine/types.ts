@@ -129,6 +129,13 @@ export interface Dictionary {
   house(id: number): HouseInfo;
   /** the house's parent and number parts alone (`house` also reads its codes, from the dictionary file when they are left there) */
   houseLabel(id: number): HouseLabel;
+  /** true when house `id` is a land plot (a GAR stead) */
+  houseIsStead(id: number): boolean;
+  /**
+   * The house of the same parent spelled as house `id` (its number without a leading `№`, and every other part) that
+   * is a land plot when `stead`, a building when not; −1 when none
+   */
+  steadTwin(id: number, stead: boolean): number;
   apartment(id: number): ApartmentInfo;
   /** object id → chain of ids from region down to it */
   chain(id: number): number[];

@@ -128,10 +128,10 @@ describe('AddressEngine', () => {
       }
     });
 
-    it('spells block, building and liter of a house hint', () => {
+    it('spells block, building and liter of a house hint (this one a land plot: its number is the stead\'s)', () => {
       const list = engine.suggest('ru', 'Екатеринбург 8 Марта 12', 5);
       const house = list.find((r) => r.house === 5)!;
-      expect(filledParts(house.parts)).toEqual({ house: '12', build: '3', liter: 'б', constr: '1' });
+      expect(filledParts(house.parts)).toEqual({ stead: '12', build: '3', liter: 'б', constr: '1' });
     });
 
     it('reads the last word as a prefix only while it is being typed', () => {
@@ -266,6 +266,43 @@ describe('AddressEngine', () => {
     it('finds a number written with № (the query grammar reads the sign as «номер»)', () => {
       expect(read('Екатеринбург, ул 8 Марта, №3б')).toMatchObject({ number: '№3б' });
       expect(read('Екатеринбург, ул 8 Марта, д 3б')).toMatchObject({ number: '№3б' });
+    });
+  });
+
+  describe('a land plot and a building spelled alike (GAR: stead №2 beside house 2)', () => {
+    const house = (number: string, stead = false, parent = LENINA): MergedHouse => ({ parent, number, codes: {}, source: 'test', ...(stead ? { stead } : {}) });
+    let own: AddressEngine;
+    let dict: LoadedDictionary;
+    beforeAll(async () => {
+      // the stead first in the registry's order: the building must not win by coming first
+      ({ engine: own, dict } = await engineOfModel(mergedModel(SMALL_OBJECTS, [house('№2', true), house('2'), house('27'), house('9', true, MARTA)])));
+    });
+    const read = (query: string) => {
+      const res = own.standardize('ru', query);
+      const found = res.house >= 0 ? dict.house(res.house) : null;
+      return { number: found?.number ?? null, stead: found?.stead ?? null, parts: filledParts(res.parts), house: res.quality.house };
+    };
+
+    it('answers the land plot when its keyword is typed, the building otherwise', () => {
+      expect(read('Екатеринбург, Ленина, уч 2')).toEqual({ number: '№2', stead: true, parts: { stead: '№2' }, house: 3 });
+      expect(read('Екатеринбург, Ленина, участок 2')).toEqual({ number: '№2', stead: true, parts: { stead: '№2' }, house: 3 });
+      expect(read('Екатеринбург, Ленина, 2')).toEqual({ number: '2', stead: false, parts: { house: '2' }, house: 3 });
+      expect(read('Екатеринбург, Ленина, д 2')).toEqual({ number: '2', stead: false, parts: { house: '2' }, house: 3 });
+    });
+
+    it('finds a land plot typed with its keyword where the street has only it, or only the building', () => {
+      expect(read('Екатеринбург, ул 8 Марта, уч. 9')).toEqual({ number: '9', stead: true, parts: { stead: '9' }, house: 3 });
+      // no plot 27: the building of that number
+      expect(read('Екатеринбург, Ленина, участок 27')).toEqual({ number: '27', stead: false, parts: { house: '27' }, house: 3 });
+      // nothing of that number: no house, the plot's number kept as typed
+      expect(read('Екатеринбург, Ленина, уч 31')).toEqual({ number: null, stead: null, parts: { stead: '31' }, house: 0 });
+    });
+
+    it('writes a land plot found by id as the stead', () => {
+      const plot = own.standardize('ru', 'Екатеринбург, Ленина, уч 2').house;
+      expect(filledParts(own.resolutionOf(dict, { kind: 'house', id: plot }).parts)).toEqual({ stead: '№2' });
+      const building = own.standardize('ru', 'Екатеринбург, Ленина, 2').house;
+      expect(filledParts(own.resolutionOf(dict, { kind: 'house', id: building }).parts)).toEqual({ house: '2' });
     });
   });
 

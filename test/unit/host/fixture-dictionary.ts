@@ -76,6 +76,11 @@ export function fixtureDictionary(country: Country = 'ru'): Dictionary {
       const { parent, number, block, building, liter, construction } = HOUSES[id];
       return { parent, number, block, building, liter, construction };
     },
+    houseIsStead: (id) => HOUSES[id].stead,
+    steadTwin: (id, stead) =>
+      HOUSES.findIndex((h, other) => other !== id && h.parent === HOUSES[id].parent && h.stead === stead &&
+        h.number.replace(/^№\s*/, '') === HOUSES[id].number.replace(/^№\s*/, '') && h.block === HOUSES[id].block &&
+        h.building === HOUSES[id].building && h.liter === HOUSES[id].liter && h.construction === HOUSES[id].construction),
     apartment: (id) => APARTMENTS[id],
     chain(id) {
       const ids: number[] = [];
