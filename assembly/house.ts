@@ -274,7 +274,7 @@ function isOrdinalSuffix(i: i32): bool {
   return i < tokenCount && tok(i, F_SEP) == 0;
 }
 
-/** Abbreviation split by a slash or hyphen: а/я, в/ч, кв-ра, п-д. Returns the part and sets `pairLen`. */
+/** Abbreviation split by a slash or hyphen (а/я, в/ч, з/у, кв-ра, п-д) or two words (земельный участок). Returns the part and sets `pairLen`. */
 let pairLen: i32 = 1;
 function pairKeyword(i: i32): i32 {
   pairLen = 1;
@@ -283,7 +283,10 @@ function pairKeyword(i: i32): i32 {
   if ((sep & SEP_SLASH) != 0) {
     if (tokIs(i, 'а') && tokIs(i + 1, 'я')) { pairLen = 2; return P_ABON; }
     if (tokIs(i, 'в') && tokIs(i + 1, 'ч')) { pairLen = 2; return P_MUNIT; }
+    if (tokIs(i, 'з') && tokIs(i + 1, 'у')) { pairLen = 2; return P_STEAD; }
   }
+  // земельный участок 5, зем. уч. 5: a land plot in two words
+  if ((tokIs(i, 'земельный') || tokIs(i, 'зем')) && (tokIs(i + 1, 'участок') || tokIs(i + 1, 'уч'))) { pairLen = 2; return P_STEAD; }
   if ((sep & SEP_HYPHEN) != 0) {
     if (tokIs(i, 'кв') && tokIs(i + 1, 'ра')) { pairLen = 2; return P_FLAT; }
     if (tokIs(i, 'п') && tokIs(i + 1, 'д')) { pairLen = 2; return P_ENTR; }

@@ -101,12 +101,15 @@ describe('parseHouse(query)', () => {
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
-  describe('construction and stead: соор, уч', () => {
+  describe('construction and stead: соор, уч, з/у, земельный участок', () => {
     it.each<Case>([
       ['соор 3', { constr: '3' }],
       ['сооружение 2', { constr: '2' }],
       ['уч 15', { stead: '15' }],
       ['участок 15', { stead: '15' }],
+      ['з/у 15', { stead: '15' }],
+      ['земельный участок 15', { stead: '15' }],
+      ['зем. уч. 7а', { stead: '7а' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
