@@ -24,7 +24,7 @@ import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, ob
 import {
   solve, solvedExactly, solveUnraised, setRaising, answerPostcodePlace, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestHouseAlt, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder, setFloorTies,
 } from './solve/chain';
-import { obj, word, O_LEVEL, O_PARENT, houseParent, houseCount } from './blob';
+import { obj, word, house, houseKeyChar, O_LEVEL, O_PARENT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN, houseParent, houseCount } from './blob';
 import { suggestInto, prepareHintOrder } from './solve/suggest';
 import { ensureSubtrees } from './subtree';
 import { setupGrid, nearestInto, nearestMetroInto, buildGrid, attachMetro } from './grid';
@@ -116,6 +116,27 @@ export function lookupWord(len: i32, variant: i32, budget: i32, prefix: i32, cel
 /** The object that owns house `id` (houses do not store their parent), −1 for an id out of range. */
 export function parentOfHouse(id: i32): i32 {
   return id < 0 || id >= houseCount ? -1 : houseParent(id);
+}
+
+/**
+ * The first house after `after` of the object owning house `id` whose key is house `id`'s, other than `id` (−1 none):
+ * houses spelled alike, as GAR's stead `№2` beside house `2` (the key drops the sign). The host picks the stead or the
+ * building of such twins.
+ */
+export function houseTwin(id: i32, after: i32): i32 {
+  const o = parentOfHouse(id);
+  if (o < 0) return -1;
+  const end = obj(o, O_HOUSE_START) + obj(o, O_HOUSE_COUNT);
+  const len = house(id, H_KEY_LEN);
+  const key = house(id, H_KEY);
+  for (let h = max(after + 1, obj(o, O_HOUSE_START)); h < end; h++) {
+    if (h == id || house(h, H_KEY_LEN) != len) continue;
+    const other = house(h, H_KEY);
+    let k = 0;
+    while (k < len && houseKeyChar(other + k) == houseKeyChar(key + k)) k++;
+    if (k == len) return h;
+  }
+  return -1;
 }
 
 /** No-op across the boundary: the cost of a call alone (bench/boundary). */

@@ -30,11 +30,6 @@ const OBJECT_CACHE_SIZE = 65_536;
 
 export class BlobError extends Error {}
 
-/** A house's spelling for `steadTwin`: GAR writes a stead `№2` where the building beside it is `2`. */
-function twinKey(label: HouseLabel): string {
-  return `${label.number.replace(/^№\s*/, '').toLowerCase()}|${label.block}|${label.building}|${label.liter}|${label.construction}`.toLowerCase();
-}
-
 export type { ColdSection };
 
 /**
@@ -344,14 +339,10 @@ export class LoadedDictionary implements Dictionary {
   }
 
   steadTwin(id: number, stead: boolean): number {
-    // a parent's houses lie side by side (the core finds a house's parent by binary search)
-    const parent = this.core.exports.parentOfHouse(id);
-    const key = twinKey(this.houseLabel(id));
-    for (const step of [-1, 1]) {
-      for (let other = id + step; other >= 0 && other < this.houseCount; other += step) {
-        if (this.core.exports.parentOfHouse(other) !== parent) break;
-        if (this.houseIsStead(other) === stead && twinKey(this.houseLabel(other)) === key) return other;
-      }
+    // the core reads the house keys (its `houseTwin`: the parent's houses keyed alike)
+    const { houseTwin } = this.core.exports;
+    for (let other = houseTwin(id, -1); other >= 0; other = houseTwin(id, other)) {
+      if (this.houseIsStead(other) === stead) return other;
     }
     return -1;
   }

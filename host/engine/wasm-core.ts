@@ -22,6 +22,8 @@ export interface CoreExports {
   nearest(lat: number, lon: number, level: number, radius: number): number;
   nearestMetro(lat: number, lon: number, max: number, radius: number): number;
   parentOfHouse(id: number): number;
+  /** the next house after `after` of house `id`'s object keyed as house `id` is (−1 none): `2` and stead `№2` */
+  houseTwin(id: number, after: number): number;
   /** diagnostics: 0 fuzzy walks, 1 trie nodes they visited (since start), 2 candidates the last call collected, 3 lookups answered from the call's memo */
   stats(kind: number): number;
   /** tests and bench: the input folded as `variant` looked up as one word; `cells` 1 for the reference walk; RESULT [count, (word, cost)…] */
