@@ -132,8 +132,8 @@ export interface Dictionary {
   /** true when house `id` is a land plot (a GAR stead) */
   houseIsStead(id: number): boolean;
   /**
-   * The house of the same parent spelled as house `id` (its number without a leading `№`, and every other part) that
-   * is a land plot when `stead`, a building when not; −1 when none
+   * The house of the same parent whose house key is house `id`'s (the core's `houseTwin`: the key drops a leading `№`,
+   * so stead `№2` and house `2` are twins) that is a land plot when `stead`, a building when not; −1 when none
    */
   steadTwin(id: number, stead: boolean): number;
   apartment(id: number): ApartmentInfo;
