@@ -18,7 +18,7 @@ import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_C
 import { attachSection } from './blob';
 import { normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, tokIs, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
-import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse } from './house';
+import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn } from './classify/names';
 import {
@@ -495,6 +495,24 @@ export function parseHouse(len: i32): i32 {
   return 0;
 }
 
+/** The hints `suggest` wrote last were read with a land plot's number as the house (`участок 2`). */
+let hintsStead: bool = false;
+
+/**
+ * 1 when the hints of the last `suggest` call were read with a land plot's number, typed with its keyword (`уч 27`,
+ * `участок 2`), as the house key: the host then lists the stead before the building of two houses keyed alike.
+ */
+export function hintsAskStead(): i32 {
+  return hintsStead ? 1 : 0;
+}
+
+/** The best score after a reading that scored `score`: a better one wrote the hints (`suggestInto`), as it read them. */
+function bestAfter(score: i32, best: i32): i32 {
+  if (score <= best) return best;
+  hintsStead = houseKeyStead;
+  return score;
+}
+
 /**
  * Hints for INPUT[0…len): `prefix` 1 when the last word is still being typed. Writes at most `max`
  * items; returns their count.
@@ -506,6 +524,7 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
   const translit = variants > 1 && !layoutKeysInWord(len);
   let best = -1000000;
   setI32(RESULT, 0, 0);
+  hintsStead = false;
   let settledBy = -1;
   for (let v = 0; v < variants; v++) {
     if (v == VARIANT_TRANSLIT && !translit) continue;
@@ -514,7 +533,7 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
     const lookupsBefore = fuzzyCount + memoAnswers;
     tokenize(normalize(len, v));
     let score = suggestInto(prefix != 0, max, best);
-    if (score > best) best = score;
+    best = bestAfter(score, best);
     const houseTyped = houseKeyLen > 0;
     // and again reading a number after a numbered place's word as the house when no hint is one (`светлый мкр 5`)
     if (placeNumberAt >= 0 && partFirst(P_HOUSE) < 0 && !hintsHaveHouse()) {
@@ -522,7 +541,7 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
       setPlaceNumberHouse(true);
       score = suggestInto(prefix != 0, max, best);
       setPlaceNumberHouse(false);
-      if (score > best) best = score;
+      best = bestAfter(score, best);
     }
     // and again reading the first bare number as a name when that is ambiguous (`6а 23`: мкр 6а, house 23), when
     // no hint so far is a house (`байконур 6а`: microdistrict 6а being typed), or when the word being typed follows
@@ -532,7 +551,7 @@ export function suggest(len: i32, max: i32, prefix: i32): i32 {
       setNameFirstNumber(true);
       score = suggestInto(prefix != 0, max, best);
       setNameFirstNumber(false);
-      if (score > best) best = score;
+      best = bestAfter(score, best);
     }
     // a reading of Latin keys that wrote its hints from words all spelled right (two at least besides the one being
     // typed), with no fuzzy lookup and the typed house found, ends the call (as `readingSettles` does for standardize:

@@ -54,6 +54,8 @@ export function typedPostcode(): i32 {
 /** the house key: number, then к<case>, с<build>, as the dictionary writes them */
 export let HOUSE_KEY: usize = 0;
 export let houseKeyLen: i32 = 0;
+/** the key is a land plot's number, typed with its keyword (`уч 27`, `участок 2`) */
+export let houseKeyStead: bool = false;
 /** length of the bare number part of the key (before к/с) */
 export let houseBaseLen: i32 = 0;
 export const HOUSE_KEY_CAPACITY: i32 = 64;
@@ -827,6 +829,7 @@ function appendTokens(first: i32, last: i32): void {
 /** Key of the parsed house as the dictionary spells it: 10, 10а, 10/2, 10к2, 10с12, 10к2с1. */
 function buildHouseKey(): void {
   houseKeyLen = 0;
+  houseKeyStead = false;
   houseAltKeyLen = 0;
   houseFractionBaseLen = 0;
   altSpaced = false;
@@ -834,11 +837,12 @@ function buildHouseKey(): void {
   wideLast = -1;
   wideTakesFlat = false;
   if (partFirst(P_HOUSE) < 0) {
-    // a land plot typed with its keyword (`уч 27`, `участок №2`): its number is the key, as GAR's steads are keyed
+    // a land plot typed with its keyword (`уч 27`, `участок 2`): its number is the key, as GAR's steads are keyed
     // (the host then prefers the stead of two houses keyed alike, docs/DECISIONS.md)
     if (partFirst(P_STEAD) >= 0 && partFirst(P_BUILD) < 0) {
       appendTokens(partFirst(P_STEAD), partLast(P_STEAD));
       houseBaseLen = houseKeyLen;
+      houseKeyStead = true;
       return;
     }
     // a building with no house number (GAR has «ул Бармина, стр 1а»): the key is the dictionary's `с1а`, and

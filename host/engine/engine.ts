@@ -247,11 +247,32 @@ export class AddressEngine implements Engine {
       if (scopes && scopes.length && !scopes.some((s) => this.inScope(dict, res, s))) continue;
       out.push(res);
     }
+    this.twinAsked(dict, out, core.exports.hintsAskStead() !== 0);
     if (!(scopes && scopes.length) && count >= STREET_SLOT_FROM && out.length === count && ONE_WORD_TYPED.test(text) &&
         !out.some(isStreetOrBelow)) {
       this.streetSlot(dict, out, len, prefix);
     }
     return out;
+  }
+
+  /**
+   * Of two houses of a street keyed alike (GAR's stead `№2` beside house `2`), the hints list the one asked for where
+   * either stands: the land plot when its keyword was typed (`участок 2`), else the building, as `standardize` picks.
+   * The other follows in the place it had, when it was listed. Only a hint of the kind not asked for looks for its
+   * twin (a walk over its street's houses in the core): a building's hints with no stead keyword typed read nothing.
+   */
+  private twinAsked(dict: LoadedDictionary, out: Resolution[], steadAsked: boolean): void {
+    for (let i = 0; i < out.length; i++) {
+      const house = out[i].house;
+      if (house < 0 || dict.houseIsStead(house) === steadAsked) continue;
+      const twin = dict.steadTwin(house, steadAsked);
+      if (twin < 0) continue;
+      const at = out.findIndex((res) => res.house === twin);
+      if (at >= 0 && at < i) continue;
+      const listed = out[i];
+      out[i] = at >= 0 ? out[at] : this.hint(dict, -1, twin);
+      if (at >= 0) out[at] = listed;
+    }
   }
 
   /**

@@ -19,6 +19,8 @@ export interface CoreExports {
   standardize(len: number): number;
   parseHouse(len: number): number;
   suggest(len: number, max: number, prefix: number): number;
+  /** 1 when the last `suggest` read a land plot's number, typed with its keyword, as the house (`участок 2`) */
+  hintsAskStead(): number;
   nearest(lat: number, lon: number, level: number, radius: number): number;
   nearestMetro(lat: number, lon: number, max: number, radius: number): number;
   parentOfHouse(id: number): number;

@@ -304,6 +304,18 @@ describe('AddressEngine', () => {
       const building = own.standardize('ru', 'Екатеринбург, Ленина, 2').house;
       expect(filledParts(own.resolutionOf(dict, { kind: 'house', id: building }).parts)).toEqual({ house: '2' });
     });
+
+    it('lists the land plot first in hints when its keyword is typed, the building first otherwise', () => {
+      const hints = (query: string) =>
+        own.suggest('ru', query, 5).filter((res) => res.house >= 0).map((res) => filledParts(res.parts));
+      // the stead comes first in the registry's order, so each list needs the swap it asks for
+      expect(hints('Екатеринбург, Ленина, уч 2').slice(0, 2)).toEqual([{ stead: '№2' }, { house: '2' }]);
+      expect(hints('екатеринбург ленина участок 2').slice(0, 2)).toEqual([{ stead: '№2' }, { house: '2' }]);
+      expect(hints('Екатеринбург, Ленина, 2').slice(0, 2)).toEqual([{ house: '2' }, { stead: '№2' }]);
+      expect(hints('Екатеринбург, Ленина, д 2').slice(0, 2)).toEqual([{ house: '2' }, { stead: '№2' }]);
+      // a plot asked for where the street has only the building: the building stays
+      expect(hints('Екатеринбург, Ленина, участок 27')[0]).toEqual({ house: '27' });
+    });
   });
 
   describe('a corpus typed without the letter the registry adds (12 к4 for 12 лит Б к4)', () => {
