@@ -8,7 +8,8 @@
  * tier-up and the first heap growth are start-up costs, not throughput). The DURATION is cut into SLICES (5)
  * turns that alternate service and floor, so load from outside the bench falls on both alike and the ratio
  * compares like with like; req/s is over all turns, p50/p99 the median of the turns'. It prints requests/s,
- * latency p50/p99 and the ratio to the floor, and writes bench/http-load.json.
+ * latency p50/p99, the machine's idle CPU during each target's turns (/proc/stat: a server bound by its round trip
+ * leaves the cores idle, one bound by CPU does not) and the ratio to the floor, and writes bench/http-load.json.
  *
  * Loopback only, bounded: a watchdog stops everything after 4 × (WARMUP + DURATION) + 120 s. The service logs at LOG_LEVEL (default info, as shipped: one line per request,
  * written to a temporary file). autocannon runs in this process, on the same cores as the servers.
@@ -71,6 +72,18 @@ interface Outcome {
   completed: number;
   non2xx: number;
   errors: number;
+  /** the machine's idle CPU over this target's turns, in % of all its cores (null where /proc/stat is not) */
+  idle_pct: number | null;
+}
+
+/** The machine's idle and total CPU time so far (/proc/stat's first line, in ticks), or null off Linux. */
+function cpuTimes(): { idle: number; total: number } | null {
+  try {
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: ticks[3] + ticks[4], total: ticks.reduce((sum, t) => sum + t, 0) };
+  } catch {
+    return null;
+  }
 }
 
 async function load(url: string, target: Target, duration: number): Promise<AutocannonResult> {
@@ -163,12 +176,20 @@ async function main(): Promise<void> {
   const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
   for (const target of targets) {
     const runs: Record<'service' | 'floor', AutocannonResult[]> = { service: [], floor: [] };
+    // where the two cores' time goes during each target's turns: a service bound by its round trip leaves them idle
+    const idle = { service: { idle: 0, total: 0 }, floor: { idle: 0, total: 0 } };
     const urls = { service: serviceUrl, floor: floorUrl };
     process.stderr.write(`${target.name}: ${CONNECTIONS} connections, ${WARMUP} s warm-up each, then ${SLICES} × ${DURATION / SLICES} s per target, alternating … `);
     if (WARMUP > 0) for (const kind of ['service', 'floor'] as const) await load(urls[kind], target, WARMUP);
     for (let slice = 0; slice < SLICES; slice++) {
       for (const kind of slice % 2 === 0 ? (['service', 'floor'] as const) : (['floor', 'service'] as const)) {
+        const before = cpuTimes();
         runs[kind].push(await load(urls[kind], target, DURATION / SLICES));
+        const after = cpuTimes();
+        if (before && after) {
+          idle[kind].idle += after.idle - before.idle;
+          idle[kind].total += after.total - before.total;
+        }
       }
     }
     for (const kind of ['service', 'floor'] as const) {
@@ -184,6 +205,7 @@ async function main(): Promise<void> {
         completed: turns.reduce((sum, r) => sum + r.requests.total, 0),
         non2xx: turns.reduce((sum, r) => sum + r.non2xx, 0),
         errors: turns.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
+        idle_pct: idle[kind].total > 0 ? (100 * idle[kind].idle) / idle[kind].total : null,
       });
     }
     const [service, floorOutcome] = outcomes.slice(-2);
@@ -191,11 +213,12 @@ async function main(): Promise<void> {
   }
   stopChildren();
 
-  const header = ['endpoint', 'target', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'non-2xx', 'errors', 'vs floor'];
+  const header = ['endpoint', 'target', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'non-2xx', 'errors', 'idle %', 'vs floor'];
   const rows = outcomes.map((o) => {
     const floorRun = outcomes.find((f) => f.endpoint === o.endpoint && f.target === 'floor')!;
     return [
       o.endpoint, o.target, o.rps.toFixed(0), o.p50_ms.toFixed(1), o.p99_ms.toFixed(1), o.mb_per_s.toFixed(1), String(o.non2xx), String(o.errors),
+      o.idle_pct === null ? '—' : o.idle_pct.toFixed(1),
       o.target === 'floor' ? '—' : `×${(o.rps / floorRun.rps).toFixed(3)}`,
     ];
   });
