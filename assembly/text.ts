@@ -68,6 +68,45 @@ export function foldChar(c: i32): i32 {
   return CH_SPACE;
 }
 
+/**
+ * Where each letter а…я sits on the ЙЦУКЕН keyboard: row × 64 + the key's left edge in quarters of a key (the rows
+ * start 0, ¼ and ¾ of a key apart, as on the keys themselves); −1 for ё, which folds to е.
+ */
+const KEY_PLACE = new StaticArray<i32>(32);
+const KEY_ROWS: string[] = ['йцукенгшщзхъ', 'фывапролджэ', 'ячсмитьбю'];
+const ROW_SHIFT: i32[] = [0, 1, 3];
+for (let i = 0; i < 32; i++) unchecked(KEY_PLACE[i] = -1);
+for (let r = 0; r < 3; r++) {
+  const row = KEY_ROWS[r];
+  for (let k = 0; k < row.length; k++) unchecked(KEY_PLACE[row.charCodeAt(k) - 0x430] = r * 64 + k * 4 + ROW_SHIFT[r]);
+}
+
+/** Letters typed for one another by sound rather than by the finger (безударные гласные, voicing): а о, е и, … */
+function soundAlike(a: i32, b: i32): bool {
+  const lo = a < b ? a : b;
+  const hi = a < b ? b : a;
+  // а о, а я, е и, е э, е я, и ы, у ю, б п, в ф, г к, д т, ж ш, з с, ш щ, ъ ь
+  return (lo == 0x430 && (hi == 0x43e || hi == 0x44f)) || (lo == 0x435 && (hi == 0x438 || hi == 0x44d || hi == 0x44f)) ||
+    (lo == 0x438 && hi == 0x44b) || (lo == 0x443 && hi == 0x44e) || (lo == 0x431 && hi == 0x43f) ||
+    (lo == 0x432 && hi == 0x444) || (lo == 0x433 && hi == 0x43a) || (lo == 0x434 && hi == 0x442) ||
+    (lo == 0x436 && hi == 0x448) || (lo == 0x437 && hi == 0x441) || (lo == 0x448 && hi == 0x449) || (lo == 0x44a && hi == 0x44c);
+}
+
+/**
+ * A slip of one letter for another that a typist makes: neighbouring keys of ЙЦУКЕН (a finger off by one key:
+ * `вмдная` is видная, not водная), letters alike by sound, or anything that is not two Cyrillic letters (digits,
+ * Latin). A typo between two letters far apart on the keyboard and unlike in sound is rarer.
+ */
+export function nearKeys(a: i32, b: i32): bool {
+  if (a < 0x430 || a > 0x44f || b < 0x430 || b > 0x44f) return true;
+  const p = unchecked(KEY_PLACE[a - 0x430]);
+  const q = unchecked(KEY_PLACE[b - 0x430]);
+  if (p < 0 || q < 0) return true;
+  const rows = (p >> 6) - (q >> 6);
+  const across = (p & 63) - (q & 63);
+  return (rows >= -1 && rows <= 1 && across >= -4 && across <= 4) || soundAlike(a, b);
+}
+
 /** Latin key → Cyrillic letter on the ЙЦУКЕН layout; 0 when the key has none. */
 export function layoutChar(c: i32): i32 {
   switch (c) {

@@ -20,11 +20,12 @@
  * `peschanaya` → песчаная). Those costs are not edits, so that reading walks with a row of cells
  * (`walkCells`: ROWS, MAX_DEPTH × (MAX_QUERY+1) i32, one pass over the band per node).
  *
- * Hits go to HITS as (wordId, cost) pairs; the caller owns them until the next lookup.
+ * Hits go to HITS as (wordId, cost) pairs; the caller owns them until the next lookup. A cost of one edit that is a
+ * letter typed for another far from it on the keyboard and unlike in sound carries FAR_KEY (`costOf` drops it).
  */
 import { reserve, setI32, u16At, NORM } from './memory';
 import { TRIE, trieCount, trieNode, word } from './blob';
-import { normVariant, VARIANT_TRANSLIT } from './text';
+import { normVariant, VARIANT_TRANSLIT, nearKeys } from './text';
 
 const CH_SOFT: i32 = 0x44c; // ь
 const CH_HARD: i32 = 0x44a; // ъ
@@ -88,6 +89,14 @@ let memoHitsUsed: i32 = 0;
 /** fuzzy walks answered from the memo, since start (bench diagnostics) */
 export let memoAnswers: i32 = 0;
 export let HITS: usize = 0;
+/** Set in a hit's cost: its one edit is a letter typed for one far from it (`nearKeys`), a rarer slip. */
+export const FAR_KEY: i32 = 1 << 8;
+
+/** A hit's cost in edits, FAR_KEY dropped. */
+// @ts-ignore: decorator
+@inline export function costOf(cost: i32): i32 {
+  return cost & (FAR_KEY - 1);
+}
 export let hitCount: i32 = 0;
 /** trie nodes visited by fuzzy walks and fuzzy walks made, since start (bench diagnostics) */
 export let visitCount: i32 = 0;
@@ -369,15 +378,31 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
  * best cost of a prefix of the path, `best`, which it returns updated).
  */
 // @ts-ignore: decorator
-@inline function reachWord(node: i32, last: i32, best: i32, budget: i32, prefix: bool): i32 {
+@inline function reachWord(node: i32, last: i32, best: i32, budget: i32, prefix: bool, depth: i32, start: i32, m: i32): i32 {
   const wordId = trieNode(node, 3);
   if (prefix) {
     if (last < best) best = last;
     if (best <= budget && wordId >= 0) addHit(wordId, best);
   } else if (last <= budget && wordId >= 0) {
-    addHit(wordId, last);
+    addHit(wordId, last == 1 && depth == m && farSlip(start, m) ? last | FAR_KEY : last);
   }
   return best;
+}
+
+/**
+ * The path to the word (PATH[1 … m]) and the query (NORM[start …], as long) differ in one letter, and that letter is
+ * not one a typist slips to (`nearKeys`): not a neighbouring key, not alike by sound. Not for a transliteration,
+ * whose letters are read from another alphabet.
+ */
+function farSlip(start: i32, m: i32): bool {
+  if (normVariant == VARIANT_TRANSLIT) return false;
+  let at = -1;
+  for (let j = 0; j < m; j++) {
+    if (load<i32>(PATH + (<usize>(j + 1) << 2)) == <i32>u16At(NORM, start + j)) continue;
+    if (at >= 0) return false; // two letters differ: a transposition
+    at = j;
+  }
+  return at >= 0 && !nearKeys(<i32>u16At(NORM, start + at), load<i32>(PATH + (<usize>(at + 1) << 2)));
 }
 
 let takenNode: i32 = 0;
@@ -535,12 +560,14 @@ function walkBits(start: i32, m: i32, budget: i32, prefix: bool): void {
     let best = takenBest;
     let rowMin = NONE;
     if (depth <= deepest) {
-      bitStep(depth, matchVector(trieNode(node, 2), start, m), full, top);
+      const c = trieNode(node, 2);
+      store<i32>(PATH + (<usize>depth << 2), c);
+      bitStep(depth, matchVector(c, start, m), full, top);
       rowMin = bandMin(load<u64>(BIT_VP + (<usize>depth << 3)), load<u64>(BIT_VN + (<usize>depth << 3)), depth, budget, m);
-      best = reachWord(node, load<i32>(BIT_LAST + (<usize>depth << 2)), best, budget, prefix);
+      best = reachWord(node, load<i32>(BIT_LAST + (<usize>depth << 2)), best, budget, prefix, depth, start, m);
     } else if (prefix && best <= budget) {
       // deep inside a matched prefix: every word below matches at cost `best`
-      reachWord(node, best, best, budget, true);
+      reachWord(node, best, best, budget, true, depth, start, m);
     }
     if (rowMin > budget && !(prefix && best <= budget)) continue;
     if (hitCount >= MAX_HITS) break;
@@ -619,10 +646,10 @@ function walkCells(start: i32, m: i32, budget: i32, prefix: bool, skipPlain: boo
       }
       if (hi < m) setRow(depth, hi + 1, over);
       const last = m >= lo && m <= hi ? row(depth, m) : over;
-      best = reachWord(node, last, best, budget, prefix);
+      best = reachWord(node, last, best, budget, prefix, depth, start, m);
     } else if (prefix && best <= budget) {
       // deep inside a matched prefix: every word below matches at cost `best`
-      reachWord(node, best, best, budget, true);
+      reachWord(node, best, best, budget, true, depth, start, m);
     }
     if (rowMin > budget && !(prefix && best <= budget)) continue;
     if (hitCount >= MAX_HITS) break;

@@ -35,7 +35,7 @@ import { reserve } from '../memory';
 import {
   word, posting, name, nameWord, obj, NAME_HISTORICAL, NAME_ALIAS, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount, NAMES, wordCount,
 } from '../blob';
-import { lookup, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, MAX_HITS } from '../trie';
+import { lookup, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, MAX_HITS, FAR_KEY, costOf } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName,
@@ -476,7 +476,10 @@ function hitName(nameId: i32, t: i32, w: i32, cost: i32, prefix: bool): bool {
   return weight - (weight * cost) / 8 - (prefix ? weight / 20 : 0);
 }
 
-/** Hit h's cost in eighths of its word: two per edit, one more when an edit changed the word's first letter. */
+/**
+ * Hit h's cost in eighths of its word: two per edit, one more when an edit changed the word's first letter, one more
+ * when it is a letter typed for one far from it (trie.ts FAR_KEY).
+ */
 // @ts-ignore: decorator
 @inline function hitCost(h: i32): i32 {
   return load<i32>(HIT_INFO + (<usize>h << 2)) & 0xff;
@@ -1889,8 +1892,12 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
     if (budget > 0) firstLetterRange(tokChar(t, 0));
     for (let h = 0; h < n && hitTotal < HIT_CAP; h++) {
       const w = load<i32>(HITS + (<usize>h << 3));
-      const cost = load<i32>(HITS + (<usize>h << 3), 4);
+      const walked = load<i32>(HITS + (<usize>h << 3), 4);
+      const cost = costOf(walked);
       const firstChanged = cost > 0 && (w < firstLetterLow || w > firstLetterHigh) ? 1 : 0;
+      // and so does a letter typed for one far from it on the keyboard and unlike in sound (`вмдная` is видная
+      // before водная: м is и's neighbour; trie.ts FAR_KEY)
+      const farSlip = (walked & FAR_KEY) != 0 ? 1 : 0;
       if (cost == 0 && !prefix) {
         addTypeHit(t, w);
         // an official name of four letters or more, a popular one of three (`спб`, `мск`; `рт`, `мо` are too short)
@@ -1904,7 +1911,7 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
         addTypeHit(t, w);
       }
       store<i32>(HIT_WORDS + (<usize>hitTotal << 2), w);
-      store<i32>(HIT_INFO + (<usize>hitTotal << 2), (t << 8) | (cost * 2 + firstChanged));
+      store<i32>(HIT_INFO + (<usize>hitTotal << 2), (t << 8) | (cost * 2 + firstChanged + farSlip));
       hitTotal++;
     }
   }

@@ -59,6 +59,17 @@ describe('lookup(word, budget): the edit budget', () => {
     expect(street('Мираа')).toBe('Мира'); // the budget is the query word's: 5 letters, one edit
   });
 
+  it('reads a letter typed for its keyboard neighbour, or for one alike by sound, before one typed for a far letter', async () => {
+    const { engine: own, dict: ownDict } = await engineOfModel(streetsModel(['Видная', 'Водная', 'Белогорская', 'Белоярская']));
+    const name = (q: string) => ownDict.object(own.standardize('ru', q).levels.street).name;
+    // one substitution away from both: м is и's neighbour on ЙЦУКЕН, far from о
+    expect(name('Вмдная')).toBe('Видная');
+    // а and о are alike by sound (an unstressed vowel), а and и are neither
+    expect(name('Вадная')).toBe('Водная');
+    // a letter missed (Белог_рская) before г typed for я
+    expect(name('Белогрская')).toBe('Белогорская');
+  });
+
   it('refuses two edits in a word of 5 to 8 letters', () => {
     expect(street('Шорас')).toBe('');
     expect(street('Малышаве')).toBe('');
