@@ -98,13 +98,18 @@ function soundAlike(a: i32, b: i32): bool {
  * Latin). A typo between two letters far apart on the keyboard and unlike in sound is rarer.
  */
 export function nearKeys(a: i32, b: i32): bool {
+  return keyNeighbours(a, b) || soundAlike(a, b);
+}
+
+/** Two keys next to each other on ЙЦУКЕН (or not two Cyrillic letters: nothing to tell). */
+export function keyNeighbours(a: i32, b: i32): bool {
   if (a < 0x430 || a > 0x44f || b < 0x430 || b > 0x44f) return true;
   const p = unchecked(KEY_PLACE[a - 0x430]);
   const q = unchecked(KEY_PLACE[b - 0x430]);
   if (p < 0 || q < 0) return true;
   const rows = (p >> 6) - (q >> 6);
   const across = (p & 63) - (q & 63);
-  return (rows >= -1 && rows <= 1 && across >= -4 && across <= 4) || soundAlike(a, b);
+  return rows >= -1 && rows <= 1 && across >= -4 && across <= 4;
 }
 
 /** Latin key → Cyrillic letter on the ЙЦУКЕН layout; 0 when the key has none. */

@@ -25,7 +25,7 @@
  */
 import { reserve, setI32, u16At, NORM } from './memory';
 import { TRIE, trieCount, trieNode, word } from './blob';
-import { normVariant, VARIANT_TRANSLIT, nearKeys } from './text';
+import { normVariant, VARIANT_TRANSLIT, nearKeys, keyNeighbours } from './text';
 
 const CH_SOFT: i32 = 0x44c; // ь
 const CH_HARD: i32 = 0x44a; // ъ
@@ -384,25 +384,34 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
     if (last < best) best = last;
     if (best <= budget && wordId >= 0) addHit(wordId, best);
   } else if (last <= budget && wordId >= 0) {
-    addHit(wordId, last == 1 && depth == m && farSlip(start, m) ? last | FAR_KEY : last);
+    addHit(wordId, last == 1 && (depth == m || depth == m - 1) && farSlip(start, m, depth) ? last | FAR_KEY : last);
   }
   return best;
 }
 
 /**
- * The path to the word (PATH[1 … m]) and the query (NORM[start …], as long) differ in one letter, and that letter is
- * not one a typist slips to (`nearKeys`): not a neighbouring key, not alike by sound. Not for a transliteration,
- * whose letters are read from another alphabet.
+ * The word (PATH[1 … depth]) is the query (NORM[start …], m letters) with one slip a typist rarely makes (`nearKeys`):
+ * a letter typed for one that is neither its neighbouring key nor alike by sound (depth == m, one letter differs), or a
+ * letter typed in more that repeats neither of its neighbours nor is the key next to one (depth == m − 1: a finger
+ * doubles a letter or hits two keys). Not for a transliteration, whose letters are read from another alphabet.
  */
-function farSlip(start: i32, m: i32): bool {
+function farSlip(start: i32, m: i32, depth: i32): bool {
   if (normVariant == VARIANT_TRANSLIT) return false;
-  let at = -1;
-  for (let j = 0; j < m; j++) {
-    if (load<i32>(PATH + (<usize>(j + 1) << 2)) == <i32>u16At(NORM, start + j)) continue;
-    if (at >= 0) return false; // two letters differ: a transposition
-    at = j;
+  let at = 0;
+  while (at < depth && load<i32>(PATH + (<usize>(at + 1) << 2)) == <i32>u16At(NORM, start + at)) at++;
+  const typed = <i32>u16At(NORM, start + at);
+  if (depth == m) {
+    if (at == m) return false;
+    // a second letter differing is a transposition
+    for (let j = at + 1; j < m; j++) if (load<i32>(PATH + (<usize>(j + 1) << 2)) != <i32>u16At(NORM, start + j)) return false;
+    return !nearKeys(typed, load<i32>(PATH + (<usize>(at + 1) << 2)));
   }
-  return at >= 0 && !nearKeys(<i32>u16At(NORM, start + at), load<i32>(PATH + (<usize>(at + 1) << 2)));
+  // the letter typed in more is the first that differs (or the last); the rest follows the word one letter later
+  for (let j = at + 1; j < m; j++) if (load<i32>(PATH + (<usize>j << 2)) != <i32>u16At(NORM, start + j)) return false;
+  const before = at > 0 ? <i32>u16At(NORM, start + at - 1) : -1;
+  const after = at + 1 < m ? <i32>u16At(NORM, start + at + 1) : -1;
+  if (typed == before || typed == after) return false;
+  return !((before >= 0 && keyNeighbours(typed, before)) || (after >= 0 && keyNeighbours(typed, after)));
 }
 
 let takenNode: i32 = 0;

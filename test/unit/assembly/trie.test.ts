@@ -70,6 +70,17 @@ describe('lookup(word, budget): the edit budget', () => {
     expect(name('Белогрская')).toBe('Белогорская');
   });
 
+  it('reads a letter typed twice, or with the key beside it, before a stray letter typed in more', async () => {
+    const { engine: own, dict: ownDict } = await engineOfModel(streetsModel(['Мирда', 'Мирдаж', 'Мира']));
+    const name = (q: string) => ownDict.object(own.standardize('ru', q).levels.street).name;
+    // а typed twice, before а typed for ж (far apart, unlike in sound)
+    expect(name('Мирдаа')).toBe('Мирда');
+    // ш typed for ж (alike by sound), before ш typed in more after а (not beside it)
+    expect(name('Мирдаш')).toBe('Мирдаж');
+    // з typed for its neighbour д, before з typed in more between р and а (beside neither)
+    expect(name('Мирза')).toBe('Мирда');
+  });
+
   it('refuses two edits in a word of 5 to 8 letters', () => {
     expect(street('Шорас')).toBe('');
     expect(street('Малышаве')).toBe('');
