@@ -21,7 +21,8 @@
  * (`walkCells`: ROWS, MAX_DEPTH × (MAX_QUERY+1) i32, one pass over the band per node).
  *
  * Hits go to HITS as (wordId, cost) pairs; the caller owns them until the next lookup. A cost of one edit that is a
- * letter typed for another far from it on the keyboard and unlike in sound carries FAR_KEY (`costOf` drops it).
+ * slip a typist rarely makes (a letter typed for one far from it on the keyboard and unlike in sound, or a stray letter
+ * typed in more: `farSlip`) carries FAR_KEY (`costOf` drops it).
  */
 import { reserve, setI32, u16At, NORM } from './memory';
 import { TRIE, trieCount, trieNode, word } from './blob';
@@ -89,7 +90,7 @@ let memoHitsUsed: i32 = 0;
 /** fuzzy walks answered from the memo, since start (bench diagnostics) */
 export let memoAnswers: i32 = 0;
 export let HITS: usize = 0;
-/** Set in a hit's cost: its one edit is a letter typed for one far from it (`nearKeys`), a rarer slip. */
+/** Set in a hit's cost: its one edit is a slip a typist rarely makes (`farSlip`). */
 export const FAR_KEY: i32 = 1 << 8;
 
 /** A hit's cost in edits, FAR_KEY dropped. */

@@ -478,7 +478,7 @@ function hitName(nameId: i32, t: i32, w: i32, cost: i32, prefix: bool): bool {
 
 /**
  * Hit h's cost in eighths of its word: two per edit, one more when an edit changed the word's first letter, one more
- * when it is a letter typed for one far from it (trie.ts FAR_KEY).
+ * when it is a slip a typist rarely makes (trie.ts FAR_KEY).
  */
 // @ts-ignore: decorator
 @inline function hitCost(h: i32): i32 {
@@ -1895,8 +1895,8 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
       const walked = load<i32>(HITS + (<usize>h << 3), 4);
       const cost = costOf(walked);
       const firstChanged = cost > 0 && (w < firstLetterLow || w > firstLetterHigh) ? 1 : 0;
-      // and so does a letter typed for one far from it on the keyboard and unlike in sound (`вмдная` is видная
-      // before водная: м is и's neighbour; trie.ts FAR_KEY)
+      // and so does a slip a typist rarely makes: a letter typed for one far from it on the keyboard and unlike in
+      // sound (`вмдная` is видная before водная: м is и's neighbour), a stray letter typed in more (trie.ts farSlip)
       const farSlip = (walked & FAR_KEY) != 0 ? 1 : 0;
       if (cost == 0 && !prefix) {
         addTypeHit(t, w);
