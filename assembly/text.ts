@@ -103,7 +103,7 @@ export function nearKeys(a: i32, b: i32): bool {
 
 /** Two keys next to each other on ЙЦУКЕН (or not two Cyrillic letters: nothing to tell). */
 export function keyNeighbours(a: i32, b: i32): bool {
-  if (a < 0x430 || a > 0x44f || b < 0x430 || b > 0x44f) return true;
+  if (!isCyr(a) || !isCyr(b)) return true;
   const p = unchecked(KEY_PLACE[a - 0x430]);
   const q = unchecked(KEY_PLACE[b - 0x430]);
   if (p < 0 || q < 0) return true;
