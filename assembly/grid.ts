@@ -8,11 +8,12 @@
  * allocation). A ref ≥ 0 is a house id, a ref < 0 is −(object id + 1). Collisions only cost a distance
  * check: every candidate's real distance is computed.
  *
- * nearest → RESULT: [0] kind (0 none, 1 object, 2 house) [1] id [2] distance in meters
+ * nearest → RESULT: [0] kind (0 none, 1 object, 2 house) [1] id [2] distance in meters (to the point found: for a level
+ * above houses, the house or object that lies in the object answered)
  * nearestMetro → RESULT: [0] count, then (station index, distance in meters) pairs, nearest first
  */
 import { reserve, RESULT, setI32, i32At } from './memory';
-import { obj, objectCount, houseCount, houseLat, houseLon, O_LAT, O_LON, O_LEVEL, NO_COORD } from './blob';
+import { obj, objectCount, houseCount, houseLat, houseLon, houseParent, O_LAT, O_LON, O_LEVEL, O_PARENT, NO_COORD } from './blob';
 
 const CELL_E6: i32 = 10000;
 const METRO_STRIDE: i32 = 2;
@@ -87,7 +88,7 @@ export function distanceE6(lat1: i32, lon1: i32, lat2: i32, lon2: i32): f64 {
   return Math.sqrt(dx * dx + dy * dy);
 }
 
-/** Nearest point of `level` (0: any; 8: houses) within `radius` meters. */
+/** Nearest point of `level` (0: any; 8: houses; 1–7: the object of that level a point lies in, `consider`) within `radius` meters. */
 export function nearestInto(lat: f64, lon: f64, level: i32, radius: f64): i32 {
   setI32(RESULT, 0, 0);
   if (bucketCount == 0 || !(radius >= 0) || !(lat >= -90 && lat <= 90) || !(lon >= -180 && lon <= 180)) return 0;
@@ -101,6 +102,7 @@ export function nearestInto(lat: f64, lon: f64, level: i32, radius: f64): i32 {
   const c0 = cellOf(lonE6 - dLon);
   const c1 = cellOf(lonE6 + dLon);
   nearBest = radius;
+  nearPoint = 0;
   nearRef = 0;
   nearFound = false;
   nearLat = latE6;
@@ -127,23 +129,51 @@ export function nearestInto(lat: f64, lon: f64, level: i32, radius: f64): i32 {
 }
 
 let nearBest: f64 = 0;
+/** the point found (its distance is nearBest) and what it answers: itself, or the object of the level on its chain */
+let nearPoint = 0;
 let nearRef = 0;
 let nearFound = false;
 let nearLat = 0;
 let nearLon = 0;
 let nearLevel = 0;
 
-/** Keeps point `ref` when it is of the level asked and nearer (ties: the smaller ref); `row` −1 skips the cell check. */
+/**
+ * The object of `level` on point `ref`'s chain, the point itself included (a house of ул Малышева is on the street,
+ * in г Екатеринбург, in Свердловская обл), as a ref (−(object id + 1)); 0 when its chain has none at that level.
+ */
+function onLevel(ref: i32, level: i32): i32 {
+  let o = ref >= 0 ? houseParent(ref) : -ref - 1;
+  while (o >= 0) {
+    const at = obj(o, O_LEVEL);
+    if (at == level) return -o - 1;
+    if (at < level) return 0;
+    o = obj(o, O_PARENT);
+  }
+  return 0;
+}
+
+/**
+ * Keeps point `ref` when it is nearer (ties: the smaller ref) and of the level asked: houses for the house level,
+ * for a level above it the object of that level on the point's chain (`onLevel`: the street, city or region the
+ * point lies in, where its own centre may be kilometres away); `row` −1 skips the cell check.
+ */
 function consider(ref: i32, row: i32, col: i32): void {
-  if (nearLevel != 0 && (ref >= 0 ? 8 : obj(-ref - 1, O_LEVEL)) != nearLevel) return;
+  if (nearLevel == 8 && ref < 0) return;
+  if (nearLevel != 0 && nearLevel != 8 && ref < 0 && obj(-ref - 1, O_LEVEL) < nearLevel) return;
   const plat = pointLat(ref);
   const plon = pointLon(ref);
   // a bucket holds other cells too (hash collisions): only the cell being scanned counts
   if (row >= 0 && (cellOf(plat) != row || cellOf(plon) != col)) return;
   const d = distanceE6(nearLat, nearLon, plat, plon);
-  if (d > nearBest || (nearFound && d == nearBest && ref > nearRef)) return;
+  if (d > nearBest || (nearFound && d == nearBest && ref > nearPoint)) return;
+  let found = ref;
+  if (nearLevel != 0 && nearLevel != 8) {
+    found = onLevel(ref, nearLevel);
+    if (found == 0) return;
+  }
   nearBest = d;
-  nearRef = ref;
+  nearPoint = ref;
+  nearRef = found;
   nearFound = true;
 }
 

@@ -2,7 +2,8 @@
  * The spatial grid (assembly/grid.ts) through engine.nearest, against a brute-force search over every
  * house and object of the real ru dictionary, on 500 random points inside Екатеринбург's bounding box.
  * Distances are the core's (equirectangular, microdegrees) recomputed in JS; they must agree within 1 m,
- * and the point found must be the brute-force nearest or one at the same distance.
+ * and the point found must be the brute-force nearest or one at the same distance. For a level above houses a
+ * point answers with the object of that level on its chain (the street, city or region it lies in).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AddressEngine } from '../../../host/engine/engine.js';
@@ -31,7 +32,8 @@ function distance(lat1: number, lon1: number, lat2: number, lon2: number): numbe
   return Math.sqrt(dx * dx + dy * dy);
 }
 
-interface Point { kind: 'house' | 'object'; id: number; lat: number; lon: number; level: number }
+/** A point of the dictionary; `chain` its objects from the region down (a house's: its owner's chain). */
+interface Point { kind: 'house' | 'object'; id: number; lat: number; lon: number; level: number; chain: number[] }
 
 const LEVEL_OF: Record<GeoLevel, number> = { region: 1, area: 2, city: 3, settlement: 5, planStructure: 6, street: 7, house: 8 };
 
@@ -47,11 +49,11 @@ describe('nearest(lat, lon, level, radius)', () => {
     points = [];
     for (let id = 0; id < dict.houseCount; id++) {
       const h = dict.house(id);
-      if (h.lat !== 0 || h.lon !== 0) points.push({ kind: 'house', id, lat: h.lat, lon: h.lon, level: 8 });
+      if (h.lat !== 0 || h.lon !== 0) points.push({ kind: 'house', id, lat: h.lat, lon: h.lon, level: 8, chain: dict.chain(h.parent) });
     }
     for (let id = 0; id < dict.objectCount; id++) {
       const o = dict.object(id);
-      if (o.lat !== 0 || o.lon !== 0) points.push({ kind: 'object', id, lat: o.lat, lon: o.lon, level: o.level });
+      if (o.lat !== 0 || o.lon !== 0) points.push({ kind: 'object', id, lat: o.lat, lon: o.lon, level: o.level, chain: dict.chain(id) });
     }
     const city = objectByPath(dict, 'Свердловская обл > г Екатеринбург');
     const inCity = points.filter((p) => p.kind === 'house' && dict.chain(dict.house(p.id).parent).includes(city));
@@ -62,17 +64,26 @@ describe('nearest(lat, lon, level, radius)', () => {
     };
   });
 
-  function bruteForce(lat: number, lon: number, level: number, radius: number): { best: number; at: Point[] } {
+  /** What point p answers for `level`: itself (any level, houses), else the object of that level on its chain. */
+  function answerOf(p: Point, level: number): { kind: 'house' | 'object'; id: number } | null {
+    if (level === 0 || level === 8) return level === 8 && p.kind !== 'house' ? null : p;
+    const id = p.chain.find((o) => dict.object(o).level === level);
+    return id === undefined ? null : { kind: 'object', id };
+  }
+
+  /** The least distance to a point that answers for `level`, and what each point at that distance answers. */
+  function bruteForce(lat: number, lon: number, level: number, radius: number): { best: number; at: { kind: 'house' | 'object'; id: number }[] } {
     let best = Infinity;
-    let at: Point[] = [];
+    let at: { kind: 'house' | 'object'; id: number }[] = [];
     for (const p of points) {
-      if (level && p.level !== level) continue;
+      const answer = answerOf(p, level);
+      if (!answer) continue;
       const d = distance(lat, lon, p.lat, p.lon);
       if (d > radius || d > best + 1e-6) continue;
       if (d < best - 1e-6) {
         best = d;
-        at = [p];
-      } else at.push(p);
+        at = [answer];
+      } else at.push(answer);
     }
     return { best, at };
   }
@@ -92,10 +103,11 @@ describe('nearest(lat, lon, level, radius)', () => {
       }
       found++;
       expect(hit, where).not.toBeNull();
-      const p = hit!.found.kind === 'house' ? dict.house(hit!.found.id) : dict.object(hit!.found.id);
-      const d = distance(lat, lon, p.lat, p.lon);
       expect(Math.abs(hit!.distance - brute.best), where).toBeLessThanOrEqual(1);
-      expect(Math.abs(d - brute.best), `${where}: found a farther point`).toBeLessThan(1e-6);
+      if (!level || level === 'house') {
+        const p = hit!.found.kind === 'house' ? dict.house(hit!.found.id) : dict.object(hit!.found.id);
+        expect(Math.abs(distance(lat, lon, p.lat, p.lon) - brute.best), `${where}: found a farther point`).toBeLessThan(1e-6);
+      }
       expect(brute.at.some((q) => q.kind === hit!.found.kind && q.id === hit!.found.id), where).toBe(true);
     }
     return found;
@@ -111,8 +123,22 @@ describe('nearest(lat, lon, level, radius)', () => {
     expect(found).toBeLessThan(500);
   });
 
-  it('finds the nearest street centre within 2000 m', () => {
-    expect(check(200, 3, 'street', 2000)).toBeGreaterThan(50);
+  it('finds the street of the nearest house or street centre within 1000 m', () => {
+    expect(check(200, 3, 'street', 1000)).toBeGreaterThan(50);
+  });
+
+  it('finds the city and the region a point lies in through its nearest house, where their centres are far', () => {
+    expect(check(200, 5, 'city', 1000)).toBeGreaterThan(50);
+    expect(check(100, 6, 'region', 1000)).toBeGreaterThan(25);
+    // a street's house at its own point, 1.5 km or more from its city's centre: the city, the region and the street
+    const city = objectByPath(dict, 'Свердловская обл > г Екатеринбург');
+    const region = objectByPath(dict, 'Свердловская обл');
+    const house = points.find((q) => q.kind === 'house' && q.chain.includes(city) && dict.object(q.chain.at(-1)!).level === 7 && distance(q.lat, q.lon, dict.object(city).lat, dict.object(city).lon) > 1500)!;
+    expect(engine.nearest('ru', house.lat, house.lon, 'city', 100)).toEqual({ found: { kind: 'object', id: city }, distance: 0 });
+    expect(engine.nearest('ru', house.lat, house.lon, 'region', 100)).toEqual({ found: { kind: 'object', id: region }, distance: 0 });
+    expect(engine.nearest('ru', house.lat, house.lon, 'street', 100)).toEqual({ found: { kind: 'object', id: house.chain.at(-1) }, distance: 0 });
+    // no city on the chain of anything near a point in the sea: nothing, not the nearest city's centre
+    expect(engine.nearest('ru', 0.5, -30.5, 'city', 1000)).toBeNull();
   });
 
   it('finds a house exactly at its own coordinates, at distance 0', () => {
