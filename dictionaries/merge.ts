@@ -39,6 +39,7 @@ import {
   type SourceInfo,
 } from './model.js';
 import { distanceKm, nameKey, regionKeys } from './normalize.js';
+import { regionTimezone } from './timezones.js';
 
 type Country = ModelSink['country'];
 
@@ -647,7 +648,10 @@ export class ModelBuilder implements ModelSink {
     return { withCoordinates, withPostcode };
   }
 
-  /** step 5: region coordinates from its largest city, Post postcodes by name, inheritance of timezone/postcode */
+  /**
+   * step 5: region coordinates from its largest city, Post postcodes by name, inheritance of timezone/postcode (a region
+   * its registry gives no zone has its country's: timezones.ts)
+   */
   private fillTopDown(objects: MergedObject[]): void {
     // region/area coordinates: the most populous city (the capital in practice) beats the mean of houses
     const largest = new Map<number, MergedObject>();
@@ -691,7 +695,7 @@ export class ModelBuilder implements ModelSink {
           coordinatesFromPost++;
         }
       }
-      if (!object.timezone && parent?.timezone) object.timezone = parent.timezone;
+      if (!object.timezone) object.timezone = parent ? parent.timezone : regionTimezone(this.country, object.name);
       if (object.lat !== undefined && object.geoLevel === undefined) object.geoLevel = object.level;
     });
     this.postcodesFromPost = fromPost;

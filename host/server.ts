@@ -5,7 +5,8 @@
  * relaying an installed key to every worker. `--license-server` runs the license server instead.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
@@ -154,12 +155,35 @@ export function createHttpServer(config: Config, handle: (req: IncomingMessage, 
   }, Math.max(10, Math.min(Math.floor(WriteTimeout / 10), 1_000)));
   sweep.unref();
   server.on('close', () => clearInterval(sweep));
+  server.on('clientError', answerClientError);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res, performance.now() + WriteTimeout);
     res.on('close', () => inFlight.remove(res));
     handle(req, res);
   });
   return server;
+}
+
+/**
+ * What node's HTTP parser could not read never reaches a handler: raw UTF-8 in the path, a malformed header line,
+ * headers over the limit, a request not in within ReadTimeout. Node would answer a bare status line; this answers
+ * the envelope every other failure gets (400 code 3, 431 code 3, 408 code 4), then closes the connection. A socket
+ * gone, or one whose response has begun, is only closed.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const answering = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const error =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new AppError(GrpcCode.DEADLINE_EXCEEDED, 'запрос не получен за ReadTimeout.', [], 408)
+    : err.code === 'HPE_HEADER_OVERFLOW' ? new AppError(GrpcCode.INVALID_ARGUMENT, 'заголовки запроса слишком велики.', [], 431)
+    : new AppError(GrpcCode.INVALID_ARGUMENT, `запрос не разобран (${err.code ?? 'HTTP'}): путь и заголовки пишутся в ASCII, кириллица в URL — как %XX.`);
+  const body = JSON.stringify(envelope(error));
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** One process serving HTTP: engine, app, node server, reload and graceful close. */

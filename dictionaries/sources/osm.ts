@@ -200,7 +200,8 @@ class OsmCollector {
         parent: cityKey,
         name,
         type,
-        codes: extra.osm ? { osm: extra.osm } : {},
+        // a negative id (OsmAnd's converted points) is no OSM element: no code, as for places and houses
+        codes: extra.osm && !extra.osm.includes('-') ? { osm: extra.osm } : {},
         lat: extra.lat,
         lon: extra.lon,
         aliases: extra.aliases && extra.aliases.length > 0 ? extra.aliases : undefined,

@@ -4,9 +4,9 @@
  * The same class serves Node and the browser (web/): it needs only the wasm bytes and blob bytes.
  */
 import type {
-  Country, Dictionary, Engine, Found, GeoLevel, HouseParts, LevelKey, MetroHit, Quality, Resolution, Scope,
+  Country, Dictionary, Engine, Found, GeoLevel, HousePartKey, HouseParts, LevelKey, MetroHit, Quality, Resolution, Scope,
 } from './types.js';
-import { HOUSE_PART_KEYS, LEVEL_KEYS } from './types.js';
+import { apartmentMember, HOUSE_PART_KEYS, LEVEL_KEYS } from './types.js';
 import { LoadedDictionary } from './dictionary.js';
 
 /**
@@ -29,6 +29,46 @@ export function wordBeingTyped(text: string): boolean {
   return WORD_BEING_TYPED.test(text.slice(Math.max(0, start - 2)));
 }
 
+/**
+ * The input nothing matched as leftovers read it (conventions: `undefinedParts` = the cleaned input): control
+ * characters gone, the words one space apart, runs of punctuation standing alone and commas or semicolons at a word's
+ * ends dropped (`  абракадабра ,,,   кадабра\t\u0000 ` → `абракадабра кадабра`).
+ */
+export function cleanedInput(text: string): string {
+  return text
+    .replace(/[\p{Cc}\p{Cf}]/gu, ' ')
+    .split(/\s+/)
+    .map((word) => word.replace(/^[,;]+|[,;]+$/g, ''))
+    .filter((word) => word !== '' && !/^[\p{P}\p{S}]+$/u.test(word))
+    .join(' ');
+}
+
+/** Type words a scope's name may carry before or after the name (`г Екатеринбург`, `Свердловская область`). */
+const SCOPE_TYPE_WORDS = new Set([
+  'г', 'город', 'обл', 'область', 'край', 'респ', 'республика', 'р-н', 'район', 'пгт', 'п', 'пос', 'поселок', 'с', 'село',
+  'д', 'деревня', 'ст-ца', 'станица', 'ул', 'улица', 'пр-кт', 'проспект', 'пер', 'переулок', 'б-р', 'бульвар', 'ш',
+  'шоссе', 'наб', 'набережная', 'пл', 'площадь', 'мкр', 'микрорайон', 'проезд', 'пр-д', 'туп', 'тупик', 'аллея', 'тракт',
+  'м', 'місто', 'вул', 'вулиця', 'пров', 'провулок', 'просп', 'вобл', 'вобласць', 'гор',
+]);
+
+/**
+ * A scope's name as hints compare it (`scopes[].name`, `regionName`, `streetName`) with the names of a hint's levels:
+ * case, ё and dots aside, and without a type word at either end, so that a level's `fullName` as records write it
+ * (`г Екатеринбург`, `Свердловская обл`, `ул Малышева`) scopes as its name does.
+ */
+export function scopeName(text: string): string {
+  const words = text.toLowerCase().replace(/ё/g, 'е').replace(/\./g, ' ').split(/\s+/).filter((word) => word !== '');
+  if (words.length > 1 && SCOPE_TYPE_WORDS.has(words[0])) words.shift();
+  if (words.length > 1 && SCOPE_TYPE_WORDS.has(words[words.length - 1])) words.pop();
+  return words.join(' ');
+}
+
+/** The parts an apartment's number can be typed in (`apartmentMember`). */
+const APARTMENT_PARTS: readonly HousePartKey[] = ['flat', 'office', 'room', 'kab', 'place', 'block', 'pav', 'sek'];
+
+/** The digits of a country's postcodes. */
+const POSTCODE_DIGITS: Record<Country, number> = { ru: 6, by: 6, kz: 6, ua: 5 };
+
 /** Hints of lists this long or longer keep a slot for a street (`AddressEngine.streetSlot`)… */
 const STREET_SLOT_FROM = 5;
 /** …read among the first hints of a list this long. */
@@ -41,12 +81,14 @@ const ONE_WORD_TYPED = /^\s*\p{L}{5,}\s*$/u;
  * the building, `дом 27`).
  */
 function spellHouse(parts: HouseParts, number: string, stead: boolean): void {
+  // the other part is emptied when the number found was typed in it (`уч 27` found as дом 27), and kept when both
+  // were typed (`Малышева 5, участок 7`: the building 5, the plot 7 as typed)
   if (stead) {
+    if (parts.stead === '') parts.house = '';
     parts.stead = number.toLowerCase();
-    parts.house = '';
   } else {
+    if (parts.house === '') parts.stead = '';
     parts.house = number.toLowerCase();
-    parts.stead = '';
   }
 }
 
@@ -182,11 +224,21 @@ export class AddressEngine implements Engine {
     const matched = r[0] === 0;
     const objectId = matched ? r[1] : -1;
     let houseId = matched ? r[2] : -1;
-    const { parts, postcodeIn } = this.readParts(r, text);
+    const read = this.readParts(r, text);
+    const { parts } = read;
+    let postcodeIn = read.postcodeIn;
     const left: string[] = [];
     for (let i = 0; i < r[R_LEFT]; i++) {
       const s = r[R_LEFT + 1 + 2 * i];
       left.push(text.slice(s, s + r[R_LEFT + 2 + 2 * i]));
+    }
+    // five digits opening the string are read as a postcode (Ukraine's: `01033, Київ`); elsewhere they are none, and
+    // stay in sight as a leftover (`12345 Екатеринбург Малышева 5`), not dropped
+    let lostPostcode = false;
+    if (postcodeIn !== '' && postcodeIn.length !== POSTCODE_DIGITS[country]) {
+      left.unshift(postcodeIn);
+      postcodeIn = '';
+      lostPostcode = true;
     }
     if (houseId >= 0) {
       // a land plot when one was asked for (`уч 27`), else the building, of two houses spelled alike
@@ -205,11 +257,11 @@ export class AddressEngine implements Engine {
     }
     if (houseId < 0) houseId = -1;
     const quality: Quality = {
-      unique: r[3], actuality: r[4], undefined: r[5], level: r[6], house: r[7],
+      unique: r[3], actuality: r[4], undefined: lostPostcode && r[5] === 0 ? 1 : r[5], level: r[6], house: r[7],
       geo: matched ? this.geoLevel(dict, objectId, houseId) : 0,
     };
     let apartment = -1;
-    if (houseId >= 0 && parts.flat) apartment = this.findApartment(dict, houseId, parts.flat);
+    if (houseId >= 0 && APARTMENT_PARTS.some((key) => parts[key] !== '')) apartment = this.findApartment(dict, houseId, parts);
     return {
       levels: this.levelsOf(dict, objectId, houseId),
       house: houseId,
@@ -217,16 +269,24 @@ export class AddressEngine implements Engine {
       parts,
       postcodeIn,
       quality,
-      undefinedParts: matched ? left.join(' ') : text.replace(/\s+/g, ' ').trim(),
+      undefinedParts: matched ? left.join(' ') : cleanedInput(text),
       matched,
     };
   }
 
-  private findApartment(dict: Dictionary, houseId: number, flat: string): number {
+  /**
+   * The house's apartment typed: its number in the part its registry type fills (`помещение 1`, `офис 5`), else in
+   * the flat (clients write `кв` for any of them: `кв 1` finds a помещение 1 when no квартира 1 is there).
+   */
+  private findApartment(dict: Dictionary, houseId: number, parts: HouseParts): number {
+    let asFlat = -1;
     for (const id of (dict as LoadedDictionary).apartmentsOf(houseId)) {
-      if (dict.apartment(id).number.toLowerCase() === flat) return id;
+      const apartment = dict.apartment(id);
+      const number = apartment.number.toLowerCase();
+      if (parts[apartmentMember(apartment.type)] === number) return id;
+      if (asFlat < 0 && parts.flat === number) asFlat = id;
     }
-    return -1;
+    return asFlat;
   }
 
   suggest(country: Country, query: string, count: number, scopes?: Scope[]): Resolution[] {
@@ -350,7 +410,6 @@ export class AddressEngine implements Engine {
     // object ids of the administrative levels (the municipal index is not one)
     const ids = LEVEL_KEYS.filter((k) => k !== 'municipal').map((k) => res.levels[k]).filter((x) => x >= 0);
     const objects = ids.map((id) => dict.object(id));
-    const norm = (s: string) => s.toLowerCase().replace(/ё/g, 'е').trim();
     for (const key of ['fias', 'ga', 'osm', 'gar', 'kladr'] as const) {
       const want = scope[key];
       if (want && !objects.some((o) => o.codes[key].toLowerCase() === want.toLowerCase())) return false;
@@ -359,10 +418,10 @@ export class AddressEngine implements Engine {
       const pc = res.house >= 0 ? dict.house(res.house).postcode : '';
       if (pc !== scope.postcode && !objects.some((o) => o.postcode === scope.postcode)) return false;
     }
-    const byLevel = (key: LevelKey) => (res.levels[key] >= 0 ? norm(dict.object(res.levels[key]).name) : '');
-    if (scope.name && ![byLevel('city'), byLevel('settlement'), byLevel('region')].includes(norm(scope.name))) return false;
-    if (scope.regionName && byLevel('region') !== norm(scope.regionName)) return false;
-    if (scope.streetName && byLevel('street') !== norm(scope.streetName)) return false;
+    const byLevel = (key: LevelKey) => (res.levels[key] >= 0 ? scopeName(dict.object(res.levels[key]).name) : '');
+    if (scope.name && ![byLevel('city'), byLevel('settlement'), byLevel('region')].includes(scopeName(scope.name))) return false;
+    if (scope.regionName && byLevel('region') !== scopeName(scope.regionName)) return false;
+    if (scope.streetName && byLevel('street') !== scopeName(scope.streetName)) return false;
     if (scope.coordinates) {
       const { latitude, longitude, radius = 1000 } = scope.coordinates;
       const h = res.house >= 0 ? dict.house(res.house) : null;

@@ -19,6 +19,23 @@ export const HOUSE_PART_KEYS = [
 export type HousePartKey = (typeof HOUSE_PART_KEYS)[number];
 export type HouseParts = Record<HousePartKey, string>;
 
+/** Apartment types of the registry → the HouseDetails member they fill (`помещение 1` is `place`); others fill `flat`. */
+const APARTMENT_MEMBER: Record<string, HousePartKey> = {
+  'кв': 'flat', 'квартира': 'flat',
+  'оф': 'office', 'офис': 'office',
+  'пом': 'place', 'помещение': 'place', 'помещ': 'place',
+  'ком': 'room', 'комн': 'room', 'комната': 'room',
+  'каб': 'kab', 'кабинет': 'kab',
+  'пав': 'pav', 'павильон': 'pav',
+  'блок': 'block',
+  'секция': 'sek',
+};
+
+/** The HouseDetails member an apartment of registry type `type` fills. */
+export function apartmentMember(type: string): HousePartKey {
+  return APARTMENT_MEMBER[type.trim().toLowerCase().replace(/\.$/, '')] ?? 'flat';
+}
+
 export interface Quality {
   unique: number;
   actuality: number;

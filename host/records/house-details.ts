@@ -2,7 +2,7 @@
  * HouseDetails: the parsed house part, completed from the registry house and apartment when the engine
  * found them, and its one-line `fullName` (`дом 4, строение 2, этаж 8, офис 839, блок г`).
  */
-import { HOUSE_PART_KEYS, type ApartmentInfo, type HouseInfo, type HousePartKey, type HouseParts } from '../engine/types.js';
+import { apartmentMember, HOUSE_PART_KEYS, type ApartmentInfo, type HouseInfo, type HousePartKey, type HouseParts } from '../engine/types.js';
 
 /** Words of fullName, in conventions.md's order (the order of HOUSE_PART_KEYS). */
 export const HOUSE_PART_WORDS: Record<HousePartKey, string> = {
@@ -25,18 +25,6 @@ export const HOUSE_PART_WORDS: Record<HousePartKey, string> = {
   sek: 'секция',
   abon: 'а/я',
   munit: 'в/ч',
-};
-
-/** Apartment types of the registry → the HouseDetails member they fill. */
-const APARTMENT_MEMBER: Record<string, HousePartKey> = {
-  'кв': 'flat', 'квартира': 'flat',
-  'оф': 'office', 'офис': 'office',
-  'пом': 'place', 'помещение': 'place', 'помещ': 'place',
-  'ком': 'room', 'комн': 'room', 'комната': 'room',
-  'каб': 'kab', 'кабинет': 'kab',
-  'пав': 'pav', 'павильон': 'pav',
-  'блок': 'block',
-  'секция': 'sek',
 };
 
 /** Literals, not loops over HOUSE_PART_KEYS: these run for every record (same key order). */
@@ -78,7 +66,12 @@ export function completeHouseParts(parsed: Partial<HouseParts> | undefined, hous
   }
   if (apartment) {
     const number = clean(apartment.number);
-    if (number) parts[APARTMENT_MEMBER[clean(apartment.type).replace(/\.$/, '')] ?? 'flat'] = number;
+    if (number) {
+      // the registry spells the apartment it found: `кв 1` typed for its помещение 1 is помещение 1, not both
+      const member = apartmentMember(apartment.type);
+      if (member !== 'flat' && parts.flat === number) parts.flat = '';
+      parts[member] = number;
+    }
   }
   return parts;
 }

@@ -22,7 +22,7 @@ export const legacySelectRequest = requestSchema<LegacySelectRequest>({
   properties: {
     letters: textField('Partial address, at least 3 letters'),
     country,
-    countreturnrec: { type: 'string', pattern: '^\\s*\\d{0,4}\\s*$', 'x-message': 'ожидается целое число', description: 'Maximum number of hints (default 10, at most 20)' },
+    countreturnrec: { type: 'string', maxLength: 64, pattern: '^\\s*\\d*\\s*$', 'x-message': 'ожидается целое число', description: 'Maximum number of hints (default 10, at most 20)' },
     ...credentials,
   },
   required: ['letters'],

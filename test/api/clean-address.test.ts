@@ -140,6 +140,27 @@ describe('POST /api/v1/clean/address', () => {
     expect(own.body.quality.undefined).toBe(0);
   });
 
+  it('keeps in sight what it does not use: a land plot typed beside the house, five digits that are no postcode here', async () => {
+    const plot = await api.post('/api/v1/clean/address', { query: 'Екатеринбург ул Малышева 5, участок 7', countryCode: 'RU' });
+    expect(plot.body.houseDetails).toMatchObject({ house: '5', stead: '7' });
+    expect(plot.body.houseDetails.fullName).toBe('дом 5, участок 7');
+    const five = await api.post('/api/v1/clean/address', { query: '12345 Екатеринбург Малышева 5', countryCode: 'RU' });
+    expect(five.body.street.name).toBe('Малышева');
+    expect(five.body.postcodeIn).toBe('');
+    expect(five.body.undefinedParts).toBe('12345');
+    expect(five.body.quality.undefined).toBe(1);
+    expect(five.body.valid).toBe(true);
+  });
+
+  it('answers an input nothing matched with the cleaned input as its leftover', async () => {
+    const reply = await api.post('/api/v1/clean/address', { query: '  абракадабра ,,,   кадабра\t\u0000 ', countryCode: 'RU' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.address).toBe('');
+    expect(reply.body.valid).toBe(false);
+    expect(reply.body.quality).toEqual({ unique: 0, actuality: 0, undefined: 2, level: 0, house: 0, geo: 0 });
+    expect(reply.body.undefinedParts).toBe('абракадабра кадабра');
+  });
+
   it('reads a number after the house and a space as its corpus when the street has that corpus and not the bare number', async () => {
     const reply = await api.post('/api/v1/clean/address', { query: 'екатеринбург хрустальногорская 35 4, кв 5', countryCode: 'RU' });
     expect(reply.status).toBe(200);

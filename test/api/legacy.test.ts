@@ -70,6 +70,22 @@ describe('GET /legacy/selectAddress', () => {
     expect(reply.body[0]).toHaveProperty('c_RegionName');
   });
 
+  it('writes the building in c_house: дом and its корпус, as c_fullname does', async () => {
+    const reply = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('екатеринбург хрустальногорская 35 к4')}&country=RU&countreturnrec=1`);
+    expect(reply.body[0].c_fullname).toMatch(/, дом 35, корпус 4$/);
+    expect(reply.body[0].c_house).toBe('дом 35, корпус 4');
+    const plain = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('байконур гагарина 5')}&country=RU&countreturnrec=1`);
+    expect(plain.body[0].c_house).toBe('дом 5');
+  });
+
+  it('takes a countreturnrec over 20 as 20, however many digits it has', async () => {
+    for (const count of ['21', '10000', '99999999999999999999']) {
+      const reply = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('ленина')}&country=RU&countreturnrec=${count}`);
+      expect(reply.status, count).toBe(200);
+      expect(reply.body.length, count).toBe(20);
+    }
+  });
+
   it('refuses a non-numeric countreturnrec and a repeated parameter', async () => {
     const count = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('Байконур')}&countreturnrec=many`);
     expect(count.body).toEqual({ code: 3, message: 'countreturnrec: ожидается целое число.', details: [] });

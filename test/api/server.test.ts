@@ -37,7 +37,24 @@ describe('gateway timeouts', () => {
     const started = Date.now();
     const reply = await rawExchange(port, 'POST /api/v1/clean/address HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":', 5000);
     expect(reply).toMatch(/^HTTP\/1\.1 408/);
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ code: 4, message: 'запрос не получен за ReadTimeout.', details: [] });
     expect(Date.now() - started).toBeLessThan(3000);
+    await running.close();
+  });
+
+  it('answers what node cannot parse (raw UTF-8 in the path, headers too large) in the error envelope', async () => {
+    const running = await startServer({ config: configFromObject({}), logger: silent, createEngine: await loadEngineFactory(), listen: { host: '127.0.0.1', port: 0 } });
+    const port = Number(new URL(running.url).port);
+    const body = (reply: string) => JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4));
+    const raw = await rawExchange(port, 'GET /legacy/checkAddress?addr=Малышева HTTP/1.1\r\nHost: x\r\n\r\n', 2000);
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\nContent-Type: application\/json/);
+    expect(body(raw)).toMatchObject({ code: 3, details: [] });
+    expect(body(raw).message).toMatch(/^запрос не разобран \(HPE_/);
+    const large = await rawExchange(port, `GET /v1/version HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 2000);
+    expect(large).toMatch(/^HTTP\/1\.1 431/);
+    expect(body(large)).toEqual({ code: 3, message: 'заголовки запроса слишком велики.', details: [] });
+    // and the server still answers
+    expect((await fetch(`${running.url}/v1/version`)).status).toBe(200);
     await running.close();
   });
 

@@ -151,6 +151,18 @@ describe.runIf(HAS_DATA)('buildModels(dataDir) on the shared data', () => {
     expect(ru.objects.filter((o) => o.source === 'gar')).toHaveLength(48);
   });
 
+  it('gives the places of Kazakhstan, Belarus and Ukraine their time zone, the Crimea and Sevastopol theirs', () => {
+    const zones = (country: string) => new Set(model(country).objects.map((o) => o.timezone));
+    expect(zones('kz')).toEqual(new Set(['UTC+5']));
+    expect(zones('by')).toEqual(new Set(['UTC+3']));
+    const ua = model('ua');
+    expect(zones('ua')).toEqual(new Set(['UTC+2', 'UTC+3']));
+    const zoneOf = (name: string) => ua.objects.find((o) => o.level === Level.city && o.name === name)?.timezone;
+    expect(zoneOf('Київ')).toBe('UTC+2');
+    expect(zoneOf('Сімферополь')).toBe('UTC+3');
+    expect(zoneOf('Севастополь')).toBe('UTC+3');
+  });
+
   it('keeps Москва a region with its hflabs codes and the OSM streets under it', () => {
     const ru = model('ru');
     const moscow = ru.objects.findIndex((o) => o.codes.fias === '0c5b2444-70a0-4932-980c-b4dc0d3f02b5');

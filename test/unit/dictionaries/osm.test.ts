@@ -90,5 +90,8 @@ describe.runIf(HAS_DATA)('OSM readers on the real extracts', () => {
     const lenina = sink.objects.filter((o) => o.level === Level.street && o.name === 'Ленина' && o.type === 'ул');
     expect(new Set(lenina.map((o) => o.parent)).size).toBeGreaterThan(100);
     expect(sink.houses.length).toBeGreaterThan(450);
+    // the extract's ids are negative (converted points, no OSM elements): no street, place or house gets an osm code
+    expect(sink.objects.filter((o) => o.codes?.osm !== undefined)).toEqual([]);
+    expect(sink.houses.filter((h) => h.codes?.osm !== undefined)).toEqual([]);
   });
 });

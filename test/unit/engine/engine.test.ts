@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AddressEngine, cleanInput, emptyLevels, emptyParts, wordBeingTyped } from '../../../host/engine/engine.js';
+import { AddressEngine, cleanedInput, cleanInput, emptyLevels, emptyParts, scopeName, wordBeingTyped } from '../../../host/engine/engine.js';
 import type { LoadedDictionary } from '../../../host/engine/dictionary.js';
 import { filledParts } from '../../helpers/engine.js';
 import { CITY, LENINA, MARTA, REGION, SMALL_OBJECTS, engineOfModel, mergedModel, smallModel } from '../../helpers/model.js';
@@ -26,6 +26,27 @@ describe('cleanInput(text)', () => {
     expect(cleanInput('a &foo; b')).toBe('a &foo; b');
     expect(cleanInput('&#0;x&#x110000;')).toBe(' x ');
     expect(cleanInput('д 5')).toBe('д 5');
+  });
+});
+
+describe('cleanedInput(text)', () => {
+  it('drops control characters and punctuation standing alone, and keeps the words one space apart', () => {
+    expect(cleanedInput('  абракадабра ,,,   кадабра\t\u0000 ')).toBe('абракадабра кадабра');
+    expect(cleanedInput('zzz, qqq;')).toBe('zzz qqq');
+    expect(cleanedInput('№ 5 - д.7/1 (нет)')).toBe('5 д.7/1 (нет)');
+    expect(cleanedInput('\u200b\u0007')).toBe('');
+  });
+});
+
+describe('scopeName(text)', () => {
+  it('drops case, ё, dots and one type word at either end, never the whole name', () => {
+    expect(scopeName('г. Екатеринбург')).toBe('екатеринбург');
+    expect(scopeName('Свердловская обл')).toBe('свердловская');
+    expect(scopeName('ул Ленина')).toBe(scopeName('Ленина'));
+    expect(scopeName('Проспект Мира')).toBe(scopeName('Мира'));
+    expect(scopeName('Ханты-Мансийский Автономный округ - Югра')).toBe('ханты-мансийский автономный округ - югра');
+    expect(scopeName('Город')).toBe('город');
+    expect(scopeName('Берёзовский')).toBe('березовский');
   });
 });
 
@@ -175,6 +196,11 @@ describe('AddressEngine', () => {
       expect(houses([{ kladr: '7700000000000', ...near10a }])).toEqual([]);
       expect(houses([{ streetName: 'ленина', regionName: 'Свердловская' }]).length).toBe(5);
       expect(houses([{ name: 'Екатеринбург', streetName: '8 Марта' }])).toEqual([]);
+      // names as records write the levels' fullName, or with the type in full, scope as the bare names do
+      expect(houses([{ name: 'г Екатеринбург', regionName: 'Свердловская обл', streetName: 'ул. Ленина' }]).length).toBe(5);
+      expect(houses([{ name: 'город Екатеринбург', regionName: 'Свердловская область' }])).toEqual(houses([{ name: 'Екатеринбург', regionName: 'Свердловская' }]));
+      expect(houses([{ name: 'Екатеринбург' }]).length).toBe(6);
+      expect(houses([{ name: 'г Москва' }])).toEqual([]);
     });
   });
 
@@ -354,9 +380,11 @@ describe('AddressEngine', () => {
   });
 
   describe('nearest and nearestMetro', () => {
-    it('finds the nearest object of a level', () => {
+    it('finds the object of a level a point lies in: on the chain of the nearest point', () => {
       expect(engine.nearest('ru', 56.8389, 60.6057, 'street', 100)).toEqual({ found: { kind: 'object', id: LENINA }, distance: 0 });
-      expect(engine.nearest('ru', 56.8389, 60.6057, 'region', 100)).toBeNull();
+      expect(engine.nearest('ru', 56.8389, 60.6057, 'city', 100)).toEqual({ found: { kind: 'object', id: CITY }, distance: 0 });
+      expect(engine.nearest('ru', 56.8389, 60.6057, 'region', 100)).toEqual({ found: { kind: 'object', id: REGION }, distance: 0 });
+      expect(engine.nearest('ru', 0.5, -30.5, 'region', 1000)).toBeNull();
     });
 
     it('gives no metro for unknown coordinates (0, 0)', () => {
