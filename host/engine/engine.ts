@@ -66,6 +66,9 @@ export function scopeName(text: string): string {
 /** The parts an apartment's number can be typed in (`apartmentMember`). */
 const APARTMENT_PARTS: readonly HousePartKey[] = ['flat', 'office', 'room', 'kab', 'place', 'block', 'pav', 'sek'];
 
+/** Two numbers apart (`5 кв 10`, `5, 10`): a unit may be typed after the house (`AddressEngine.unitTyped`). */
+const TWO_NUMBERS = /\d\D+\d/;
+
 /** The digits of a country's postcodes. */
 const POSTCODE_DIGITS: Record<Country, number> = { ru: 6, by: 6, kz: 6, ua: 5 };
 
@@ -312,7 +315,30 @@ export class AddressEngine implements Engine {
         !out.some(isStreetOrBelow)) {
       this.streetSlot(dict, out, len, prefix);
     }
+    if (TWO_NUMBERS.test(text) && out.some((res) => res.house >= 0)) this.unitTyped(dict, out, text);
     return out;
+  }
+
+  /**
+   * A flat, office or room typed after the house (`малышева 5 кв 10`, `гагарина 5 оф 3`) goes with the hints of that
+   * very house: its number as typed, and its корпус and строение where they were typed (`35 к4 кв 7`, not 35 к1).
+   * The apartment is looked for as `standardize` looks for it; a hint of another house (5а) is left as it is.
+   */
+  private unitTyped(dict: LoadedDictionary, out: Resolution[], text: string): void {
+    const core = dict.core;
+    core.exports.parseHouse(core.write(text));
+    const { parts } = this.readParts(core.result(), text);
+    if (!APARTMENT_PARTS.some((key) => parts[key] !== '')) return;
+    for (let i = 0; i < out.length; i++) {
+      const res = out[i];
+      if (res.house < 0 || dict.houseIsStead(res.house)) continue;
+      const label = dict.houseLabel(res.house);
+      if (label.number.toLowerCase() !== parts.house) continue;
+      if ((parts.case && parts.case !== label.block.toLowerCase()) || (parts.build && parts.build !== label.building.toLowerCase())) continue;
+      const withUnit = { ...res.parts };
+      for (const key of APARTMENT_PARTS) if (parts[key]) withUnit[key] = parts[key];
+      out[i] = { ...res, parts: withUnit, apartment: this.findApartment(dict, res.house, withUnit) };
+    }
   }
 
   /**

@@ -39,6 +39,20 @@ describe('POST /api/v1/suggest/address', () => {
     expect(zero.body.suggestions.length).toBeLessThanOrEqual(10);
   });
 
+  it('keeps a flat or office typed after the house in the hints of that house, the apartment found as clean finds it', async () => {
+    const flat = await api.post('/api/v1/suggest/address', { query: 'екатеринбург малышева 5 кв 10', countryCode: 'RU', count: 3 });
+    expect(flat.body.suggestions[0].houseDetails).toMatchObject({ house: '5', flat: '10', fullName: 'дом 5, квартира 10' });
+    expect(flat.body.suggestions[0].addressFull).toBe('Свердловская обл, г Екатеринбург, ул Малышева, дом 5, квартира 10');
+    // the registry's помещение 1 of Байконур's 7б, typed as clients type it
+    const unit = await api.post('/api/v1/suggest/address', { query: 'Байконур мкр 6 дом 7б кв 1', countryCode: 'RU', count: 3 });
+    expect(unit.body.suggestions[0].houseDetails).toMatchObject({ house: '7б', flat: '', place: '1' });
+    // another house than the one typed (5а for 5) gets no office
+    const office = await api.post('/api/v1/suggest/address', { query: 'байконур гагарина 5 оф 3', countryCode: 'RU', count: 2 });
+    expect(office.body.suggestions.map((s: { houseDetails: { fullName: string } }) => s.houseDetails.fullName)).toEqual(['дом 5, офис 3', 'дом 5а']);
+    const legacy = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('екатеринбург малышева 5 кв 10')}&country=RU&countreturnrec=1`);
+    expect(legacy.body[0]).toMatchObject({ c_house: 'дом 5', c_flat: '10' });
+  });
+
   it('keeps the last of five slots for a street when one word of five letters or more names only towns first', async () => {
     type Item = { city: { name: string }; street: { name: string } };
     const reply = await api.post('/api/v1/suggest/address', { query: 'советс', countryCode: 'RU', count: 5 });
