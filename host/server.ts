@@ -17,7 +17,7 @@ import type { Engine } from './engine/types.js';
 import type { HouseCodes } from './engine/dictionary.js';
 import { LicenseManager } from './license.js';
 import { envelope, JSON_TYPE } from './middleware/errors.js';
-import { AppError, GrpcCode } from './errors.js';
+import { AppError, GrpcCode, InvalidArgumentError } from './errors.js';
 
 /** The access log goes to stdout in writes of about this many bytes (≈18 request lines)… */
 const LOG_BATCH_BYTES = 2048;
@@ -179,7 +179,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const error =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new AppError(GrpcCode.DEADLINE_EXCEEDED, 'запрос не получен за ReadTimeout.', [], 408)
     : err.code === 'HPE_HEADER_OVERFLOW' ? new AppError(GrpcCode.INVALID_ARGUMENT, 'заголовки запроса слишком велики.', [], 431)
-    : new AppError(GrpcCode.INVALID_ARGUMENT, `запрос не разобран (${err.code ?? 'HTTP'}): путь и заголовки пишутся в ASCII, кириллица в URL — как %XX.`);
+    : new InvalidArgumentError(`запрос не разобран (${err.code ?? 'HTTP'}): путь и заголовки пишутся в ASCII, кириллица в URL — как %XX.`);
   const body = JSON.stringify(envelope(error));
   socket.end(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -66,6 +66,9 @@ export function scopeName(text: string): string {
 /** The parts an apartment's number can be typed in (`apartmentMember`). */
 const APARTMENT_PARTS: readonly HousePartKey[] = ['flat', 'office', 'room', 'kab', 'place', 'block', 'pav', 'sek'];
 
+/** Some unit (flat, office, room …) is typed in the parts. */
+const unitIn = (parts: HouseParts): boolean => APARTMENT_PARTS.some((key) => parts[key] !== '');
+
 /** Two numbers apart (`5 кв 10`, `5, 10`): a unit may be typed after the house (`AddressEngine.unitTyped`). */
 const TWO_NUMBERS = /\d\D+\d/;
 
@@ -264,7 +267,7 @@ export class AddressEngine implements Engine {
       geo: matched ? this.geoLevel(dict, objectId, houseId) : 0,
     };
     let apartment = -1;
-    if (houseId >= 0 && APARTMENT_PARTS.some((key) => parts[key] !== '')) apartment = this.findApartment(dict, houseId, parts);
+    if (houseId >= 0 && unitIn(parts)) apartment = this.findApartment(dict, houseId, parts);
     return {
       levels: this.levelsOf(dict, objectId, houseId),
       house: houseId,
@@ -328,7 +331,7 @@ export class AddressEngine implements Engine {
     const core = dict.core;
     core.exports.parseHouse(core.write(text));
     const { parts } = this.readParts(core.result(), text);
-    if (!APARTMENT_PARTS.some((key) => parts[key] !== '')) return;
+    if (!unitIn(parts)) return;
     for (let i = 0; i < out.length; i++) {
       const res = out[i];
       if (res.house < 0 || dict.houseIsStead(res.house)) continue;

@@ -6,7 +6,7 @@
  */
 import { HOUSE_PART_KEYS, type HousePartKey, type ObjectInfo } from '../engine/types.js';
 import type { AddressRecord, LevelRecord, ResolvedObjects } from './address-record.js';
-import { HOUSE_PART_WORDS } from './house-details.js';
+import { emptyHouseParts, houseFullName } from './house-details.js';
 
 export type JsonKvant = Partial<Record<HousePartKey, string>>;
 export interface LegacyCoordinate {
@@ -157,9 +157,6 @@ export function iqdqRecord(record: AddressRecord, objects: ResolvedObjects | nul
   };
 }
 
-/** The building's parts of a house part, as `houseDetails.fullName` writes them: `дом 35, корпус 4` (no flat, no entrance). */
-const BUILDING_PARTS = ['house', 'case', 'build', 'liter', 'constr'] as const;
-
 /**
  * selectAddress hint: mixed-case keys as interface.md lists them; `c_house` reads `дом 1`, with the building's other
  * parts after it (`дом 35, корпус 4`: the record has no other field for them), or `участок 7` for a land plot.
@@ -167,7 +164,6 @@ const BUILDING_PARTS = ['house', 'case', 'build', 'liter', 'constr'] as const;
 export function selectAddressRecord(record: AddressRecord) {
   const details = record.houseDetails;
   const house = details.house;
-  const building = BUILDING_PARTS.filter((key) => details[key]).map((key) => `${HOUSE_PART_WORDS[key]} ${details[key]}`).join(', ');
   return {
     c_k5: deepestLevelCodes(record).kladr,
     c_index: record.postcode,
@@ -182,7 +178,10 @@ export function selectAddressRecord(record: AddressRecord) {
     c_NPType: record.settlement.type,
     c_StreetName: record.street.name,
     c_StreetType: record.street.type,
-    c_house: house ? building : details.stead ? `${HOUSE_PART_WORDS.stead} ${details.stead}` : '',
+    // the building's parts (or the plot's) as fullName writes them, without the flat or the entrance
+    c_house: houseFullName({
+      ...emptyHouseParts(), house, case: details.case, build: details.build, liter: details.liter, constr: details.constr, stead: house ? '' : details.stead,
+    }),
     c_flat: record.houseDetails.flat,
     c_HouseStatus: house ? (record.houseDetails.codes?.fias || record.houseDetails.codes?.gar || record.houseDetails.codes?.osm ? HOUSE_STATUS_TEXT[3] : HOUSE_STATUS_TEXT[0]) : HOUSE_STATUS_TEXT[9],
   };
