@@ -240,7 +240,8 @@ function writeStandardized(): void {
       if (matched && (tokIs(t, 'им') || tokIs(t, 'имени')) && t + 1 < 64 && (bestMask & ((<u64>1) << <u64>(t + 1))) != 0) continue;
       // the district of the answer's region its data does not place the answer in (`Заинский р-н, с. Большое Афанасово`)
       if (matched && namesDistrictAbove(t, bestObject)) continue;
-      if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3) significant = true;
+      // a house part's word with no value (`Малышева 5, этаж`) says nothing of the address
+      if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3 && !(matched && keywordPart(t) >= 0)) significant = true;
       if (!matched && tok(t, F_KIND) == KIND_DIGIT) significant = true;
     } else if (!(role == ROLE_NOISE && tok(t, F_KIND) == KIND_DIGIT)) continue;
     setI32(RESULT, R_LEFT + 1 + 2 * count, srcStart(t));

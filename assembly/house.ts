@@ -16,10 +16,10 @@
  */
 import { NORM, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import {
-  tok, setTok, tokenCount, tokIs, spanIs, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START, F_VALUE,
+  tok, setTok, tokChar, tokenCount, tokIs, spanIs, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START, F_VALUE,
   KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, SEP_DOT, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
 } from './tokenize';
-import { normVariant, VARIANT_TRANSLIT } from './text';
+import { isDigit, normVariant, VARIANT_TRANSLIT } from './text';
 import { isTypeWord } from './trie';
 
 export const PART_COUNT: i32 = 19;
@@ -60,13 +60,18 @@ export let houseKeyStead: bool = false;
 export let houseBaseLen: i32 = 0;
 export const HOUSE_KEY_CAPACITY: i32 = 64;
 /**
- * The key read another way: a fraction as a corpus (73/1 → 73к1, as OSM often means it), or a number after a space as
- * the corpus (`5 1` → 5к1, `altSpaced`); length 0 when neither
+ * The key read another way: a fraction as a corpus (73/1 → 73к1, as OSM often means it), a number after a space as
+ * the corpus (`5 1` → 5к1, `altSpaced`) or a corpus as a fraction (`14 к2` → 14/2, `altFraction`); length 0 when none
  */
 export let HOUSE_ALT_KEY: usize = 0;
 export let houseAltKeyLen: i32 = 0;
 /** the number before the fraction (`5/1`: 1, the length of `5`), 0 when the key has no fraction */
 export let houseFractionBaseLen: i32 = 0;
+/**
+ * The key's length before the литера typed with its word (`5 литер Б`: 1, the length of `5`), 0 when none: the
+ * solver takes the house of that number when the street has no such letter (a partial match, as `5 к9`)
+ */
+export let houseLiterBaseLen: i32 = 0;
 /**
  * The house read wide: with the flat of `84-86` (`84-86`, as OSM and GAR write some numbers), with the digits glued
  * after its letter (`59б1`), or with the keyword letter before a hyphen and a flat (`35д-253`: `35д`). The solver
@@ -86,6 +91,8 @@ let keywordLetter: i32 = -1;
 let spacedFlatAt: i32 = -1;
 /** The alternative key is the spaced number's corpus reading, not a fraction's (`73/1`). */
 let altSpaced = false;
+/** The alternative key reads the typed corpus as a fraction (`14 к2` → 14/2). */
+let altFraction = false;
 
 export function setupHouse(): void {
   if (PARTS == 0) {
@@ -329,7 +336,9 @@ function readValue(i: i32, p: i32): i32 {
     }
     return last;
   }
-  if (letterValued(p) && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_LEN) <= 2 && keywordPart(i) < 0) return i;
+  // a letter that is also a keyword is the value when no number follows it (`лит Л`, `литер К`; not `корп к 2`)
+  if (letterValued(p) && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_LEN) <= 2 &&
+      (keywordPart(i) < 0 || (tok(i, F_LEN) == 1 && !isDigitTok(i + 1)))) return i;
   return -1;
 }
 
@@ -382,6 +391,20 @@ function numberedBefore(p: i32): bool {
   return false;
 }
 
+/** Number token i starts as a phone number with its country code does (7…, 8…). */
+function opensPhone(i: i32): bool {
+  const c = tokChar(i, 0);
+  return c == 0x37 || c == 0x38;
+}
+
+/** Another number than token i stands in the string, not a postcode's (six digits) nor a long number's. */
+function anotherNumber(i: i32): bool {
+  for (let k = 0; k < tokenCount; k++) {
+    if (k != i && tok(k, F_KIND) == KIND_DIGIT && tok(k, F_LEN) <= 5 && tok(k, F_ROLE) != ROLE_NOISE) return true;
+  }
+  return false;
+}
+
 /**
  * Phone numbers written in groups (+7 (912) 345-67-89, 8-912-345-67-89, тел 31-25-44): a run of 3+ numbers
  * joined by spaces, hyphens or brackets with 10+ digits in all, or any numbers right after «тел»; and the code
@@ -400,6 +423,14 @@ function markPhones(): void {
     const afterTel = i > 0 && (tokIs(i - 1, 'тел') || tokIs(i - 1, 'телефон') || tokIs(i - 1, 'т'));
     // домофон 12, код 45: the intercom's code, never a house
     const afterCode = i > 0 && (tokIs(i - 1, 'домофон') || tokIs(i - 1, 'код'));
+    // the house's number before the phone (`д 5 +7 912 345-67-89`): a phone has 11 digits at most, 11 only after its
+    // country's 7 or 8; the numbers before them are not its
+    if (!afterTel && !afterCode) {
+      while (j - i >= 3 && digits - tok(i, F_LEN) >= 10 && (digits > 11 || (digits == 11 && !opensPhone(i)))) {
+        digits -= tok(i, F_LEN);
+        i++;
+      }
+    }
     if ((j - i >= 2 && digits >= 10) || (afterTel && (j > i || digits >= 5)) || afterCode) {
       for (let k = i; k <= j; k++) setTok(k, F_ROLE, ROLE_NOISE);
       if (afterTel || afterCode) setTok(i - 1, F_ROLE, ROLE_NOISE);
@@ -506,6 +537,13 @@ function classifyNumbers(): void {
     // a glued single letter other than й is the house's letter (2е, 7я); with a hyphen it is an ordinal (2-е, 7-я)
     if (i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA && (tok(i + 1, F_SEP) == 0 || tok(i + 1, F_SEP) == SEP_HYPHEN) &&
         isOrdinalSuffix(i + 1) && !(tok(i + 1, F_SEP) == 0 && tok(i + 1, F_LEN) == 1 && !tokIs(i + 1, 'й'))) {
+      // 3-й этаж, 2й подъезд: the floor or the entrance, with its ordinal's suffix
+      const floor = isFloorWord(i + 2);
+      if (n <= 3 && (floor || (isEntranceWord(i + 2) && digitBefore(i))) && tok(i + 2, F_SEGMENT) == tok(i, F_SEGMENT)) {
+        setPart(floor ? P_FLOOR : P_ENTR, i, i);
+        mark(i, i + 2, ROLE_HOUSE);
+        continue;
+      }
       setTok(i, F_ORDINAL, 1);
       setTok(i + 1, F_ROLE, ROLE_NOISE);
       continue;
@@ -525,7 +563,9 @@ function classifyNumbers(): void {
     // after a comma is another part's: `2 подъезд,3 этаж`)
     const ownNumber = isDigitTok(i + 2) && tok(i + 2, F_SEGMENT) == tok(i + 1, F_SEGMENT);
     const keywordBefore = prevKeyword && tok(i - 1, F_SEGMENT) == tok(i, F_SEGMENT);
-    if (!keywordBefore && n <= 3 && isFloorWord(i + 1) && !ownNumber) {
+    // (not the only number when a comma parts it from the word: `Малышева 5, этаж` is house 5)
+    if (!keywordBefore && n <= 3 && isFloorWord(i + 1) && !ownNumber &&
+        (tok(i + 1, F_SEGMENT) == tok(i, F_SEGMENT) || anotherNumber(i))) {
       setPart(P_FLOOR, i, i);
       setTok(i, F_ROLE, ROLE_HOUSE);
       setTok(i + 1, F_ROLE, ROLE_HOUSE);
@@ -832,7 +872,9 @@ function buildHouseKey(): void {
   houseKeyStead = false;
   houseAltKeyLen = 0;
   houseFractionBaseLen = 0;
+  houseLiterBaseLen = 0;
   altSpaced = false;
+  altFraction = false;
   houseWideKeyLen = 0;
   wideLast = -1;
   wideTakesFlat = false;
@@ -854,7 +896,13 @@ function buildHouseKey(): void {
     return;
   }
   appendTokens(partFirst(P_HOUSE), partLast(P_HOUSE));
-  if (partFirst(P_LITER) >= 0 && tok(partFirst(P_LITER), F_KIND) == KIND_ALPHA) appendTokens(partFirst(P_LITER), partLast(P_LITER));
+  // the литера is the number's letter, unless the number has its own (`11Б лит Л`: the registry keys it 11б, as
+  // dictionaries/fold.ts houseKey does)
+  if (partFirst(P_LITER) >= 0 && tok(partFirst(P_LITER), F_KIND) == KIND_ALPHA && houseKeyLen > 0 &&
+      isDigit(u16At(HOUSE_KEY, houseKeyLen - 1))) {
+    houseLiterBaseLen = houseKeyLen;
+    appendTokens(partFirst(P_LITER), partLast(P_LITER));
+  }
   houseBaseLen = houseKeyLen;
   if (partFirst(P_CASE) >= 0 && houseKeyLen < HOUSE_KEY_CAPACITY) {
     setU16(HOUSE_KEY, houseKeyLen++, 0x43a);
@@ -882,6 +930,15 @@ function buildHouseKey(): void {
       const s = tok(spacedFlatAt, F_START);
       for (let k = 0; k < tok(spacedFlatAt, F_LEN); k++) setU16(HOUSE_ALT_KEY, houseAltKeyLen++, u16At(NORM, s + k));
     }
+  } else if (partFirst(P_BUILD) < 0 && tok(partFirst(P_CASE), F_KIND) == KIND_DIGIT && houseLiterBaseLen == 0) {
+    // `14 к2` → 14/2: the registry writes some corpora as a fraction (GAR's «14/2» where people type «14 корп 2»)
+    let slash = false;
+    for (let k = 0; k < houseBaseLen; k++) if (u16At(HOUSE_KEY, k) == 47) slash = true;
+    if (!slash) {
+      for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == houseBaseLen ? 47 : u16At(HOUSE_KEY, k));
+      houseAltKeyLen = houseKeyLen;
+      altFraction = true;
+    }
   }
 }
 
@@ -890,6 +947,8 @@ function buildHouseKey(): void {
  * 5к1; `35 4, кв 5` → 35к4, flat 5).
  */
 export function takeAltHouse(): void {
+  // the corpus typed is the fraction's number: the registry's house spells it
+  if (altFraction) setPart(P_CASE, -1, -1);
   if (!altSpaced) return;
   if (partFirst(P_FLAT) == spacedFlatAt) setPart(P_FLAT, -1, -1);
   setPart(P_CASE, spacedFlatAt, spacedFlatAt);

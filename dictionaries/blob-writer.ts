@@ -54,6 +54,12 @@ const SPELLING_EDITS = 2;
  * is a slip or a part, and may be another word's slip (`тольяти` is also Пальмиро Тольятти's). Abbreviations and
  * other names are not (`мск`, `екб`, `питер`, `свердловск`).
  */
+/** The halves of a double name joined by a spaced dash (`Кемеровская область - Кузбасс`), none for a single name. */
+export function doubleNameHalves(name: string): string[] {
+  const halves = name.split(/\s+[-–—]\s+/).map((h) => h.trim()).filter(Boolean);
+  return halves.length === 2 ? halves : [];
+}
+
 export function isSpelling(other: string, official: string): boolean {
   const words = nameWords(other);
   const officialWords = nameWords(official);
@@ -376,8 +382,13 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
     if (o.level === Level.street) streetTypes.set(objTypeIds[id], (streetTypes.get(objTypeIds[id]) ?? 0) + 1);
     const seen = new Set<string>();
     const variants: [string, number][] = [[o.name, 0]];
+    // a former name people still use: a popular name (placeName in assembly/classify/names.ts), and an earlier one
+    for (const f of o.formerNames ?? []) variants.push([f, NAME_ALIAS | NAME_HISTORICAL]);
     for (const a of o.aliases ?? []) variants.push([a, NAME_ALIAS | (isSpelling(a, o.name) ? NAME_SPELLING : 0)]);
     for (const h of o.historicalNames ?? []) variants.push([h, NAME_HISTORICAL]);
+    // a region's double name (`Кемеровская область - Кузбасс`, `Ханты-Мансийский Автономный округ - Югра`): each half
+    // names it alone, as people write it (`Кемеровская обл`, `Югра`)
+    if (o.level === Level.region) for (const half of doubleNameHalves(o.name)) variants.push([half, NAME_ALIAS]);
     for (const [text, flags] of variants) {
       const key = nameWords(text).join(' ');
       if (!key || seen.has(key)) continue;

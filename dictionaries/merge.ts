@@ -675,16 +675,25 @@ export class ModelBuilder implements ModelSink {
     const post = this.postIndex();
     let fromPost = 0;
     let coordinatesFromPost = 0;
-    objects.forEach((object) => {
+    // a place lends its postcode to what lies in it without one only when the place has one postcode (a village, a
+    // small town: one post office, or a settlement's, a plan structure's or a street's own); a region's, a
+    // district's or a big city's (its main office: Moscow's 101000) would be wrong for most streets in it
+    const lends = new Uint8Array(objects.length);
+    const single = (entries: PostEntry[] | undefined): boolean => entries !== undefined && new Set(entries.map((e) => e.postcode)).size === 1;
+    objects.forEach((object, index) => {
       const parent = object.parent >= 0 ? objects[object.parent] : undefined;
-      const entries = !object.postcode || object.lat === undefined ? this.postEntries(post, object, objects) : undefined;
+      const entries = !object.postcode || object.lat === undefined || object.level === Level.city ? this.postEntries(post, object, objects) : undefined;
       if (!object.postcode) {
         if (entries) {
           object.postcode = entries.map((e) => e.postcode).sort()[0];
           fromPost++;
-        } else if (parent?.postcode) {
+          lends[index] = single(entries) ? 1 : 0;
+        } else if (parent?.postcode && lends[object.parent]) {
           object.postcode = parent.postcode;
+          lends[index] = 1;
         }
+      } else {
+        lends[index] = object.level >= Level.settlement || (object.level === Level.city && single(entries)) ? 1 : 0;
       }
       if (object.lat === undefined && entries) {
         const located = entries.filter((e) => e.lat !== undefined);
@@ -787,8 +796,11 @@ export class ModelBuilder implements ModelSink {
       }
       if (candidates.length === 0) return;
       const target = candidates.reduce((a, b) => ((b.population ?? 0) > (a.population ?? 0) ? b : a));
-      const list = (target.aliases ??= []);
-      for (const alias of aliases.split('|')) {
+      for (const cell of aliases.split('|')) {
+        // `*свердловск`: a former name
+        const former = cell.startsWith('*');
+        const alias = former ? cell.slice(1) : cell;
+        const list = former ? (target.formerNames ??= []) : (target.aliases ??= []);
         if (alias && !list.includes(alias) && nameKey(alias) !== nameKey(target.name)) list.push(alias);
       }
       applied++;
@@ -992,6 +1004,7 @@ function held(object: AddressObject): AddressObject {
   if (object.historicalNames !== undefined) copy.historicalNames = object.historicalNames;
   if (object.historicalKladr !== undefined) copy.historicalKladr = object.historicalKladr;
   if (object.aliases !== undefined) copy.aliases = object.aliases;
+  if (object.formerNames !== undefined) copy.formerNames = object.formerNames;
   if (object.iso !== undefined) copy.iso = object.iso;
   if (object.regionName !== undefined) copy.regionName = object.regionName;
   if (object.joinByName !== undefined) copy.joinByName = object.joinByName;

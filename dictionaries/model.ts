@@ -72,6 +72,8 @@ export interface AddressObject {
   historicalKladr?: string[];
   /** other names people use for the same object (OSM name:ru, popular city names) */
   aliases?: string[];
+  /** former names people still use (`Свердловск`, `Ленинград`: data/aliases.tsv): matched as aliases, actuality 1 */
+  formerNames?: string[];
   /** registry this record came from (`gar`, `hflabs`, `osm`, `kato`, `katottg`, `geonames`) */
   source: string;
   /** for a region: ISO 3166-2 code */

@@ -1714,7 +1714,8 @@ const SIGNIFICANT_WEIGHT: i32 = 100;
  */
 function placeName(n: i32): bool {
   const level = obj(name(n, 0), O_LEVEL);
-  return (level == 1 || level == 3) && (name(n, 3) == 0 || name(n, 3) == NAME_ALIAS);
+  // a former name people still use (`свердловск`: both flags) is one of them too
+  return (level == 1 || level == 3) && (name(n, 3) == 0 || (name(n, 3) & ~NAME_HISTORICAL) == NAME_ALIAS);
 }
 
 export function ensurePlaceWords(): void {

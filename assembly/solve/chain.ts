@@ -28,7 +28,7 @@ import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse, placeTokens, readsTypedPlace,
 } from '../classify/names';
 import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, clearLeadsWanted, postcodeSlice, postcodeObject, scoped } from '../subtree';
-import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, houseFractionBaseLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
+import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, houseFractionBaseLen, houseLiterBaseLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
 import { callCount } from '../trie';
@@ -100,6 +100,9 @@ export function matchHouse(o: i32): i32 {
   // the first 5…), as `5 к9` is house 5 when it has no corpus 9
   let fractionHit = -1;
   let fractionPlain = false;
+  // `5 литер Б` typed where the street has no 5б: house 5 (the plain one first), as `5 к9` is house 5
+  let literHit = -1;
+  let literPlain = false;
   for (let h = start; h < start + count; h++) {
     const off = house(h, H_KEY);
     const len = house(h, H_KEY_LEN);
@@ -113,6 +116,10 @@ export function matchHouse(o: i32): i32 {
     if (houseFractionBaseLen > 0 && !fractionPlain && house(h, H_BASE_LEN) == houseFractionBaseLen && keyEquals(off, houseFractionBaseLen)) {
       fractionPlain = len == houseFractionBaseLen;
       if (fractionHit < 0 || fractionPlain) fractionHit = h;
+    }
+    if (houseLiterBaseLen > 0 && !literPlain && house(h, H_BASE_LEN) == houseLiterBaseLen && keyEquals(off, houseLiterBaseLen)) {
+      literPlain = len == houseLiterBaseLen;
+      if (literHit < 0 || literPlain) literHit = h;
     }
   }
   const alt = houseWithKey(start, count, HOUSE_ALT_KEY, houseAltKeyLen);
@@ -132,6 +139,10 @@ export function matchHouse(o: i32): i32 {
   }
   if (fractionHit >= 0) {
     chainHouse = fractionHit;
+    return 50;
+  }
+  if (literHit >= 0) {
+    chainHouse = literHit;
     return 50;
   }
   return 0;
@@ -320,7 +331,8 @@ function chainHouseLoss(o: i32, slack: i32): i32 {
   // characters of its keys say (subtree.ts HOUSE_LEADS); the alternative (`73к1` for `73/1`) is taken whole
   if (houseBaseLen > 0 && !hasLeadOf(o, HOUSE_KEY, houseBaseLen) &&
     (houseAltKeyLen == 0 || !hasLeadOf(o, HOUSE_ALT_KEY, houseAltKeyLen)) &&
-    (houseFractionBaseLen == 0 || !hasLeadOf(o, HOUSE_KEY, houseFractionBaseLen))) return HOUSE_BONUS;
+    (houseFractionBaseLen == 0 || !hasLeadOf(o, HOUSE_KEY, houseFractionBaseLen)) &&
+    (houseLiterBaseLen == 0 || !hasLeadOf(o, HOUSE_KEY, houseLiterBaseLen))) return HOUSE_BONUS;
   // matchHouse's side effects (chainHouse) are read only right after chainScore, never across this call
   return HOUSE_BONUS - matchHouse(o);
 }

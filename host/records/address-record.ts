@@ -197,13 +197,27 @@ const COUNTRY_RECORD = Object.fromEntries(
   (Object.entries(COUNTRY_INFO) as [Country, CountryInfo][]).map(([country, info]) => [country, shared({ ...info })]),
 ) as Record<Country, CountryInfo>;
 
-const POSTCODE = /^\d{6}$/;
+/** A postcode as each country writes it: six digits, five in Ukraine. */
+const POSTCODE: Record<Country, RegExp> = { ru: /^\d{6}$/, kz: /^\d{6}$/, by: /^\d{6}$/, ua: /^\d{5}$/ };
 
-export function postcodeOf(objects: ResolvedObjects): string {
-  if (objects.house && POSTCODE.test(str(objects.house.postcode))) return str(objects.house.postcode);
+/** Levels whose postcode a house or street below them without one takes: places small enough to have one. */
+const POSTCODE_SHARED_BY: ReadonlySet<LevelKey> = new Set<LevelKey>(['street', 'planStructure', 'settlement']);
+
+/**
+ * The answer's postcode: the house's, else its street's, plan structure's or settlement's; the answer's own when
+ * the answer is a place. A city's, district's or region's postcode (their main post office: Moscow's 101000) is
+ * never lent to a house or street below them, where it would be wrong.
+ */
+export function postcodeOf(objects: ResolvedObjects, country: Country): string {
+  const valid = POSTCODE[country];
+  if (objects.house && valid.test(str(objects.house.postcode))) return str(objects.house.postcode);
+  let answer = !objects.house;
   for (const key of DEEPEST_FIRST) {
-    const postcode = str(objects.levels[key]?.postcode);
-    if (POSTCODE.test(postcode)) return postcode;
+    const level = objects.levels[key];
+    if (!level) continue;
+    const postcode = str(level.postcode);
+    if ((answer || POSTCODE_SHARED_BY.has(key)) && valid.test(postcode)) return postcode;
+    answer = false;
   }
   return '';
 }
@@ -405,7 +419,7 @@ export function buildAddressRecord(resolution: Resolution, dictionary: Dictionar
 }
 
 function buildFromParts(resolution: Resolution, dictionary: Dictionary, options: BuildOptions, resolved: ResolvedObjects): AddressRecord {
-  const parts = completeHouseParts(resolution.parts, resolved.house, resolved.apartment);
+  const parts = completeHouseParts(resolution.parts, resolved.house, resolved.apartment, resolution.quality.house === 4);
   const houseLine = houseFullName(parts);
   const levels = recordLevels(resolved, options.method);
   const withApartment = WITH_APARTMENT.has(options.method);
@@ -428,8 +442,8 @@ function buildFromParts(resolution: Resolution, dictionary: Dictionary, options:
   return assemble(options, levels, {
     address,
     addressFull: address && houseLine ? `${address}, ${houseLine}` : address || houseLine,
-    postcodeIn: POSTCODE.test(postcodeIn) ? postcodeIn : '',
-    postcode: postcodeOf(resolved),
+    postcodeIn: POSTCODE[dictionary.country].test(postcodeIn) ? postcodeIn : '',
+    postcode: postcodeOf(resolved, dictionary.country),
     houseDetails,
     coordinates: { latitude: point.latitude, longitude: point.longitude },
     country: COUNTRY_RECORD[dictionary.country],

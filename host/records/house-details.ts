@@ -39,9 +39,15 @@ const clean = (value: unknown): string => (typeof value === 'string' && value !=
 
 /**
  * The parts to show: the parsed parts, lower-cased, with the registry's house number, корпус, строение,
- * литера and сооружение where the registry has them, and the apartment number in its member.
+ * литера and сооружение where the registry has them, and the apartment number in its member. A house found only in
+ * part (`partial`: `5/2` typed, house 5 found) keeps the number typed when it is the registry's with more after it.
  */
-export function completeHouseParts(parsed: Partial<HouseParts> | undefined, house: HouseInfo | null, apartment: ApartmentInfo | null): HouseParts {
+export function completeHouseParts(
+  parsed: Partial<HouseParts> | undefined,
+  house: HouseInfo | null,
+  apartment: ApartmentInfo | null,
+  partial = false,
+): HouseParts {
   const p = parsed ?? {};
   const parts: HouseParts = {
     house: clean(p.house), case: clean(p.case), build: clean(p.build), liter: clean(p.liter), lend: clean(p.lend),
@@ -53,7 +59,7 @@ export function completeHouseParts(parsed: Partial<HouseParts> | undefined, hous
     const number = clean(house.number);
     if (number) {
       if (house.stead && !parts.house) parts.stead = number;
-      else parts.house = number;
+      else if (!(partial && parts.house.length > number.length && parts.house.startsWith(number))) parts.house = number;
     }
     const block = clean(house.block);
     if (block) parts.case = block;

@@ -7,6 +7,8 @@ import PLACEMENT from './type-placement.json' with { type: 'json' };
 interface PlacementTable {
   before: string[];
   after: string[];
+  /** a type abbreviation's words written out, lower case (обл: область) */
+  written: Record<string, string>;
 }
 
 const TABLE: PlacementTable = PLACEMENT;
@@ -26,9 +28,18 @@ export function typePlacement(type: string): 'before' | 'after' {
   return EXACT.get(type) ?? FOLDED.get(fold(type)) ?? 'before';
 }
 
-/** `г` + `Москва` → `г Москва`; `обл` + `Кировская` → `Кировская обл`; either part empty → the other. */
+/** Whether `name` holds its type's words written out (`Кемеровская область - Кузбасс` for обл). */
+function typeWrittenIn(name: string, type: string): boolean {
+  const written = Object.hasOwn(TABLE.written, type) ? TABLE.written[type] : undefined;
+  return written !== undefined && ` ${name.toLowerCase()} `.includes(` ${written} `);
+}
+
+/**
+ * `г` + `Москва` → `г Москва`; `обл` + `Кировская` → `Кировская обл`; either part empty → the other; a name that
+ * writes its type out is alone (`Кемеровская область - Кузбасс`).
+ */
 export function levelFullName(name: string, type: string): string {
   if (!name) return '';
-  if (!type) return name;
+  if (!type || typeWrittenIn(name, type)) return name;
   return typePlacement(type) === 'after' ? `${name} ${type}` : `${type} ${name}`;
 }

@@ -152,6 +152,46 @@ describe('POST /api/v1/clean/address', () => {
     expect(five.body.valid).toBe(true);
   });
 
+  it('finds the house of a литера or fraction the registry lacks in part, and a corpus the registry writes as a fraction', async () => {
+    const clean = async (query: string) => (await api.post('/api/v1/clean/address', { query, countryCode: 'RU' })).body;
+    const five = await clean('Екатеринбург Малышева 5');
+    expect(five.quality.house).toBe(3);
+    // a литера the street's house 5 has not: house 5, found in part, the letter kept as typed
+    const liter = await clean('Екатеринбург Малышева 5, литер Б');
+    expect(liter.quality.house).toBe(4);
+    expect(liter.houseDetails.codes).toEqual(five.houseDetails.codes);
+    expect(liter.houseDetails.fullName).toBe('дом 5, литера б');
+    // the registry's own литера typed after the number's letter (11б лит Л): the exact house, nothing left over
+    const own = await clean('Екатеринбург Космонавтов 11Б лит Л');
+    expect(own.quality.house).toBe(3);
+    expect(own.undefinedParts).toBe('');
+    expect(own.houseDetails.fullName).toBe('дом 11б, литера л');
+    // корпус 2 typed where the registry writes 14/2: that house, not 14 к1
+    const corpus = await clean('Екатеринбург Кунарская 14 к2');
+    expect(corpus.quality.house).toBe(3);
+    expect(corpus.houseDetails.fullName).toBe('дом 14/2');
+    // a fraction the street lacks: house 5 in part, the number kept as typed
+    const fraction = await clean('екб Малышева 5/2 кв 8');
+    expect(fraction.quality.house).toBe(4);
+    expect(fraction.houseDetails.codes).toEqual(five.houseDetails.codes);
+    expect(fraction.houseDetails.fullName).toBe('дом 5/2, квартира 8');
+  });
+
+  it('keeps the house before a phone typed in groups, and names a region by half of its double name', async () => {
+    const phone = await api.post('/api/v1/clean/address', { query: 'Екатеринбург Малышева д 5 +7 912 345-67-89', countryCode: 'RU' });
+    expect(phone.body.houseDetails.fullName).toBe('дом 5');
+    expect(phone.body.quality).toMatchObject({ level: 8, house: 3, undefined: 1 });
+    // Ukraine's postcodes have five digits: the one typed is postcodeIn there
+    const kyiv = await api.post('/api/v1/clean/address', { query: '01033, Київ, вулиця Саксаганського 4', countryCode: 'UA' });
+    expect(kyiv.body.postcodeIn).toBe('01033');
+    expect(kyiv.body.undefinedParts).toBe('');
+    for (const query of ['Кемеровская обл', 'Кузбасс']) {
+      const region = await api.post('/api/v1/clean/address', { query, countryCode: 'RU' });
+      expect(region.body.region.fullName, query).toBe('Кемеровская область - Кузбасс');
+      expect(region.body.undefinedParts, query).toBe('');
+    }
+  });
+
   it('answers an input nothing matched with the cleaned input as its leftover', async () => {
     const reply = await api.post('/api/v1/clean/address', { query: '  абракадабра ,,,   кадабра\t\u0000 ', countryCode: 'RU' });
     expect(reply.status).toBe(200);
@@ -179,7 +219,20 @@ describe('POST /api/v1/clean/address', () => {
       const reply = await api.post('/api/v1/clean/address', { query, countryCode: 'KZ' });
       expect(reply.body.region.name, query).toBe(name);
       expect(reply.body.undefinedParts, query).toBe('');
+      // a former name: the answer says an obsolete name was used
+      expect(reply.body.quality.actuality, query).toBe(1);
     }
+    const current = await api.post('/api/v1/clean/address', { query: 'Шымкент', countryCode: 'KZ' });
+    expect(current.body.quality.actuality).toBe(0);
+  });
+
+  it('says an obsolete name was used for a city\'s former name, and not for its nickname', async () => {
+    const former = await api.post('/api/v1/clean/address', { query: 'Свердловск, Малышева 5', countryCode: 'RU' });
+    expect(former.body.city.name).toBe('Екатеринбург');
+    expect(former.body.quality).toMatchObject({ actuality: 1, level: 8, house: 3 });
+    const nickname = await api.post('/api/v1/clean/address', { query: 'екб, Малышева 5', countryCode: 'RU' });
+    expect(nickname.body.houseDetails.codes).toEqual(former.body.houseDetails.codes);
+    expect(nickname.body.quality.actuality).toBe(0);
   });
 
   it('answers a capital alone with the city, not a district or village named after it', async () => {

@@ -98,6 +98,9 @@ describe('parseHouse(query)', () => {
       ['10 литер Б', { house: '10', liter: 'б' }],
       ['10 литера В', { house: '10', liter: 'в' }],
       ['д 5 стр 2 лит А кв 3', { house: '5', build: '2', liter: 'а', flat: '3' }],
+      // a letter that is also a keyword (л, к, с, д) is the литера's value when no number follows it
+      ['11Б лит Л', { house: '11б', liter: 'л' }],
+      ['5 литер К', { house: '5', liter: 'к' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
@@ -178,6 +181,11 @@ describe('parseHouse(query)', () => {
       ['Малышева 5, 3 этаж, 2 подъезд', { house: '5', floor: '3', entr: '2' }],
       ['Малышева 5 подъезд 2', { house: '5', entr: '2' }],
       ['Малышева 5 подъезд', { house: '5' }],
+      // with an ordinal's suffix: 2й подъезд, 3-й этаж
+      ['Малышева 5 2й подъезд', { house: '5', entr: '2' }],
+      ['Малышева 5, 3-й этаж, кв 7', { house: '5', floor: '3', flat: '7' }],
+      // the word with no number of its own after a comma leaves the only number to the house
+      ['Малышева 5, этаж', { house: '5' }],
       // Ukrainian: буд., будинок, поверх, кімната
       ['вулиця Саксаганського, буд. 4б, кв. 3', { house: '4б', flat: '3' }],
       ['Саксаганського 4б, 3 поверх', { house: '4б', floor: '3' }],
@@ -283,6 +291,10 @@ describe('parseHouse(query)', () => {
       ['+7 (912) 345-67-89', {}],
       ['Ленина 5 тел 8-912-345-67-89', { house: '5' }],
       ['Ленина 5 тел. 8 912 3456789', { house: '5' }],
+      // the house's number before a phone with no word between: a phone has 11 digits at most, 11 after its 7 or 8
+      ['Малышева д 5 +7 912 345-67-89', { house: '5' }],
+      ['Малышева 5 8 912 345 67 89', { house: '5' }],
+      ['Малышева 12 912 345-67-89', { house: '12' }],
     ])('%s: a grouped phone is never a house', (query, want) => expect(parts(query)).toEqual(want));
 
     it('ignores the code after «домофон» or «код»', () => {

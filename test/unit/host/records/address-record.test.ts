@@ -100,12 +100,28 @@ describe('buildAddressRecord placement of the type', () => {
     expect(record.street.fullName).toBe('2-й Варшавский проезд');
   });
 
-  it('falls back to the deepest level with a postcode and with coordinates when the house has none', () => {
+  it('falls back to the deepest level with coordinates when the house has none, and lends no city\'s postcode to its house', () => {
     const record = buildAddressRecord(resolution({ levels: { region: 2, city: 3, street: 4 }, house: 1, quality: { level: 8, house: 3, geo: 8 } }), dictionary, { method: 'clean', original: '' });
-    expect(record.postcode).toBe('613150');
+    // a city's postcode is its main post office's, wrong for most of its houses (the builder lends a small town's
+    // to its streets: dictionaries/merge.ts)
+    expect(record.postcode).toBe('');
     expect(record.coordinates).toEqual({ latitude: 58.6, longitude: 49.65 });
     expect(record.quality?.geo).toBe(1);
     expect(record.houseDetails.codes?.osm).toBe('W25056568');
+  });
+});
+
+describe('buildAddressRecord postcode', () => {
+  it('is the answer\'s own when the answer is a place, a region\'s included', () => {
+    const city = buildAddressRecord(resolution({ levels: { region: 2, city: 3 }, quality: { level: 3 } }), dictionary, { method: 'clean', original: '' });
+    expect(city.postcode).toBe('613150');
+    const moscow = buildAddressRecord(resolution({ levels: { region: 0 }, quality: { level: 1 } }), dictionary, { method: 'clean', original: '' });
+    expect(moscow.postcode).toBe('101000');
+  });
+
+  it('is never a region\'s for a street without one', () => {
+    const street = buildAddressRecord(resolution({ levels: { region: 0, street: 5 }, quality: { level: 7 } }), dictionary, { method: 'clean', original: '' });
+    expect(street.postcode).toBe('');
   });
 });
 

@@ -22,6 +22,14 @@ describe('levelFullName(name, type)', () => {
     expect(typePlacement('Обл.')).toBe('after');
   });
 
+  it('writes a name that holds its type written out alone, as FIAS does', () => {
+    expect(levelFullName('Кемеровская область - Кузбасс', 'обл')).toBe('Кемеровская область - Кузбасс');
+    expect(levelFullName('Ханты-Мансийский Автономный округ - Югра', 'АО')).toBe('Ханты-Мансийский Автономный округ - Югра');
+    expect(levelFullName('Чувашская Республика', 'Чувашия')).toBe('Чувашская Республика Чувашия');
+    // a word that only begins as the type's is no type written out
+    expect(levelFullName('Районная', 'р-н')).toBe('Районная р-н');
+  });
+
   it('returns the name alone without a type and nothing without a name', () => {
     expect(levelFullName('Москва', '')).toBe('Москва');
     expect(levelFullName('', 'г')).toBe('');
