@@ -5,9 +5,9 @@
  *
  * It is the server's code, not a copy of it: AddressEngine (host/engine/engine.ts) turns the core's result
  * records into Resolutions, buildAddressRecord (host/records/address-record.ts) turns those into
- * AddressRecords, and standardize is the clean route's own `standardizeAddress`. What is repeated here are the suggest route's two input rules (3
- * letters at least; count absent or 0 → 10, over 20 → 20), because the route's module also compiles the
- * request schemas; test/browser/parity.test.ts holds both sides to the same answers.
+ * AddressRecords, and standardize is the clean route's own `standardizeAddress`. The hints' letter rule is the routes' own (host/routes/hint-letters.ts); what
+ * is repeated here is the suggest route's count rule (absent or 0 → 10, over 20 → 20), because the route's module
+ * also compiles the request schemas; test/browser/parity.test.ts holds both sides to the same answers.
  */
 import { AddressEngine } from '../host/engine/engine.js';
 import { LoadedDictionary } from '../host/engine/dictionary.js';
@@ -15,12 +15,13 @@ import type { Country } from '../host/engine/types.js';
 import { buildAddressRecord, type AddressRecord, type HouseDetailsRecord } from '../host/records/address-record.js';
 import { completeHouseParts, houseFullName } from '../host/records/house-details.js';
 import { standardizeAddress } from '../host/routes/standardize.js';
+import { MIN_LETTERS, letterCount } from '../host/routes/hint-letters.js';
 
 export type { AddressRecord, HouseDetailsRecord } from '../host/records/address-record.js';
 export type { Country } from '../host/engine/types.js';
 
 /** The suggest route's rules (host/routes/suggest-address.ts, conventions.md). */
-export const MIN_LETTERS = 3;
+export { MIN_LETTERS };
 export const SUGGEST_DEFAULT_COUNT = 10;
 export const SUGGEST_MAX_COUNT = 20;
 
@@ -50,8 +51,6 @@ export interface WebEngine {
   /** The house part alone, as POST /clean/house answers it. */
   parseHouse(query: string): HouseRecord;
 }
-
-const letterCount = (text: string): number => text.match(/\p{L}/gu)?.length ?? 0;
 
 const suggestCount = (count: number | undefined): number =>
   !count || !Number.isFinite(count) ? SUGGEST_DEFAULT_COUNT : Math.min(Math.max(Math.trunc(count), 1), SUGGEST_MAX_COUNT);

@@ -26,7 +26,7 @@ export interface CoreExports {
   parentOfHouse(id: number): number;
   /** the next house after `after` of house `id`'s object keyed as house `id` is (−1 none): `2` and stead `№2` */
   houseTwin(id: number, after: number): number;
-  /** diagnostics: 0 fuzzy walks, 1 trie nodes they visited (since start), 2 candidates the last call collected, 3 lookups answered from the call's memo */
+  /** diagnostics: 0 fuzzy walks, 1 trie nodes they visited (since start), 2 candidates the last call collected, 3 lookups answered from the call's memo, 4 names of the ordered rest the last call bounded one by one */
   stats(kind: number): number;
   /** tests and bench: the input folded as `variant` looked up as one word; `cells` 1 for the reference walk; RESULT [count, (word, cost)…] */
   lookupWord(len: number, variant: number, budget: number, prefix: number, cells: number): number;

@@ -4,32 +4,9 @@ import { buildAddressRecord } from '../records/address-record.js';
 import { SUGGEST_DEFAULT_COUNT, SUGGEST_MAX_COUNT, suggestAddressRequest, type ScopeRequest } from '../schemas/suggest-address.js';
 import { requireDictionary } from './country.js';
 import type { RouteDefinition } from './route.js';
+import { MIN_LETTERS, letterCount } from './hint-letters.js';
 
-export const MIN_LETTERS = 3;
-
-const LETTER = /\p{L}/u;
-
-/**
- * Letters (`\p{L}`) in `text`, counted up to `enough` (the search needs only to know there are 3). Latin and Russian
- * letters are told by their codes; any other character above ASCII by the pattern, one code point at a time.
- */
-export function letterCount(text: string, enough = Infinity): number {
-  let count = 0;
-  for (let i = 0; i < text.length && count < enough; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) {
-      const lower = code | 0x20;
-      if (lower >= 0x61 && lower <= 0x7a) count++;
-    } else if ((code >= 0x410 && code <= 0x44f) || code === 0x401 || code === 0x451) {
-      count++;
-    } else {
-      const point = text.codePointAt(i)!;
-      if (LETTER.test(String.fromCodePoint(point))) count++;
-      if (point > 0xffff) i++;
-    }
-  }
-  return count;
-}
+export { MIN_LETTERS, letterCount } from './hint-letters.js';
 
 /** count absent or 0 → 10, over 20 → 20 (conventions.md). */
 export function suggestCount(count: number | undefined): number {

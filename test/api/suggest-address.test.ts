@@ -18,6 +18,14 @@ describe('POST /api/v1/suggest/address', () => {
     }
   });
 
+  it('counts the keys of letters typed in the Latin layout as letters (`,k.[t` is «блюхе»)', async () => {
+    const reply = await api.post('/api/v1/suggest/address', { query: ',k.[t', countryCode: 'RU' });
+    expect(reply.body.suggestions[0]?.street.name).toBe('Блюхера');
+    const legacy = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('.;f')}&country=RU`);
+    expect(legacy.status).toBe(200);
+    expect(legacy.body.length).toBeGreaterThan(0);
+  });
+
   it('suggests Baikonur streets, items without the omitted members', async () => {
     const reply = await api.post('/api/v1/suggest/address', { query: 'Байконур Гагар', countryCode: 'RU' });
     expect(reply.status).toBe(200);
