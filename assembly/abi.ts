@@ -603,9 +603,9 @@ function hintsHaveHouse(): bool {
   return false;
 }
 
-/** Nearest object of a level (0 = any) within `radius` meters of a point; see grid.ts. */
-export function nearest(lat: f64, lon: f64, level: i32, radius: f64): i32 {
-  return nearestInto(lat, lon, level, radius);
+/** Nearest object of a level (0 = any) within `radius` meters of a point, in object `within`'s subtree (−1 any); see grid.ts. */
+export function nearest(lat: f64, lon: f64, level: i32, radius: f64, within: i32): i32 {
+  return nearestInto(lat, lon, level, radius, within);
 }
 
 /** Up to `max` metro stations within `radius` meters, nearest first; see grid.ts. */

@@ -14,6 +14,7 @@
  */
 import { reserve, RESULT, setI32, i32At } from './memory';
 import { obj, objectCount, houseCount, houseLat, houseLon, houseParent, O_LAT, O_LON, O_LEVEL, O_PARENT, NO_COORD } from './blob';
+import { subtreeEnd } from './subtree';
 
 const CELL_E6: i32 = 10000;
 const METRO_STRIDE: i32 = 2;
@@ -88,8 +89,11 @@ export function distanceE6(lat1: i32, lon1: i32, lat2: i32, lon2: i32): f64 {
   return Math.sqrt(dx * dx + dy * dy);
 }
 
-/** Nearest point of `level` (0: any; 8: houses; 1–7: the object of that level a point lies in, `consider`) within `radius` meters. */
-export function nearestInto(lat: f64, lon: f64, level: i32, radius: f64): i32 {
+/**
+ * Nearest point of `level` (0: any; 8: houses; 1–7: the object of that level a point lies in, `consider`) within
+ * `radius` meters, and inside object `within`'s subtree when it is not −1 (a locality's houses: idsearch/center).
+ */
+export function nearestInto(lat: f64, lon: f64, level: i32, radius: f64, within: i32 = -1): i32 {
   setI32(RESULT, 0, 0);
   if (bucketCount == 0 || !(radius >= 0) || !(lat >= -90 && lat <= 90) || !(lon >= -180 && lon <= 180)) return 0;
   const latE6 = <i32>Math.round(lat * 1e6);
@@ -108,6 +112,8 @@ export function nearestInto(lat: f64, lon: f64, level: i32, radius: f64): i32 {
   nearLat = latE6;
   nearLon = lonE6;
   nearLevel = level;
+  nearWithin = within >= 0 && within < objectCount ? within : -1;
+  nearWithinEnd = nearWithin >= 0 ? subtreeEnd(nearWithin) : 0;
   if ((r1 - r0 + 1) * (c1 - c0 + 1) > 4096) {
     // a wide radius (a locality's centre): one pass over every point beats thousands of empty cells
     const total = i32At(BUCKETS, bucketCount);
@@ -136,6 +142,9 @@ let nearFound = false;
 let nearLat = 0;
 let nearLon = 0;
 let nearLevel = 0;
+/** the subtree [nearWithin, nearWithinEnd) of objects a point must lie in (−1: any) */
+let nearWithin = -1;
+let nearWithinEnd = 0;
 
 /**
  * The object of `level` on point `ref`'s chain, the point itself included (a house of ул Малышева is on the street,
@@ -166,6 +175,10 @@ function consider(ref: i32, row: i32, col: i32): void {
   if (row >= 0 && (cellOf(plat) != row || cellOf(plon) != col)) return;
   const d = distanceE6(nearLat, nearLon, plat, plon);
   if (d > nearBest || (nearFound && d == nearBest && ref > nearPoint)) return;
+  if (nearWithin >= 0) {
+    const o = ref >= 0 ? houseParent(ref) : -ref - 1;
+    if (o < nearWithin || o >= nearWithinEnd) return;
+  }
   let found = ref;
   if (nearLevel != 0 && nearLevel != 8) {
     found = onLevel(ref, nearLevel);

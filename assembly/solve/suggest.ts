@@ -180,10 +180,23 @@ function keyIsWide(off: i32, len: i32): bool {
 
 /**
  * What a house whose key starts with the one typed adds to its street's rank: the house spelled as typed, read
- * wide (`84-86`) first, then the narrow reading's (house 84, flat 86); a longer key less the longer it is.
+ * wide (`84-86`) first, then the narrow reading's (house 84, flat 86); a longer key less the longer it is, and a
+ * key whose number goes on (`50` after `5`) below every key of the number typed (`5б`, `5/2`, `5к1`), all alike:
+ * other numbers, in their natural order (`ranksBefore`).
  */
 function houseHintBonus(off: i32, len: i32): i32 {
-  return keyIsWide(off, len) ? 80 : len == houseKeyLen ? (houseWideKeyLen > 0 ? 79 : 80) : longerHouseBonus(len - houseKeyLen);
+  if (keyIsWide(off, len)) return 80;
+  if (len == houseKeyLen) return houseWideKeyLen > 0 ? 79 : 80;
+  return continuesNumber(off, len) ? OTHER_NUMBER_BONUS : longerHouseBonus(len - houseKeyLen);
+}
+
+/** What a house whose number goes on from the one typed adds (`houseHintBonus`): below any `longerHouseBonus`. */
+const OTHER_NUMBER_BONUS: i32 = 40;
+
+/** The house key is the typed one, a number, with more digits of the number after it (`50` after `5`). */
+function continuesNumber(off: i32, len: i32): bool {
+  return len > houseKeyLen && isDigit(u16At(HOUSE_KEY, houseKeyLen - 1)) && isDigit(houseKeyChar(off + houseKeyLen)) &&
+    keyEquals(off, houseKeyLen);
 }
 
 /** What a house whose key is `more` characters longer than the one typed adds (`houseHintBonus`). */

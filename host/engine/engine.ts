@@ -63,6 +63,13 @@ export function scopeName(text: string): string {
   return words.join(' ');
 }
 
+/** The deepest place of `levels` (the street, else the plan structure, … the region), −1 none. */
+function deepestOf(levels: Record<LevelKey, number>): number {
+  let id = -1;
+  for (const key of LEVEL_KEYS) if (key !== 'municipal' && levels[key] >= 0) id = levels[key];
+  return id;
+}
+
 /** The parts an apartment's number can be typed in (`apartmentMember`). */
 const APARTMENT_PARTS: readonly HousePartKey[] = ['flat', 'office', 'room', 'kab', 'place', 'block', 'pav', 'sek'];
 
@@ -75,6 +82,8 @@ const TWO_NUMBERS = /\d\D+\d/;
 /** The digits of a country's postcodes. */
 const POSTCODE_DIGITS: Record<Country, number> = { ru: 6, by: 6, kz: 6, ua: 5 };
 
+/** Hints of a scoped query read among the core's first this many for the query alone. */
+const SCOPED_READ = 100;
 /** Hints of lists this long or longer keep a slot for a street (`AddressEngine.streetSlot`)… */
 const STREET_SLOT_FROM = 5;
 /** …read among the first hints of a list this long. */
@@ -299,19 +308,19 @@ export class AddressEngine implements Engine {
     const dict = this.need(country);
     const text = cleanInput(query);
     const core = dict.core;
-    const len = core.write(text);
     const prefix = wordBeingTyped(text) ? 1 : 0;
-    const want = scopes && scopes.length ? 100 : Math.max(count, 1);
-    const n = core.exports.suggest(len, want, prefix);
-    const r = core.result();
-    const items: { object: number; house: number }[] = [];
-    for (let i = 0; i < n; i++) items.push({ object: r[1 + 3 * i], house: r[2 + 3 * i] });
     const out: Resolution[] = [];
-    for (const item of items) {
-      if (out.length >= count) break;
-      const res = this.hint(dict, item.object, item.house);
-      if (scopes && scopes.length && !scopes.some((s) => this.inScope(dict, res, s))) continue;
-      out.push(res);
+    let len: number;
+    if (scopes && scopes.length) {
+      // each scope's place named before the query, so the core reads the query there (`Туба, ленина`: Туба's streets,
+      // not the first hundred ул Ленина of the country); then the query alone, filtered, for what those miss
+      for (const scope of scopes) {
+        const context = this.scopeContext(dict, scope);
+        if (context.length) this.collectHints(dict, `${context.join(', ')}, ${text}`, prefix, Math.max(count, 1) * 2, count, out, [scope], context);
+      }
+      len = this.collectHints(dict, text, prefix, SCOPED_READ, count, out, scopes);
+    } else {
+      len = this.collectHints(dict, text, prefix, Math.max(count, 1), count, out);
     }
     this.twinAsked(dict, out, core.exports.hintsAskStead() !== 0);
     if (!(scopes && scopes.length) && count >= STREET_SLOT_FROM && out.length === count && ONE_WORD_TYPED.test(text) &&
@@ -320,6 +329,55 @@ export class AddressEngine implements Engine {
     }
     if (TWO_NUMBERS.test(text) && out.some((res) => res.house >= 0)) this.unitTyped(dict, out, text);
     return out;
+  }
+
+  /**
+   * Adds to `out` (up to `count`) the core's first `want` hints of `text`, those in one of `scopes` when given and not
+   * in `out` already, and none that is a place the `context` put before the query names (the scope's town itself:
+   * it is no hint of what was typed). Returns the length of the text written to the core (its INPUT holds it after
+   * the call).
+   */
+  private collectHints(
+    dict: LoadedDictionary, text: string, prefix: number, want: number, count: number, out: Resolution[], scopes?: Scope[], context?: string[],
+  ): number {
+    const named = context ? new Set(context.map(scopeName)) : null;
+    const core = dict.core;
+    const len = core.write(text);
+    const n = core.exports.suggest(len, want, prefix);
+    const r = core.result();
+    const items: { object: number; house: number }[] = [];
+    for (let i = 0; i < n; i++) items.push({ object: r[1 + 3 * i], house: r[2 + 3 * i] });
+    for (const item of items) {
+      if (out.length >= count) break;
+      const res = this.hint(dict, item.object, item.house);
+      if (scopes && !scopes.some((s) => this.inScope(dict, res, s))) continue;
+      const place = named && res.house < 0 ? deepestOf(res.levels) : -1;
+      if (place >= 0 && named!.has(scopeName(dict.object(place).name))) continue;
+      if (!out.includes(res)) out.push(res);
+    }
+    return len;
+  }
+
+  /**
+   * The place a scope names, as the words to put before the query (`Свердловская обл`, `г Екатеринбург` for its FIAS
+   * id, `Туба` for its name), none when it names no place (coordinates, a postcode or a street's name alone).
+   */
+  private scopeContext(dict: LoadedDictionary, scope: Scope): string[] {
+    const words: string[] = [];
+    if (scope.regionName) words.push(scope.regionName);
+    const kinds = [['FIAS', scope.fias], ['GA', scope.ga], ['OSM', scope.osm], ['GAR', scope.gar], ['KLADR', scope.kladr]] as const;
+    for (const [kind, value] of kinds) {
+      if (!value) continue;
+      const found = dict.findById(kind, value);
+      if (!found) continue;
+      const object = found.kind === 'object' ? found.id : dict.houseLabel(found.kind === 'house' ? found.id : dict.apartment(found.id).house).parent;
+      const levels = this.levelsOf(dict, object);
+      for (const key of LEVEL_KEYS) if (key !== 'municipal' && levels[key] >= 0) words.push(dict.object(levels[key]).fullName);
+      break;
+    }
+    // a street's name or a postcode only filter: before the query they would make hints of what was not typed
+    if (scope.name) words.push(scope.name);
+    return words;
   }
 
   /**
@@ -444,8 +502,9 @@ export class AddressEngine implements Engine {
       if (want && !objects.some((o) => o.codes[key].toLowerCase() === want.toLowerCase())) return false;
     }
     if (scope.postcode) {
+      // a house's own postcode decides for it; a house without one, and a place, are in when a level has it
       const pc = res.house >= 0 ? dict.house(res.house).postcode : '';
-      if (pc !== scope.postcode && !objects.some((o) => o.postcode === scope.postcode)) return false;
+      if (pc ? pc !== scope.postcode : !objects.some((o) => o.postcode === scope.postcode)) return false;
     }
     const byLevel = (key: LevelKey) => (res.levels[key] >= 0 ? scopeName(dict.object(res.levels[key]).name) : '');
     if (scope.name && ![byLevel('city'), byLevel('settlement'), byLevel('region')].includes(scopeName(scope.name))) return false;
@@ -474,10 +533,10 @@ export class AddressEngine implements Engine {
     return this.readParts(core.result(), text);
   }
 
-  nearest(country: Country, lat: number, lon: number, level: GeoLevel | undefined, radius: number): { found: Found; distance: number } | null {
+  nearest(country: Country, lat: number, lon: number, level: GeoLevel | undefined, radius: number, within = -1): { found: Found; distance: number } | null {
     const dict = this.need(country);
     const core = dict.core;
-    if (!core.exports.nearest(lat, lon, level ? GEO_LEVELS[level] : 0, radius)) return null;
+    if (!core.exports.nearest(lat, lon, level ? GEO_LEVELS[level] : 0, radius, within)) return null;
     const r = core.result();
     return { found: { kind: r[0] === 2 ? 'house' : 'object', id: r[1] }, distance: r[2] };
   }

@@ -173,7 +173,7 @@ export interface Engine {
   standardize(country: Country, query: string): Resolution;
   suggest(country: Country, query: string, count: number, scopes?: Scope[]): Resolution[];
   parseHouse(query: string): { parts: HouseParts; postcodeIn: string };
-  /** nearest object of a level (or any level when undefined) within radius meters */
-  nearest(country: Country, lat: number, lon: number, level: GeoLevel | undefined, radius: number): { found: Found; distance: number } | null;
+  /** nearest object of a level (or any level when undefined) within radius meters, inside object `within` when given */
+  nearest(country: Country, lat: number, lon: number, level: GeoLevel | undefined, radius: number, within?: number): { found: Found; distance: number } | null;
   nearestMetro(country: Country, lat: number, lon: number, max: number, radius: number): MetroHit[];
 }

@@ -21,7 +21,8 @@ export interface CoreExports {
   suggest(len: number, max: number, prefix: number): number;
   /** 1 when the last `suggest` read a land plot's number, typed with its keyword, as the house (`участок 2`) */
   hintsAskStead(): number;
-  nearest(lat: number, lon: number, level: number, radius: number): number;
+  /** nearest point of `level` (0 any, 8 houses) within `radius` m, in object `within`'s subtree (−1 any); RESULT [kind, id, distance] */
+  nearest(lat: number, lon: number, level: number, radius: number, within: number): number;
   nearestMetro(lat: number, lon: number, max: number, radius: number): number;
   parentOfHouse(id: number): number;
   /** the next house after `after` of house `id`'s object keyed as house `id` is (−1 none): `2` and stead `№2` */

@@ -139,9 +139,11 @@ export function resolveObjects(resolution: Resolution, dictionary: Dictionary): 
   };
   const city = levels.city;
   // Russia's federal cities are the region; `city` stays empty (conventions.md). Elsewhere the dictionary
-  // decides: Ukraine's cities of special status are a region and a city (docs/DECISIONS.md).
-  if (city && !levels.region && isFederalCity(city)) levels.region = city;
-  if (city && levels.region && (levels.region.id === city.id || sameCity(levels.region, city))) levels.city = null;
+  // decides: Ukraine's cities of special status (Київ, and Севастополь in its data) are a region and a city
+  // (docs/DECISIONS.md).
+  const russia = dictionary.country === 'ru';
+  if (city && !levels.region && russia && isFederalCity(city)) levels.region = city;
+  if (city && levels.region && (levels.region.id === city.id || (russia && sameCity(levels.region, city)))) levels.city = null;
   const house = Number.isInteger(resolution.house) && resolution.house >= 0 && resolution.house < dictionary.houseCount ? dictionary.house(resolution.house) : null;
   const apartment = Number.isInteger(resolution.apartment) && resolution.apartment >= 0 && resolution.apartment < dictionary.apartmentCount
     ? dictionary.apartment(resolution.apartment)

@@ -183,6 +183,7 @@ export function selectAddressRecord(record: AddressRecord) {
       ...emptyHouseParts(), house, case: details.case, build: details.build, liter: details.liter, constr: details.constr, stead: house ? '' : details.stead,
     }),
     c_flat: record.houseDetails.flat,
-    c_HouseStatus: house ? (record.houseDetails.codes?.fias || record.houseDetails.codes?.gar || record.houseDetails.codes?.osm ? HOUSE_STATUS_TEXT[3] : HOUSE_STATUS_TEXT[0]) : HOUSE_STATUS_TEXT[9],
+    // a hint's house is one the dictionary has (whatever codes its registry gives it: OsmAnd's houses have none)
+    c_HouseStatus: house || details.stead ? HOUSE_STATUS_TEXT[3] : HOUSE_STATUS_TEXT[9],
   };
 }

@@ -1,6 +1,6 @@
 /**
- * POST /idsearch/address/center: the house nearest the centre of a locality given by its id
- * (Moscow → `г Москва, пл Красная, дом 1`).
+ * POST /idsearch/address/center: the house of a locality given by its id nearest its centre
+ * (Moscow → `г Москва, пл Красная, дом 1`); 404 when the locality has no house.
  */
 import { NotFoundError } from '../errors.js';
 import { buildAddressRecord } from '../records/address-record.js';
@@ -43,10 +43,11 @@ export const idsearchCenterRoute: RouteDefinition = {
     if (!centre) throw new NotFoundError(`у объекта «${id}» и его родителей нет координат центра.`);
     let hit = null;
     for (const radius of CENTER_RADII) {
-      hit = engine.nearest(country, centre.lat, centre.lon, 'house', radius);
+      // a house of the locality: a town's centre may lie nearer another town's houses (Химки's, Москва's)
+      hit = engine.nearest(country, centre.lat, centre.lon, 'house', radius, found.id);
       if (hit) break;
     }
-    if (!hit) throw new NotFoundError(`в ${CENTER_RADII[CENTER_RADII.length - 1] / 1000} км от центра объекта «${id}» нет домов.`);
+    if (!hit) throw new NotFoundError(`в ${CENTER_RADII[CENTER_RADII.length - 1] / 1000} км от центра объекта «${id}» нет его домов.`);
     return buildAddressRecord(resolutionOfFound(dictionary, hit.found), dictionary, { method: 'center', original: body.query });
   },
 };

@@ -70,6 +70,15 @@ describe('GET /legacy/selectAddress', () => {
     expect(reply.body[0]).toHaveProperty('c_RegionName');
   });
 
+  it('says a hint\'s house is found whichever registry has it (OsmAnd\'s houses have no codes)', async () => {
+    const reply = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('альметьевск ленина 5')}&country=RU&countreturnrec=5`);
+    const houses = reply.body.filter((r: { c_house: string }) => r.c_house !== '');
+    expect(houses.length).toBeGreaterThan(0);
+    for (const r of houses) expect(r.c_HouseStatus).toBe('Дом найден');
+    const street = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('альметьевск ленина')}&country=RU&countreturnrec=1`);
+    expect(street.body[0].c_HouseStatus).toBe('Номер дома не указан');
+  });
+
   it('writes the building in c_house: дом and its корпус, as c_fullname does', async () => {
     const reply = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('екатеринбург хрустальногорская 35 к4')}&country=RU&countreturnrec=1`);
     expect(reply.body[0].c_fullname).toMatch(/, дом 35, корпус 4$/);

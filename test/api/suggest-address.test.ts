@@ -18,6 +18,36 @@ describe('POST /api/v1/suggest/address', () => {
     }
   });
 
+  it('finds the hints of a scope\'s place however far down the country\'s list they rank', async () => {
+    const suggest = async (body: object) => (await api.post('/api/v1/suggest/address', { countryCode: 'RU', ...body })).body.suggestions;
+    // ул Ленина of Туба is one of hundreds in the country: the scope names the place, the hints are read there
+    const tuba = await suggest({ query: 'ленина', scopes: [{ name: 'Туба' }] });
+    expect(tuba.map((s: { addressFull: string }) => s.addressFull)).toEqual(['Респ Татарстан, Туба, ул Ленина']);
+    const gorka = await suggest({ query: 'ленина 1', scopes: [{ name: 'Красная Горка' }] });
+    expect(gorka.length).toBeGreaterThanOrEqual(7);
+    for (const item of gorka) expect(item.settlement.name || item.city.name).toBe('Красная Горка');
+    // a house's own postcode decides whether it is in a postcode's scope
+    const postcode = await suggest({ query: 'ленина 5', count: 20, scopes: [{ postcode: '620014' }] });
+    expect(postcode.length).toBe(20);
+    for (const item of postcode) expect(item.postcode).toBe('620014');
+  });
+
+  it('lists the houses of the number typed before those whose number goes on (5б, 5к1 before 50)', async () => {
+    const reply = await api.post('/api/v1/suggest/address', { query: 'екатеринбург ленина 5', countryCode: 'RU' });
+    const numbers: string[] = reply.body.suggestions.map((s: { houseDetails: { house: string } }) => s.houseDetails.house);
+    const other = numbers.findIndex((n) => /^5\d/.test(n));
+    expect(other).toBeGreaterThan(0);
+    expect(numbers.slice(other).every((n) => /^5\d/.test(n) || n === '')).toBe(true);
+    expect(numbers).toContain('5');
+  });
+
+  it('keeps Ukraine\'s Севастополь a region and a city, as Київ: two distinct hints, the city\'s code in its record', async () => {
+    const reply = await api.post('/api/v1/suggest/address', { query: 'севастополь', countryCode: 'UA' });
+    const lines = reply.body.suggestions.map((s: { addressFull: string }) => s.addressFull);
+    expect(lines.slice(0, 2)).toEqual(['м Севастополь', 'м Севастополь, м Севастополь']);
+    expect(new Set(lines).size).toBe(lines.length);
+  });
+
   it('counts the keys of letters typed in the Latin layout as letters (`,k.[t` is «блюхе»)', async () => {
     const reply = await api.post('/api/v1/suggest/address', { query: ',k.[t', countryCode: 'RU' });
     expect(reply.body.suggestions[0]?.street.name).toBe('Блюхера');

@@ -72,10 +72,11 @@ describe('nearest(lat, lon, level, radius)', () => {
   }
 
   /** The least distance to a point that answers for `level`, and what each point at that distance answers. */
-  function bruteForce(lat: number, lon: number, level: number, radius: number): { best: number; at: { kind: 'house' | 'object'; id: number }[] } {
+  function bruteForce(lat: number, lon: number, level: number, radius: number, within = -1): { best: number; at: { kind: 'house' | 'object'; id: number }[] } {
     let best = Infinity;
     let at: { kind: 'house' | 'object'; id: number }[] = [];
     for (const p of points) {
+      if (within >= 0 && !p.chain.includes(within)) continue;
       const answer = answerOf(p, level);
       if (!answer) continue;
       const d = distance(lat, lon, p.lat, p.lon);
@@ -88,14 +89,14 @@ describe('nearest(lat, lon, level, radius)', () => {
     return { best, at };
   }
 
-  function check(count: number, seed: number, level: GeoLevel | undefined, radius: number): number {
+  function check(count: number, seed: number, level: GeoLevel | undefined, radius: number, within = -1): number {
     const next = random(seed);
     let found = 0;
     for (let i = 0; i < count; i++) {
       const lat = Math.round((box.lat0 + next() * (box.lat1 - box.lat0)) * 1e6) / 1e6;
       const lon = Math.round((box.lon0 + next() * (box.lon1 - box.lon0)) * 1e6) / 1e6;
-      const hit = engine.nearest('ru', lat, lon, level, radius);
-      const brute = bruteForce(lat, lon, level ? LEVEL_OF[level] : 0, radius);
+      const hit = engine.nearest('ru', lat, lon, level, radius, within);
+      const brute = bruteForce(lat, lon, level ? LEVEL_OF[level] : 0, radius, within);
       const where = `${lat},${lon} r=${radius} level=${level ?? 'any'}`;
       if (brute.best === Infinity) {
         expect(hit, where).toBeNull();
@@ -115,6 +116,13 @@ describe('nearest(lat, lon, level, radius)', () => {
 
   it('finds the nearest house of 500 random points in Екатеринбург within 1000 m', () => {
     expect(check(500, 1, 'house', 1000)).toBeGreaterThan(200);
+  });
+
+  it('finds the nearest house inside an object (a street, a city), never one nearer the point outside it', () => {
+    const city = objectByPath(dict, 'Свердловская обл > г Екатеринбург');
+    const street = objectByPath(dict, 'Свердловская обл > г Екатеринбург > ул Малышева');
+    expect(check(200, 7, 'house', 3000, street)).toBeGreaterThan(10);
+    expect(check(100, 8, 'house', 20000, city)).toBe(100);
   });
 
   it('finds the nearest point of any level within 300 m, or nothing when brute force finds nothing', () => {
