@@ -5,7 +5,8 @@
  *
  * Rank = chain score + LevelBonus (regions and cities first, as people type them first)
  *        + WeightBonus (bits of population / house count) − a penalty when the chain leaves the word being
- *        typed unexplained, and one for each other word it leaves out (LEFT_WORD_PENALTY). TOP holds at most
+ *        typed unexplained, and one for each other word it leaves out (LEFT_WORD_PENALTY); the list written leaves
+ *        out the hints that leave out more whole words than the one that leaves the fewest. TOP holds at most
  *        MAX_TOP (object, house, rank, order hit, order name) records, kept sorted by rank, then by the order one pass would have offered them in (so the list does not
  *        depend on the order subtrees are opened in).
  *
@@ -34,7 +35,8 @@ import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, openPostcode, NO_BOUND } from './scope';
 
 const MAX_TOP: i32 = 100;
-const TOP_BYTES: i32 = 20;
+/** (object, house, rank, order hit, order name, whole words left) */
+const TOP_BYTES: i32 = 24;
 /** the most WeightBonus adds (bits of a weight are at most 31) */
 const WEIGHT_BONUS: i32 = 31 / 2 + 31 / 4;
 /** the most a house hint adds to its street's rank */
@@ -133,7 +135,7 @@ function bits(v: i32): i32 {
   return v <= 0 ? 0 : 32 - clz<i32>(v);
 }
 
-function offer(o: i32, h: i32, rank: i32, hit: i32, nameId: i32, cap: i32): void {
+function offer(o: i32, h: i32, rank: i32, hit: i32, nameId: i32, cap: i32, whole: i32): void {
   // a rank that cannot enter the full list costs nothing more
   if (topCount >= cap && !ranksBefore(rank, hit, nameId, h, topCount - 1)) return;
   // skip a duplicate: the same hint, or another house of the street with the same label (OSM's several buildings of
@@ -162,6 +164,7 @@ function offer(o: i32, h: i32, rank: i32, hit: i32, nameId: i32, cap: i32): void
   store<i32>(p, rank, 8);
   store<i32>(p, hit, 12);
   store<i32>(p, nameId, 16);
+  store<i32>(p, whole, 20);
   if (topCount < cap) topCount++;
 }
 
@@ -217,7 +220,10 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
     let rank = chainScore(p);
     const level = obj(o, O_LEVEL);
     rank += levelBonus(level) + bits(lastChainWeight()) / 2 + bits(obj(o, O_WEIGHT)) / 4;
-    rank -= LEFT_WORD_PENALTY * <i32>popcnt<u64>(leftTokens & ~lastChainMask());
+    const left = leftTokens & ~lastChainMask();
+    rank -= LEFT_WORD_PENALTY * <i32>popcnt<u64>(left);
+    // the whole words it leaves out (not the one being typed): a hint that leaves one is no match of the query
+    const whole = <i32>popcnt<u64>(prefixToken >= 0 ? left & ~((<u64>1) << <u64>prefixToken) : left);
     // a place typed and left out: below every hint that reads it (`новосибирск ленина 5`: the city, not ул Ленина elsewhere)
     rank -= placeLeftBy(lastChainMask());
     if (houseMode && obj(o, O_HOUSE_COUNT) > 0) {
@@ -227,10 +233,10 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
         const off = house(h, H_KEY);
         const len = house(h, H_KEY_LEN);
         if (!keyStartsWith(off, len)) continue;
-        offer(o, h, rank + houseHintBonus(off, len), hit, nameId, cap);
+        offer(o, h, rank + houseHintBonus(off, len), hit, nameId, cap, whole);
       }
     }
-    offer(o, -1, rank, hit, nameId, cap);
+    offer(o, -1, rank, hit, nameId, cap, whole);
   }
 }
 
@@ -433,13 +439,21 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   scoreHouses(true);
   const best = topCount > 0 ? load<i32>(TOP, 8) : -1000000;
   if (best > writeAbove) {
-    setI32(RESULT, 0, topCount);
+    // conventions.md: whole words before the last match; a hint that leaves out a whole word another hint reads only
+    // fills the list (`екб мал`: Малоярославец after Екатеринбург's streets) and is left out. When every hint leaves
+    // one out (a word no name holds), those that leave the fewest stay.
+    let fewest = 64;
+    for (let i = 0; i < topCount; i++) fewest = min(fewest, load<i32>(topAt(i), 20));
+    let written = 0;
     for (let i = 0; i < topCount; i++) {
       const p = topAt(i);
-      setI32(RESULT, 1 + i * 3, load<i32>(p));
-      setI32(RESULT, 2 + i * 3, load<i32>(p, 4));
-      setI32(RESULT, 3 + i * 3, load<i32>(p, 8));
+      if (load<i32>(p, 20) > fewest) continue;
+      setI32(RESULT, 1 + written * 3, load<i32>(p));
+      setI32(RESULT, 2 + written * 3, load<i32>(p, 4));
+      setI32(RESULT, 3 + written * 3, load<i32>(p, 8));
+      written++;
     }
+    setI32(RESULT, 0, written);
   }
   return best;
 }

@@ -68,13 +68,25 @@ describe('POST /api/v1/suggest/address', () => {
   });
 
   it('returns exactly count items when enough matches exist, and caps count at 20', async () => {
-    const three = await api.post('/api/v1/suggest/address', { query: 'Байконур ул', countryCode: 'RU', count: 3 });
+    // hundreds of ул Ленина match `ленина`
+    const three = await api.post('/api/v1/suggest/address', { query: 'ленина', countryCode: 'RU', count: 3 });
     expect(three.body.suggestions).toHaveLength(3);
-    const many = await api.post('/api/v1/suggest/address', { query: 'Байконур ул', countryCode: 'RU', count: 500 });
+    const many = await api.post('/api/v1/suggest/address', { query: 'ленина', countryCode: 'RU', count: 500 });
     expect(many.status).toBe(200);
-    expect(many.body.suggestions.length).toBeLessThanOrEqual(20);
-    const zero = await api.post('/api/v1/suggest/address', { query: 'Байконур ул', countryCode: 'RU', count: 0 });
-    expect(zero.body.suggestions.length).toBeLessThanOrEqual(10);
+    expect(many.body.suggestions).toHaveLength(20);
+    const zero = await api.post('/api/v1/suggest/address', { query: 'ленина', countryCode: 'RU', count: 0 });
+    expect(zero.body.suggestions).toHaveLength(10);
+  });
+
+  it('lists only hints that match every whole word typed, fewer than count when fewer match', async () => {
+    const lines = async (query: string) =>
+      (await api.post('/api/v1/suggest/address', { query, countryCode: 'RU' })).body.suggestions.map((s: { addressFull: string }) => s.addressFull);
+    // Альметьевск's ул Ленина, not the ул Ленина of eighteen other towns
+    expect(await lines('Альметьевск Ленина')).toEqual(['Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина', 'Респ Татарстан, Альметьевский р-н, г Альметьевск']);
+    // a корпус or flat being typed after the house: that house, not the houses 5 of streets on к
+    expect(await lines('Екатеринбург, ул. Малышева, д. 5, к')).toEqual(['Свердловская обл, г Екатеринбург, ул Малышева, дом 5']);
+    // the city's streets on мал, not the towns on мал elsewhere
+    for (const line of await lines('екб мал')) expect(line).toMatch(/^Свердловская обл, г Екатеринбург/);
   });
 
   it('keeps a flat or office typed after the house in the hints of that house, the apartment found as clean finds it', async () => {

@@ -66,10 +66,11 @@ describe('suggest(query, count)', () => {
   });
 
   describe('whole words the hint leaves out', () => {
-    it('ranks a street that explains every word above a city that explains only the word being typed', () => {
+    it('lists a street that explains every word, not a city that explains only the word being typed', () => {
       const list = hints('академика ко', 5);
       expect(list.slice(0, 2).sort()).toEqual(['Свердловская обл, г Екатеринбург, ул Академика Королёва', 'г Байконур, пр-кт Академика Королева']);
-      expect(list.indexOf('Костромская обл, г Кострома')).toBeGreaterThan(1);
+      // Кострома explains the word being typed and leaves `академика` out: no match of the query, not listed
+      expect(list).not.toContain('Костромская обл, г Кострома');
     });
 
     it('reads a layout query ending in the key of a letter (`,f;` «баж») as a word being typed', () => {
@@ -169,7 +170,9 @@ describe('suggest(query, count)', () => {
 
   describe('count', () => {
     it('returns exactly count items when enough match', () => {
-      for (const count of [1, 3, 7, 10, 20]) expect(engine.suggest('ru', 'Екатеринбург Крас', count)).toHaveLength(count);
+      for (const count of [1, 3, 7, 10, 20]) expect(engine.suggest('ru', 'Ленина', count)).toHaveLength(count);
+      // Екатеринбург's nine streets on Крас and the city; the towns on Крас leave `Екатеринбург` out
+      expect(engine.suggest('ru', 'Екатеринбург Крас', 20)).toHaveLength(10);
     });
 
     it('returns no duplicates', () => {
