@@ -2280,19 +2280,24 @@ export function collectObjects(typing: bool = false): void {
     const total = name(nameId, 4);
     const matchedRaw = load<i32>(p, 8);
     const wordsMask = load<i32>(p, 12);
-    // every significant word (weight ≥ 1) hit, or half the weight
+    // every significant word (weight ≥ 1) hit, or half the weight of the significant words (`имени Геннадия
+    // Дмитриенко` by `Дмитриенко`, `Вильгельма де Геннина` by `Геннина`: a particle or title left out does not count)
     let significantMissed = false;
+    let weakMissed = 0;
     const ws = name(nameId, 1);
     const wc = name(nameId, 2);
     for (let j = 0; j < wc && j < 31; j++) {
-      if ((wordsMask & (1 << j)) == 0 && nameWord(ws + j, 1) >= SIGNIFICANT_WEIGHT) { significantMissed = true; break; }
+      if ((wordsMask & (1 << j)) != 0) continue;
+      const weight = nameWord(ws + j, 1);
+      if (weight >= SIGNIFICANT_WEIGHT) significantMissed = true;
+      else weakMissed += weight;
     }
     // a name hit by an ordinal alone is that number's (7-й мкр), not a street's with a word missed (`1-я ул.
     // Неизвестная` is no `1-й Подъёмный`); while typing the word may still come
     if (!wordHit && significantMissed && !typing) continue;
     // while typing (hints), a name hit from its first word is still being written: Комсомольск-на-Амуре
     const fromStart = typing && (wordsMask & 1) != 0;
-    if (!fromStart && significantMissed && matchedRaw * 2 < total) continue;
+    if (!fromStart && significantMissed && matchedRaw * 2 < total - weakMissed) continue;
     if (!fromStart && matchedRaw * 3 < total) continue;
     // an earlier or other name loses a tie against the current official one (ул Титова, г Ростов)
     preferAdjacent(p);

@@ -129,6 +129,13 @@ describe('standardize: names and types', () => {
       expect((await standardizeRu('Екатеринбург Большевиков')).levels.street).toBe('ул Старых Большевиков');
     });
 
+    it('finds a name of a particle or «имени» by its surname alone (half the weight of its significant words)', async () => {
+      expect((await standardizeRu('Екатеринбург, Геннина 5')).levels.street).toBe('ул Вильгельма де Геннина');
+      const dmitrienko = await standardizeRu('Байконур, ул Дмитриенко');
+      expect(dmitrienko.levels.street).toBe('ул имени Геннадия Дмитриенко');
+      expect(dmitrienko.undefinedParts).toBe('');
+    });
+
     it('finds a name without its title (Академика)', async () => {
       expect((await standardizeRu('Байконур, Академика Королева')).levels.street).toBe('пр-кт Академика Королева');
       expect((await standardizeRu('Байконур, пр-кт Королева')).levels.street).toBe('пр-кт Академика Королева');
