@@ -493,7 +493,7 @@ export class AddressEngine implements Engine {
     };
   }
 
-  private inScope(dict: Dictionary, res: Resolution, scope: Scope): boolean {
+  private inScope(dict: LoadedDictionary, res: Resolution, scope: Scope): boolean {
     // object ids of the administrative levels (the municipal index is not one)
     const ids = LEVEL_KEYS.filter((k) => k !== 'municipal').map((k) => res.levels[k]).filter((x) => x >= 0);
     const objects = ids.map((id) => dict.object(id));
@@ -519,9 +519,18 @@ export class AddressEngine implements Engine {
       if (!lat && !lon) return false;
       const dy = (lat - latitude) * 111195;
       const dx = (lon - longitude) * 111195 * Math.cos((latitude * Math.PI) / 180);
-      if (Math.hypot(dx, dy) > radius) return false;
+      // a place is within the radius when its centre is, or one of its houses (a long street's centre may lie a
+      // kilometre from the point on it)
+      if (Math.hypot(dx, dy) > radius && !(h === null && deepest !== null && this.houseWithin(dict, deepest.id, latitude, longitude, radius))) {
+        return false;
+      }
     }
     return true;
+  }
+
+  /** Some house of object `id` (its subtree) lies within `radius` meters of the point. */
+  private houseWithin(dict: LoadedDictionary, id: number, lat: number, lon: number, radius: number): boolean {
+    return dict.core.exports.nearest(lat, lon, GEO_LEVELS.house, radius, id) !== 0;
   }
 
   parseHouse(query: string): { parts: HouseParts; postcodeIn: string } {

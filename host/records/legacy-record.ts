@@ -48,11 +48,21 @@ function deepest(objects: ResolvedObjects | null, pick: (object: ObjectInfo) => 
   return '';
 }
 
-const deepestLevelCodes = (record: AddressRecord): LevelRecord['codes'] => {
+/**
+ * The street of the legacy records: the street, else the plan structure (`6-й мкр`: KLADR keeps microdistricts
+ * among the streets, and the legacy records have no level of their own for them).
+ */
+const streetLevel = (record: AddressRecord): LevelRecord => (record.street.name ? record.street : record.planStructure);
+
+/**
+ * The deepest level's code of `kind` among the levels that have one (street first): an OSM street has no KLADR or
+ * FIAS code, and its city's is the most precise there is, as OKATO and OKTMO fall back (`deepest`).
+ */
+const deepestCode = (record: AddressRecord, kind: keyof LevelRecord['codes']): string => {
   for (const key of ['street', 'planStructure', 'settlement', 'cityArea', 'city', 'area', 'region'] as const) {
-    if (record[key].name) return record[key].codes;
+    if (record[key].name && record[key].codes[kind]) return record[key].codes[kind];
   }
-  return { fias: '', ga: '', osm: '', gar: '', kladr: '' };
+  return '';
 };
 
 /** 19-digit KLADR (СС РРР ГГГ ППП УУУУ ДДДД): street code without actuality + 0000, object code likewise. */
@@ -69,13 +79,12 @@ function coordinate(record: AddressRecord): LegacyCoordinate {
 
 /** Attributes shared by searchAddressDetail, checkAddress and iqdq. */
 function registryTail(record: AddressRecord, objects: ResolvedObjects | null) {
-  const codes = deepestLevelCodes(record);
   return {
-    c_kladr19: kladr19(codes.kladr),
+    c_kladr19: kladr19(deepestCode(record, 'kladr')),
     c_gninmb: deepest(objects, (o) => o.ifns),
     c_okato: deepest(objects, (o) => o.okato),
     c_oktmo: deepest(objects, (o) => o.oktmo),
-    c_aoguid: codes.fias,
+    c_aoguid: deepestCode(record, 'fias'),
     c_aolevel: String(record.quality?.level ?? 0),
     c_houseguid: record.houseDetails.codes?.fias ?? '',
     c_timezone: record.timezone,
@@ -90,7 +99,7 @@ export function searchAddressDetailRecord(record: AddressRecord, objects: Resolv
     c_zipcode: record.postcode,
     c_address_original: record.original ?? '',
     c_address_full: record.address,
-    c_kladr: deepestLevelCodes(record).kladr,
+    c_kladr: deepestCode(record, 'kladr'),
     c_region_name: record.region.name,
     c_region_abbr: record.region.type,
     c_district_name: record.area.name,
@@ -99,8 +108,8 @@ export function searchAddressDetailRecord(record: AddressRecord, objects: Resolv
     c_city_abbr: record.city.type,
     c_community_name: record.settlement.name,
     c_community_abbr: record.settlement.type,
-    c_street_name: record.street.name,
-    c_street_abbr: record.street.type,
+    c_street_name: streetLevel(record).name,
+    c_street_abbr: streetLevel(record).type,
     c_json_kvant: jsonKvant(record),
     c_house_str: record.houseDetails.fullName,
     c_addr_lost: record.undefinedParts ?? '',
@@ -117,7 +126,7 @@ function levelFias(record: AddressRecord) {
     c_district_fias: record.area.codes.fias,
     c_city_fias: record.city.codes.fias,
     c_community_fias: record.settlement.codes.fias,
-    c_street_fias: record.street.codes.fias,
+    c_street_fias: streetLevel(record).codes.fias,
   };
 }
 
@@ -134,7 +143,7 @@ export function checkAddressRecord(record: AddressRecord, objects: ResolvedObjec
     c_index_out: record.postcode,
     c_addr_in: record.original ?? '',
     c_addr_out: record.address,
-    c_kladr: deepestLevelCodes(record).kladr,
+    c_kladr: deepestCode(record, 'kladr'),
     c_json_kvant: jsonKvant(record),
     c_kvant: record.houseDetails.fullName,
     c_house_str: record.houseDetails.fullName,
@@ -147,7 +156,7 @@ export function checkAddressRecord(record: AddressRecord, objects: ResolvedObjec
 
 /** POST /clean/address/iqdq: searchAddressDetail + GA code, country and the FIAS codes of the levels. */
 export function iqdqRecord(record: AddressRecord, objects: ResolvedObjects | null) {
-  const gaCode = record.houseDetails.codes?.ga || deepestLevelCodes(record).ga;
+  const gaCode = record.houseDetails.codes?.ga || deepestCode(record, 'ga');
   return {
     ...searchAddressDetailRecord(record, objects),
     c_gaCode: gaCode,
@@ -165,7 +174,7 @@ export function selectAddressRecord(record: AddressRecord) {
   const details = record.houseDetails;
   const house = details.house;
   return {
-    c_k5: deepestLevelCodes(record).kladr,
+    c_k5: deepestCode(record, 'kladr'),
     c_index: record.postcode,
     c_fullname: record.addressFull,
     c_RegionName: record.region.name,
@@ -176,13 +185,14 @@ export function selectAddressRecord(record: AddressRecord) {
     c_CityType: record.city.type,
     c_NPName: record.settlement.name,
     c_NPType: record.settlement.type,
-    c_StreetName: record.street.name,
-    c_StreetType: record.street.type,
+    c_StreetName: streetLevel(record).name,
+    c_StreetType: streetLevel(record).type,
     // the building's parts (or the plot's) as fullName writes them, without the flat or the entrance
     c_house: houseFullName({
       ...emptyHouseParts(), house, case: details.case, build: details.build, liter: details.liter, constr: details.constr, stead: house ? '' : details.stead,
     }),
-    c_flat: record.houseDetails.flat,
+    // the unit's number, whatever its registry calls it (`кв 1` typed, GAR's помещение 1 found)
+    c_flat: details.flat || details.place || details.office || details.room || details.kab,
     // a hint's house is one the dictionary has (whatever codes its registry gives it: OsmAnd's houses have none)
     c_HouseStatus: house || details.stead ? HOUSE_STATUS_TEXT[3] : HOUSE_STATUS_TEXT[9],
   };

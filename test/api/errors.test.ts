@@ -51,10 +51,17 @@ describe('request limits', () => {
     expect(reply.body.message).toBe('тело запроса: размер больше 1 МБ.');
   });
 
-  it('answers 400 code 3 to a query string over 1000 characters', async () => {
-    const reply = await api.get(`/legacy/searchAddressDetail?addr=${'a'.repeat(1001)}`);
+  it('answers 400 code 3 to a query string over 8192 characters, and to a field over 1000 once decoded', async () => {
+    const reply = await api.get(`/legacy/searchAddressDetail?addr=${'a'.repeat(8193)}`);
     expectEnvelope(reply, 400, 3);
-    expect(reply.body.message).toBe('строка запроса: длина больше 1000 символов.');
+    expect(reply.body.message).toBe('строка запроса: длина больше 8192 символов.');
+    const field = await api.get(`/legacy/searchAddressDetail?addr=${'a'.repeat(1001)}`);
+    expectEnvelope(field, 400, 3);
+    expect(field.body.message).toMatch(/^addr: длина должна быть не больше 1000 символов\.$/);
+    // a long Cyrillic address: six characters a letter percent-encoded, within the limit once decoded
+    const address = `620078, Екатеринбург, ул. Малышева, д. 5, кв 12, ${'подъезд 2, этаж 3, '.repeat(8)}`;
+    const cyrillic = await api.get(`/legacy/searchAddressDetail?addr=${encodeURIComponent(address)}&country=RU`);
+    expect(cyrillic.status).toBe(200);
   });
 
   it('accepts a body without a content type', async () => {

@@ -42,6 +42,15 @@ describe('GET /legacy/searchAddressDetailDHL and its alias searchAddressDetailVa
       expect(reply.body[0].c_region_fias).toBe('63ed1a35-4be6-4564-a1ec-0c51f7383314');
     }
   });
+
+  it('writes a microdistrict as the street, and the city\'s KLADR and FIAS codes for a street that has none', async () => {
+    const mkr = await api.get(`/legacy/searchAddressDetailDHL?addr=${encodeURIComponent('г Байконур, 6-й мкр, д 7б, кв 1')}&country=RU`);
+    expect(mkr.body[0]).toMatchObject({ c_street_name: '6-й', c_street_abbr: 'мкр' });
+    expect(mkr.body[0].c_street_fias).toBe(mkr.body[0].c_aoguid);
+    // an OSM street of Екатеринбург: no KLADR or FIAS code of its own, the city's are the most precise
+    const osm = await api.get(`/legacy/searchAddressDetail?addr=${encodeURIComponent('620078, Екатеринбург, ул. Малышева, д. 5, кв 12')}&country=RU`);
+    expect(osm.body[0]).toMatchObject({ c_kladr: '6600000100000', c_aoguid: '2763c110-cb8b-416a-9dac-ad28a55b4402' });
+  });
 });
 
 describe('GET /legacy/checkAddress', () => {
@@ -77,6 +86,12 @@ describe('GET /legacy/selectAddress', () => {
     for (const r of houses) expect(r.c_HouseStatus).toBe('Дом найден');
     const street = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('альметьевск ленина')}&country=RU&countreturnrec=1`);
     expect(street.body[0].c_HouseStatus).toBe('Номер дома не указан');
+  });
+
+  it('writes the unit typed in c_flat whatever the registry calls it (кв 1 typed, помещение 1 found)', async () => {
+    const reply = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('байконур мкр 6 7б кв 1')}&country=RU&countreturnrec=1`);
+    expect(reply.body[0].c_fullname).toMatch(/, дом 7б, помещение 1$/);
+    expect(reply.body[0]).toMatchObject({ c_flat: '1', c_StreetName: '6-й', c_StreetType: 'мкр' });
   });
 
   it('writes the building in c_house: дом and its корпус, as c_fullname does', async () => {

@@ -26,6 +26,9 @@ describe('POST /api/v1/suggest/address', () => {
     const gorka = await suggest({ query: 'ленина 1', scopes: [{ name: 'Красная Горка' }] });
     expect(gorka.length).toBeGreaterThanOrEqual(7);
     for (const item of gorka) expect(item.settlement.name || item.city.name).toBe('Красная Горка');
+    // a street is within a radius of a point on it though its centre is a kilometre away: one of its houses is
+    const near = await suggest({ query: 'ленина', scopes: [{ coordinates: { latitude: 56.839137, longitude: 60.606092, radius: 500 } }] });
+    expect(near.map((s: { addressFull: string }) => s.addressFull)).toContain('Свердловская обл, г Екатеринбург, пр-кт Ленина');
     // a house's own postcode decides whether it is in a postcode's scope
     const postcode = await suggest({ query: 'ленина 5', count: 20, scopes: [{ postcode: '620014' }] });
     expect(postcode.length).toBe(20);

@@ -185,14 +185,18 @@ describe('AddressEngine', () => {
     it('keeps only the hints inside one of the scopes (members ANDed, scopes ORed)', () => {
       const houses = (scopes: Parameters<AddressEngine['suggest']>[3]) =>
         engine.suggest('ru', 'Екатеринбург Ленина 1', 10, scopes).map((r) => (r.house >= 0 ? dict.house(r.house).number + dict.house(r.house).block : 'street'));
+      // places within a radius: the street and the city, whose houses are there though their centres are not
+      const places = (scopes: Parameters<AddressEngine['suggest']>[3]) =>
+        engine.suggest('ru', 'Екатеринбург Ленина 1', 10, scopes).filter((r) => r.house < 0).map((r) => dict.object(r.levels.street >= 0 ? r.levels.street : r.levels.city).name);
       const near10a = { coordinates: { latitude: 56.8392, longitude: 60.611, radius: 10 } };
       const near10 = { coordinates: { latitude: 56.839, longitude: 60.61, radius: 10 } };
       const leninaFias = '00000000-1111-4222-8333-444444444444';
       expect(houses([{ fias: leninaFias }]).sort()).toEqual(['10', '102', '10а', '14', 'street']);
       expect(houses([{ fias: 'ffffffff-1111-4222-8333-444444444444' }])).toEqual([]);
-      expect(houses([near10a])).toEqual(['10а']);
-      expect(houses([near10a, near10]).sort()).toEqual(['10', '10а']);
-      expect(houses([{ fias: leninaFias, ...near10a }])).toEqual(['10а']);
+      expect(houses([near10a]).filter((h) => h !== 'street')).toEqual(['10а']);
+      expect(places([near10a]).sort()).toEqual(['Екатеринбург', 'Ленина']);
+      expect(houses([near10a, near10]).filter((h) => h !== 'street').sort()).toEqual(['10', '10а']);
+      expect(houses([{ fias: leninaFias, ...near10a }])).toEqual(['10а', 'street']);
       expect(houses([{ kladr: '7700000000000', ...near10a }])).toEqual([]);
       expect(houses([{ streetName: 'ленина', regionName: 'Свердловская' }]).length).toBe(5);
       expect(houses([{ name: 'Екатеринбург', streetName: '8 Марта' }])).toEqual([]);
