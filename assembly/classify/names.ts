@@ -114,6 +114,9 @@ let minorMask: u64 = 0;
  */
 let leftCost: i32 = 0;
 let leftTokens: u64 = 0;
+/** and for the word being typed, which costs less (hints: a whole word left out costs more than any rank) */
+let leftTypingCost: i32 = 0;
+let leftTyping: u64 = 0;
 /** what a leaf's name must score, at a key of the ordered reading, to matter (solve/scope.ts); NO_NEED: anything */
 export const NO_NEED: i32 = -2147483648;
 let neededAt: (key: i32) => i32 = (key: i32): i32 => NO_NEED;
@@ -268,6 +271,8 @@ export function resetCandidates(): void {
   hitTotal = 0;
   leftCost = 0;
   leftTokens = 0;
+  leftTypingCost = 0;
+  leftTyping = 0;
   houseShortfall = 0;
   shortHouseLoss = 0;
   clearLeadsWanted();
@@ -306,15 +311,18 @@ export function chargeShortHouse(loss: i32, first: i32, second: i32): void {
  * that a leaf's name leaves out while some leaf's name has a hit on it (`leafHitTokens`; a token with none is left
  * out by all, and the solver charges it in its own extra). Until the next `resetCandidates`.
  */
-export function chargeLeftTokens(cost: i32, tokens: u64): void {
+export function chargeLeftTokens(cost: i32, tokens: u64, typingCost: i32 = 0, typing: u64 = 0): void {
   leftCost = cost;
   leftTokens = tokens;
+  leftTypingCost = typingCost;
+  leftTyping = typing;
 }
 
 /** What a leaf's name of the rest hit by at most the tokens `held` surely loses for the tokens it leaves out. */
 // @ts-ignore: decorator
 @inline function leftPenalty(held: u64): i32 {
-  return leftCost * <i32>popcnt<u64>(leftTokens & leafHitTokens & ~held);
+  return leftCost * <i32>popcnt<u64>(leftTokens & leafHitTokens & ~held) +
+    leftTypingCost * <i32>popcnt<u64>(leftTyping & leafHitTokens & ~held);
 }
 
 // @ts-ignore: decorator

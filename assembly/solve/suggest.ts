@@ -5,8 +5,9 @@
  *
  * Rank = chain score + LevelBonus (regions and cities first, as people type them first)
  *        + WeightBonus (bits of population / house count) − a penalty when the chain leaves the word being
- *        typed unexplained, and one for each other word it leaves out (LEFT_WORD_PENALTY); the list written leaves
- *        out the hints that leave out more whole words than the one that leaves the fewest. TOP holds at most
+ *        typed unexplained (LEFT_WORD_PENALTY), and a greater one, above any rank, for each whole word it leaves
+ *        out (LEFT_WHOLE_PENALTY); the list written leaves out the hints that leave out more whole words than the
+ *        one that leaves the fewest. TOP holds at most
  *        MAX_TOP (object, house, rank, order hit, order name) records, kept sorted by rank, then by the order one pass would have offered them in (so the list does not
  *        depend on the order subtrees are opened in).
  *
@@ -109,8 +110,23 @@ function levelBonus(level: i32): i32 {
   return 0;
 }
 
-/** what the word being typed, or any other whole word, costs a hint that leaves it unexplained */
+/** what the word being typed costs a hint that leaves it unexplained */
 const LEFT_WORD_PENALTY: i32 = 60;
+/**
+ * What a whole word (not the one being typed) costs a hint that leaves it unexplained: more than any rank, so a hint
+ * that leaves one out comes after every hint that reads them all (conventions.md: whole words before the last
+ * match), and is not written when one does (`suggestInto`).
+ */
+const LEFT_WHOLE_PENALTY: i32 = 10000;
+
+/** The token being typed, as a bit (0 when none), for this call. */
+let typingBit: u64 = 0;
+
+/** What a hint pays for the tokens of `left` it leaves unexplained. */
+// @ts-ignore: decorator
+@inline function leftPenaltyOf(left: u64): i32 {
+  return LEFT_WORD_PENALTY * <i32>popcnt<u64>(left & typingBit) + LEFT_WHOLE_PENALTY * <i32>popcnt<u64>(left & ~typingBit);
+}
 
 /**
  * The tokens a hint pays LEFT_WORD_PENALTY for when its chain's names leave them out (bit set): the word being
@@ -208,6 +224,12 @@ function continuesNumber(off: i32, len: i32): bool {
   return 60 - more * 2;
 }
 
+/** Some hint of TOP leaves out no whole word (the word being typed aside). */
+function topHasMatch(): bool {
+  for (let i = 0; i < topCount; i++) if (load<i32>(topAt(i), 20) == 0) return true;
+  return false;
+}
+
 /** Ranks candidates [from, to) into TOP. */
 function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
   const houseMode = houseKeyLen > 0;
@@ -221,9 +243,9 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
     const level = obj(o, O_LEVEL);
     rank += levelBonus(level) + bits(lastChainWeight()) / 2 + bits(obj(o, O_WEIGHT)) / 4;
     const left = leftTokens & ~lastChainMask();
-    rank -= LEFT_WORD_PENALTY * <i32>popcnt<u64>(left);
+    rank -= leftPenaltyOf(left);
     // the whole words it leaves out (not the one being typed): a hint that leaves one is no match of the query
-    const whole = <i32>popcnt<u64>(prefixToken >= 0 ? left & ~((<u64>1) << <u64>prefixToken) : left);
+    const whole = <i32>popcnt<u64>(left & ~typingBit);
     // a place typed and left out: below every hint that reads it (`новосибирск ленина 5`: the city, not ул Ленина elsewhere)
     rank -= placeLeftBy(lastChainMask());
     if (houseMode && obj(o, O_HOUSE_COUNT) > 0) {
@@ -381,7 +403,8 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     if (twoDigitsTyped()) chargeShortHouse(TWO_LONGER_LOSS, u16At(HOUSE_KEY, 0), u16At(HOUSE_KEY, 1));
   }
   leftTokens = leftTokenMask(prefixToken);
-  areaLeft = prefixToken >= 0 ? LEFT_WORD_PENALTY * <i32>popcnt<u64>(leftTokens & ~((<u64>1) << <u64>prefixToken)) : 0;
+  typingBit = prefixToken >= 0 ? (<u64>1) << <u64>prefixToken : 0;
+  areaLeft = prefixToken >= 0 ? leftPenaltyOf(leftTokens & ~typingBit) : 0;
   // the places only the word being typed reaches: read best bound first, like the streets (names.ts orderDeferredAreas)
   classifyNames(prefixToken, true);
   // a place read later reads the word being typed alone, which names no place typed (names.ts placeTokens)
@@ -391,10 +414,10 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   scoreHouses(false);
   rankCandidates(0, objUsed, prefixToken, cap);
   extra = leafRankExtra();
-  restLeft = LEFT_WORD_PENALTY * <i32>popcnt<u64>(leftTokens & ~leafHitTokens);
+  restLeft = leftPenaltyOf(leftTokens & ~leafHitTokens);
   // and a place typed (chain.ts placeLeftOfRest)
   restLeft += placeLeftOfRest();
-  chargeLeftTokens(LEFT_WORD_PENALTY, leftTokens);
+  chargeLeftTokens(LEFT_WHOLE_PENALTY, leftTokens & ~typingBit, LEFT_WORD_PENALTY, leftTokens & typingBit);
   openScope(
     leafGainBound(), extra - restLeft + levelBonusBelow(0, hitLeafLevels) + WEIGHT_BONUS, anchorRankExtra, ORDER_HINT, hintKey,
     hintExtraOf, hintExtraOfLeaf, hintHouseLoss, true,
@@ -405,6 +428,9 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     rankCandidates(from, objUsed, prefixToken, cap);
     extra -= POSTCODE_BONUS;
   }
+  // a place read later leaves out every whole word but the one being typed: once a hint of the list reads them all,
+  // no such place is written (the list written leaves out what leaves out a whole word another hint reads, below)
+  const areasLeaveWhole = (leftTokens & ~typingBit) != 0;
   let tight = false;
   while (true) {
     // the last hint of a full list only moves up: a street below it (or at it, read after it) cannot enter, ever
@@ -413,7 +439,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
       passBelow(load<i32>(last, 8), load<i32>(last, 12), load<i32>(last, 16), load<i32>(last, 8));
     }
     const scopeBound = nextBound();
-    const areaBound = deferredAreaBound();
+    const areaBound = areasLeaveWhole && topHasMatch() ? NO_BOUND : deferredAreaBound();
     const bound = areaBound > scopeBound ? areaBound : scopeBound;
     if (bound == NO_BOUND) break;
     if (topCount >= cap && bound < load<i32>(topAt(topCount - 1), 8)) break;
@@ -437,13 +463,19 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     rankCandidates(from, objUsed, prefixToken, cap);
   }
   scoreHouses(true);
-  const best = topCount > 0 ? load<i32>(TOP, 8) : -1000000;
+  // conventions.md: whole words before the last match; a hint that leaves out a whole word another hint reads only
+  // fills the list (`екб мал`: Малоярославец after Екатеринбург's streets) and is left out. When every hint leaves
+  // one out (a word no name holds), those that leave the fewest stay. The reading's best is its first hint written.
+  let fewest = 64;
+  for (let i = 0; i < topCount; i++) fewest = min(fewest, load<i32>(topAt(i), 20));
+  let best = -1000000;
+  for (let i = 0; i < topCount; i++) {
+    if (load<i32>(topAt(i), 20) == fewest) {
+      best = load<i32>(topAt(i), 8);
+      break;
+    }
+  }
   if (best > writeAbove) {
-    // conventions.md: whole words before the last match; a hint that leaves out a whole word another hint reads only
-    // fills the list (`екб мал`: Малоярославец after Екатеринбург's streets) and is left out. When every hint leaves
-    // one out (a word no name holds), those that leave the fewest stay.
-    let fewest = 64;
-    for (let i = 0; i < topCount; i++) fewest = min(fewest, load<i32>(topAt(i), 20));
     let written = 0;
     for (let i = 0; i < topCount; i++) {
       const p = topAt(i);

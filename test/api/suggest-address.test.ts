@@ -87,7 +87,9 @@ describe('POST /api/v1/suggest/address', () => {
     // Альметьевск's ул Ленина, not the ул Ленина of eighteen other towns
     expect(await lines('Альметьевск Ленина')).toEqual(['Респ Татарстан, Альметьевский р-н, г Альметьевск, ул Ленина', 'Респ Татарстан, Альметьевский р-н, г Альметьевск']);
     // a корпус or flat being typed after the house: that house, not the houses 5 of streets on к
-    expect(await lines('Екатеринбург, ул. Малышева, д. 5, к')).toEqual(['Свердловская обл, г Екатеринбург, ул Малышева, дом 5']);
+    const corpus = await lines('Екатеринбург, ул. Малышева, д. 5, к');
+    expect(corpus[0]).toBe('Свердловская обл, г Екатеринбург, ул Малышева, дом 5');
+    for (const line of corpus) expect(line).toMatch(/^Свердловская обл, г Екатеринбург, ул Малышева/);
     // the city's streets on мал, not the towns on мал elsewhere
     for (const line of await lines('екб мал')) expect(line).toMatch(/^Свердловская обл, г Екатеринбург/);
   });
