@@ -129,7 +129,7 @@ let typingBit: u64 = 0;
 }
 
 /**
- * The tokens a hint pays LEFT_WORD_PENALTY for when its chain's names leave them out (bit set): the word being
+ * The tokens a hint pays for (`leftPenaltyOf`) when its chain's names leave them out (bit set): the word being
  * typed, whole words (not type words) and numbers read as a name's. `академика ко` must not hint Кострома above
  * пр-кт Академика Королева, nor a garbage reading of a layout query (`if[vf` kept as `ша ма`) its real one (`шахма`).
  */
@@ -265,7 +265,7 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
 /** What a street not read yet can add to its rank besides its words and bonuses: type word, postcode, a house. */
 let extra: i32 = 0;
 /**
- * What a street of the scope's rest (one with no candidate place above it) surely loses to LEFT_WORD_PENALTY:
+ * What a street of the scope's rest (one with no candidate place above it) surely loses to the words it leaves out (`leftPenaltyOf`):
  * it explains only the tokens its own name is hit by, so every word no street's name has a hit on (names.ts
  * leafHitTokens: the town of `кикрполь горько`) is left out by each of them. Without it in the rest's bounds, the
  * penalty lowered the last hint's rank below the bound of every street of that name in every other town, and all
@@ -343,7 +343,7 @@ function hintHouseLoss(o: i32, slack: i32): i32 {
 }
 
 /**
- * What a place read later (`areasDeferred`) surely loses to LEFT_WORD_PENALTY: its names are hit by the word being
+ * What a place read later (`areasDeferred`) surely loses to the words it leaves out (`leftPenaltyOf`): its names are hit by the word being
  * typed alone and no candidate of another word stands above it, so its chain leaves out every other word.
  */
 let areaLeft: i32 = 0;
