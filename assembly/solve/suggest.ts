@@ -265,12 +265,12 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
 /** What a street not read yet can add to its rank besides its words and bonuses: type word, postcode, a house. */
 let extra: i32 = 0;
 /**
- * What a street of the scope's rest (one with no candidate place above it) surely loses to the words it leaves out (`leftPenaltyOf`):
- * it explains only the tokens its own name is hit by, so every word no street's name has a hit on (names.ts
- * leafHitTokens: the town of `кикрполь горько`) is left out by each of them. Without it in the rest's bounds, the
- * penalty lowered the last hint's rank below the bound of every street of that name in every other town, and all
- * were read (hints 20× slower at 10 M houses). The words some streets have and others not are charged per name in
- * the rest's reading (names.ts chargeLeftTokens: `нижняя с`, a street that is not Нижняя pays for нижняя).
+ * What a street of the scope's rest (one with no candidate place above it) surely loses to the words it leaves out
+ * (`leftPenaltyOf`): it explains only the tokens its own name is hit by, so every word no street's name has a hit on
+ * (names.ts leafHitTokens: the town of `кикрполь горько`) is left out by each of them. Without it in the rest's
+ * bounds, the penalty lowered the last hint's rank below the bound of every street of that name in every other town,
+ * and all were read (hints 20× slower at 10 M houses). The words some streets have and others not are charged per
+ * name in the rest's reading (names.ts chargeLeftTokens: `нижняя с`, a street that is not Нижняя pays for нижняя).
  */
 let restLeft: i32 = 0;
 function leafRankExtra(): i32 {
@@ -343,8 +343,9 @@ function hintHouseLoss(o: i32, slack: i32): i32 {
 }
 
 /**
- * What a place read later (`areasDeferred`) surely loses to the words it leaves out (`leftPenaltyOf`): its names are hit by the word being
- * typed alone and no candidate of another word stands above it, so its chain leaves out every other word.
+ * What a place read later (`areasDeferred`) surely loses to the words it leaves out (`leftPenaltyOf`): its names are
+ * hit by the word being typed alone and no candidate of another word stands above it, so its chain leaves out every
+ * other word.
  */
 let areaLeft: i32 = 0;
 
