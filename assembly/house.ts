@@ -85,8 +85,9 @@ export let wideTakesFlat = false;
 /** `35д-253`, `37к-148`: the keyword letter glued to the house number before a hyphen and a flat (−1: none) */
 let keywordLetter: i32 = -1;
 /**
- * The flat read from a bare number after a space (`Ленина 5 1`, −1: none): the alternative key reads it as the
- * corpus (5к1), which the solver takes when the street has no house of the number alone (`takeAltHouse`).
+ * The flat read from a bare number after a space or a hyphen (`Ленина 5 1`, `37-9`; −1: none): the alternative key
+ * reads it as the corpus (5к1, 37к9), which the solver takes when the street has no house of the number alone
+ * (`takeAltHouse`).
  */
 let spacedFlatAt: i32 = -1;
 /** The alternative key is the spaced number's corpus reading, not a fraction's (`73/1`). */
@@ -319,7 +320,8 @@ function readValue(i: i32, p: i32): i32 {
     if (nx < tokenCount && tok(nx, F_KIND) == KIND_ALPHA && tok(nx, F_LEN) == 1 &&
         (tok(nx, F_SEP) & SEP_COMMA) == 0 && tok(nx, F_ROLE) == ROLE_FREE) {
       // к 2, с 1 after the number open their own (10к2); so does д, but not before a slash: 7д/2 is the number 7д/2
-      const opensNumber = keywordPart(nx) >= 0 && isDigitTok(nx + 1) &&
+      // (not a number after a comma: `6д, 620137` is house 6д and a postcode)
+      const opensNumber = keywordPart(nx) >= 0 && isDigitTok(nx + 1) && (tok(nx + 1, F_SEP) & SEP_COMMA) == 0 &&
         !(keywordPart(nx) == P_HOUSE && tok(nx + 1, F_SEP) == SEP_SLASH);
       const after = nx + 1;
       const wordFollows = after < tokenCount && tok(after, F_KIND) == KIND_ALPHA &&
@@ -581,7 +583,7 @@ function classifyNumbers(): void {
     // 620000; 01033 opening the string before a word (Ukraine's postcodes have 5 digits: `01033, Київ`), not
     // one glued to it (`11111д` is a number with its letter)
     const fiveFirst = n == 5 && i == 0 && i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA && tok(i + 1, F_SEP) != 0;
-    if ((n == 6 || fiveFirst) && postcodeToken < 0 && !prevKeyword) {
+    if ((n == 6 || fiveFirst) && postcodeToken < 0 && !keywordBefore) {
       postcodeToken = i;
       setTok(i, F_ROLE, ROLE_POSTCODE);
       // its label: `индекс 620014`, `почтовый индекс: 620014`
@@ -671,9 +673,12 @@ export function parseHouseParts(): i32 {
   // 1. a house keyword with its number: д 10а, дом53, двлд. 4
   for (let i = 0; i + 1 < tokenCount && houseAt < 0; i++) {
     if (tok(i, F_ROLE) != ROLE_FREE) continue;
-    // a one-letter keyword glued after a number is that number's letter (35д-253, 7д/2), not the house's keyword
-    if (tok(i, F_LEN) == 1 && tok(i, F_SEP) == 0 && isDigitTok(i - 1)) continue;
-    if (keywordPart(i) == P_HOUSE && isDigitTok(i + 1) && tok(i + 1, F_ROLE) == ROLE_FREE && tok(i + 1, F_ORDINAL) == 0) {
+    // a one-letter keyword glued or hyphened after a number is that number's letter (35д-253, 7д/2, 21-д), not the
+    // house's keyword
+    if (tok(i, F_LEN) == 1 && (tok(i, F_SEP) == 0 || tok(i, F_SEP) == SEP_HYPHEN) && isDigitTok(i - 1)) continue;
+    // its number stands in its part of the address (`д, 468320` is no house 468320)
+    if (keywordPart(i) == P_HOUSE && isDigitTok(i + 1) && tok(i + 1, F_ROLE) == ROLE_FREE && tok(i + 1, F_ORDINAL) == 0 &&
+        tok(i + 1, F_SEGMENT) == tok(i, F_SEGMENT)) {
       // a № after another part's keyword is that part's (кв. № 10: step 3), but not a stead's: `Участок №1` is a
       // street's name in OSM, its № the house's
       const sign = tokIs(i, 'н') && i > 0 && tok(i - 1, F_KIND) == KIND_ALPHA && tok(i - 1, F_ROLE) == ROLE_FREE;
@@ -725,6 +730,8 @@ export function parseHouseParts(): i32 {
       if (flatAfterHyphen(next) && !flatKeywordAfter(next)) {
         setPart(P_FLAT, next, next);
         mark(next, next, ROLE_HOUSE);
+        // or the corpus where the street has no house of the number alone (`37-9`: 37 к9, `takeAltHouse`)
+        spacedFlatAt = next;
       } else if (letterBeforeFlat(next)) {
         // 35д-253: a letter that is also a keyword, glued to the number, then a flat after a hyphen. The house's own
         // letter when the street has that house (the wide reading); else a slip: house 35, flat 253. A corpus or
@@ -755,6 +762,8 @@ export function parseHouseParts(): i32 {
     let valueAt = i + width;
     if (p != P_STEAD && valueAt + 1 < tokenCount && tokIs(valueAt, 'н') && tok(valueAt, F_ROLE) == ROLE_FREE &&
         isDigitTok(valueAt + 1)) valueAt++;
+    // a keyword's value stands in its part of the address (`20к, 620000`: no корпус 620000)
+    if (valueAt < tokenCount && tok(valueAt, F_SEGMENT) != tok(i, F_SEGMENT)) continue;
     const end = readValue(valueAt, p);
     if (end < 0) continue;
     if (tok(i, F_LEN) == 1 && width == 1) {

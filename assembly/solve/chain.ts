@@ -111,7 +111,10 @@ export function matchHouse(o: i32): i32 {
       chainHouseExact = true;
       return HOUSE_BONUS;
     }
-    if (baseHit < 0 && house(h, H_BASE_LEN) == houseBaseLen && keyEquals(off, houseBaseLen)) baseHit = h;
+    // of the houses of the number typed, the plain one, else the first in natural order (37 к9 before 37 к12),
+    // not the registry's first
+    if (house(h, H_BASE_LEN) == houseBaseLen && keyEquals(off, houseBaseLen) &&
+        (baseHit < 0 || (house(baseHit, H_KEY_LEN) != houseBaseLen && (len == houseBaseLen || houseKeyBefore(h, baseHit))))) baseHit = h;
     if (lettered && letterHit < 0 && keyWithLetter(off, len, false)) letterHit = h;
     if (houseFractionBaseLen > 0 && !fractionPlain && house(h, H_BASE_LEN) == houseFractionBaseLen && keyEquals(off, houseFractionBaseLen)) {
       fractionPlain = len == houseFractionBaseLen;
@@ -146,6 +149,39 @@ export function matchHouse(o: i32): i32 {
     return 50;
   }
   return 0;
+}
+
+/** House a's key before house b's in natural order (runs of digits by their value: 35к2 before 35к10), else by id. */
+export function houseKeyBefore(a: i32, b: i32): bool {
+  const ao = house(a, H_KEY);
+  const al = house(a, H_KEY_LEN);
+  const bo = house(b, H_KEY);
+  const bl = house(b, H_KEY_LEN);
+  let i = 0;
+  let j = 0;
+  while (i < al && j < bl) {
+    const ca = houseKeyChar(ao + i);
+    const cb = houseKeyChar(bo + j);
+    if (isDigit(ca) && isDigit(cb)) {
+      let ie = i;
+      while (ie < al && isDigit(houseKeyChar(ao + ie))) ie++;
+      let je = j;
+      while (je < bl && isDigit(houseKeyChar(bo + je))) je++;
+      // a longer run is a bigger number (house numbers carry no leading zeros)
+      if (ie - i != je - j) return ie - i < je - j;
+      for (; i < ie; i++, j++) {
+        const x = houseKeyChar(ao + i);
+        const y = houseKeyChar(bo + j);
+        if (x != y) return x < y;
+      }
+    } else {
+      if (ca != cb) return ca < cb;
+      i++;
+      j++;
+    }
+  }
+  if (al - i != bl - j) return al - i < bl - j;
+  return a < b;
 }
 
 /** The parsed key has more than a base, and the base ends in a digit: a letter may stand after it (keyWithLetter). */

@@ -29,7 +29,7 @@ import {
 import { heaviest, chainWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
 import {
   chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS,
-  placeLeftBy, placeLeftOfRest, placeLeftUnder,
+  placeLeftBy, placeLeftOfRest, placeLeftUnder, houseKeyBefore,
 } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_FREE } from '../tokenize';
@@ -68,39 +68,6 @@ function ranksBefore(rank: i32, hit: i32, nameId: i32, h: i32, i: i32): bool {
   // houses of one street: their numbers in natural order (35к2 before 35к10), the street itself after them
   if (h >= 0 && other >= 0) return houseKeyBefore(h, other);
   return (h < 0 ? LAST_OF_OBJECT : h) < (other < 0 ? LAST_OF_OBJECT : other);
-}
-
-/** House a's key before house b's in natural order (runs of digits by their value: 35к2 before 35к10), else by id. */
-function houseKeyBefore(a: i32, b: i32): bool {
-  const ao = house(a, H_KEY);
-  const al = house(a, H_KEY_LEN);
-  const bo = house(b, H_KEY);
-  const bl = house(b, H_KEY_LEN);
-  let i = 0;
-  let j = 0;
-  while (i < al && j < bl) {
-    const ca = houseKeyChar(ao + i);
-    const cb = houseKeyChar(bo + j);
-    if (isDigit(ca) && isDigit(cb)) {
-      let ie = i;
-      while (ie < al && isDigit(houseKeyChar(ao + ie))) ie++;
-      let je = j;
-      while (je < bl && isDigit(houseKeyChar(bo + je))) je++;
-      // a longer run is a bigger number (house numbers carry no leading zeros)
-      if (ie - i != je - j) return ie - i < je - j;
-      for (; i < ie; i++, j++) {
-        const x = houseKeyChar(ao + i);
-        const y = houseKeyChar(bo + j);
-        if (x != y) return x < y;
-      }
-    } else {
-      if (ca != cb) return ca < cb;
-      i++;
-      j++;
-    }
-  }
-  if (al - i != bl - j) return al - i < bl - j;
-  return a < b;
 }
 
 function levelBonus(level: i32): i32 {

@@ -40,7 +40,8 @@ const clean = (value: unknown): string => (typeof value === 'string' && value !=
 /**
  * The parts to show: the parsed parts, lower-cased, with the registry's house number, корпус, строение,
  * литера and сооружение where the registry has them, and the apartment number in its member. A house found only in
- * part (`partial`: `5/2` typed, house 5 found) keeps the number typed when it is the registry's with more after it.
+ * part (`partial`: `5/2` typed, house 5 found) keeps the number typed when it is the registry's with more after it,
+ * and its корпус, строение and литера as typed when any was.
  */
 export function completeHouseParts(
   parsed: Partial<HouseParts> | undefined,
@@ -61,12 +62,17 @@ export function completeHouseParts(
       if (house.stead && !parts.house) parts.stead = number;
       else if (!(partial && parts.house.length > number.length && parts.house.startsWith(number))) parts.house = number;
     }
+    // the building's designation: an exact house is spelled as the registry has it (`179 лит. Б` typed for 179б is
+    // дом 179б, not also литера б); a house found in part keeps what was typed of it when anything was (`7 к2` found
+    // as 7 стр1 stays дом 7, корпус 2, not a building of both), else shows the registry's
     const block = clean(house.block);
-    if (block) parts.case = block;
     const building = clean(house.building);
-    if (building) parts.build = building;
     const liter = clean(house.liter);
-    if (liter) parts.liter = liter;
+    if (!partial || !(parts.case || parts.build || parts.liter)) {
+      if (block || !partial) parts.case = block;
+      if (building || !partial) parts.build = building;
+      if (liter || !partial) parts.liter = liter;
+    }
     const construction = clean(house.construction);
     if (construction) parts.constr = construction;
   }

@@ -177,6 +177,19 @@ describe('POST /api/v1/clean/address', () => {
     expect(fraction.houseDetails.fullName).toBe('дом 5/2, квартира 8');
   });
 
+  it('reads a number after a hyphen as the corpus where the street has it and no house of the number alone', async () => {
+    const clean = async (query: string) => (await api.post('/api/v1/clean/address', { query, countryCode: 'RU' })).body;
+    const corpus = await clean('Москва, Ленинградский пр-т 37-9');
+    expect(corpus.houseDetails.fullName).toBe('дом 37, корпус 9');
+    expect(corpus.quality.house).toBe(3);
+    // the plain house exists: the number after the hyphen is its flat
+    expect((await clean('Екатеринбург, Малышева 5-10')).houseDetails.fullName).toBe('дом 5, квартира 10');
+    // a number with none of its corpora typed: the first corpus in natural order, not the registry's first
+    expect((await clean('Москва, Ленинградский пр-т 37')).houseDetails.case).toBe('9');
+    // an exact house spelled as the registry has it: the typed литера is its letter, not also a литера
+    expect((await clean('Екатеринбург, ул. 8 Марта, д. 179 лит. Б')).houseDetails.fullName).toBe('дом 179б');
+  });
+
   it('keeps the house before a phone typed in groups, and names a region by half of its double name', async () => {
     const phone = await api.post('/api/v1/clean/address', { query: 'Екатеринбург Малышева д 5 +7 912 345-67-89', countryCode: 'RU' });
     expect(phone.body.houseDetails.fullName).toBe('дом 5');

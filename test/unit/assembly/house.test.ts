@@ -250,6 +250,15 @@ describe('parseHouse(query)', () => {
       expect(parts('д 123456')).toEqual({ house: '123456' });
     });
 
+    it('takes six digits after a comma as the postcode even after a house letter that is also a keyword', () => {
+      // д, к after the number are its letter; the number after the comma is no house and no корпус
+      expect(parts('Комсомольская ул. 6д, 620137')).toEqual({ house: '6д' });
+      expect(postcode('Комсомольская ул. 6д, 620137')).toBe('620137');
+      expect(parts('ул. Янгеля 21-д, 468320')).toEqual({ house: '21-д' }); // the hyphen kept in the parsed value (KNOWN_GAPS.md)
+      expect(parts('Репина 20к, 620000')).toEqual({ house: '20к' });
+      expect(postcode('Репина 20к, 620000')).toBe('620000');
+    });
+
     it('takes only the first six-digit number', () => {
       expect(postcode('620000, 620014 Екатеринбург')).toBe('620000');
     });
