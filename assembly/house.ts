@@ -147,7 +147,7 @@ const KEYWORD_WORDS: StaticArray<string> = [
   'лит', 'литер', 'литера', 'л',
   'соор', 'сооружение', 'сооруж',
   'уч', 'участок', 'зу',
-  'под', 'подъезд', 'подьезд', 'пд',
+  'под', 'подъезд', 'подьезд', 'пд', 'парадная', 'парадной',
   'эт', 'этаж', 'поверх',
   'кв', 'квартира', 'кварт', 'квар', 'квра',
   'оф', 'офис',
@@ -165,7 +165,7 @@ const KEYWORD_PARTS: StaticArray<i32> = [
   P_LITER, P_LITER, P_LITER, P_LITER,
   P_CONSTR, P_CONSTR, P_CONSTR,
   P_STEAD, P_STEAD, P_STEAD,
-  P_ENTR, P_ENTR, P_ENTR, P_ENTR,
+  P_ENTR, P_ENTR, P_ENTR, P_ENTR, P_ENTR, P_ENTR,
   P_FLOOR, P_FLOOR, P_FLOOR,
   P_FLAT, P_FLAT, P_FLAT, P_FLAT, P_FLAT,
   P_OFFICE, P_OFFICE,
@@ -327,7 +327,9 @@ function readValue(i: i32, p: i32): i32 {
       const wordFollows = after < tokenCount && tok(after, F_KIND) == KIND_ALPHA &&
         tok(after, F_SEGMENT) == tok(nx, F_SEGMENT) && pairKeyword(after) < 0;
       const glue = tok(nx, F_SEP) == 0;
-      if (!opensNumber && (glue ? !(wordFollows && tok(after, F_SEP) == 0) : !wordFollows)) last++;
+      // nor the first letter of a keyword of two (`10 п-д 2`: подъезд 2)
+      const opensPair = (pairKeyword(nx) >= 0 && pairLen == 2) || entranceLetter(nx);
+      if (!opensNumber && !opensPair && (glue ? !(wordFollows && tok(after, F_SEP) == 0) : !wordFollows)) last++;
     }
     // a fraction: 10/2, 1/2а (not 11/-89, which carries a flat; in 2/10к1 the к opens the corpus)
     if (p == P_HOUSE && isDigitTok(last + 1) && tok(last + 1, F_SEP) == SEP_SLASH) {
@@ -342,6 +344,15 @@ function readValue(i: i32, p: i32): i32 {
   if (letterValued(p) && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_LEN) <= 2 &&
       (keywordPart(i) < 0 || (tok(i, F_LEN) == 1 && !isDigitTok(i + 1)))) return i;
   return -1;
+}
+
+/**
+ * Token t is a lone `п` with a number after it in its part of the address: the entrance (`д. 5 п. 2`), read so only
+ * after the house's number (`Минка п 20` is п Минка, house 20; a type is no house keyword).
+ */
+function entranceLetter(t: i32): bool {
+  return t < tokenCount && tok(t, F_KIND) == KIND_ALPHA && tok(t, F_SEP) != 0 && tokIs(t, 'п') && isDigitTok(t + 1) &&
+    (tok(t + 1, F_SEP) & SEP_COMMA) == 0 && tok(t + 1, F_SEGMENT) == tok(t, F_SEGMENT);
 }
 
 /** Token t is a free number after a hyphen, not a comma: the flat of `20-18`, `48 к.1-34`, `84-86-283`. */
@@ -676,6 +687,8 @@ export function parseHouseParts(): i32 {
     // a one-letter keyword glued or hyphened after a number is that number's letter (35д-253, 7д/2, 21-д), not the
     // house's keyword
     if (tok(i, F_LEN) == 1 && (tok(i, F_SEP) == 0 || tok(i, F_SEP) == SEP_HYPHEN) && isDigitTok(i - 1)) continue;
+    // nor the second of a keyword of two (`п-д 2`: подъезд 2)
+    if (i > 0 && (tok(i, F_SEP) & SEP_HYPHEN) != 0 && tok(i - 1, F_KIND) == KIND_ALPHA && pairKeyword(i - 1) >= 0 && pairLen == 2) continue;
     // its number stands in its part of the address (`д, 468320` is no house 468320)
     if (keywordPart(i) == P_HOUSE && isDigitTok(i + 1) && tok(i + 1, F_ROLE) == ROLE_FREE && tok(i + 1, F_ORDINAL) == 0 &&
         tok(i + 1, F_SEGMENT) == tok(i, F_SEGMENT)) {
@@ -752,8 +765,11 @@ export function parseHouseParts(): i32 {
   let houseEnd = houseAt >= 0 ? partLast(P_HOUSE) : -1;
   for (let i = 0; i < tokenCount; i++) {
     if (tok(i, F_ROLE) != ROLE_FREE || tok(i, F_KIND) != KIND_ALPHA) continue;
-    const p = pairKeyword(i);
+    let p = pairKeyword(i);
     const width = pairLen;
+    // `п 2` after the house's number: the entrance (`entranceLetter`)
+    const entrance = p < 0 && houseAt >= 0 && i > houseAt && entranceLetter(i);
+    if (entrance) p = P_ENTR;
     if (p < 0) continue;
     if (p == P_HOUSE) continue;
     if (partFirst(p) >= 0) continue;
@@ -766,7 +782,7 @@ export function parseHouseParts(): i32 {
     if (valueAt < tokenCount && tok(valueAt, F_SEGMENT) != tok(i, F_SEGMENT)) continue;
     const end = readValue(valueAt, p);
     if (end < 0) continue;
-    if (tok(i, F_LEN) == 1 && width == 1) {
+    if (tok(i, F_LEN) == 1 && width == 1 && !entrance) {
       const afterHouse = houseAt >= 0 && i > houseAt && i <= houseEnd + 2;
       if (!afterHouse || tok(valueAt, F_KIND) != KIND_DIGIT) continue;
     }

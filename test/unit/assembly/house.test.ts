@@ -181,6 +181,12 @@ describe('parseHouse(query)', () => {
       ['Малышева 5, 3 этаж, 2 подъезд', { house: '5', floor: '3', entr: '2' }],
       ['Малышева 5 подъезд 2', { house: '5', entr: '2' }],
       ['Малышева 5 подъезд', { house: '5' }],
+      // п, п., п-д after the house's number, парадная (Санкт-Петербург's word); a п before the number is a type
+      ['д 5 п 2', { house: '5', entr: '2' }],
+      ['Малышева д. 5 п. 2', { house: '5', entr: '2' }],
+      ['Малышева 5 кв.10 п-д 2', { house: '5', flat: '10', entr: '2' }],
+      ['Галерная 33, парадная 2', { house: '33', entr: '2' }],
+      ['Минка п 20', { house: '20' }],
       // with an ordinal's suffix: 2й подъезд, 3-й этаж
       ['Малышева 5 2й подъезд', { house: '5', entr: '2' }],
       ['Малышева 5, 3-й этаж, кв 7', { house: '5', floor: '3', flat: '7' }],
