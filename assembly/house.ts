@@ -332,7 +332,7 @@ function readValue(i: i32, p: i32): i32 {
       if (!opensNumber && !opensPair && (glue ? !(wordFollows && tok(after, F_SEP) == 0) : !wordFollows)) last++;
     }
     // a fraction: 10/2, 1/2а (not 11/-89, which carries a flat; in 2/10к1 the к opens the corpus)
-    if (p == P_HOUSE && isDigitTok(last + 1) && tok(last + 1, F_SEP) == SEP_SLASH) {
+    if (p == P_HOUSE && isDigitTok(last + 1) && fractionSlash(last + 1)) {
       last++;
       const letter = last + 1;
       if (letter < tokenCount && tok(letter, F_KIND) == KIND_ALPHA && tok(letter, F_LEN) == 1 && glued(letter) &&
@@ -353,6 +353,13 @@ function readValue(i: i32, p: i32): i32 {
 function entranceLetter(t: i32): bool {
   return t < tokenCount && tok(t, F_KIND) == KIND_ALPHA && tok(t, F_SEP) != 0 && tokIs(t, 'п') && isDigitTok(t + 1) &&
     (tok(t + 1, F_SEP) & SEP_COMMA) == 0 && tok(t + 1, F_SEGMENT) == tok(t, F_SEGMENT);
+}
+
+/** A slash stands before token t, spaced or not (`10/2`, `33 / 3`), and no comma or hyphen (`11/-89`: a flat). */
+// @ts-ignore: decorator
+@inline function fractionSlash(t: i32): bool {
+  const sep = tok(t, F_SEP);
+  return (sep & SEP_SLASH) != 0 && (sep & (SEP_COMMA | SEP_HYPHEN)) == 0;
 }
 
 /** Token t is a free number after a hyphen, not a comma: the flat of `20-18`, `48 к.1-34`, `84-86-283`. */
@@ -799,11 +806,13 @@ export function parseHouseParts(): i32 {
     i = end;
   }
   // 4. a bare number right after the house: дом 26, 5 → flat 5; after a space when it closes its segment
-  // (`малышева 5 10`, `малышева 5 10, екатеринбург`; not `5 2 этаж`)
+  // (`малышева 5 10`, `малышева 5 10, екатеринбург`; not `5 2 этаж`); after its корпус and a comma (`5 к2, 3`)
   if (houseAt >= 0) {
     let next = partLast(P_HOUSE) + 1;
     while (next < tokenCount && tok(next, F_ROLE) == ROLE_HOUSE) next++;
-    if (next == partLast(P_HOUSE) + 1 && isDigitTok(next) && tok(next, F_ROLE) == ROLE_FREE && tok(next, F_LEN) <= 4 &&
+    // or after the house's корпус or строение and a comma (`5 к2, 3`)
+    const afterCorpus = next > partLast(P_HOUSE) + 1 && next == houseEnd + 1 && next < tokenCount && (tok(next, F_SEP) & SEP_COMMA) != 0;
+    if ((next == partLast(P_HOUSE) + 1 || afterCorpus) && isDigitTok(next) && tok(next, F_ROLE) == ROLE_FREE && tok(next, F_LEN) <= 4 &&
         ((tok(next, F_SEP) & (SEP_COMMA | SEP_HYPHEN)) != 0 || spacedFlat(houseAt, next)) && !startsName(next)) {
       const spaced = (tok(next, F_SEP) & (SEP_COMMA | SEP_HYPHEN)) == 0;
       if (partFirst(P_FLAT) < 0) {
@@ -882,7 +891,7 @@ export function takeWideHouse(): void {
 
 function appendTokens(first: i32, last: i32): void {
   for (let t = first; t <= last; t++) {
-    if (t > first && tok(t, F_SEP) == SEP_SLASH && houseKeyLen < HOUSE_KEY_CAPACITY) {
+    if (t > first && fractionSlash(t) && houseKeyLen < HOUSE_KEY_CAPACITY) {
       setU16(HOUSE_KEY, houseKeyLen++, 47);
     }
     const s = tok(t, F_START);

@@ -130,10 +130,31 @@ export function layoutChar(c: i32): i32 {
 
 /**
  * A Latin letter typed for its Cyrillic look-alike in a house number (`45a`, `40c4`, `1B`): the Cyrillic letter
- * (B is В, b is б, as in `parseHouseNumber` of the dictionary builder); 0 for other letters.
+ * (B is В, b is б, as in `parseHouseNumber` of the dictionary builder), or the one it transliterates where no
+ * look-alike is (`6d` д, `67v` в, `3g` г, `5z` з, `7l` л, `9n` н); 0 for other letters.
  */
 function houseLookalike(c: i32): i32 {
-  return c == 98 ? 0x431 : wordLookalike(c); // b → б
+  switch (c) {
+    case 98: return 0x431; // b → б
+    case 100: case 68: return 0x434; // d D → д
+    case 118: case 86: return 0x432; // v V → в
+    case 103: case 71: return 0x433; // g G → г
+    case 122: case 90: return 0x437; // z Z → з
+    case 108: case 76: return 0x43b; // l L → л
+    case 110: case 78: return 0x43d; // n N → н
+  }
+  return wordLookalike(c);
+}
+
+/**
+ * INPUT[i], a letter, stands after a space that follows a house's number (and its letter): the house's letter
+ * (`5 a`) or a keyword's before its number (`15 k2`, `6А c3`), typed in the Latin layout.
+ */
+function keyAfterNumber(i: i32, len: i32): bool {
+  if (i < 2 || u16At(INPUT, i - 1) != 32) return false;
+  let k = i - 2;
+  if (k > 0 && isLetter(foldChar(u16At(INPUT, k))) && isDigit(u16At(INPUT, k - 1))) k--; // the house's own letter
+  return isDigit(u16At(INPUT, k));
 }
 
 /** A Latin letter that looks like a Cyrillic one (A a B C c E e H K k M m O o P p T X x y): that letter, else 0. */
@@ -460,8 +481,9 @@ export function normalize(len: i32, variant: i32): i32 {
       i++; // apostrophe of a soft sign: dropped
     } else {
       let folded = foldChar(raw);
-      // PLAIN: a lone Latin look-alike right after a digit is the house's Cyrillic letter (`45a`, `40c4`)
-      if (variant == VARIANT_PLAIN && isLatinRaw(raw) && i > 0 && isDigit(u16At(INPUT, i - 1)) &&
+      // PLAIN: a lone Latin look-alike right after a digit is the house's Cyrillic letter (`45a`, `40c4`), and one
+      // after a space that follows a house's number (`5 a`; `15 k2`, `6А c3`: корпус 2, строение 3)
+      if (variant == VARIANT_PLAIN && isLatinRaw(raw) && i > 0 && (isDigit(u16At(INPUT, i - 1)) || keyAfterNumber(i, len)) &&
           !(i + 1 < len && isLetter(foldChar(u16At(INPUT, i + 1))))) {
         const lookalike = houseLookalike(raw);
         if (lookalike != 0) folded = lookalike;

@@ -24,13 +24,26 @@ const WORD_LOOKALIKES: Record<string, string> = {
   o: 'о', O: 'о', p: 'р', P: 'р', T: 'т', x: 'х', X: 'х', y: 'у',
 };
 
-/** Latin letters typed for their Cyrillic look-alikes in house numbers (`44c1`, `12a`, `89b`); B is В, b is б */
-export const HOUSE_LOOKALIKES: Record<string, string> = { ...WORD_LOOKALIKES, b: 'б' };
+/**
+ * Latin letters typed for their Cyrillic look-alikes in house numbers (`44c1`, `12a`, `89b`; B is В, b is б), or for
+ * the letter they transliterate where none looks alike (`6d` д, `67v` в: text.ts houseLookalike)
+ */
+export const HOUSE_LOOKALIKES: Record<string, string> = {
+  ...WORD_LOOKALIKES, b: 'б', d: 'д', D: 'д', v: 'в', V: 'в', g: 'г', G: 'г', z: 'з', Z: 'з', l: 'л', L: 'л', n: 'н', N: 'н',
+};
 
-/** The Cyrillic letter of a lone Latin look-alike right after a digit (text.ts PLAIN: `45a`, `40c4`), else undefined. */
+/**
+ * The Cyrillic letter of a lone Latin look-alike right after a digit, or after a space that follows a house's number
+ * and its letter (text.ts PLAIN: `45a`, `40c4`; `5 a`, `15 k2`, `6А c3`), else undefined.
+ */
 function houseLetterAt(text: string, i: number): string | undefined {
   const next = i + 1 < text.length ? foldChar(text[i + 1]) : ' ';
-  return i > 0 && /[0-9]/.test(text[i - 1]) && !LETTER.test(next) ? HOUSE_LOOKALIKES[text[i]] : undefined;
+  if (i === 0 || LETTER.test(next)) return undefined;
+  if (/[0-9]/.test(text[i - 1])) return HOUSE_LOOKALIKES[text[i]];
+  if (i < 2 || text[i - 1] !== ' ') return undefined;
+  let k = i - 2;
+  if (k > 0 && LETTER.test(foldChar(text[k])) && /[0-9]/.test(text[k - 1])) k--;
+  return /[0-9]/.test(text[k]) ? HOUSE_LOOKALIKES[text[i]] : undefined;
 }
 
 const LATIN = /^[A-Za-z]$/;

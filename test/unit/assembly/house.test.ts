@@ -176,6 +176,9 @@ describe('parseHouse(query)', () => {
       // the floor before its word: на 2 этаже, 3 этаж (but «5 этаж 3» is house 5, floor 3)
       ['Ленина 103, офис на 2 этаже', { house: '103', floor: '2' }],
       ['Ленина 5, 3 этаж, кв 7', { house: '5', floor: '3', flat: '7' }],
+      // a flat after the house's корпус and a comma; a fraction written with spaces
+      ['Серегина 5 к2, 3', { house: '5', case: '2', flat: '3' }],
+      ['Викулова 33 / 3', { house: '33/3' }],
       // the entrance too, after the house's number; a number after a comma is not the word's own
       ['Малышева,5-10,2 подъезд,3 этаж', { house: '5', flat: '10', entr: '2', floor: '3' }],
       ['Малышева 5, 3 этаж, 2 подъезд', { house: '5', floor: '3', entr: '2' }],
@@ -283,6 +286,11 @@ describe('parseHouse(query)', () => {
 
   describe('a Latin look-alike glued to the number is its Cyrillic letter: 45a, 40c4, 1B', () => {
     it.each<Case>([
+      // a keyword's letter after a space, before its number, and a transliterated letter where none looks alike
+      ['Заводская 15 k2', { house: '15', case: '2' }],
+      ['8 Марта 6А c3', { house: '6а', build: '3' }],
+      ['Фрунзе 67v', { house: '67в' }],
+      ['Комсомольская 6d', { house: '6д' }],
       ['45a', { house: '45а' }],
       ['д 1B', { house: '1в' }],
       ['40c4', { house: '40', build: '4' }],
