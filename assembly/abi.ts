@@ -17,7 +17,7 @@
 import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_CAPACITY, setI32, i32At, u16At } from './memory';
 import { attachSection } from './blob';
 import { normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
-import { setupTokens, tokenize, tokenCount, tok, tokIs, F_START, F_LEN, F_ROLE, F_KIND, F_TYPE_A, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
+import { setupTokens, tokenize, tokenCount, tok, tokIs, F_START, F_LEN, F_ROLE, F_KIND, F_SEP, F_TYPE_A, SEP_DOT, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh, costOf } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn } from './classify/names';
@@ -253,13 +253,14 @@ function writeStandardized(): void {
 }
 
 /**
- * Token t, letters (2 to 6) before a word the chain read or a type word, begins a word of a name of the chain's
- * object or of a place above it: an abbreviation of a word the match did not need (titles weigh little: `Академика`;
- * `Свердл. обл.` before a street found without its region).
+ * Token t, letters (2 to 6, or an initial with its dot) before a word the chain read or a type word, begins a word of
+ * a name of the chain's object or of a place above it: an abbreviation of a word the match did not need (titles weigh
+ * little: `Академика`; `Свердл. обл.` before a street found without its region; `Б. Ельцина` for Бориса Ельцина).
  */
 function abbreviatesChain(t: i32, o: i32, mask: u64): bool {
   const len = tok(t, F_LEN);
-  if (tok(t, F_KIND) != KIND_ALPHA || len < 2 || len > 6 || t + 1 >= tokenCount || t + 1 >= 64) return false;
+  if (tok(t, F_KIND) != KIND_ALPHA || len > 6 || t + 1 >= tokenCount || t + 1 >= 64) return false;
+  if (len < 2 && (len < 1 || (tok(t + 1, F_SEP) & SEP_DOT) == 0)) return false;
   if ((mask & ((<u64>1) << <u64>(t + 1))) == 0 && tok(t + 1, F_TYPE_A) < 0) return false;
   if (!wordsBeginning(tok(t, F_START), len)) return false;
   for (let a = o; a >= 0; a = obj(a, O_PARENT)) {

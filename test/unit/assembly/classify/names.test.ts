@@ -136,6 +136,14 @@ describe('standardize: names and types', () => {
       expect(dmitrienko.undefinedParts).toBe('');
     });
 
+    it('reads an initial with its dot before a name\'s other word as that word\'s abbreviation, no leftover', async () => {
+      const initial = await standardizeRu('Екатеринбург, ул. Б. Ельцина 3');
+      expect(initial.levels.street).toBe('ул Бориса Ельцина');
+      expect(initial.undefinedParts).toBe('');
+      // without its dot a lone letter stays in sight
+      expect((await standardizeRu('Екатеринбург, ул. Б Ельцина 3')).undefinedParts).toBe('Б');
+    });
+
     it('finds a name without its title (Академика)', async () => {
       expect((await standardizeRu('Байконур, Академика Королева')).levels.street).toBe('пр-кт Академика Королева');
       expect((await standardizeRu('Байконур, пр-кт Королева')).levels.street).toBe('пр-кт Академика Королева');
