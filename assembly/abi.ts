@@ -330,13 +330,34 @@ function takeReading(score: i32, variant: i32): void {
   }
 }
 
+/**
+ * The first word of 3+ letters followed by a dot that is neither a type word nor a house keyword and that no word of
+ * the chain `mask` read (`Красноарм.`), −1 when none.
+ */
+function abbreviationLeft(mask: u64): i32 {
+  for (let t = 0; t + 1 < tokenCount && t < 64; t++) {
+    if (tok(t, F_KIND) != KIND_ALPHA || tok(t, F_LEN) < 3 || tok(t, F_ROLE) != ROLE_FREE || tok(t, F_TYPE_A) >= 0) continue;
+    if ((tok(t + 1, F_SEP) & SEP_DOT) == 0 || keywordPart(t) >= 0 || (mask & ((<u64>1) << <u64>t)) != 0) continue;
+    return t;
+  }
+  return -1;
+}
+
 /** Runs one variant, and again reading its first bare number as a name when that is ambiguous. */
 function standardizeVariant(len: i32, variant: i32): void {
   variantWon = false;
   const normLen = normalize(len, variant);
   setFloorTies(variant < bestVariant);
   const first = analyse(normLen, -1);
+  // a word cut short with a dot the chain did not read (`Красноарм. 5`, `Ленингр. пр-т`): read again as the start of a
+  // word, as hints read the word being typed
+  const dotted = abbreviationLeft(bestMask);
   takeReading(first, variant);
+  if (dotted >= 0) {
+    setFloorTies(variant < bestVariant);
+    const score = analyse(normLen, dotted);
+    if (score > first) takeReading(score, variant);
+  }
   // `Светлый мкр 5`: the number after the place's word, read as its name, was read by no name of the chain
   const placeNumber = placeNumberAt;
   const placeNumberLeft = placeNumber >= 0 && placeNumber < 64 && partFirst(P_HOUSE) < 0 && (bestMask & ((<u64>1) << <u64>placeNumber)) == 0;

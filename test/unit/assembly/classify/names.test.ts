@@ -136,6 +136,13 @@ describe('standardize: names and types', () => {
       expect(dmitrienko.undefinedParts).toBe('');
     });
 
+    it('reads a word cut short with a dot as the start of a word when the chain did not read it', async () => {
+      expect((await standardizeRu('Екатеринбург, Красноарм. 5')).levels.street).toBe('ул Красноармейская');
+      const avenue = await standardizeRu('Екатеринбург, Космон. пр. 5');
+      expect(avenue.levels.street).toBe('пр-кт Космонавтов');
+      expect(avenue.undefinedParts).toBe('');
+    });
+
     it('reads an initial with its dot before a name\'s other word as that word\'s abbreviation, no leftover', async () => {
       const initial = await standardizeRu('Екатеринбург, ул. Б. Ельцина 3');
       expect(initial.levels.street).toBe('ул Бориса Ельцина');
