@@ -22,7 +22,7 @@ import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordA
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh, costOf } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn } from './classify/names';
 import {
-  solve, solvedExactly, solveUnraised, setRaising, answerPostcodePlace, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestHouseAlt, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, prepareChainOrder, setFloorTies,
+  solve, solvedExactly, solveUnraised, setRaising, answerPostcodePlace, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestHouseAlt, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, runnerTies, prepareChainOrder, setFloorTies,
 } from './solve/chain';
 import { obj, word, house, houseKeyChar, O_LEVEL, O_PARENT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN, houseParent, houseCount } from './blob';
 import { suggestInto, prepareHintOrder } from './solve/suggest';
@@ -209,7 +209,7 @@ function writeStandardized(): void {
   setI32(RESULT, 1, bestObject);
   setI32(RESULT, 2, bestHouse);
   let unique = 0;
-  if (matched && runnerScore >= bestScore) unique = 2;
+  if (matched && runnerScore >= bestScore) unique = runnerTies ? 2 : 1;
   else if (matched && runnerScore >= bestScore - 30) unique = 1;
   setI32(RESULT, 3, unique);
   setI32(RESULT, 4, matched && bestHistorical ? 1 : 0);

@@ -56,6 +56,12 @@ export let bestScore: i32 = -1000000;
 export let bestMask: u64 = 0;
 export let bestHistorical: bool = false;
 export let runnerScore: i32 = -1000000;
+/**
+ * A runner-up that ties the winner is of its kind (`tieDepth` of its level: two towns, two streets): the answer is
+ * not unique (quality.unique 2). A tie the tie-break settles by kind (a capital before a district named after it, a
+ * town before a street) is only doubtful (1).
+ */
+export let runnerTies: bool = false;
 /** type tokens the best chain used (bit set) */
 export let bestTypeMask: u64 = 0;
 
@@ -469,6 +475,7 @@ export function answerPostcodePlace(postcode: i32): bool {
   bestTypeMask = 0;
   bestHistorical = false;
   runnerScore = -1000000;
+  runnerTies = false;
   return true;
 }
 
@@ -522,8 +529,10 @@ function evaluate(from: i32, to: i32): void {
   // the runner-up: the best chain that neither contains the winner nor is contained by it
   if (bestObject != previous) {
     runnerScore = -1000000;
+    runnerTies = false;
     from = 0;
   }
+  const kind = tieDepth(obj(bestObject, O_LEVEL), bestObject);
   for (let k = from; k < to; k++) {
     const p = objAt(k);
     if (load<i32>(p, 4) <= 0) continue;
@@ -531,6 +540,7 @@ function evaluate(from: i32, to: i32): void {
     if (isAncestor(o, bestObject) || isAncestor(bestObject, o)) continue;
     const score = load<i32>(p, 28);
     if (score > runnerScore) runnerScore = score;
+    if (score >= bestScore && tieDepth(obj(o, O_LEVEL), o) == kind) runnerTies = true;
   }
 }
 
@@ -580,6 +590,7 @@ export function solve(): i32 {
   bestHouse = -1;
   bestScore = -1000000;
   runnerScore = -1000000;
+  runnerTies = false;
   bestMask = 0;
   bestTypeMask = 0;
   bestHistorical = false;

@@ -259,6 +259,12 @@ describe('POST /api/v1/clean/address', () => {
       expect(reply.body.cityArea.name, query).toBe('');
       expect(reply.body.settlement.name, query).toBe('');
       expect(reply.body.city.name || reply.body.region.name, query).toBe(query);
+      // a district named after the capital ties it on score and loses the tie-break by kind: doubtful, not ambiguous
+      expect(reply.body.quality.unique, query).toBeLessThan(2);
+      expect(reply.body.valid, query).toBe(true);
     }
+    // two towns of one name tie as towns: not unique
+    const twoTowns = await api.post('/api/v1/clean/address', { query: 'Березовский', countryCode: 'RU' });
+    expect(twoTowns.body.quality.unique).toBe(2);
   });
 });
