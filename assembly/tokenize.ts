@@ -8,7 +8,7 @@
  * `role` is filled by the classifiers: free, house part, postcode, type word, name word.
  * `value` holds a DIGIT token's number (saturated) for cheap checks.
  */
-import { NORM, SRC, reserve, i32At, setI32, u16At, setU16 } from './memory';
+import { INPUT, NORM, SRC, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import { isDigit, isLetter, knownWord } from './text';
 
 export const MAX_TOKENS: i32 = 64;
@@ -124,6 +124,12 @@ function shiftRight(i: i32, len: i32, at: i32): void {
 }
 
 /** Tokenizes NORM[0…len); returns the token count. */
+/** NORM[k] is the folding of a number sign `№` of the input (text.ts folds it to н). */
+// @ts-ignore: decorator
+@inline function numberSignAt(k: i32): bool {
+  return u16At(NORM, k) == 0x43d && u16At(INPUT, i32At(SRC, k)) == 0x2116;
+}
+
 export function tokenize(len: i32): i32 {
   len = joinAbbreviations(len);
   let count = 0;
@@ -136,10 +142,13 @@ export function tokenize(len: i32): i32 {
       const digit = isDigit(c);
       let j = i + 1;
       let value = 0;
-      while (j < len) {
-        const d = u16At(NORM, j);
-        if (digit ? !isDigit(d) : !isLetter(d)) break;
-        j++;
+      // a number sign (№, folded to н) is a word of its own, glued to a word or not (`дом№5`, `квартира№10`)
+      if (digit || !numberSignAt(i)) {
+        while (j < len) {
+          const d = u16At(NORM, j);
+          if (digit ? !isDigit(d) : !isLetter(d) || numberSignAt(j)) break;
+          j++;
+        }
       }
       // 5ак1: a letter glued between a number and к/с + number is a token of its own
       if (!digit && j - i == 2 && i > 0 && isDigit(u16At(NORM, i - 1)) && j < len && isDigit(u16At(NORM, j)) &&

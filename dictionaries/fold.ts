@@ -102,7 +102,8 @@ const ORDINAL_SUFFIXES = new Set(['й', 'я', 'ой', 'ий', 'ая', 'го', '�
  * a number (7-й, 22-го) is dropped, the number stays.
  */
 export function nameWords(text: string): string[] {
-  const folded = foldText(text);
+  // a number sign is a word of its own, glued to a word or not (tokenize.ts `numberSignAt`)
+  const folded = foldText(text.replace(/№/g, ' № '));
   const words: string[] = [];
   const re = /[0-9]+|[a-zа-я]+/g;
   let m: RegExpExecArray | null;

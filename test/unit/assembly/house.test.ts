@@ -176,6 +176,9 @@ describe('parseHouse(query)', () => {
       // the floor before its word: на 2 этаже, 3 этаж (but «5 этаж 3» is house 5, floor 3)
       ['Ленина 103, офис на 2 этаже', { house: '103', floor: '2' }],
       ['Ленина 5, 3 этаж, кв 7', { house: '5', floor: '3', flat: '7' }],
+      // a number sign glued to its keyword
+      ['Малышева дом№5', { house: '5' }],
+      ['Малышева 5 квартира№10', { house: '5', flat: '10' }],
       // a flat after the house's корпус and a comma; a fraction written with spaces
       ['Серегина 5 к2, 3', { house: '5', case: '2', flat: '3' }],
       ['Викулова 33 / 3', { house: '33/3' }],
