@@ -260,7 +260,7 @@ function writeStandardized(): void {
 function abbreviatesChain(t: i32, o: i32, mask: u64): bool {
   const len = tok(t, F_LEN);
   if (tok(t, F_KIND) != KIND_ALPHA || len > 6 || t + 1 >= tokenCount || t + 1 >= 64) return false;
-  if (len < 2 && (len < 1 || (tok(t + 1, F_SEP) & SEP_DOT) == 0)) return false;
+  if (len == 1 && (tok(t + 1, F_SEP) & SEP_DOT) == 0) return false;
   if ((mask & ((<u64>1) << <u64>(t + 1))) == 0 && tok(t + 1, F_TYPE_A) < 0) return false;
   if (!wordsBeginning(tok(t, F_START), len)) return false;
   for (let a = o; a >= 0; a = obj(a, O_PARENT)) {

@@ -947,10 +947,11 @@ function buildHouseKey(): void {
     appendTokens(partFirst(P_BUILD), partLast(P_BUILD));
   }
   if ((partFirst(P_CASE) < 0 && partFirst(P_BUILD) < 0) || keywordLetter == partLast(P_HOUSE) + 1) buildWideKey();
+  // the fraction's slash in the number (−1: none)
+  let slash = -1;
+  for (let k = 0; k < houseBaseLen; k++) if (u16At(HOUSE_KEY, k) == 47) { slash = k; break; }
   // 73/1 → 73к1 when no corpus was written
   if (partFirst(P_CASE) < 0) {
-    let slash = -1;
-    for (let k = 0; k < houseBaseLen; k++) if (u16At(HOUSE_KEY, k) == 47) { slash = k; break; }
     if (slash > 0) {
       for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == slash ? 0x43a : u16At(HOUSE_KEY, k));
       houseAltKeyLen = houseKeyLen;
@@ -964,15 +965,11 @@ function buildHouseKey(): void {
       const s = tok(spacedFlatAt, F_START);
       for (let k = 0; k < tok(spacedFlatAt, F_LEN); k++) setU16(HOUSE_ALT_KEY, houseAltKeyLen++, u16At(NORM, s + k));
     }
-  } else if (partFirst(P_BUILD) < 0 && tok(partFirst(P_CASE), F_KIND) == KIND_DIGIT && houseLiterBaseLen == 0) {
+  } else if (partFirst(P_BUILD) < 0 && tok(partFirst(P_CASE), F_KIND) == KIND_DIGIT && houseLiterBaseLen == 0 && slash < 0) {
     // `14 к2` → 14/2: the registry writes some corpora as a fraction (GAR's «14/2» where people type «14 корп 2»)
-    let slash = false;
-    for (let k = 0; k < houseBaseLen; k++) if (u16At(HOUSE_KEY, k) == 47) slash = true;
-    if (!slash) {
-      for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == houseBaseLen ? 47 : u16At(HOUSE_KEY, k));
-      houseAltKeyLen = houseKeyLen;
-      altFraction = true;
-    }
+    for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == houseBaseLen ? 47 : u16At(HOUSE_KEY, k));
+    houseAltKeyLen = houseKeyLen;
+    altFraction = true;
   }
 }
 

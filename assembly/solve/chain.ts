@@ -105,10 +105,8 @@ export function matchHouse(o: i32): i32 {
   // `5/1` typed where the street has neither 5/1 nor 5к1: the house of the number before the fraction (5, else
   // the first 5…), as `5 к9` is house 5 when it has no corpus 9
   let fractionHit = -1;
-  let fractionPlain = false;
   // `5 литер Б` typed where the street has no 5б: house 5 (the plain one first), as `5 к9` is house 5
   let literHit = -1;
-  let literPlain = false;
   for (let h = start; h < start + count; h++) {
     const off = house(h, H_KEY);
     const len = house(h, H_KEY_LEN);
@@ -119,17 +117,10 @@ export function matchHouse(o: i32): i32 {
     }
     // of the houses of the number typed, the plain one, else the first in natural order (37 к9 before 37 к12),
     // not the registry's first
-    if (house(h, H_BASE_LEN) == houseBaseLen && keyEquals(off, houseBaseLen) &&
-        (baseHit < 0 || (house(baseHit, H_KEY_LEN) != houseBaseLen && (len == houseBaseLen || houseKeyBefore(h, baseHit))))) baseHit = h;
+    baseHit = numberHouse(h, off, len, houseBaseLen, baseHit, true);
     if (lettered && letterHit < 0 && keyWithLetter(off, len, false)) letterHit = h;
-    if (houseFractionBaseLen > 0 && !fractionPlain && house(h, H_BASE_LEN) == houseFractionBaseLen && keyEquals(off, houseFractionBaseLen)) {
-      fractionPlain = len == houseFractionBaseLen;
-      if (fractionHit < 0 || fractionPlain) fractionHit = h;
-    }
-    if (houseLiterBaseLen > 0 && !literPlain && house(h, H_BASE_LEN) == houseLiterBaseLen && keyEquals(off, houseLiterBaseLen)) {
-      literPlain = len == houseLiterBaseLen;
-      if (literHit < 0 || literPlain) literHit = h;
-    }
+    fractionHit = numberHouse(h, off, len, houseFractionBaseLen, fractionHit, false);
+    literHit = numberHouse(h, off, len, houseLiterBaseLen, literHit, false);
   }
   const alt = houseWithKey(start, count, HOUSE_ALT_KEY, houseAltKeyLen);
   if (alt >= 0) {
@@ -155,6 +146,18 @@ export function matchHouse(o: i32): i32 {
     return 50;
   }
   return 0;
+}
+
+/**
+ * The house to keep of a number whose key is the parsed key's first `baseLen` characters (0: none), given house h
+ * (key at `off`, `len` long) and `hit`, the one kept so far (−1): h when it is of that number and nothing is kept, or
+ * when the kept one is not the plain number and h is (or, with `natural`, comes first in natural order); else `hit`.
+ */
+function numberHouse(h: i32, off: i32, len: i32, baseLen: i32, hit: i32, natural: bool): i32 {
+  if (baseLen == 0 || house(h, H_BASE_LEN) != baseLen || !keyEquals(off, baseLen)) return hit;
+  if (hit < 0) return h;
+  if (house(hit, H_KEY_LEN) == baseLen) return hit;
+  return len == baseLen || (natural && houseKeyBefore(h, hit)) ? h : hit;
 }
 
 /** House a's key before house b's in natural order (runs of digits by their value: 35к2 before 35к10), else by id. */

@@ -63,11 +63,9 @@ export function scopeName(text: string): string {
   return words.join(' ');
 }
 
-/** The deepest place of `levels` (the street, else the plan structure, … the region), −1 none. */
-function deepestOf(levels: Record<LevelKey, number>): number {
-  let id = -1;
-  for (const key of LEVEL_KEYS) if (key !== 'municipal' && levels[key] >= 0) id = levels[key];
-  return id;
+/** The object ids of the administrative levels of `levels`, region first (the municipal index is not one). */
+function placeIds(levels: Record<LevelKey, number>): number[] {
+  return LEVEL_KEYS.filter((key) => key !== 'municipal').map((key) => levels[key]).filter((id) => id >= 0);
 }
 
 /** The parts an apartment's number can be typed in (`apartmentMember`). */
@@ -351,8 +349,8 @@ export class AddressEngine implements Engine {
       if (out.length >= count) break;
       const res = this.hint(dict, item.object, item.house);
       if (scopes && !scopes.some((s) => this.inScope(dict, res, s))) continue;
-      const place = named && res.house < 0 ? deepestOf(res.levels) : -1;
-      if (place >= 0 && named!.has(scopeName(dict.object(place).name))) continue;
+      const ids = named && res.house < 0 ? placeIds(res.levels) : [];
+      if (ids.length && named!.has(scopeName(dict.object(ids[ids.length - 1]).name))) continue;
       if (!out.includes(res)) out.push(res);
     }
     return len;
@@ -371,8 +369,7 @@ export class AddressEngine implements Engine {
       const found = dict.findById(kind, value);
       if (!found) continue;
       const object = found.kind === 'object' ? found.id : dict.houseLabel(found.kind === 'house' ? found.id : dict.apartment(found.id).house).parent;
-      const levels = this.levelsOf(dict, object);
-      for (const key of LEVEL_KEYS) if (key !== 'municipal' && levels[key] >= 0) words.push(dict.object(levels[key]).fullName);
+      for (const id of placeIds(this.levelsOf(dict, object))) words.push(dict.object(id).fullName);
       break;
     }
     // a street's name or a postcode only filter: before the query they would make hints of what was not typed
@@ -494,8 +491,7 @@ export class AddressEngine implements Engine {
   }
 
   private inScope(dict: LoadedDictionary, res: Resolution, scope: Scope): boolean {
-    // object ids of the administrative levels (the municipal index is not one)
-    const ids = LEVEL_KEYS.filter((k) => k !== 'municipal').map((k) => res.levels[k]).filter((x) => x >= 0);
+    const ids = placeIds(res.levels);
     const objects = ids.map((id) => dict.object(id));
     for (const key of ['fias', 'ga', 'osm', 'gar', 'kladr'] as const) {
       const want = scope[key];

@@ -69,9 +69,9 @@ export function completeHouseParts(
     const building = clean(house.building);
     const liter = clean(house.liter);
     if (!partial || !(parts.case || parts.build || parts.liter)) {
-      if (block || !partial) parts.case = block;
-      if (building || !partial) parts.build = building;
-      if (liter || !partial) parts.liter = liter;
+      parts.case = block;
+      parts.build = building;
+      parts.liter = liter;
     }
     const construction = clean(house.construction);
     if (construction) parts.constr = construction;
