@@ -340,9 +340,14 @@ function translitAt(i: i32, len: i32): i32 {
     case 99: tlOut = (c1 == 101 || c1 == 105) ? 0x446 : 0x43a; return 1;
     case 120: tlOut = 0x43a; tlOut2 = 0x441; return 1;
     case 121: {
-      // y after a vowel closes a syllable (maykop → майкоп), else ы
+      // y after a vowel closes a syllable (maykop → майкоп); after k, g or h (kh zh ch sh) it is и, as Russian
+      // spelling has it, and at the word's end ий (`sibirsky` сибирский, `gorky` горький); else ы
       const prev = i > 0 ? lowerAscii(u16At(INPUT, i - 1)) : 0;
-      tlOut = isVowelLatin(prev) ? 0x439 : 0x44b;
+      if (isVowelLatin(prev)) tlOut = 0x439;
+      else if (prev == 107 || prev == 103 || prev == 104) {
+        tlOut = 0x438;
+        if (!(i + 1 < len && isLatinRaw(u16At(INPUT, i + 1)))) tlOut2 = 0x439;
+      } else tlOut = 0x44b;
       return 1;
     }
   }

@@ -261,6 +261,13 @@ function subtreeIds(node: i32): void {
   subtreeHigh = trieNode(last, 3);
 }
 
+/** The word NORM[start … start+len) spells exactly, or −1 (no memo, no count: `lookup` is for the query's readings). */
+export function exactWord(start: i32, len: i32): i32 {
+  if (trieCount == 0 || len <= 0) return -1;
+  const node = exactNode(start, len);
+  return node < 0 ? -1 : trieNode(node, 3);
+}
+
 /** NORM[start … start+len) is a type word as spelled (`ул`, `просп`: the vocabulary word has a type). */
 export function isTypeWord(start: i32, len: i32): bool {
   if (trieCount == 0 || len <= 0) return false;

@@ -20,13 +20,13 @@
  */
 import { reserve, RESULT, setI32, u16At } from '../memory';
 import { isDigit } from '../text';
-import { obj, house, houseLabel, houseKeyChar, O_LEVEL, O_PARENT, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
+import { obj, house, houseLabel, houseKeyChar, name, nameWord, nameCount, objectCount, NAME_ALIAS, NAME_HISTORICAL, O_LEVEL, O_PARENT, O_TYPE, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
-  chargeLeftTokens, chargeMissingHouse, chargeShortHouse, typeBonusMost,
+  chargeLeftTokens, chargeMissingHouse, chargeShortHouse, typeBonusMost, prefixTypeA, prefixTypeB, firstNameAt,
 } from '../classify/names';
-import { heaviest, chainWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
+import { heaviest, chainWeight, ensureOrder, isArea, subtreeEnd, scoped, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
 import {
   chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS,
   placeLeftBy, placeLeftOfRest, placeLeftUnder, houseKeyBefore,
@@ -345,6 +345,57 @@ function anchorRankExtra(o: i32): i32 {
 }
 
 /**
+ * A type word typed last, after a place (`екатеринбург ул`, `байконур мкр`): no name starts with it, or few do, so
+ * the room the list has left is filled with the objects of that type in the first place of the list that has any,
+ * below the place and reading the words the place reads: heaviest (most houses) first, then by their names' first
+ * words in alphabetical order (word ids run against it, dictionaries/blob-writer.ts byTrieReading), so that neither
+ * depends on how the objects are numbered. One walk of the names of the place's subtree (objects are numbered
+ * depth-first, names stored in object order), of at most MAX_TYPED_WALK names (a city's streets; in a region's, those
+ * of its first towns): it runs only when a type word ends the query and the list is not full.
+ */
+const MAX_TYPED_WALK: i32 = 32768;
+function offerOfTypeTyped(prefixToken: i32, cap: i32): void {
+  const a = prefixTypeA;
+  if (a < 0 || prefixToken != tokenCount - 1 || houseKeyLen > 0) return;
+  const b = prefixTypeB;
+  // the hints that will be written (those that leave out the fewest whole words, suggestInto) leave room
+  let fewest = 64;
+  for (let i = 0; i < topCount; i++) fewest = min(fewest, load<i32>(topAt(i), 20));
+  let written = 0;
+  for (let i = 0; i < topCount; i++) if (load<i32>(topAt(i), 20) == fewest) written++;
+  if (written >= cap) return;
+  for (let i = 0; i < topCount; i++) {
+    const p = topAt(i);
+    const place = load<i32>(p);
+    if (load<i32>(p, 4) >= 0 || load<i32>(p, 20) != fewest || (scoped && !isArea(place))) continue;
+    const rank = load<i32>(p, 8);
+    const whole = load<i32>(p, 20);
+    let offered = false;
+    // (a dictionary not in depth-first order, which the builder never writes, is walked whole: subtree.ts scoped)
+    const end = scoped ? subtreeEnd(place) : objectCount;
+    const first = scoped ? firstNameAt(place + 1) : 0;
+    const last = scoped ? min(nameCount, first + MAX_TYPED_WALK) : nameCount;
+    for (let n = first; n < last; n++) {
+      const o = name(n, 0);
+      if (o >= end) break;
+      if ((name(n, 3) & (NAME_ALIAS | NAME_HISTORICAL)) != 0 || name(n, 2) == 0) continue;
+      const type = obj(o, O_TYPE);
+      if ((type != a && type != b) || (!scoped && !isBelow(o, place))) continue;
+      const weight = obj(o, O_WEIGHT);
+      offer(o, -1, rank - 32 + bits(weight), -weight, -nameWord(name(n, 1), 0), cap, whole);
+      offered = true;
+    }
+    if (offered) return;
+  }
+}
+
+/** Object o is below `place` (its parents lead there). */
+function isBelow(o: i32, place: i32): bool {
+  for (let p = obj(o, O_PARENT); p >= 0; p = obj(p, O_PARENT)) if (p == place) return true;
+  return false;
+}
+
+/**
  * Ranks hints for the tokenized query into RESULT when its best rank beats `writeAbove`.
  * Returns the best rank (−1000000 when there is none).
  */
@@ -370,11 +421,12 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     chargeMissingHouse(HOUSE_HINT_BONUS);
     if (twoDigitsTyped()) chargeShortHouse(TWO_LONGER_LOSS, u16At(HOUSE_KEY, 0), u16At(HOUSE_KEY, 1));
   }
+  // the places only the word being typed reaches: read best bound first, like the streets (names.ts orderDeferredAreas)
+  classifyNames(prefixToken, true);
+  // after the names are classified: a type word (`ул`, `мкр`) is known as one only then, and is no word to leave out
   leftTokens = leftTokenMask(prefixToken);
   typingBit = prefixToken >= 0 ? (<u64>1) << <u64>prefixToken : 0;
   areaLeft = prefixToken >= 0 ? leftPenaltyOf(leftTokens & ~typingBit) : 0;
-  // the places only the word being typed reaches: read best bound first, like the streets (names.ts orderDeferredAreas)
-  classifyNames(prefixToken, true);
   // a place read later reads the word being typed alone, which names no place typed (names.ts placeTokens)
   areaLeft += placeLeftBy(prefixToken >= 0 ? (<u64>1) << <u64>prefixToken : 0);
   if (areasDeferred) orderDeferredAreas(areaRankBound, ORDER_HINT, areaExtraBound());
@@ -431,6 +483,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     rankCandidates(from, objUsed, prefixToken, cap);
   }
   scoreHouses(true);
+  offerOfTypeTyped(prefixToken, cap);
   // conventions.md: whole words before the last match; a hint that leaves out a whole word another hint reads only
   // fills the list (`екб мал`: Малоярославец after Екатеринбург's streets) and is left out. When every hint leaves
   // one out (a word no name holds), those that leave the fewest stay. The reading's best is its first hint written.

@@ -39,6 +39,10 @@ describe('standardize: folding', () => {
     const krupnosortshchikov = await standardizeRu('gorod ekaterinburg, ul. krupnosortshchikov, dom 8');
     expect(krupnosortshchikov.levels).toEqual({ ...EKB, street: 'ул Крупносортщиков' });
     expect(krupnosortshchikov.house).toBe('8');
+    // y after k, g or h is и, ий at the word's end: `Sibirsky` (Сибирский), as `Sibirskiy` is
+    const sibirsky = await standardizeRu('Екатеринбург, Sibirsky trakt 2');
+    expect(sibirsky.levels).toEqual({ ...EKB, street: 'Сибирский тракт' });
+    expect(sibirsky.quality.undefined).toBe(0);
   });
 
   it('reads a transliterated type abbreviation: obl, ulitsa, prospekt', async () => {

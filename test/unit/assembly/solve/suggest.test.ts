@@ -65,6 +65,25 @@ describe('suggest(query, count)', () => {
     });
   });
 
+  describe('a type word typed last', () => {
+    it('lists the place\'s streets of that type after the names that start with it', () => {
+      const list = hints('Екатеринбург проспект');
+      expect(list[0]).toBe('Свердловская обл, г Екатеринбург');
+      expect(list).toContain('Свердловская обл, г Екатеринбург, пр-кт Ленина');
+      for (const line of list.slice(1)) expect(line).toMatch(/^Свердловская обл, г Екатеринбург, пр-кт /);
+      // an abbreviation, and the names that start with it keep their places (`ул Ульяновская`)
+      const streets = hints('Екатеринбург ул');
+      expect(streets[0]).toBe('Свердловская обл, г Екатеринбург, ул Ульяновская');
+      expect(streets).toHaveLength(10);
+      for (const line of streets.slice(2)) expect(line).toMatch(/^Свердловская обл, г Екатеринбург, ул /);
+    });
+
+    it('lists microdistricts of a town, and nothing when a house is typed after the type word', () => {
+      expect(hints('Байконур мкр').slice(1)).toEqual(expect.arrayContaining(['г Байконур, мкр 5-й', 'г Байконур, мкр 6а']));
+      expect(hints('Байконур мкр 5')[0]).toMatch(/^г Байконур, мкр 5/);
+    });
+  });
+
   describe('whole words the hint leaves out', () => {
     it('lists a street that explains every word, not a city that explains only the word being typed', () => {
       const list = hints('академика ко', 5);
