@@ -267,11 +267,40 @@ export function timezoneOf(objects: ResolvedObjects): string {
   return '';
 }
 
+/**
+ * Hints of places written alike where one stands above the other (`joinAddress`: Ukraine's region м Київ and its city
+ * м Київ are both `м Київ`) are one hint: the deeper (the city, with its levels) in the place the first had. Places
+ * of one name side by side (two villages of a district) stay two; hints of houses are left alone.
+ */
+export function onePerPlace(records: AddressRecord[]): AddressRecord[] {
+  if (records.length < 2) return records;
+  const out: AddressRecord[] = [];
+  for (const record of records) {
+    const at = record.houseDetails.fullName ? -1 : out.findIndex((other) => !other.houseDetails.fullName && other.address === record.address);
+    if (at < 0) out.push(record);
+    else if (levelsWithin(out[at], record)) out[at] = record;
+    else if (!levelsWithin(record, out[at])) out.push(record);
+  }
+  return out;
+}
+
+/** Every level `outer` has, `inner` has too, with the same code: `outer` is a place on `inner`'s way up. */
+function levelsWithin(outer: AddressRecord, inner: AddressRecord): boolean {
+  return LEVEL_KEYS.every((key) => !outer[key]?.fullName || outer[key]?.codes.ga === inner[key]?.codes.ga);
+}
+
+/**
+ * The levels' fullNames joined by `, `, a level spelled as the one before it written once (Ukraine's Київ is a region
+ * and a city of one name: `м Київ, вул Саксаганського`, not `м Київ, м Київ, …`; docs/DECISIONS.md).
+ */
 export function joinAddress(levels: Record<LevelKey, LevelRecord | null>): string {
   let address = '';
+  let last = '';
   for (const key of LEVEL_KEYS) {
     const fullName = levels[key]?.fullName;
-    if (fullName) address = address ? `${address}, ${fullName}` : fullName;
+    if (!fullName || fullName === last) continue;
+    address = address ? `${address}, ${fullName}` : fullName;
+    last = fullName;
   }
   return address;
 }

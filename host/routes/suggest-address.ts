@@ -1,6 +1,6 @@
 /** POST /suggest/address: hints for a partial address, from 3 letters on. */
 import type { Scope } from '../engine/types.js';
-import { buildAddressRecord } from '../records/address-record.js';
+import { buildAddressRecord, onePerPlace } from '../records/address-record.js';
 import { SUGGEST_DEFAULT_COUNT, SUGGEST_MAX_COUNT, suggestAddressRequest, type ScopeRequest } from '../schemas/suggest-address.js';
 import { requireDictionary } from './country.js';
 import type { RouteDefinition } from './route.js';
@@ -47,10 +47,13 @@ export const suggestAddressRoute: RouteDefinition = {
     const count = suggestCount(body.count);
     const resolutions = engine.suggest(country, body.query, count, normalizeScopes(body.scopes));
     return {
-      suggestions: resolutions
-        .filter((resolution) => resolution.matched)
-        .slice(0, count)
-        .map((resolution) => buildAddressRecord(resolution, dictionary, { method: 'suggest', original: body.query })),
+      suggestions: onePerPlace(
+        resolutions
+          .filter((resolution) => resolution.matched)
+          .slice(0, count)
+          .map((resolution) => buildAddressRecord(resolution, dictionary, { method: 'suggest', original: body.query })),
+      ),
     };
   },
 };
+

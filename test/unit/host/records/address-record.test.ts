@@ -135,7 +135,9 @@ describe('buildAddressRecord federal cities', () => {
 
   it('keeps a Ukrainian city of special status as region and city (docs/DECISIONS.md)', () => {
     const record = buildAddressRecord(resolution({ levels: { region: 6, city: 7 } }), dictionary, { method: 'clean', original: 'Київ' });
-    expect(record.address).toBe('м Київ, м Київ');
+    // written once in the address (docs/DECISIONS.md), both levels kept
+    expect(record.address).toBe('м Київ');
+    expect(record.region.fullName).toBe('м Київ');
     expect(record.city.codes.osm).toBe('N26150422');
   });
 
