@@ -18,7 +18,7 @@ import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_C
 import { attachSection } from './blob';
 import { normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, tokIs, F_START, F_LEN, F_ROLE, F_KIND, F_SEP, F_TYPE_A, SEP_DOT, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
-import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse } from './house';
+import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, postcodeLastToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh, costOf } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn } from './classify/names';
 import {
@@ -176,7 +176,7 @@ function writeParts(): void {
   }
   if (postcodeToken >= 0) {
     setI32(RESULT, 8, srcStart(postcodeToken));
-    setI32(RESULT, 9, srcEnd(postcodeToken) - srcStart(postcodeToken));
+    setI32(RESULT, 9, srcEnd(postcodeLastToken) - srcStart(postcodeToken));
   } else {
     setI32(RESULT, 8, -1);
     setI32(RESULT, 9, 0);
@@ -331,13 +331,15 @@ function takeReading(score: i32, variant: i32): void {
 }
 
 /**
- * The first word of 3+ letters followed by a dot that is neither a type word nor a house keyword and that no word of
- * the chain `mask` read (`Красноарм.`), −1 when none.
+ * The first word followed by a dot that is neither a type word nor a house keyword and that no word of the chain `mask`
+ * read: of 3+ letters (`Красноарм.`), or an initial of one or two before a word the chain read (`В. Новгород`, `Н.
+ * Оскол`: the town whose name has a word of that initial, not the bigger one of the other word alone); −1 when none.
  */
 function abbreviationLeft(mask: u64): i32 {
   for (let t = 0; t + 1 < tokenCount && t < 64; t++) {
-    if (tok(t, F_KIND) != KIND_ALPHA || tok(t, F_LEN) < 3 || tok(t, F_ROLE) != ROLE_FREE || tok(t, F_TYPE_A) >= 0) continue;
+    if (tok(t, F_KIND) != KIND_ALPHA || tok(t, F_ROLE) != ROLE_FREE || tok(t, F_TYPE_A) >= 0) continue;
     if ((tok(t + 1, F_SEP) & SEP_DOT) == 0 || keywordPart(t) >= 0 || (mask & ((<u64>1) << <u64>t)) != 0) continue;
+    if (tok(t, F_LEN) < 3 && (t + 1 >= 64 || (mask & ((<u64>1) << <u64>(t + 1))) == 0)) continue;
     return t;
   }
   return -1;
@@ -356,7 +358,9 @@ function standardizeVariant(len: i32, variant: i32): void {
   if (dotted >= 0) {
     setFloorTies(variant < bestVariant);
     const score = analyse(normLen, dotted);
-    if (score > first) takeReading(score, variant);
+    // an initial counts only in the name of the word after it (`Ак. Бардина` is no ул Академическая with Бардина left)
+    const pair: u64 = (<u64>3) << <u64>dotted;
+    if (score > first && (tok(dotted, F_LEN) >= 3 || (bestMask & pair) == pair)) takeReading(score, variant);
   }
   // `Светлый мкр 5`: the number after the place's word, read as its name, was read by no name of the chain
   const placeNumber = placeNumberAt;

@@ -21,6 +21,7 @@ import {
 } from './tokenize';
 import { isDigit, normVariant, VARIANT_TRANSLIT } from './text';
 import { isTypeWord } from './trie';
+import { ensureSubtrees, postcodeObject, postcodeSlice } from './subtree';
 
 export const PART_COUNT: i32 = 19;
 export const P_HOUSE: i32 = 0;
@@ -47,9 +48,13 @@ export let PARTS: usize = 0;
 /** postcode token index, −1 when none */
 export let postcodeToken: i32 = -1;
 
+/** the postcode's last token: postcodeToken, or the second half of one typed in two (`468 320`) */
+export let postcodeLastToken: i32 = -1;
+let postcodeValue: i32 = -1;
+
 /** The postcode typed (the postcode token's value), −1 when none. */
 export function typedPostcode(): i32 {
-  return postcodeToken >= 0 ? tok(postcodeToken, F_VALUE) : -1;
+  return postcodeToken >= 0 ? postcodeValue : -1;
 }
 /** the house key: number, then к<case>, с<build>, as the dictionary writes them */
 export let HOUSE_KEY: usize = 0;
@@ -545,6 +550,8 @@ function markMunicipal(): void {
 /** Marks ordinals, the postcode and phone numbers; they are never house numbers. */
 function classifyNumbers(): void {
   postcodeToken = -1;
+  postcodeLastToken = -1;
+  postcodeValue = -1;
   markPhones();
   markCountries();
   markMunicipal();
@@ -568,9 +575,12 @@ function classifyNumbers(): void {
       setTok(i + 1, F_ROLE, ROLE_NOISE);
       continue;
     }
-    // мкр. 6а, 5-й мкр (the number after its word is the house in the other reading: `Светлый мкр 5`)
-    const afterPlace = i > 0 && isNumberedPlace(i - 1) && tok(i - 1, F_SEGMENT) == tok(i, F_SEGMENT) && !numberedBefore(i - 1);
+    // мкр. 6а, 5-й мкр (the number after its word is the house in the other reading: `Светлый мкр 5`), мкр. №6
+    const signed = i > 1 && tokIs(i - 1, 'н') && isNumberedPlace(i - 2);
+    const placeAt = signed ? i - 2 : i - 1;
+    const afterPlace = i > 0 && isNumberedPlace(placeAt) && tok(placeAt, F_SEGMENT) == tok(i, F_SEGMENT) && !numberedBefore(placeAt);
     if (afterPlace && placeNumberAt < 0) placeNumberAt = i;
+    if (afterPlace && signed && !placeNumberHouse) setTok(i - 1, F_ROLE, ROLE_NOISE);
     if ((afterPlace && !placeNumberHouse) ||
         (i + 1 < tokenCount && isNumberedPlace(i + 1) && tok(i + 1, F_SEGMENT) == tok(i, F_SEGMENT)) ||
         (i + 2 < tokenCount && tok(i + 1, F_LEN) == 1 && tok(i + 1, F_SEP) == 0 && isNumberedPlace(i + 2) &&
@@ -601,8 +611,20 @@ function classifyNumbers(): void {
     // 620000; 01033 opening the string before a word (Ukraine's postcodes have 5 digits: `01033, Київ`), not
     // one glued to it (`11111д` is a number with its letter)
     const fiveFirst = n == 5 && i == 0 && i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA && tok(i + 1, F_SEP) != 0;
+    // a postcode typed in two halves (`468 320, Байконур`), alone between commas at either end, when it is one
+    if (n == 3 && postcodeToken < 0 && !keywordBefore && splitPostcode(i)) {
+      postcodeToken = i;
+      postcodeLastToken = i + 1;
+      postcodeValue = tok(i, F_VALUE) * 1000 + tok(i + 1, F_VALUE);
+      setTok(i, F_ROLE, ROLE_POSTCODE);
+      setTok(i + 1, F_ROLE, ROLE_POSTCODE);
+      i++;
+      continue;
+    }
     if ((n == 6 || fiveFirst) && postcodeToken < 0 && !keywordBefore) {
       postcodeToken = i;
+      postcodeLastToken = i;
+      postcodeValue = tok(i, F_VALUE);
       setTok(i, F_ROLE, ROLE_POSTCODE);
       // its label: `индекс 620014`, `почтовый индекс: 620014`
       if (i > 0 && tok(i - 1, F_ROLE) == ROLE_FREE && (tokIs(i - 1, 'индекс') || tokIs(i - 1, 'инд'))) {
@@ -613,6 +635,22 @@ function classifyNumbers(): void {
     }
     if (n >= 7) setTok(i, F_ROLE, ROLE_NOISE);
   }
+}
+
+/**
+ * Number tokens i and i + 1 are three digits each, one space apart, alone in the first or last part of the string
+ * between commas, and together a postcode of the dictionary (`468 320, Байконур`, `…, 620 014`).
+ */
+function splitPostcode(i: i32): bool {
+  const j = i + 1;
+  if (j >= tokenCount || tok(j, F_KIND) != KIND_DIGIT || tok(j, F_LEN) != 3 || tok(j, F_SEP) != SEP_SPACE) return false;
+  if (tok(j, F_ROLE) != ROLE_FREE || tok(j, F_SEGMENT) != tok(i, F_SEGMENT)) return false;
+  const opens = i == 0 || tok(i - 1, F_SEGMENT) != tok(i, F_SEGMENT);
+  const closes = j + 1 >= tokenCount || tok(j + 1, F_SEGMENT) != tok(j, F_SEGMENT);
+  if (!opens || !closes || (i > 0 && j + 1 < tokenCount)) return false;
+  const value = tok(i, F_VALUE) * 1000 + tok(j, F_VALUE);
+  ensureSubtrees(); // (`parseHouse` may come before any query built the index)
+  return postcodeObject(postcodeSlice(value), value) >= 0;
 }
 
 /**

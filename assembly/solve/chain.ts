@@ -29,7 +29,7 @@ import {
 } from '../classify/names';
 import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, clearLeadsWanted, postcodeSlice, postcodeObject, scoped } from '../subtree';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, houseFractionBaseLen, houseLiterBaseLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
-import { u16At } from '../memory';
+import { setU16, u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
 import { callCount } from '../trie';
 import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, primeRest, restKey, openPostcode, NO_BOUND, TIE_ANY_KEY } from './scope';
@@ -122,7 +122,13 @@ export function matchHouse(o: i32): i32 {
     fractionHit = numberHouse(h, off, len, houseFractionBaseLen, fractionHit, false);
     literHit = numberHouse(h, off, len, houseLiterBaseLen, literHit, false);
   }
-  const alt = houseWithKey(start, count, HOUSE_ALT_KEY, houseAltKeyLen);
+  let alt = houseWithKey(start, count, HOUSE_ALT_KEY, houseAltKeyLen);
+  // `7/2` where the registry has neither 7/2 nor 7к2 but 7 стр 2: the fraction's number is the building's
+  if (alt < 0 && houseFractionBaseLen > 0) {
+    setU16(HOUSE_ALT_KEY, houseFractionBaseLen, 0x441);
+    alt = houseWithKey(start, count, HOUSE_ALT_KEY, houseAltKeyLen);
+    setU16(HOUSE_ALT_KEY, houseFractionBaseLen, 0x43a);
+  }
   if (alt >= 0) {
     chainHouse = alt;
     chainHouseExact = true;

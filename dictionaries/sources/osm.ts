@@ -189,7 +189,12 @@ class OsmCollector {
     const first = !this.streets.has(key);
     if (!first && extra.lat === undefined && !extra.aliases?.length) return key;
     this.streets.add(key);
-    const { type, name } = this.types.splitTypedName(fullName, this.country, [Level.street, Level.planStructure]);
+    // a note in brackets after the name (`Комсомольская улица (Козья слобода)`: which of two streets of one name) is
+    // no part of it: the type is read before it, and the note stays an other name's words
+    const note = /\s*\(([^()]*)\)\s*$/.exec(fullName);
+    const bare = note && note.index > 0 ? fullName.slice(0, note.index) : fullName;
+    const { type, name } = this.types.splitTypedName(bare, this.country, [Level.street, Level.planStructure]);
+    const aliases = [...(extra.aliases ?? []), ...(bare !== fullName && note![1].trim() ? [`${name} ${note![1].trim()}`] : [])];
     const typeLevels = type === '' ? [] : (this.types.lookup(type, this.country)?.levels ?? []);
     const level = type === '' || typeLevels.includes(Level.street) ? Level.street : Level.planStructure;
     // a later way of the same street adds its coordinates/aliases through the merge (same key)
@@ -204,7 +209,7 @@ class OsmCollector {
         codes: extra.osm && !extra.osm.includes('-') ? { osm: extra.osm } : {},
         lat: extra.lat,
         lon: extra.lon,
-        aliases: extra.aliases && extra.aliases.length > 0 ? extra.aliases : undefined,
+        aliases: aliases.length > 0 ? aliases : undefined,
         joinByName: true,
         source: 'osm',
       }),

@@ -198,7 +198,8 @@ export class AddressEngine implements Engine {
       parts[key] = partValue(value);
     });
     const pcStart = r[8];
-    const postcodeIn = pcStart >= 0 ? text.slice(pcStart, pcStart + r[9]) : '';
+    // (a postcode typed in two halves, `468 320`, is written whole)
+    const postcodeIn = pcStart >= 0 ? text.slice(pcStart, pcStart + r[9]).replace(/\s+/g, '') : '';
     return { parts, postcodeIn };
   }
 

@@ -170,6 +170,10 @@ describe('POST /api/v1/clean/address', () => {
     const corpus = await clean('Екатеринбург Кунарская 14 к2');
     expect(corpus.quality.house).toBe(3);
     expect(corpus.houseDetails.fullName).toBe('дом 14/2');
+    // and a fraction typed where the registry has the number's строение (GAR's «7 стр 2»): that house, not 7 стр 1
+    const building = await clean('Байконур, ул. Авиационная, д. 7/2');
+    expect(building.quality.house).toBe(3);
+    expect(building.houseDetails.fullName).toBe('дом 7, строение 2');
     // a fraction the street lacks: house 5 in part, the number kept as typed
     const fraction = await clean('екб Малышева 5/2 кв 8');
     expect(fraction.quality.house).toBe(4);
@@ -203,6 +207,20 @@ describe('POST /api/v1/clean/address', () => {
       expect(region.body.region.fullName, query).toBe('Кемеровская область - Кузбасс');
       expect(region.body.undefinedParts, query).toBe('');
     }
+  });
+
+  it('reads the Russian names of Ukraine\'s cities and oblasts (data/aliases.tsv), former ones as such', async () => {
+    const ua = (query: string) => api.post('/api/v1/clean/address', { query, countryCode: 'UA' }).then((r) => r.body);
+    const rivne = await ua('г. Ровно');
+    expect(rivne.city.fullName).toBe('м Рівне');
+    expect(rivne.quality.actuality).toBe(0);
+    const makariv = await ua('Киевская обл., г. Макаров');
+    expect(makariv.region.fullName).toBe('Київська обл');
+    expect(makariv.settlement.fullName).toBe('сел Макарів');
+    expect((await ua('Кривой Рог, Днепропетровская обл.')).city.fullName).toBe('м Кривий Ріг');
+    const kirovograd = await ua('Кировоград');
+    expect(kirovograd.city.fullName).toBe('м Кропивницький');
+    expect(kirovograd.quality.actuality).toBe(1);
   });
 
   it('answers an input nothing matched with the cleaned input as its leftover', async () => {
@@ -246,6 +264,12 @@ describe('POST /api/v1/clean/address', () => {
     const nickname = await api.post('/api/v1/clean/address', { query: 'екб, Малышева 5', countryCode: 'RU' });
     expect(nickname.body.houseDetails.codes).toEqual(former.body.houseDetails.codes);
     expect(nickname.body.quality.actuality).toBe(0);
+    // Байконур was Ленинск: with its street the former name is Байконур's; alone it is the Volgograd town's own name
+    const leninsk = await api.post('/api/v1/clean/address', { query: 'г. Ленинск, ул. Горького, д. 23', countryCode: 'RU' });
+    expect(leninsk.body.region.name).toBe('Байконур');
+    expect(leninsk.body.quality).toMatchObject({ actuality: 1, level: 8, house: 3 });
+    const town = await api.post('/api/v1/clean/address', { query: 'г. Ленинск', countryCode: 'RU' });
+    expect(town.body.region.fullName).toBe('Волгоградская обл');
   });
 
   it('answers a capital alone with the city, not a district or village named after it', async () => {

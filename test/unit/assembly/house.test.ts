@@ -252,6 +252,10 @@ describe('parseHouse(query)', () => {
       expect(postcode('Москва 101000')).toBe('101000');
     });
 
+    it('reads two halves of three digits as no postcode without a dictionary to know it by', () => {
+      expect(postcode('Байконур, ул Горького 5а, 468 320')).toBe('');
+    });
+
     it('keeps the house next to a postcode', () => {
       expect(engine.parseHouse('620000, Екатеринбург, Ленина 5')).toMatchObject({ postcodeIn: '620000' });
       expect(parts('620000, Екатеринбург, Ленина 5')).toEqual({ house: '5' });

@@ -151,6 +151,21 @@ describe('standardize: names and types', () => {
       expect((await standardizeRu('Екатеринбург, ул. Б Ельцина 3')).undefinedParts).toBe('Б');
     });
 
+    it('reads an OSM street name with a note in brackets by its type and name (`Комсомольская улица (Козья слобода)`)', async () => {
+      const street = await standardizeRu('Казань, ул. Комсомольская');
+      expect(street.levels.street).toBe('ул Комсомольская');
+      expect(street.undefinedParts).toBe('');
+      expect((await standardizeRu('Казань, Комсомольская улица (Козья слобода)')).undefinedParts).toBe('');
+    });
+
+    it('lets an initial choose among names of the word after it (`В. Новгород`: Великий, not the bigger Нижний)', async () => {
+      const veliky = await standardizeRu('В. Новгород');
+      expect(veliky.levels.city).toBe('г Великий Новгород');
+      expect(veliky.undefinedParts).toBe('');
+      // only in the name of that word: `Ак.` is no ул Академическая with Бардина left over
+      expect((await standardizeRu('Екатеринбург, ул. Ак. Бардина 5')).levels.street).toBe('ул Академика Бардина');
+    });
+
     it('finds a name without its title (Академика)', async () => {
       expect((await standardizeRu('Байконур, Академика Королева')).levels.street).toBe('пр-кт Академика Королева');
       expect((await standardizeRu('Байконур, пр-кт Королева')).levels.street).toBe('пр-кт Академика Королева');

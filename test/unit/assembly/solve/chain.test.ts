@@ -58,6 +58,13 @@ describe('standardize: the chain', () => {
       expect(res.undefinedParts, query).toBe('');
     }
     expect((await standardizeRu('Байконур, мкр 6а')).levels.planStructure).toBe('мкр 6а');
+    // and after мкр with a number sign: `мкр. №6, д. 12` is мкр 6-й, house 12, the sign no leftover
+    for (const query of ['Байконур, мкр. №6, д. 12', 'Байконур, мкр № 6 12']) {
+      const signed = await standardizeRu(query);
+      expect(signed.levels, query).toEqual({ region: 'г Байконур', planStructure: 'мкр 6-й' });
+      expect(signed.house, query).toBe('12');
+      expect(signed.undefinedParts, query).toBe('');
+    }
     // a keyword's value is not such a number: «1 стр 24» stays house 1, building 24 (no «1-я улица 8 Марта»)
     const building = await standardizeRu('Москва, 8 Марта, 1 стр 24');
     expect(building.levels).toEqual({ region: 'г Москва', street: 'ул 8 Марта' });
@@ -89,6 +96,19 @@ describe('standardize: the chain', () => {
       expect(res.levels.street, query).toBe('ул Восточная');
       expect(res.house, query).toBe('7д/2');
     }
+  });
+
+  it('reads a postcode of the dictionary typed in two halves, alone at either end', async () => {
+    for (const query of ['468 320, Байконур, ул Горького 5а', 'Байконур, ул Горького 5а, 468 320']) {
+      const res = await standardizeRu(query);
+      expect(res.postcodeIn, query).toBe('468320');
+      expect(res.house, query).toBe('5а');
+      expect(res.undefinedParts, query).toBe('');
+    }
+    // two numbers that are no postcode stay what they were
+    const not = await standardizeRu('Байконур, ул Горького 5а, 123 456');
+    expect(not.postcodeIn).toBe('');
+    expect(not.undefinedParts).toBe('456');
   });
 
   it('chooses the town by the postcode (PostcodeSolver)', async () => {
