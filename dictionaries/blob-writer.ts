@@ -60,6 +60,20 @@ export function doubleNameHalves(name: string): string[] {
   return halves.length === 2 ? halves : [];
 }
 
+/**
+ * The genitive of a region's or district's one-word adjective name, as written after a town (`г. Киров Кировской
+ * области`, `Железногорск Красноярского края`, `Заинского района`): `Кировская` → `Кировской`, `Красноярский` →
+ * `Красноярского`, `Слободской` → `Слободского`; '' for other names (nouns: `Татарстан` keeps its form).
+ */
+export function genitiveName(name: string): string {
+  if (!/^[А-ЯЁ][а-яё]+(?:-[А-ЯЁа-яё][а-яё]+)*$/.test(name)) return '';
+  if (name.endsWith('ая')) return `${name.slice(0, -2)}ой`;
+  if (name.endsWith('яя')) return `${name.slice(0, -2)}ей`;
+  if (/(?:[кгх]ий|ый|ой)$/.test(name)) return `${name.slice(0, -2)}ого`;
+  if (name.endsWith('ий')) return `${name.slice(0, -2)}его`;
+  return '';
+}
+
 export function isSpelling(other: string, official: string): boolean {
   const words = nameWords(other);
   const officialWords = nameWords(official);
@@ -389,6 +403,9 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
     // a region's double name (`Кемеровская область - Кузбасс`, `Ханты-Мансийский Автономный округ - Югра`): each half
     // names it alone, as people write it (`Кемеровская обл`, `Югра`)
     if (o.level === Level.region) for (const half of doubleNameHalves(o.name)) variants.push([half, NAME_ALIAS]);
+    // and a region's or district's adjective in the genitive (`Кировской области`)
+    const genitive = o.level === Level.region || o.level === Level.area ? genitiveName(o.name) : '';
+    if (genitive) variants.push([genitive, NAME_ALIAS]);
     for (const [text, flags] of variants) {
       const key = nameWords(text).join(' ');
       if (!key || seen.has(key)) continue;

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BLOB_MAGIC, FORMAT_VERSION, byTrieReading, encodeBlob, flattenTrie, isSpelling, loadTypeTable, renumberWords, typeWordsIn, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
+import { BLOB_MAGIC, FORMAT_VERSION, byTrieReading, encodeBlob, flattenTrie, genitiveName, isSpelling, loadTypeTable, renumberWords, typeWordsIn, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
 import { BlobError, LoadedDictionary, decodeBlob } from '../../../host/engine/dictionary.js';
 import { HouseStore, Int32Builder } from '../../../dictionaries/house-store.js';
 import type { AddressEngine } from '../../../host/engine/engine.js';
@@ -46,8 +46,8 @@ describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
     it('reports what it wrote in stats', () => {
       const { stats } = encodeBlob(smallModel());
       expect(stats).toMatchObject({ objects: 4, houses: SMALL_HOUSES.length });
-      // one name per object, plus the alias Ебург and the historical name Царская
-      expect(stats.names).toBe(6);
+      // one name per object, plus the alias Ебург, the historical name Царская and the region's genitive Свердловской
+      expect(stats.names).toBe(7);
       expect(stats.bytes).toBeGreaterThan(0);
     });
   });
@@ -280,6 +280,14 @@ describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
       for (const [other, official] of [['мск', 'Москва'], ['спб', 'Санкт-Петербург'], ['питер', 'Санкт-Петербург'], ['свердловск', 'Екатеринбург'], ['наб челны', 'Набережные Челны']]) {
         expect(isSpelling(other, official), other).toBe(false);
       }
+    });
+
+    it('writes the genitive of a region\'s or district\'s adjective name, none of a noun\'s', () => {
+      const cases: [string, string][] = [
+        ['Кировская', 'Кировской'], ['Красноярский', 'Красноярского'], ['Слободской', 'Слободского'],
+        ['Ивано-Франковская', 'Ивано-Франковской'], ['Верхний', 'Верхнего'], ['Татарстан', ''], ['Ханты-Мансийский Автономный округ - Югра', ''],
+      ];
+      for (const [name, genitive] of cases) expect(genitiveName(name), name).toBe(genitive);
     });
 
     it('weighs stop words, single letters and titles below a name word', () => {

@@ -158,6 +158,14 @@ describe('standardize: names and types', () => {
       expect((await standardizeRu('Казань, Комсомольская улица (Козья слобода)')).undefinedParts).toBe('');
     });
 
+    it('reads a region or district named in the genitive after the town (`г. Киров Кировской области`)', async () => {
+      const kirov = await standardizeRu('г. Киров Кировской области');
+      expect(kirov.levels).toEqual({ region: 'Кировская обл', city: 'г Киров' });
+      expect(kirov.undefinedParts).toBe('');
+      expect((await standardizeRu('Железногорск Красноярского края')).levels.region).toBe('Красноярский край');
+      expect((await standardizeRu('Заинск Республики Татарстан')).levels.city).toBe('г Заинск');
+    });
+
     it('lets an initial choose among names of the word after it (`В. Новгород`: Великий, not the bigger Нижний)', async () => {
       const veliky = await standardizeRu('В. Новгород');
       expect(veliky.levels.city).toBe('г Великий Новгород');
