@@ -35,7 +35,7 @@ import { reserve } from '../memory';
 import {
   word, posting, name, nameWord, obj, NAME_HISTORICAL, NAME_ALIAS, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount, NAMES, wordCount,
 } from '../blob';
-import { lookup, exactWord, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, MAX_HITS, FAR_KEY, costOf } from '../trie';
+import { lookup, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, MAX_HITS, FAR_KEY, costOf } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName,
@@ -1845,20 +1845,6 @@ function multiWordPlaces(): void {
   }
 }
 
-/**
- * The types of the word being typed when it is a whole type word (`ул`, `проспект`: hints list a place's objects of
- * that type, solve/suggest.ts), else −1. Kept apart from the token's type fields: the word may still go on into a name.
- */
-export let prefixTypeA: i32 = -1;
-export let prefixTypeB: i32 = -1;
-
-function findPrefixType(t: i32): void {
-  const w = exactWord(tok(t, F_START), tok(t, F_LEN));
-  if (w < 0 || word(w, 2) < 0) return;
-  prefixTypeA = word(w, 2);
-  prefixTypeB = word(w, 3);
-}
-
 /** Records a type word hit on token t. */
 function addTypeHit(t: i32, w: i32): void {
   const a = word(w, 2);
@@ -1889,8 +1875,6 @@ function isRoman(t: i32): bool {
 export function classifyNames(prefixToken: i32, deferAreas: bool = false): void {
   ensureSubtrees();
   prefixTok = prefixToken;
-  prefixTypeA = -1;
-  prefixTypeB = -1;
   hitTotal = 0;
   placeTokens = 0;
   placeGroupCount = 0;
@@ -1909,7 +1893,6 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
     if (prefix && len < 3) budget = 0;
     // the vocabulary is Cyrillic: a Latin word left as typed (the PLAIN reading) is read by the other variants
     if (isLatin(tokChar(t, 0)) && !isRoman(t)) continue;
-    if (prefix) findPrefixType(t);
     // one edit first: most typos are one, and the two-edit walk costs far more
     let n = lookup(tok(t, F_START), len, budget > 1 ? 1 : budget, prefix);
     if (n == 0 && budget > 1) n = lookup(tok(t, F_START), len, budget, prefix);

@@ -20,11 +20,11 @@
  */
 import { reserve, RESULT, setI32, u16At } from '../memory';
 import { isDigit } from '../text';
-import { obj, house, houseLabel, houseKeyChar, name, nameWord, nameCount, objectCount, NAME_ALIAS, NAME_HISTORICAL, O_LEVEL, O_PARENT, O_TYPE, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
+import { obj, house, houseLabel, houseKeyChar, word, name, nameWord, nameCount, objectCount, NAME_ALIAS, NAME_HISTORICAL, O_LEVEL, O_PARENT, O_TYPE, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
-  chargeLeftTokens, chargeMissingHouse, chargeShortHouse, typeBonusMost, prefixTypeA, prefixTypeB, firstNameAt,
+  chargeLeftTokens, chargeMissingHouse, chargeShortHouse, typeBonusMost, firstNameAt,
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, isArea, subtreeEnd, scoped, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
 import {
@@ -32,7 +32,8 @@ import {
   placeLeftBy, placeLeftOfRest, placeLeftUnder, houseKeyBefore,
 } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
-import { tok, tokenCount, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_FREE } from '../tokenize';
+import { exactWord, wordsBeginning, prefixLow, prefixHigh } from '../trie';
+import { tok, tokenCount, F_START, F_LEN, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, openPostcode, NO_BOUND } from './scope';
 
 const MAX_TOP: i32 = 100;
@@ -355,15 +356,15 @@ function anchorRankExtra(o: i32): i32 {
  */
 const MAX_TYPED_WALK: i32 = 32768;
 function offerOfTypeTyped(prefixToken: i32, cap: i32): void {
-  const a = prefixTypeA;
-  if (a < 0 || prefixToken != tokenCount - 1 || houseKeyLen > 0) return;
-  const b = prefixTypeB;
+  if (prefixToken < 0 || prefixToken != tokenCount - 1 || houseKeyLen > 0) return;
   // the hints that will be written (those that leave out the fewest whole words, suggestInto) leave room
   let fewest = 64;
   for (let i = 0; i < topCount; i++) fewest = min(fewest, load<i32>(topAt(i), 20));
   let written = 0;
   for (let i = 0; i < topCount; i++) if (load<i32>(topAt(i), 20) == fewest) written++;
-  if (written >= cap) return;
+  if (written >= cap || !typeBeingTyped(prefixToken)) return;
+  const a = typedTypeA;
+  const b = typedTypeB;
   for (let i = 0; i < topCount; i++) {
     const p = topAt(i);
     const place = load<i32>(p);
@@ -387,6 +388,37 @@ function offerOfTypeTyped(prefixToken: i32, cap: i32): void {
     }
     if (offered) return;
   }
+}
+
+/** The types of the type word being typed (`typeBeingTyped`). */
+let typedTypeA: i32 = -1;
+let typedTypeB: i32 = -1;
+/** How many words starting as the one typed `typeBeingTyped` reads for their types, at most. */
+const TYPE_PREFIX_WORDS: i32 = 256;
+
+/**
+ * Token t is a type word (`ул`, `проспект`), or four letters or more of the type words of one type (`просп`, `проспек`
+ * while `проспект` is being typed; `прое` is проезд, `про` no type): its types into typedTypeA, typedTypeB.
+ */
+function typeBeingTyped(t: i32): bool {
+  const start = tok(t, F_START);
+  const len = tok(t, F_LEN);
+  const w = exactWord(start, len);
+  if (w >= 0 && word(w, 2) >= 0) {
+    typedTypeA = word(w, 2);
+    typedTypeB = word(w, 3);
+    return true;
+  }
+  if (len < 4 || !wordsBeginning(start, len)) return false;
+  typedTypeA = -1;
+  for (let id = prefixLow; id <= prefixHigh && id < prefixLow + TYPE_PREFIX_WORDS; id++) {
+    const a = word(id, 2);
+    if (a < 0) continue;
+    if (typedTypeA >= 0 && (a != typedTypeA || word(id, 3) != typedTypeB)) return false;
+    typedTypeA = a;
+    typedTypeB = word(id, 3);
+  }
+  return typedTypeA >= 0;
 }
 
 /** Object o is below `place` (its parents lead there). */

@@ -78,6 +78,15 @@ describe('suggest(query, count)', () => {
       for (const line of streets.slice(2)) expect(line).toMatch(/^Свердловская обл, г Екатеринбург, ул /);
     });
 
+    it('reads four letters or more of one type\'s words as that type while it is typed (`просп`, `бульв`)', () => {
+      for (const query of ['Екатеринбург просп', 'Екатеринбург проспек']) {
+        expect(hints(query), query).toContain('Свердловская обл, г Екатеринбург, пр-кт Ленина');
+      }
+      expect(hints('Екатеринбург бульв')).toContain('Свердловская обл, г Екатеринбург, б-р Сиреневый');
+      // three letters are the start of too many words: `про` lists the names that start with it
+      for (const line of hints('Екатеринбург про')) expect(line).not.toMatch(/пр-кт/);
+    });
+
     it('lists microdistricts of a town, and nothing when a house is typed after the type word', () => {
       expect(hints('Байконур мкр').slice(1)).toEqual(expect.arrayContaining(['г Байконур, мкр 5-й', 'г Байконур, мкр 6а']));
       expect(hints('Байконур мкр 5')[0]).toMatch(/^г Байконур, мкр 5/);
