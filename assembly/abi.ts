@@ -17,14 +17,14 @@
 import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_CAPACITY, setI32, i32At, u16At } from './memory';
 import { attachSection } from './blob';
 import { normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
-import { setupTokens, tokenize, tokenCount, tok, tokIs, F_START, F_LEN, F_ROLE, F_KIND, F_SEP, F_TYPE_A, SEP_DOT, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
-import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, postcodeLastToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse } from './house';
+import { setupTokens, tokenize, tokenCount, tok, tokIs, F_START, F_LEN, F_ROLE, F_KIND, F_SEP, F_SEGMENT, F_TYPE_A, F_TYPE_B, SEP_DOT, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
+import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, postcodeLastToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse, isCountryWord } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh, costOf } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn } from './classify/names';
 import {
   solve, solvedExactly, solveUnraised, setRaising, answerPostcodePlace, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestHouseAlt, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, runnerTies, prepareChainOrder, setFloorTies,
 } from './solve/chain';
-import { obj, word, house, houseKeyChar, O_LEVEL, O_PARENT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN, houseParent, houseCount } from './blob';
+import { obj, word, house, houseKeyChar, typeLevelMask, O_LEVEL, O_PARENT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN, houseParent, houseCount } from './blob';
 import { suggestInto, prepareHintOrder } from './solve/suggest';
 import { ensureSubtrees } from './subtree';
 import { setupGrid, nearestInto, nearestMetroInto, buildGrid, attachMetro } from './grid';
@@ -232,6 +232,8 @@ function writeStandardized(): void {
     if (matched && ((bestMask | bestTypeMask) & bit) != 0) continue;
     if (role == ROLE_FREE) {
       if (matched && tok(t, F_TYPE_A) >= 0) continue; // a type word with nothing to type
+      // the country's name in the middle of the string (`620030 Россия Свердловская обл. …`), which no name read
+      if (matched && isCountryWord(t)) continue;
       // a word the chain read elsewhere, written again (`г.о. город Екатеринбург, г. Екатеринбург`)
       if (matched && tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3 && readElsewhere(t, bestMask)) continue;
       // a title cut short before the name it is part of (`ул. Ак. Бардина`, `Вл. Высоцкого`, `Марш. Жукова`)
@@ -240,8 +242,11 @@ function writeStandardized(): void {
       if (matched && (tokIs(t, 'им') || tokIs(t, 'имени')) && t + 1 < 64 && (bestMask & ((<u64>1) << <u64>(t + 1))) != 0) continue;
       // the district of the answer's region its data does not place the answer in (`Заинский р-н, с. Большое Афанасово`)
       if (matched && namesDistrictAbove(t, bestObject)) continue;
-      // a house part's word with no value (`Малышева 5, этаж`) says nothing of the address
-      if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3 && !(matched && keywordPart(t) >= 0)) significant = true;
+      // a house part's word with no value (`Малышева 5, этаж`) says nothing of the address, nor the name of a city's
+      // district the data does not place the answer in (`Екатеринбург, Верх-Исетский р-н, …`)
+      if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3 && !(matched && (keywordPart(t) >= 0 || namesCityDistrict(t, bestObject)))) {
+        significant = true;
+      }
       if (!matched && tok(t, F_KIND) == KIND_DIGIT) significant = true;
     } else if (!(role == ROLE_NOISE && tok(t, F_KIND) == KIND_DIGIT)) continue;
     setI32(RESULT, R_LEFT + 1 + 2 * count, srcStart(t));
@@ -295,6 +300,42 @@ function namesDistrictAbove(t: i32, o: i32): bool {
   }
   return false;
 }
+
+/**
+ * Token t is a word of a name typed with a district's type word beside it (`Верх-Исетский р-н`, `район Октябрьский`)
+ * and object o lies in a city: the city's district, which the data does not place the answer in (OSM's extracts
+ * carry none), a leftover of no weight for the address; not a district the dictionary has.
+ */
+function namesCityDistrict(t: i32, o: i32): bool {
+  if (t >= 64 || (!districtTypeAt(nextNameEnd(t, 1)) && !districtTypeAt(nextNameEnd(t, -1)))) return false;
+  // a district the dictionary has (`Сысертский р-н` of the region) is one the answer is not in: that says something
+  const bit: u64 = (<u64>1) << <u64>t;
+  for (let k = 0; k < objUsed; k++) {
+    const p = objAt(k);
+    if (load<i32>(p, 4) > 0 && (load<u64>(p, 32) & bit) != 0 && obj(load<i32>(p), O_LEVEL) == 2) return false;
+  }
+  for (let a = o; a >= 0; a = obj(a, O_PARENT)) if (obj(a, O_LEVEL) == 3) return true;
+  return false;
+}
+
+/** The first token from t on in direction `step` (±1), within t's part of the string, that is no plain word of a name (at most two words on). */
+function nextNameEnd(t: i32, step: i32): i32 {
+  let k = t + step;
+  for (let n = 0; n < 2 && k >= 0 && k < tokenCount && tok(k, F_SEGMENT) == tok(t, F_SEGMENT); n++, k += step) {
+    if (tok(k, F_KIND) != KIND_ALPHA || tok(k, F_TYPE_A) >= 0) return k;
+  }
+  return k >= 0 && k < tokenCount && tok(k, F_SEGMENT) == tok(t, F_SEGMENT) ? k : -1;
+}
+
+/** Token k is a type word of districts only (`р-н`, `район`: an area or a city's district). */
+function districtTypeAt(k: i32): bool {
+  if (k < 0 || k >= tokenCount || tok(k, F_ROLE) != ROLE_FREE) return false;
+  const a = tok(k, F_TYPE_A);
+  if (a < 0) return false;
+  const levels = typeLevelMask(a) | typeLevelMask(tok(k, F_TYPE_B));
+  return (levels & ~DISTRICT_LEVELS) == 0;
+}
+const DISTRICT_LEVELS: i32 = (1 << 2) | (1 << 4);
 
 /** Token t spells the same word as a token of `mask` (the chain's words). */
 function readElsewhere(t: i32, mask: u64): bool {
@@ -354,7 +395,11 @@ function standardizeVariant(len: i32, variant: i32): void {
   // a word cut short with a dot the chain did not read (`Красноарм. 5`, `Ленингр. пр-т`): read again as the start of a
   // word, as hints read the word being typed
   const dotted = abbreviationLeft(bestMask);
+  // `ул. 8 Марта`, `40-летия Комсомола`: a bare number before a word, no other number after it, taken as the house
+  const numberBeforeName = houseBare && !houseAmbiguous && bestObject >= 0 && wordAfter(partFirst(P_HOUSE));
+  const firstObject = bestObject;
   takeReading(first, variant);
+  const firstTaken = variantWon;
   if (dotted >= 0) {
     setFloorTies(variant < bestVariant);
     const score = analyse(normLen, dotted);
@@ -381,7 +426,25 @@ function standardizeVariant(len: i32, variant: i32): void {
     setPlaceNumberHouse(false);
     if (score > first) takeReading(score, variant);
   }
+  // …of a street whose name has the number there: the same street read with the number in its name is the answer,
+  // though it scores less than with a house (house 8 of ул 8 Марта was a house nobody typed); the bar stays the first's
+  if (numberBeforeName && firstTaken && bestVariant == variant && bestReading == first) {
+    setNameFirstNumber(true);
+    setFloorTies(variant < bestVariant);
+    analyse(normLen, -1);
+    setNameFirstNumber(false);
+    if (bestObject == firstObject && namedNumberAt >= 0 && namedNumberAt < 64 && (bestMask & ((<u64>1) << <u64>namedNumberAt)) != 0) {
+      writeStandardized();
+    }
+  }
   setFloorTies(false);
+}
+
+/** Token t is followed by a word in its part of the string that opens no house part (`8 Марта`, not `5 кв`). */
+function wordAfter(t: i32): bool {
+  const next = t + 1;
+  return t >= 0 && next < tokenCount && tok(next, F_KIND) == KIND_ALPHA && tok(next, F_SEGMENT) == tok(t, F_SEGMENT) &&
+    tok(next, F_LEN) > 1 && keywordPart(next) < 0 && tok(next, F_ROLE) == ROLE_FREE;
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, SEP_DOT, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
 } from './tokenize';
 import { isDigit, normVariant, VARIANT_TRANSLIT } from './text';
-import { isTypeWord } from './trie';
+import { hasVocabulary, isTypeWord } from './trie';
 import { ensureSubtrees, postcodeObject, postcodeSlice } from './subtree';
 
 export const PART_COUNT: i32 = 19;
@@ -329,9 +329,15 @@ function readValue(i: i32, p: i32): i32 {
       const opensNumber = keywordPart(nx) >= 0 && isDigitTok(nx + 1) && (tok(nx + 1, F_SEP) & SEP_COMMA) == 0 &&
         !(keywordPart(nx) == P_HOUSE && tok(nx + 1, F_SEP) == SEP_SLASH);
       const after = nx + 1;
+      // a word after the letter makes it that word's type (`д34 г Екатеринбург`), when it is one (and the preposition
+      // в: `5 в Екатеринбурге`); another letter stays the house's (`д. 28 А г. Екатеринбург`)
       const wordFollows = after < tokenCount && tok(after, F_KIND) == KIND_ALPHA &&
-        tok(after, F_SEGMENT) == tok(nx, F_SEGMENT) && pairKeyword(after) < 0;
+        tok(after, F_SEGMENT) == tok(nx, F_SEGMENT) && pairKeyword(after) < 0 &&
+        (tokIs(nx, 'в') || !hasVocabulary() || isTypeWord(tok(nx, F_START), 1));
       const glue = tok(nx, F_SEP) == 0;
+      // hints: a spaced letter that opens a house keyword, typed last, is that keyword being typed (`мира 29 к`: кв or
+      // корпус on the way) rather than the house's letter; the house's own keys all start with the number
+      if (!glue && keyBeingTyped && nx == tokenCount - 1 && opensKeyword(nx)) return last;
       // nor the first letter of a keyword of two (`10 п-д 2`: подъезд 2)
       const opensPair = (pairKeyword(nx) >= 0 && pairLen == 2) || entranceLetter(nx);
       if (!opensNumber && !opensPair && (glue ? !(wordFollows && tok(after, F_SEP) == 0) : !wordFollows)) last++;
@@ -349,6 +355,11 @@ function readValue(i: i32, p: i32): i32 {
   if (letterValued(p) && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_LEN) <= 2 &&
       (keywordPart(i) < 0 || (tok(i, F_LEN) == 1 && !isDigitTok(i + 1)))) return i;
   return -1;
+}
+
+/** Token t, one letter, is the first of a house part's keyword (к корпус, кв; с; д; п подъезд; о офис; э этаж; л литера). */
+function opensKeyword(t: i32): bool {
+  return tokIs(t, 'к') || tokIs(t, 'с') || tokIs(t, 'д') || tokIs(t, 'п') || tokIs(t, 'о') || tokIs(t, 'э') || tokIs(t, 'л');
 }
 
 /**
@@ -471,7 +482,7 @@ function markPhones(): void {
 }
 
 /** A country's name (one word), as people write it before or after an address, folded (Ukrainian Росія is росия). */
-function isCountryWord(t: i32): bool {
+export function isCountryWord(t: i32): bool {
   return tokIs(t, 'россия') || tokIs(t, 'рф') || tokIs(t, 'росия') || tokIs(t, 'russia') || tokIs(t, 'руссиа') ||
     tokIs(t, 'беларусь') || tokIs(t, 'белоруссия') || tokIs(t, 'belarus') || tokIs(t, 'беларус') ||
     tokIs(t, 'казахстан') || tokIs(t, 'kazakhstan') || tokIs(t, 'украина') || tokIs(t, 'ukraine') ||
@@ -502,7 +513,9 @@ function markCountries(): void {
     if (last < 0) continue;
     const segment = tok(i, F_SEGMENT);
     const alone = (i == 0 || tok(i - 1, F_SEGMENT) != segment) && (last + 1 >= tokenCount || tok(last + 1, F_SEGMENT) != segment);
-    if (i != 0 && last + 1 < tokenCount && !alone) continue;
+    // a title of two words (`Российская Федерация`) anywhere; one word in the middle may be a name's (`ул Россия`):
+    // a chain that does not read it leaves it out of the leftovers (abi.ts)
+    if (i != 0 && last + 1 < tokenCount && !alone && last == i) continue;
     for (let k = i; k <= last; k++) setTok(k, F_ROLE, ROLE_NOISE);
     i = last;
   }
@@ -713,8 +726,12 @@ export function setNameFirstNumber(on: bool): void {
   nameFirstNumber = on;
 }
 
-/** Runs the grammar over the token table; returns the first token of the house number or −1. */
-export function parseHouseParts(): i32 {
+/** The last word is still being typed (hints): a lone letter there may open a keyword (`readValue`). */
+let keyBeingTyped = false;
+
+/** Runs the grammar over the token table; returns the first token of the house number or −1. `typing`: hints'. */
+export function parseHouseParts(typing: bool = false): i32 {
+  keyBeingTyped = typing;
   houseAmbiguous = false;
   houseBare = false;
   namedNumberAt = -1;

@@ -268,6 +268,11 @@ export function exactWord(start: i32, len: i32): i32 {
   return node < 0 ? -1 : trieNode(node, 3);
 }
 
+/** A vocabulary is attached (a bare core, as `parseHouse` may run, has none). */
+export function hasVocabulary(): bool {
+  return trieCount > 0;
+}
+
 /** NORM[start … start+len) is a type word as spelled (`ул`, `просп`: the vocabulary word has a type). */
 export function isTypeWord(start: i32, len: i32): bool {
   if (trieCount == 0 || len <= 0) return false;

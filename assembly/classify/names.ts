@@ -2433,8 +2433,17 @@ function typeBonusOf(type: i32, level: i32): i32 {
 // @ts-ignore: decorator
 @inline function typeWordBonus(a: i32, b: i32, type: i32, level: i32): i32 {
   if (a == type || b == type || type == 0xffff) return 30;
-  return ((typeLevelMask(a) | typeLevelMask(b)) & (1 << level)) != 0 ? 15 : -15;
+  const levels = typeLevelMask(a) | typeLevelMask(b);
+  if ((levels & (1 << level)) != 0) return 15;
+  // a district's or region's type word beside a street's name (`Верх-Исетский р-н, ул Шаумяна`: the city's district
+  // the data lacks, not б-р Верх-Исетский) says the name is no street's
+  return level >= STREET_LEVEL_FROM && (levels & PLACE_TYPE_LEVELS) == levels ? -DISTRICT_TYPE_PENALTY : -15;
 }
+/** the levels of a region's or district's type word (region, area, city district) */
+const PLACE_TYPE_LEVELS: i32 = (1 << 1) | (1 << 2) | (1 << 4);
+/** the object levels a place's type word says a name is not: plan structures and streets */
+const STREET_LEVEL_FROM: i32 = 6;
+const DISTRICT_TYPE_PENALTY: i32 = 300;
 
 /** Type word next to the name: agreeing with the object's type or level adds, contradicting takes away. */
 function scoreType(o: usize): void {

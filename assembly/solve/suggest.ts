@@ -24,16 +24,16 @@ import { obj, house, houseLabel, houseKeyChar, word, name, nameWord, nameCount, 
 import {
   resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
   nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
-  chargeLeftTokens, chargeMissingHouse, chargeShortHouse, typeBonusMost, firstNameAt,
+  chargeLeftTokens, chargeMissingHouse, chargeShortHouse, typeBonusMost, firstNameAt, nameHasWordIn,
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, isArea, subtreeEnd, scoped, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
 import {
   chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS,
   placeLeftBy, placeLeftOfRest, placeLeftUnder, houseKeyBefore,
 } from './chain';
-import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
+import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen, HOUSE_ALT_KEY, houseAltKeyLen, houseBare, houseAmbiguous, partFirst, P_HOUSE } from '../house';
 import { exactWord, wordsBeginning, prefixLow, prefixHigh } from '../trie';
-import { tok, tokenCount, F_START, F_LEN, F_KIND, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_FREE } from '../tokenize';
+import { tok, tokenCount, F_START, F_LEN, F_KIND, F_SEGMENT, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, openPostcode, NO_BOUND } from './scope';
 
 const MAX_TOP: i32 = 100;
@@ -155,9 +155,29 @@ function offer(o: i32, h: i32, rank: i32, hit: i32, nameId: i32, cap: i32, whole
 /** The parsed house key may have a letter after its base (chain.ts letterable), set once per reading. */
 let lettered: bool = false;
 
-/** The house key starts with the parsed key, or with it and a letter after its base (chain.ts keyWithLetter). */
+/**
+ * The parsed house's other key (house.ts `HOUSE_ALT_KEY`: `214/2` typed, 214к2 in the registry; `14 к5`, 14/5) is read
+ * too, set once per reading: when it starts with the typed key's first two characters, as the bounds of the streets
+ * not read yet know a street's houses by them (subtree.ts HOUSE_LEADS).
+ */
+let altUsable: bool = false;
+
+function altKeyUsable(): bool {
+  if (houseAltKeyLen == 0 || houseKeyLen == 0 || u16At(HOUSE_ALT_KEY, 0) != u16At(HOUSE_KEY, 0)) return false;
+  return houseKeyLen < 2 || houseAltKeyLen < 2 || u16At(HOUSE_ALT_KEY, 1) == u16At(HOUSE_KEY, 1);
+}
+
+/** The house key is the other key (`altUsable`). */
+function keyIsAlt(off: i32, len: i32): bool {
+  return altUsable && len == houseAltKeyLen && keyEquals(off, len, HOUSE_ALT_KEY);
+}
+
+/**
+ * The house key starts with the parsed key, or with it and a letter after its base (chain.ts keyWithLetter), or is
+ * the other key.
+ */
 function keyStartsWith(off: i32, len: i32): bool {
-  return (len >= houseKeyLen && keyEquals(off, houseKeyLen)) || (lettered && keyWithLetter(off, len, true));
+  return (len >= houseKeyLen && keyEquals(off, houseKeyLen)) || (lettered && keyWithLetter(off, len, true)) || keyIsAlt(off, len);
 }
 
 /** The house key is the wide reading's (house.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`). */
@@ -173,6 +193,7 @@ function keyIsWide(off: i32, len: i32): bool {
  */
 function houseHintBonus(off: i32, len: i32): i32 {
   if (keyIsWide(off, len)) return 80;
+  if (keyIsAlt(off, len)) return 79;
   if (len == houseKeyLen) return houseWideKeyLen > 0 ? 79 : 80;
   return continuesNumber(off, len) ? OTHER_NUMBER_BONUS : longerHouseBonus(len - houseKeyLen);
 }
@@ -190,6 +211,20 @@ function continuesNumber(off: i32, len: i32): bool {
 // @ts-ignore: decorator
 @inline function longerHouseBonus(more: i32): i32 {
   return 60 - more * 2;
+}
+
+/**
+ * The word of the house's number when it was taken bare, before a word of its part of the string and with no other
+ * number after it (`екатеринбург 8 марта `), −1 otherwise: a street whose name has that word lists no houses of it.
+ */
+let nameNumberWord: i32 = -1;
+
+function bareNumberBeforeWord(): i32 {
+  const t = partFirst(P_HOUSE);
+  if (!houseBare || houseAmbiguous || t < 0 || t + 1 >= tokenCount) return -1;
+  const next = t + 1;
+  if (tok(next, F_KIND) != KIND_ALPHA || tok(next, F_SEGMENT) != tok(t, F_SEGMENT) || tok(next, F_LEN) < 2 || tok(next, F_ROLE) != ROLE_FREE) return -1;
+  return exactWord(tok(t, F_START), tok(t, F_LEN));
 }
 
 /** Some hint of TOP leaves out no whole word (the word being typed aside). */
@@ -216,7 +251,8 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
     const whole = <i32>popcnt<u64>(left & ~typingBit);
     // a place typed and left out: below every hint that reads it (`новосибирск ленина 5`: the city, not ул Ленина elsewhere)
     rank -= placeLeftBy(lastChainMask());
-    if (houseMode && obj(o, O_HOUSE_COUNT) > 0) {
+    // `8 марта `: a bare number before the street's other words that its name has is the name's, no house of it
+    if (houseMode && obj(o, O_HOUSE_COUNT) > 0 && !(nameNumberWord >= 0 && nameHasWordIn(o, nameNumberWord, nameNumberWord))) {
       const start = obj(o, O_HOUSE_START);
       const count = obj(o, O_HOUSE_COUNT);
       for (let h = start; h < start + count; h++) {
@@ -278,7 +314,7 @@ function hintExtraOfLeaf(o: i32, key: i32): i32 {
 }
 /** The house typed is two digits as they are: no letter may follow them, no wide reading (`hintHouseLoss`). */
 function twoDigitsTyped(): bool {
-  return houseKeyLen == 2 && !lettered && houseWideKeyLen == 0 && isDigit(u16At(HOUSE_KEY, 0)) && isDigit(u16At(HOUSE_KEY, 1));
+  return houseKeyLen == 2 && !altUsable && !lettered && houseWideKeyLen == 0 && isDigit(u16At(HOUSE_KEY, 0)) && isDigit(u16At(HOUSE_KEY, 1));
 }
 /** What a house hint whose key is two characters longer than the one typed loses to one that is it (`houseHintBonus`). */
 const TWO_LONGER_LOSS: i32 = HOUSE_HINT_BONUS - longerHouseBonus(2);
@@ -435,8 +471,10 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   setupTop();
   topCount = 0;
   const cap = max < 1 ? 1 : max > MAX_TOP ? MAX_TOP : max;
-  parseHouseParts();
+  parseHouseParts(prefix);
   lettered = letterable();
+  altUsable = altKeyUsable();
+  nameNumberWord = bareNumberBeforeWord();
   // the word being typed: the last one, or the last word before the house number being typed
   // (`екатеринбург вокз 1`: вокз is still a prefix)
   let prefixToken = -1;

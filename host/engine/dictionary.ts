@@ -338,6 +338,18 @@ export class LoadedDictionary implements Dictionary {
     return (this.h.flags[id] & FLAG_STEAD) !== 0;
   }
 
+  /**
+   * The house keyed as house `id` on its street whose литера is `liter` ('' none; OSM's `12Б` and `12Б лит П` share the
+   * key 12б), or −1.
+   */
+  literTwin(id: number, liter: string): number {
+    const { houseTwin } = this.core.exports;
+    for (let other = houseTwin(id, -1); other >= 0; other = houseTwin(id, other)) {
+      if (this.houseLabel(other).liter.toLowerCase() === liter) return other;
+    }
+    return -1;
+  }
+
   steadTwin(id: number, stead: boolean): number {
     // the core reads the house keys (its `houseTwin`: the parent's houses keyed alike)
     const { houseTwin } = this.core.exports;

@@ -23,6 +23,12 @@ const LAYOUT_KEYS = new Set([...";,.[]'`"].map((key) => key.charCodeAt(0)));
  * from every position of the text (0.31 µs a hint query against 0.09). What it can match is the run of layout keys
  * the text ends in and the one letter (two code units at most) before it.
  */
+/** The house label has the литера typed: its own, or as its number's letter (`179 лит. Б` is the registry's 179б). */
+function hasLiter(label: { number: string; liter: string }, parts: HouseParts): boolean {
+  const liter = label.liter.toLowerCase();
+  return liter === parts.liter || (liter === '' && label.number.toLowerCase() === parts.house + parts.liter);
+}
+
 export function wordBeingTyped(text: string): boolean {
   let start = text.length;
   while (start > 0 && LAYOUT_KEYS.has(text.charCodeAt(start - 1))) start--;
@@ -261,8 +267,16 @@ export class AddressEngine implements Engine {
         const twin = dict.steadTwin(houseId, steadAsked);
         if (twin >= 0) houseId = twin;
       }
+      // of houses keyed alike with their литеры (`12Б`, `12Б лит П`: 12б), the one of the литера typed, or of none
+      if (dict.houseLabel(houseId).liter.toLowerCase() !== parts.liter) {
+        const twin = dict.literTwin(houseId, parts.liter);
+        if (twin >= 0) houseId = twin;
+      }
     }
-    if (houseId >= 0 && r[7] === 3) {
+    // a литера typed that the house found has not (`163в лит. Б`, the registry's 163в has none): found in part
+    let houseQuality = r[7];
+    if (houseId >= 0 && houseQuality === 3 && parts.liter !== '' && !hasLiter(dict.houseLabel(houseId), parts)) houseQuality = 4;
+    if (houseId >= 0 && houseQuality === 3) {
       // the registry spells the house it found
       const h = dict.houseLabel(houseId);
       spellHouse(parts, h.number, dict.houseIsStead(houseId));
@@ -271,7 +285,7 @@ export class AddressEngine implements Engine {
     }
     if (houseId < 0) houseId = -1;
     const quality: Quality = {
-      unique: r[3], actuality: r[4], undefined: lostPostcode && r[5] === 0 ? 1 : r[5], level: r[6], house: r[7],
+      unique: r[3], actuality: r[4], undefined: lostPostcode && r[5] === 0 ? 1 : r[5], level: r[6], house: houseQuality,
       geo: matched ? this.geoLevel(dict, objectId, houseId) : 0,
     };
     let apartment = -1;

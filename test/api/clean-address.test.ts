@@ -170,6 +170,13 @@ describe('POST /api/v1/clean/address', () => {
     const corpus = await clean('Екатеринбург Кунарская 14 к2');
     expect(corpus.quality.house).toBe(3);
     expect(corpus.houseDetails.fullName).toBe('дом 14/2');
+    // of OSM's `12Б` and `12Б лит П` (one key, 12б), the one of the литера typed, or of none
+    expect((await clean('г. Екатеринбург, ул. Артинская, д. 12Б')).houseDetails.fullName).toBe('дом 12б');
+    expect((await clean('г. Екатеринбург, ул. Артинская, д. 12Б лит П')).houseDetails.fullName).toBe('дом 12б, литера п');
+    // a литера the house found has not: found in part, the литера kept
+    const literMissing = await clean('г. Екатеринбург, ул. Белинского, д. 163в лит. Б');
+    expect(literMissing.quality.house).toBe(4);
+    expect(literMissing.houseDetails.fullName).toBe('дом 163в, литера б');
     // and a fraction typed where the registry has the number's строение (GAR's «7 стр 2»): that house, not 7 стр 1
     const building = await clean('Байконур, ул. Авиационная, д. 7/2');
     expect(building.quality.house).toBe(3);

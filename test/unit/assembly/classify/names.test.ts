@@ -166,6 +166,24 @@ describe('standardize: names and types', () => {
       expect((await standardizeRu('Заинск Республики Татарстан')).levels.city).toBe('г Заинск');
     });
 
+    it('reads a city\'s district the data lacks as no street\'s name, and as a leftover of no weight', async () => {
+      const district = await standardizeRu('г. Екатеринбург, Верх-Исетский р-н, ул. Исследователей, д. 13');
+      expect(district.levels.street).toBe('ул Исследователей');
+      expect(district.house).toBe('13');
+      expect(district.quality.undefined).toBe(1);
+      expect((await standardizeRu('г. Екатеринбург, Верх-Исетский р-н, Шаумяна, 34')).levels.street).toBe('ул Шаумяна');
+      // Е-бург is Екатеринбург
+      expect((await standardizeRu('Е-бург, ул. Мира 12')).quality.undefined).toBe(0);
+    });
+
+    it('reads the country named in the middle of the string as no leftover', async () => {
+      for (const query of ['620030 Россия Свердловская обл. г. Екатеринбург ул. Малышева д. 5', 'г. Екатеринбург Российская Федерация ул. Малышева 5']) {
+        const res = await standardizeRu(query);
+        expect(res.house, query).toBe('5');
+        expect(res.quality.undefined, query).toBe(0);
+      }
+    });
+
     it('lets an initial choose among names of the word after it (`В. Новгород`: Великий, not the bigger Нижний)', async () => {
       const veliky = await standardizeRu('В. Новгород');
       expect(veliky.levels.city).toBe('г Великий Новгород');

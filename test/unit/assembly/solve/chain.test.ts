@@ -98,6 +98,26 @@ describe('standardize: the chain', () => {
     }
   });
 
+  it('reads a lone letter after the house as its letter when a word follows it, unless the letter types that word', async () => {
+    for (const query of ['ул. Начдива Онуфриева, д. 28 А г. Екатеринбург', 'Начдива Онуфриева дом 28-А г Екатеринбург']) {
+      expect((await standardizeRu(query)).house, query).toBe('28а');
+    }
+    // `д34 г Екатеринбург`: the г types the city
+    expect((await standardizeRu('Малышева д 36 г Екатеринбург')).levels.city).toBe('г Екатеринбург');
+  });
+
+  it('reads a bare number before a street\'s other words as its name\'s when no other number follows (`ул. 8 Марта`)', async () => {
+    for (const query of ['Екатеринбург, ул. 8 Марта', '8 марта екатеринбург', 'Екатеринбург, ул. 40-летия Комсомола']) {
+      const res = await standardizeRu(query);
+      expect(res.house, query).toBe('');
+      expect(res.parts.house, query).toBeUndefined();
+      expect(res.quality.house, query).toBe(9);
+    }
+    // with a number after it, that one is the house; a number after the name is the house
+    expect((await standardizeRu('Екатеринбург, ул. 8 Марта, 8')).house).toBe('8');
+    expect((await standardizeRu('Малышева 5 Екатеринбург')).house).toBe('5');
+  });
+
   it('reads a postcode of the dictionary typed in two halves, alone at either end', async () => {
     for (const query of ['468 320, Байконур, ул Горького 5а', 'Байконур, ул Горького 5а, 468 320']) {
       const res = await standardizeRu(query);

@@ -65,6 +65,26 @@ describe('suggest(query, count)', () => {
     });
   });
 
+  describe('the house being typed', () => {
+    it('keeps the house while a keyword after it is typed (`мира 29 к` on the way to кв or корпус)', () => {
+      for (const query of ['Екатеринбург Мира 29 к', 'Екатеринбург Мира 29 кв', 'Екатеринбург Малышева 5 п']) {
+        expect(hints(query)[0], query).toMatch(/, дом (29|5)$/);
+      }
+      // a letter that opens no keyword is the house's (`29 а`)
+      expect(hints('Екатеринбург Мира 29 а')[0]).toBe('Свердловская обл, г Екатеринбург, ул Мира, дом 29а');
+    });
+
+    it('lists no house of a number the street\'s name has before its other words (`8 марта `)', () => {
+      expect(hints('Екатеринбург 8 марта ')).toEqual(['Свердловская обл, г Екатеринбург, ул 8 Марта']);
+      expect(hints('Екатеринбург 8 марта 8')[0]).toBe('Свердловская обл, г Екатеринбург, ул 8 Марта, дом 8');
+    });
+
+    it('lists the house of the other spelling of a fraction or corpus (`214/2` is 214 к2, `14 к5` is 14/5)', () => {
+      expect(hints('Екатеринбург Московская 214/2')[0]).toBe('Свердловская обл, г Екатеринбург, ул Московская, дом 214к2');
+      expect(hints('Екатеринбург Краснолесья 14 к5')[0]).toBe('Свердловская обл, г Екатеринбург, ул Краснолесья, дом 14/5');
+    });
+  });
+
   describe('a type word typed last', () => {
     it('lists the place\'s streets of that type after the names that start with it', () => {
       const list = hints('Екатеринбург проспект');
