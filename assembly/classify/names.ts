@@ -1896,6 +1896,12 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
     // one edit first: most typos are one, and the two-edit walk costs far more
     let n = lookup(tok(t, F_START), len, budget > 1 ? 1 : budget, prefix);
     if (n == 0 && budget > 1) n = lookup(tok(t, F_START), len, budget, prefix);
+    // a word of four being typed, with the house's number after it, is whole: a missed or wrong letter, as in a word
+    // of four not being typed (`мипа 46`, `щоса 103`), when it starts no word as spelled
+    if (n == 0 && prefix && len == 4 && kind != KIND_DIGIT && t + 1 < tokenCount && tok(t + 1, F_KIND) == KIND_DIGIT) {
+      budget = 1;
+      n = lookup(tok(t, F_START), len, 1, prefix);
+    }
     // a typo rarely touches a word's first letter: an edit that changes it costs an eighth of the word more
     // (`талинский` is таллинский before шалинский)
     if (budget > 0) firstLetterRange(tokChar(t, 0));

@@ -74,6 +74,11 @@ describe('suggest(query, count)', () => {
       expect(hints('Екатеринбург Мира 29 а')[0]).toBe('Свердловская обл, г Екатеринбург, ул Мира, дом 29а');
     });
 
+    it('reads a word of four before the house\'s number as whole, with a slip (`мипа 46`, `щоса 103`)', () => {
+      expect(hints('Екатеринбург мипа 46')[0]).toBe('Свердловская обл, г Екатеринбург, ул Мира, дом 46');
+      expect(hints('Екатеринбург щоса 103')[0]).toBe('Свердловская обл, г Екатеринбург, ул Щорса, дом 103');
+    });
+
     it('lists no house of a number the street\'s name has before its other words (`8 марта `)', () => {
       expect(hints('Екатеринбург 8 марта ')).toEqual(['Свердловская обл, г Екатеринбург, ул 8 Марта']);
       expect(hints('Екатеринбург 8 марта 8')[0]).toBe('Свердловская обл, г Екатеринбург, ул 8 Марта, дом 8');
