@@ -17,10 +17,10 @@
 import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_CAPACITY, setI32, i32At, u16At } from './memory';
 import { attachSection } from './blob';
 import { normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
-import { setupTokens, tokenize, tokenCount, tok, tokIs, F_START, F_LEN, F_ROLE, F_KIND, F_SEP, F_SEGMENT, F_TYPE_A, F_TYPE_B, SEP_DOT, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
+import { setupTokens, tokenize, tokenCount, tok, tokIs, setSplitGlued, splitsGlued, F_START, F_LEN, F_ROLE, F_KIND, F_SEP, F_SEGMENT, F_TYPE_A, F_TYPE_B, SEP_DOT, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, postcodeLastToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse, isCountryWord } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh, costOf } from './trie';
-import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn } from './classify/names';
+import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn, unhitWord, clearUnhitWord } from './classify/names';
 import {
   solve, solvedExactly, solveUnraised, setRaising, answerPostcodePlace, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestHouseAlt, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, runnerTies, prepareChainOrder, setFloorTies,
 } from './solve/chain';
@@ -426,6 +426,14 @@ function standardizeVariant(len: i32, variant: i32): void {
     setPlaceNumberHouse(false);
     if (score > first) takeReading(score, variant);
   }
+  // two words glued (`БорисаЕльцина`, `санктпетербург`) that the chain did not read: read again as two
+  if (gluedLeft(bestMask)) {
+    setSplitGlued(true);
+    setFloorTies(variant < bestVariant);
+    const score = analyse(normLen, -1);
+    setSplitGlued(false);
+    if (score > first) takeReading(score, variant);
+  }
   // …of a street whose name has the number there: the same street read with the number in its name is the answer,
   // though it scores less than with a house (house 8 of ул 8 Марта was a house nobody typed); the bar stays the first's
   if (numberBeforeName && firstTaken && bestVariant == variant && bestReading == first) {
@@ -438,6 +446,14 @@ function standardizeVariant(len: i32, variant: i32): void {
     }
   }
   setFloorTies(false);
+}
+
+/** Some token the chain `mask` did not read is two words glued (tokenize.ts `splitsGlued`). */
+function gluedLeft(mask: u64): bool {
+  for (let t = 0; t < tokenCount && t < 64; t++) {
+    if ((mask & ((<u64>1) << <u64>t)) == 0 && tok(t, F_ROLE) == ROLE_FREE && tok(t, F_LEN) >= 6 && splitsGlued(t)) return true;
+  }
+  return false;
 }
 
 /** Token t is followed by a word in its part of the string that opens no house part (`8 Марта`, not `5 кв`). */
@@ -610,6 +626,19 @@ function bestAfter(score: i32, best: i32): i32 {
 export function suggest(len: i32, max: i32, prefix: i32): i32 {
   if (len < 0 || len > INPUT_CAPACITY) return -1;
   resetVisitBudget();
+  clearUnhitWord();
+  let count = suggestReadings(len, max, prefix);
+  // a word no name has, even with slips: when it is two words glued (`уланудэ`, `санктпетербург`, `борисаельц`), the
+  // readings again with such words split
+  if (unhitWord) {
+    setSplitGlued(true, prefix != 0);
+    count = suggestReadings(len, max, prefix);
+    setSplitGlued(false);
+  }
+  return count;
+}
+
+function suggestReadings(len: i32, max: i32, prefix: i32): i32 {
   const variants = latinKeys(len) >= 2 ? VARIANT_COUNT : 1;
   const translit = variants > 1 && !layoutKeysInWord(len);
   let best = -1000000;

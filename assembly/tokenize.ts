@@ -10,6 +10,7 @@
  */
 import { INPUT, NORM, SRC, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import { isDigit, isLetter, knownWord } from './text';
+import { wordsGluedAt } from './trie';
 
 export const MAX_TOKENS: i32 = 64;
 export const TOKEN_STRIDE: i32 = 12;
@@ -123,6 +124,41 @@ function shiftRight(i: i32, len: i32, at: i32): void {
   setI32(SRC, i, at);
 }
 
+/**
+ * Whether `tokenize` splits a run of letters that is no word of the vocabulary, nor the start of one, into two that
+ * are (`борисаельцина` → бориса ельцина, `санктпетербург`, `уланудэ`): set by abi.ts for the readings that ask.
+ */
+let splitGlued = false;
+/** hints: the second part of the last run may be the start of a word (`борисаельц`: the word being typed) */
+let splitTyping = false;
+export function setSplitGlued(on: bool, typing: bool = false): void {
+  splitGlued = on;
+  splitTyping = typing;
+}
+/** The shortest part a glued run is split into. */
+const GLUED_PART_MIN: i32 = 3;
+
+/**
+ * Where to split NORM[i…j) into two words (trie.ts `wordsGluedAt`), or −1: not a run that starts a word itself, nor a
+ * Latin one (the vocabulary is Cyrillic: the other readings read it). `len`: NORM's, for whether the run is the last.
+ */
+function gluedSplit(i: i32, j: i32, len: i32): i32 {
+  if (j - i < 2 * GLUED_PART_MIN || u16At(NORM, i) < 0x400 || knownWord(i, j - i, true)) return -1;
+  return wordsGluedAt(i, j - i, GLUED_PART_MIN, splitTyping && !hasLetterAfter(j, len));
+}
+
+/** A letter or digit stands in NORM[from…len). */
+function hasLetterAfter(from: i32, len: i32): bool {
+  for (let k = from; k < len; k++) if (isLetter(u16At(NORM, k)) || isDigit(u16At(NORM, k))) return true;
+  return false;
+}
+
+/** Token t is a run of letters `tokenize` would split as two words glued (`setSplitGlued`). */
+export function splitsGlued(t: i32): bool {
+  const start = tok(t, F_START);
+  return tok(t, F_KIND) == KIND_ALPHA && gluedSplit(start, start + tok(t, F_LEN), 0) > start;
+}
+
 /** Tokenizes NORM[0…len); returns the token count. */
 /** NORM[k] is the folding of a number sign `№` of the input (text.ts folds it to н). */
 // @ts-ignore: decorator
@@ -149,6 +185,11 @@ export function tokenize(len: i32): i32 {
           if (digit ? !isDigit(d) : !isLetter(d) || numberSignAt(j)) break;
           j++;
         }
+      }
+      // two words glued (`БорисаЕльцина`, `уланудэ`), when asked for: two tokens where the run is no word
+      if (!digit && splitGlued) {
+        const k = gluedSplit(i, j, len);
+        if (k > i) j = k;
       }
       // 5ак1: a letter glued between a number and к/с + number is a token of its own
       if (!digit && j - i == 2 && i > 0 && isDigit(u16At(NORM, i - 1)) && j < len && isDigit(u16At(NORM, j)) &&

@@ -268,6 +268,25 @@ export function exactWord(start: i32, len: i32): i32 {
   return node < 0 ? -1 : trieNode(node, 3);
 }
 
+/**
+ * Where NORM[start … start+len) splits into two words of the vocabulary, each of `min` characters or more (the second
+ * may be the start of one with `prefixRight`): the first such split from the left, as a NORM index, or −1. One walk
+ * down the trie for the first part, a look-up of the second at each word the walk passes.
+ */
+export function wordsGluedAt(start: i32, len: i32, min: i32, prefixRight: bool): i32 {
+  if (trieCount == 0) return -1;
+  let node = 0;
+  for (let d = 1; d <= len - min; d++) {
+    const c = u16At(NORM, start + d - 1);
+    let child = trieNode(node, 0);
+    while (child >= 0 && trieNode(child, 2) != c) child = trieNode(child, 1);
+    if (child < 0) return -1;
+    node = child;
+    if (d >= min && trieNode(node, 3) >= 0 && isWord(start + d, len - d, prefixRight)) return start + d;
+  }
+  return -1;
+}
+
 /** A vocabulary is attached (a bare core, as `parseHouse` may run, has none). */
 export function hasVocabulary(): bool {
   return trieCount > 0;

@@ -42,7 +42,7 @@ import {
   orderTop, wordTopKey, NO_KEY, tailHasLeads, clearLeadsWanted, areaMax, areaTopKey, subtreeEnd, firstAreaNameAt, orderedKeyAt, leafFacts, factsHaveLead, hasShortKey, leadsHaveWanted, touchHouses, otherSign, OTHER_SIGN_BITS,
 } from '../subtree';
 import { heapAt, setHeapAt, heapify, siftDown, siftUp, popHeap, sortAscending } from '../heap';
-import { isLatin } from '../text';
+import { isLatin, normVariant, VARIANT_PLAIN } from '../text';
 import {
   tok, setTok, tokChar, tokenCount, F_START, F_LEN, F_KIND, F_ROLE, F_ORDINAL, F_SEGMENT, F_TYPE_A, F_TYPE_B,
   KIND_ALPHA, KIND_DIGIT, ROLE_FREE,
@@ -1845,6 +1845,15 @@ function multiWordPlaces(): void {
   }
 }
 
+/**
+ * A word of six letters or more hit no word of the vocabulary, even with its slips, in the plain reading since the last
+ * `clearUnhitWord` (it may be two words glued: abi.ts reads the hints again with them split).
+ */
+export let unhitWord = false;
+export function clearUnhitWord(): void {
+  unhitWord = false;
+}
+
 /** Records a type word hit on token t. */
 function addTypeHit(t: i32, w: i32): void {
   const a = word(w, 2);
@@ -1902,6 +1911,7 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
       budget = 1;
       n = lookup(tok(t, F_START), len, 1, prefix);
     }
+    if (n == 0 && len >= 6 && kind == KIND_ALPHA && normVariant == VARIANT_PLAIN) unhitWord = true;
     // a typo rarely touches a word's first letter: an edit that changes it costs an eighth of the word more
     // (`талинский` is таллинский before шалинский)
     if (budget > 0) firstLetterRange(tokChar(t, 0));

@@ -166,6 +166,15 @@ describe('standardize: names and types', () => {
       expect((await standardizeRu('Заинск Республики Татарстан')).levels.city).toBe('г Заинск');
     });
 
+    it('reads two words typed glued as two when the run is no word (`БорисаЕльцина`, `санктпетербург`)', async () => {
+      const glued = await standardizeRu('Екатеринбург ул БорисаЕльцина 3');
+      expect(glued.levels.street).toBe('ул Бориса Ельцина');
+      expect(glued.house).toBe('3');
+      expect(glued.undefinedParts).toBe('');
+      expect((await standardizeRu('санктпетербург')).levels.region).toBe('г Санкт-Петербург');
+      expect((await standardizeRu('уланудэ')).levels.city).toBe('г Улан-Удэ');
+    });
+
     it('reads a city\'s district the data lacks as no street\'s name, and as a leftover of no weight', async () => {
       const district = await standardizeRu('г. Екатеринбург, Верх-Исетский р-н, ул. Исследователей, д. 13');
       expect(district.levels.street).toBe('ул Исследователей');

@@ -90,6 +90,13 @@ describe('suggest(query, count)', () => {
     });
   });
 
+  describe('words typed glued', () => {
+    it('hints two words typed as one, the second being typed (`уланудэ`, `борисаельц`)', () => {
+      expect(hints('уланудэ')[0]).toBe('Респ Бурятия, г Улан-Удэ');
+      expect(hints('Екатеринбург борисаельц')[0]).toBe('Свердловская обл, г Екатеринбург, ул Бориса Ельцина');
+    });
+  });
+
   describe('a type word typed last', () => {
     it('lists the place\'s streets of that type after the names that start with it', () => {
       const list = hints('Екатеринбург проспект');
