@@ -18,7 +18,7 @@ import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_C
 import { attachSection } from './blob';
 import { normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, tokIs, setSplitGlued, splitsGlued, F_START, F_LEN, F_ROLE, F_KIND, F_SEP, F_SEGMENT, F_TYPE_A, F_TYPE_B, SEP_DOT, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
-import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, postcodeLastToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse, isCountryWord } from './house';
+import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, postcodeLastToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse, isCountryWord, inComment } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh, costOf } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn, unhitWord, clearUnhitWord } from './classify/names';
 import {
@@ -244,7 +244,8 @@ function writeStandardized(): void {
       if (matched && namesDistrictAbove(t, bestObject)) continue;
       // a house part's word with no value (`Малышева 5, этаж`) says nothing of the address, nor the name of a city's
       // district the data does not place the answer in (`Екатеринбург, Верх-Исетский р-н, …`)
-      if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3 && !(matched && (keywordPart(t) >= 0 || namesCityDistrict(t, bestObject)))) {
+      // (nor a delivery note or landmark: `вход со двора`, `ТЦ Гринвич`)
+      if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) >= 3 && !(matched && (keywordPart(t) >= 0 || namesCityDistrict(t, bestObject) || inComment(t)))) {
         significant = true;
       }
       if (!matched && tok(t, F_KIND) == KIND_DIGIT) significant = true;

@@ -246,19 +246,45 @@ function englishKeyword(at: i32, len: i32): i32 {
   if (spanIs(at, len, 'оффице')) return P_OFFICE;
   if (spanIs(at, len, 'флоор')) return P_FLOOR;
   if (spanIs(at, len, 'ентранце')) return P_ENTR;
+  // Russian keywords as the Latin reading spells their transliteration (`etazh`, `podezd`, `podyezd`)
+  if (spanIs(at, len, 'етаж')) return P_FLOOR;
+  if (spanIs(at, len, 'подезд')) return P_ENTR;
   return -1;
 }
 
 /** этаж and its cases after a number (на 2 этаже, 3 этаж, 4 эт; Ukrainian 3 поверх, на 2 поверсі) */
 function isFloorWord(i: i32): bool {
   return i < tokenCount && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_ROLE) == ROLE_FREE &&
-    (tokIs(i, 'этаж') || tokIs(i, 'этаже') || tokIs(i, 'этажа') || tokIs(i, 'эт') || tokIs(i, 'поверх') || tokIs(i, 'поверси'));
+    (tokIs(i, 'этаж') || tokIs(i, 'этаже') || tokIs(i, 'этажа') || tokIs(i, 'эт') || tokIs(i, 'поверх') || tokIs(i, 'поверси') ||
+     tokIs(i, 'етаж'));
 }
 
 /** подъезд and its cases after a number (2 подъезд, во 2 подъезде) */
 function isEntranceWord(i: i32): bool {
   return i < tokenCount && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_ROLE) == ROLE_FREE &&
-    (tokIs(i, 'подъезд') || tokIs(i, 'подъезде') || tokIs(i, 'подьезд') || tokIs(i, 'подьезде'));
+    (tokIs(i, 'подъезд') || tokIs(i, 'подъезде') || tokIs(i, 'подьезд') || tokIs(i, 'подьезде') || tokIs(i, 'подезд'));
+}
+
+/**
+ * Token t is in a delivery note or a landmark after its opening word, in its part of the string (`вход со двора`,
+ * `позвонить за час`, `ТЦ Гринвич`, `напротив школы`): text that says nothing of the address (abi.ts: a leftover of no
+ * weight).
+ */
+export function inComment(t: i32): bool {
+  const segment = tok(t, F_SEGMENT);
+  for (let k = t; k >= 0 && tok(k, F_SEGMENT) == segment; k--) {
+    if (tok(k, F_KIND) == KIND_ALPHA && opensComment(k)) return true;
+  }
+  return false;
+}
+
+function opensComment(k: i32): bool {
+  return tokIs(k, 'вход') || tokIs(k, 'входа') || tokIs(k, 'позвонить') || tokIs(k, 'позвоните') || tokIs(k, 'звонить') ||
+    tokIs(k, 'звоните') || tokIs(k, 'перезвонить') || tokIs(k, 'заранее') || tokIs(k, 'курьер') || tokIs(k, 'курьеру') ||
+    tokIs(k, 'доставка') || tokIs(k, 'доставку') || tokIs(k, 'оставить') || tokIs(k, 'охрана') || tokIs(k, 'шлагбаум') ||
+    tokIs(k, 'пропуск') || tokIs(k, 'въезд') || tokIs(k, 'заезд') || tokIs(k, 'ориентир') || tokIs(k, 'напротив') ||
+    tokIs(k, 'рядом') || tokIs(k, 'возле') || tokIs(k, 'около') || tokIs(k, 'тц') || tokIs(k, 'трц') || tokIs(k, 'бц') ||
+    tokIs(k, 'жк') || tokIs(k, 'домофон');
 }
 
 /** A number stands before token i (the house's, when i is an entrance's). */

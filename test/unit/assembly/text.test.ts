@@ -39,6 +39,11 @@ describe('standardize: folding', () => {
     const krupnosortshchikov = await standardizeRu('gorod ekaterinburg, ul. krupnosortshchikov, dom 8');
     expect(krupnosortshchikov.levels).toEqual({ ...EKB, street: 'ул Крупносортщиков' });
     expect(krupnosortshchikov.house).toBe('8');
+    // the floor and the entrance in transliteration
+    const floor = await standardizeRu('ekaterinburg, ulitsa popova, 30, 5 etazh');
+    expect(floor.house).toBe('30');
+    expect(floor.parts).toMatchObject({ floor: '5' });
+    expect((await standardizeRu('ekaterinburg ulitsa popova 30 podezd 2')).parts).toMatchObject({ entr: '2' });
     // y after k, g or h is и, ий at the word's end: `Sibirsky` (Сибирский), as `Sibirskiy` is
     const sibirsky = await standardizeRu('Екатеринбург, Sibirsky trakt 2');
     expect(sibirsky.levels).toEqual({ ...EKB, street: 'Сибирский тракт' });

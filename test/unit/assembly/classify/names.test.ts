@@ -185,6 +185,16 @@ describe('standardize: names and types', () => {
       expect((await standardizeRu('Е-бург, ул. Мира 12')).quality.undefined).toBe(0);
     });
 
+    it('leaves a delivery note or a landmark over with no weight (`вход со двора`, `ТЦ Гринвич`, `ЖК Академический`)', async () => {
+      for (const query of ['ул. Мира 12, вход со двора, Екатеринбург', 'Екатеринбург, Малышева 5, позвонить за час', 'ЖК Академический, ул. Краснолесья 10, Екатеринбург']) {
+        const res = await standardizeRu(query);
+        expect(res.quality.undefined, query).toBe(1);
+        expect(res.undefinedParts, query).not.toBe('');
+      }
+      // any other word stays one of weight
+      expect((await standardizeRu('Екатеринбург, Малышева 5, абракадабра')).quality.undefined).toBe(2);
+    });
+
     it('reads the country named in the middle of the string as no leftover', async () => {
       for (const query of ['620030 Россия Свердловская обл. г. Екатеринбург ул. Малышева д. 5', 'г. Екатеринбург Российская Федерация ул. Малышева 5']) {
         const res = await standardizeRu(query);

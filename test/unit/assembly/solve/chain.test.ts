@@ -237,9 +237,13 @@ describe('standardize: quality', () => {
     });
 
     it('is 2 for significant leftover words, which undefinedParts lists in input order', async () => {
-      const res = await standardizeRu('Екатеринбург, Малышева, возле магазина');
+      const res = await standardizeRu('Екатеринбург, Малышева, синего магазина');
       expect(res.quality.undefined).toBe(2);
-      expect(res.undefinedParts).toBe('возле магазина');
+      expect(res.undefinedParts).toBe('синего магазина');
+      // a landmark after its word (`возле`) is a note, of no weight, still listed
+      const note = await standardizeRu('Екатеринбург, Малышева, возле магазина');
+      expect(note.quality.undefined).toBe(1);
+      expect(note.undefinedParts).toBe('возле магазина');
     });
 
     it('is 2 for a second street the chain cannot hold', async () => {
