@@ -35,7 +35,7 @@ import { reserve } from '../memory';
 import {
   word, posting, name, nameWord, obj, NAME_HISTORICAL, NAME_ALIAS, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount, NAMES, wordCount,
 } from '../blob';
-import { lookup, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, MAX_HITS, FAR_KEY, costOf } from '../trie';
+import { lookup, exactWord, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, MAX_HITS, FAR_KEY, costOf } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName,
@@ -1008,7 +1008,7 @@ function besideTypeBonus(t: i32, type: i32, level: i32): i32 {
     if (a < 0) continue;
     const bonus = typeWordBonus(a, tok(n, F_TYPE_B), type, level);
     if (bonus > best) best = bonus;
-    else if (bonus < 0) against = true;
+    else if (bonus < 0 && n != prefixTok) against = true; // (the word being typed contradicts nothing: scoreType)
   }
   return best > 0 ? best : against ? -15 : 0;
 }
@@ -1902,6 +1902,11 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
     if (prefix && len < 3) budget = 0;
     // the vocabulary is Cyrillic: a Latin word left as typed (the PLAIN reading) is read by the other variants
     if (isLatin(tokChar(t, 0)) && !isRoman(t)) continue;
+    // the word being typed may be a whole type word already (`сибирский тракт 1`: тракт types the street)
+    if (prefix) {
+      const exact = exactWord(tok(t, F_START), len);
+      if (exact >= 0) addTypeHit(t, exact);
+    }
     // one edit first: most typos are one, and the two-edit walk costs far more
     let n = lookup(tok(t, F_START), len, budget > 1 ? 1 : budget, prefix);
     if (n == 0 && budget > 1) n = lookup(tok(t, F_START), len, budget, prefix);
@@ -2480,6 +2485,9 @@ function scoreType(o: usize): void {
     const a = tok(t, F_TYPE_A);
     if (a < 0) continue;
     const bonus = typeWordBonus(a, tok(t, F_TYPE_B), type, level);
+    // the word being typed may still be the start of a name (`екатеринбург ул` on the way to Ульяновская): it types
+    // what it agrees with, and contradicts nothing
+    if (bonus < 0 && t == prefixTok) continue;
     if (bonus > bestBonus || (bestToken < 0 && bonus < 0 && bestBonus == 0)) {
       if (bonus > 0 || bestBonus == 0) { bestBonus = bonus; bestToken = bonus > 0 ? t : -1; }
     }

@@ -28,7 +28,7 @@ import {
 } from '../classify/names';
 import { heaviest, chainWeight, ensureOrder, isArea, subtreeEnd, scoped, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
 import {
-  chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainWeight, scoreHouses, POSTCODE_BONUS,
+  chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainTypeMask, lastChainWeight, scoreHouses, POSTCODE_BONUS,
   placeLeftBy, placeLeftOfRest, placeLeftUnder, houseKeyBefore,
 } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen, HOUSE_ALT_KEY, houseAltKeyLen, houseBare, houseAmbiguous, partFirst, P_HOUSE } from '../house';
@@ -245,7 +245,8 @@ function rankCandidates(from: i32, to: i32, prefixToken: i32, cap: i32): void {
     let rank = chainScore(p);
     const level = obj(o, O_LEVEL);
     rank += levelBonus(level) + bits(lastChainWeight()) / 2 + bits(obj(o, O_WEIGHT)) / 4;
-    const left = leftTokens & ~lastChainMask();
+    // (a type word being typed that the chain takes as its type is read: `сибирский тракт`)
+    const left = leftTokens & ~(lastChainMask() | lastChainTypeMask());
     rank -= leftPenaltyOf(left);
     // the whole words it leaves out (not the one being typed): a hint that leaves one is no match of the query
     const whole = <i32>popcnt<u64>(left & ~typingBit);
@@ -504,10 +505,12 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   scoreHouses(false);
   rankCandidates(0, objUsed, prefixToken, cap);
   extra = leafRankExtra();
-  restLeft = leftPenaltyOf(leftTokens & ~leafHitTokens);
+  // a type word being typed may be read as a street's type, not its name's: no street surely leaves it out
+  const typedTypeBit = prefixToken >= 0 && tok(prefixToken, F_TYPE_A) >= 0 ? typingBit : 0;
+  restLeft = leftPenaltyOf(leftTokens & ~leafHitTokens & ~typedTypeBit);
   // and a place typed (chain.ts placeLeftOfRest)
   restLeft += placeLeftOfRest();
-  chargeLeftTokens(LEFT_WHOLE_PENALTY, leftTokens & ~typingBit, LEFT_WORD_PENALTY, leftTokens & typingBit);
+  chargeLeftTokens(LEFT_WHOLE_PENALTY, leftTokens & ~typingBit, LEFT_WORD_PENALTY, leftTokens & typingBit & ~typedTypeBit);
   openScope(
     leafGainBound(), extra - restLeft + levelBonusBelow(0, hitLeafLevels) + WEIGHT_BONUS, anchorRankExtra, ORDER_HINT, hintKey,
     hintExtraOf, hintExtraOfLeaf, hintHouseLoss, true,
