@@ -309,14 +309,23 @@ function namesDistrictAbove(t: i32, o: i32): bool {
  */
 function namesCityDistrict(t: i32, o: i32): bool {
   if (t >= 64 || (!districtTypeAt(nextNameEnd(t, 1)) && !districtTypeAt(nextNameEnd(t, -1)))) return false;
-  // a district the dictionary has (`Сысертский р-н` of the region) is one the answer is not in: that says something
+  // a district the dictionary has in the answer's region (`Сысертский р-н`) is one the answer is not in: that says
+  // something (a Ленинский р-н of another region does not)
   const bit: u64 = (<u64>1) << <u64>t;
+  const region = rootOf(o);
   for (let k = 0; k < objUsed; k++) {
     const p = objAt(k);
-    if (load<i32>(p, 4) > 0 && (load<u64>(p, 32) & bit) != 0 && obj(load<i32>(p), O_LEVEL) == 2) return false;
+    const d = load<i32>(p);
+    if (load<i32>(p, 4) > 0 && (load<u64>(p, 32) & bit) != 0 && obj(d, O_LEVEL) == 2 && rootOf(d) == region) return false;
   }
   for (let a = o; a >= 0; a = obj(a, O_PARENT)) if (obj(a, O_LEVEL) == 3) return true;
   return false;
+}
+
+/** The object at the top of o's chain (its region). */
+function rootOf(o: i32): i32 {
+  while (obj(o, O_PARENT) >= 0) o = obj(o, O_PARENT);
+  return o;
 }
 
 /** The first token from t on in direction `step` (±1), within t's part of the string, that is no plain word of a name (at most two words on). */

@@ -1902,8 +1902,9 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
     if (prefix && len < 3) budget = 0;
     // the vocabulary is Cyrillic: a Latin word left as typed (the PLAIN reading) is read by the other variants
     if (isLatin(tokChar(t, 0)) && !isRoman(t)) continue;
-    // the word being typed may be a whole type word already (`сибирский тракт 1`: тракт types the street)
-    if (prefix) {
+    // the word being typed may be a whole type word already (`сибирский тракт 1`: тракт types the street; of four
+    // letters or more: `ул`, `пр`, `пер` start too many names while typed, and cost the bounds of every prefix)
+    if (prefix && len >= 4) {
       const exact = exactWord(tok(t, F_START), len);
       if (exact >= 0) addTypeHit(t, exact);
     }
@@ -2452,14 +2453,30 @@ function typeBonusOf(type: i32, level: i32): i32 {
  * for its type, 15 for another of its level, −15 when it contradicts both.
  */
 // @ts-ignore: decorator
-@inline function typeWordBonus(a: i32, b: i32, type: i32, level: i32): i32 {
+@inline function typeWordBonus(a: i32, b: i32, type: i32, level: i32, alone: bool = false): i32 {
   if (a == type || b == type || type == 0xffff) return 30;
   const levels = typeLevelMask(a) | typeLevelMask(b);
   if ((levels & (1 << level)) != 0) return 15;
-  // a district's or region's type word beside a street's name (`Верх-Исетский р-н, ул Шаумяна`: the city's district
-  // the data lacks, not б-р Верх-Исетский) says the name is no street's
-  return level >= STREET_LEVEL_FROM && (levels & PLACE_TYPE_LEVELS) == levels ? -DISTRICT_TYPE_PENALTY : -15;
+  // a type word that can type no other name (`alone`: `typeWordAlone`) says what the name beside it is not: a
+  // district's or region's beside a street's name (`Верх-Исетский р-н, ул Шаумяна`: the city's district the data
+  // lacks, not б-р Верх-Исетский), a street's beside a place's (`г. Алматы, ул. Абая`: no village Абай)
+  if (alone && (level >= STREET_LEVEL_FROM ? (levels & PLACE_TYPE_LEVELS) == levels : (levels & STREET_TYPE_LEVELS) == levels)) {
+    return -DISTRICT_TYPE_PENALTY;
+  }
+  return -15;
 }
+
+/**
+ * Type word t stands beside the name at token `near` with nothing on its other side in its part of the string
+ * (`Верх-Исетский р-н,`; `, ул. Абая`), so it types that name or none; in `Свердловская обл Малышева` the обл is
+ * Свердловская's, and in `Байконур мкр 5` the мкр the number's: neither says anything against the other name.
+ */
+function typeWordAlone(t: i32, near: i32): bool {
+  const other = t + (t - near);
+  return other < 0 || other >= tokenCount || tok(other, F_SEGMENT) != tok(t, F_SEGMENT);
+}
+/** the levels of a street's type word (plan structure, street) */
+const STREET_TYPE_LEVELS: i32 = (1 << 6) | (1 << 7);
 /** the levels of a region's or district's type word (region, area, city district) */
 const PLACE_TYPE_LEVELS: i32 = (1 << 1) | (1 << 2) | (1 << 4);
 /** the object levels a place's type word says a name is not: plan structures and streets */
@@ -2484,7 +2501,7 @@ function scoreType(o: usize): void {
     if ((mask & ((<u64>1) << <u64>t)) != 0) continue;
     const a = tok(t, F_TYPE_A);
     if (a < 0) continue;
-    const bonus = typeWordBonus(a, tok(t, F_TYPE_B), type, level);
+    const bonus = typeWordBonus(a, tok(t, F_TYPE_B), type, level, typeWordAlone(t, near));
     // the word being typed may still be the start of a name (`екатеринбург ул` on the way to Ульяновская): it types
     // what it agrees with, and contradicts nothing
     if (bonus < 0 && t == prefixTok) continue;

@@ -230,6 +230,13 @@ describe('POST /api/v1/clean/address', () => {
     expect(kirovograd.quality.actuality).toBe(1);
   });
 
+  it('reads a street\'s type word beside a name as saying it is no place (`г. Алматы, ул. Абая 10`: no village Абай)', async () => {
+    const almaty = await api.post('/api/v1/clean/address', { query: 'г. Алматы, ул. Абая 10', countryCode: 'KZ' }).then((r) => r.body);
+    expect(almaty.region.fullName).toBe('г Алматы');
+    expect(almaty.settlement.fullName).toBe('');
+    expect(almaty.undefinedParts).toMatch(/Абая/);
+  });
+
   it('answers an input nothing matched with the cleaned input as its leftover', async () => {
     const reply = await api.post('/api/v1/clean/address', { query: '  абракадабра ,,,   кадабра\t\u0000 ', countryCode: 'RU' });
     expect(reply.status).toBe(200);

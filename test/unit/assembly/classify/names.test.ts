@@ -181,6 +181,12 @@ describe('standardize: names and types', () => {
       expect(district.house).toBe('13');
       expect(district.quality.undefined).toBe(1);
       expect((await standardizeRu('г. Екатеринбург, Верх-Исетский р-н, Шаумяна, 34')).levels.street).toBe('ул Шаумяна');
+      // a type word with a name on its other side is that name's, and says nothing against this one
+      for (const query of ['Свердловская обл Малышева 5', 'Екатеринбург Ленинский район Малышева 5', 'Екатеринбург ул Малышева 5']) {
+        const res = await standardizeRu(query);
+        expect(res.levels.street, query).toBe('ул Малышева');
+        expect(res.house, query).toBe('5');
+      }
       // Е-бург is Екатеринбург
       expect((await standardizeRu('Е-бург, ул. Мира 12')).quality.undefined).toBe(0);
     });
