@@ -235,6 +235,11 @@ describe('POST /api/v1/clean/address', () => {
     expect(almaty.region.fullName).toBe('г Алматы');
     expect(almaty.settlement.fullName).toBe('');
     expect(almaty.undefinedParts).toMatch(/Абая/);
+    // Kazakh type words after the name and the oblasts' short names
+    const kz = (query: string) => api.post('/api/v1/clean/address', { query, countryCode: 'KZ' }).then((r) => r.body);
+    expect((await kz('Караганды қаласы')).quality.undefined).toBe(0);
+    expect((await kz('ЗКО, Уральск')).region.fullName).toBe('Западно-Казахстанская обл');
+    expect((await kz('ВКО, Усть-Каменогорск')).city.name).toBe('Усть-Каменогорск');
   });
 
   it('answers an input nothing matched with the cleaned input as its leftover', async () => {
