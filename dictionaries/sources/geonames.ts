@@ -6,7 +6,8 @@
  * registry places (KATOTTG) a postcode and coordinates by name. Region names are Latin in these files;
  * `data/geonames-regions.tsv` maps them to the registry's names. With `createObjects` (Belarus, which has
  * no registry here) the file also defines the places: regions from that table, Минск as a city-region,
- * and one object per (region, place name) — a city when it has several postcodes, else a settlement —
+ * and one object per (region, place name) — a city when it has several postcodes or is the region's seat (its round
+ * postcode, `246000 Гомель`, in the district named as the region), else a settlement —
  * with the lowest postcode and the mean coordinates. Places are few (thousands), so they are gathered
  * before they are emitted.
  */
@@ -44,7 +45,7 @@ export async function readGeonamesPostal(path: string, sink: ModelSink, options:
   sink.addSource({ name: `GeoNames postal ${sink.country.toUpperCase()}`, date: '', licence: 'CC BY 4.0' });
   const regions = loadGeonamesRegions(sink.country, options.regionsFile);
   const capital = options.capital;
-  const places = new Map<string, { region: string; name: string; postcodes: string[]; lat: number; lon: number; n: number }>();
+  const places = new Map<string, { region: string; name: string; postcodes: string[]; lat: number; lon: number; n: number; seat: boolean }>();
   let rows = 0;
   if (options.createObjects) {
     for (const region of regions.values()) {
@@ -75,8 +76,10 @@ export async function readGeonamesPostal(path: string, sink: ModelSink, options:
     sink.addPostcode({ postcode: row.postcode, region, city: place, lat, lon });
     if (options.createObjects && !isCapital) {
       const key = `${nameKey(region)}|${nameKey(place)}`;
-      const entry = places.get(key) ?? { region, name: place, postcodes: [], lat: 0, lon: 0, n: 0 };
+      const entry = places.get(key) ?? { region, name: place, postcodes: [], lat: 0, lon: 0, n: 0, seat: false };
       entry.postcodes.push(row.postcode);
+      // the region's seat: its round postcode (246000 Гомель) in the district named as the region
+      if (/000$/.test(row.postcode) && row.admin2 !== '' && row.admin2 === row.admin1) entry.seat = true;
       entry.lat += lat;
       entry.lon += lon;
       entry.n++;
@@ -85,12 +88,13 @@ export async function readGeonamesPostal(path: string, sink: ModelSink, options:
   }
   for (const [key, place] of places) {
     const postcodes = [...new Set(place.postcodes)].sort();
+    const city = postcodes.length >= 3 || place.seat;
     sink.addObject({
       key: `geonames:${key}`,
-      level: postcodes.length >= 3 ? Level.city : Level.settlement,
+      level: city ? Level.city : Level.settlement,
       parent: `geonames:region:${nameKey(place.region)}`,
       name: place.name,
-      type: postcodes.length >= 3 ? 'г' : '',
+      type: city ? 'г' : '',
       codes: {},
       postcode: postcodes[0],
       lat: Math.round((place.lat / place.n) * 1e6) / 1e6,
