@@ -56,6 +56,13 @@ describe('POST /api/v1/suggest/address', () => {
     expect(kyiv.body.suggestions[0].addressFull).toMatch(/^м Київ, вул Саксаганського, дом 1/);
   });
 
+  it('hints Ukraine\'s cities by their Russian names (data/aliases.tsv)', async () => {
+    for (const [query, city] of [['сумы', 'м Суми'], ['Чернигов', 'м Чернігів'], ['Донецк', 'м Донецьк']]) {
+      const reply = await api.post('/api/v1/suggest/address', { query, countryCode: 'UA' });
+      expect(reply.body.suggestions[0]?.city.fullName, query).toBe(city);
+    }
+  });
+
   it('keeps places of one name side by side as hints of their own (two villages of a district)', async () => {
     const reply = await api.post('/api/v1/suggest/address', { query: 'Жетикудук', countryCode: 'KZ', count: 20 });
     const lines = reply.body.suggestions.map((s: { address: string }) => s.address);
