@@ -135,11 +135,14 @@ const TITLES = new Set(
     .split(' '),
 );
 
+/** The words of an anniversary's name around its number (`40-летия Комсомола`, `50 лет Октября`): a title's weight. */
+const ANNIVERSARY_WORDS = new Set(['летия', 'лет', 'летию', 'годовщины']);
+
 /** Weight (×100) of a word in a name: what leaving it out costs. */
 export function wordWeight(w: string): number {
   if (STOP_WORDS.has(w)) return 10;
   if (/^[а-яa-z]$/.test(w)) return 20;
-  if (TITLES.has(w)) return 30;
+  if (TITLES.has(w) || ANNIVERSARY_WORDS.has(w)) return 30;
   return 100;
 }
 

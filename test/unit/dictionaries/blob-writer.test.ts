@@ -295,6 +295,7 @@ describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
       expect(wordWeight('им')).toBeLessThan(wordWeight('а'));
       expect(wordWeight('а')).toBeLessThan(wordWeight('академика'));
       expect(wordWeight('академика')).toBeLessThan(100);
+      expect(wordWeight('летия')).toBeLessThan(100);
     });
   });
 });

@@ -209,6 +209,14 @@ describe('standardize: names and types', () => {
       }
     });
 
+    it('finds an anniversary\'s street by its other words (`Комсомола`, `40 лет Комсомола` for 40-летия Комсомола)', async () => {
+      for (const query of ['Екатеринбург, Комсомола 5', 'Екатеринбург, 40 лет Комсомола 5']) {
+        const res = await standardizeRu(query);
+        expect(res.levels.street, query).toBe('ул 40-летия Комсомола');
+        expect(res.house, query).toBe('5');
+      }
+    });
+
     it('lets an initial choose among names of the word after it (`В. Новгород`: Великий, not the bigger Нижний)', async () => {
       const veliky = await standardizeRu('В. Новгород');
       expect(veliky.levels.city).toBe('г Великий Новгород');
