@@ -17,7 +17,7 @@
 import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_CAPACITY, setI32, i32At, u16At } from './memory';
 import { attachSection } from './blob';
 import { normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
-import { setupTokens, tokenize, tokenCount, tok, tokIs, setSplitGlued, splitsGlued, F_START, F_LEN, F_ROLE, F_KIND, F_SEP, F_SEGMENT, F_TYPE_A, F_TYPE_B, SEP_DOT, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
+import { setupTokens, tokenize, tokenCount, tok, tokIs, setSplitGlued, splitsGlued, setJoinCompounds, hyphenCompound, F_START, F_LEN, F_ROLE, F_KIND, F_SEP, F_SEGMENT, F_TYPE_A, F_TYPE_B, SEP_DOT, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, postcodeLastToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse, isCountryWord, inComment } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh, costOf } from './trie';
 import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn, unhitWord, clearUnhitWord } from './classify/names';
@@ -437,13 +437,9 @@ function standardizeVariant(len: i32, variant: i32): void {
     if (score > first) takeReading(score, variant);
   }
   // two words glued (`БорисаЕльцина`, `санктпетербург`) that the chain did not read: read again as two
-  if (gluedLeft(bestMask)) {
-    setSplitGlued(true);
-    setFloorTies(variant < bestVariant);
-    const score = analyse(normLen, -1);
-    setSplitGlued(false);
-    if (score > first) takeReading(score, variant);
-  }
+  if (gluedLeft(bestMask)) readAgain((on: bool): void => setSplitGlued(on), normLen, variant, first);
+  // a compound name typed with a hyphen (`Ново-Пашинский`) whose halves the chain did not read: read again joined
+  if (compoundLeft(bestMask)) readAgain((on: bool): void => setJoinCompounds(on), normLen, variant, first);
   // …of a street whose name has the number there: the same street read with the number in its name is the answer,
   // though it scores less than with a house (house 8 of ул 8 Марта was a house nobody typed); the bar stays the first's
   if (numberBeforeName && firstTaken && bestVariant == variant && bestReading == first) {
@@ -456,6 +452,24 @@ function standardizeVariant(len: i32, variant: i32): void {
     }
   }
   setFloorTies(false);
+}
+
+/** Reads the variant again with a tokenizer option on (`set`), taking the reading when it scores more than `first`. */
+function readAgain(set: (on: bool) => void, normLen: i32, variant: i32, first: i32): void {
+  set(true);
+  setFloorTies(variant < bestVariant);
+  const score = analyse(normLen, -1);
+  set(false);
+  if (score > first) takeReading(score, variant);
+}
+
+/** Two tokens a hyphen parts, one of them not read by the chain `mask`, spell a word together (tokenize.ts). */
+function compoundLeft(mask: u64): bool {
+  for (let t = 0; t + 1 < tokenCount && t + 1 < 64; t++) {
+    const pair: u64 = (<u64>3) << <u64>t;
+    if ((mask & pair) != pair && tok(t, F_ROLE) == ROLE_FREE && tok(t + 1, F_ROLE) == ROLE_FREE && hyphenCompound(t)) return true;
+  }
+  return false;
 }
 
 /** Some token the chain `mask` did not read is two words glued (tokenize.ts `splitsGlued`). */

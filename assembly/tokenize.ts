@@ -10,7 +10,7 @@
  */
 import { INPUT, NORM, SRC, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import { isDigit, isLetter, knownWord } from './text';
-import { wordsGluedAt } from './trie';
+import { compoundWord, wordsGluedAt } from './trie';
 
 export const MAX_TOKENS: i32 = 64;
 export const TOKEN_STRIDE: i32 = 12;
@@ -96,10 +96,34 @@ function joinAbbreviations(len: i32): i32 {
         len--;
         continue;
       }
+      // a compound name typed with a hyphen the vocabulary writes without (`Ново-Пашинский`: новопашинский), when
+      // asked for (`setJoinCompounds`)
+      if (joinCompounds && i - a >= 2 && b - i - 1 >= 3) {
+        const at = i32At(SRC, i);
+        shiftLeft(i, len);
+        if (knownWord(a, b - a - 1, false)) {
+          len--;
+          continue;
+        }
+        shiftRight(i, len, at);
+      }
     }
     i++;
   }
   return len;
+}
+
+/** Whether `joinAbbreviations` joins two long runs a hyphen parts when together they are a word: set by abi.ts. */
+let joinCompounds = false;
+export function setJoinCompounds(on: bool): void {
+  joinCompounds = on;
+}
+
+/** Tokens t and t + 1 are runs of letters a hyphen parts that together spell a word (`ново-пашинский`). */
+export function hyphenCompound(t: i32): bool {
+  if (t + 1 >= tokenCount || tok(t, F_KIND) != KIND_ALPHA || tok(t + 1, F_KIND) != KIND_ALPHA || tok(t + 1, F_SEP) != SEP_HYPHEN) return false;
+  if (tok(t, F_LEN) < 2 || tok(t + 1, F_LEN) < 3) return false;
+  return compoundWord(tok(t, F_START), tok(t, F_LEN), tok(t + 1, F_START), tok(t + 1, F_LEN));
 }
 
 /** Drops NORM[i] (and SRC[i]): what follows moves one left; the place freed at the end is a space. */

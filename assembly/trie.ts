@@ -287,6 +287,20 @@ export function wordsGluedAt(start: i32, len: i32, min: i32, prefixRight: bool):
   return -1;
 }
 
+/** NORM[a … a+alen) and NORM[b … b+blen) written together are a word of the vocabulary (`ново` `пашинский`). */
+export function compoundWord(a: i32, alen: i32, b: i32, blen: i32): bool {
+  if (trieCount == 0) return false;
+  let node = 0;
+  for (let k = 0; k < alen + blen; k++) {
+    const c = u16At(NORM, k < alen ? a + k : b + k - alen);
+    let child = trieNode(node, 0);
+    while (child >= 0 && trieNode(child, 2) != c) child = trieNode(child, 1);
+    if (child < 0) return false;
+    node = child;
+  }
+  return trieNode(node, 3) >= 0;
+}
+
 /** A vocabulary is attached (a bare core, as `parseHouse` may run, has none). */
 export function hasVocabulary(): bool {
   return trieCount > 0;

@@ -209,6 +209,14 @@ describe('standardize: names and types', () => {
       }
     });
 
+    it('reads a compound typed with a hyphen the registry writes without (`Ново-Пашинский`: пер Новопашинский)', async () => {
+      const compound = await standardizeRu('Екатеринбург, Ново-Пашинский переулок');
+      expect(compound.levels.street).toBe('пер Новопашинский');
+      expect(compound.undefinedParts).toBe('');
+      // a hyphenated name the registry keeps hyphenated stays as it is
+      expect((await standardizeRu('Екатеринбург, Верх-Исетский бульвар 5')).levels.street).toBe('б-р Верх-Исетский');
+    });
+
     it('finds an anniversary\'s street by its other words (`Комсомола`, `40 лет Комсомола` for 40-летия Комсомола)', async () => {
       for (const query of ['Екатеринбург, Комсомола 5', 'Екатеринбург, 40 лет Комсомола 5']) {
         const res = await standardizeRu(query);
