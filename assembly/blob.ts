@@ -14,7 +14,7 @@
  *   trie     TRIE_STRIDE i32: firstChild, nextSibling, char, wordId (−1 when the node ends no word)
  *   words    WORD_STRIDE i32: postingStart, postingCount, typeA, typeB (type ids of a type word, −1)
  *   postings i32: name ids, grouped by word
- *   names    NAME_STRIDE i32: object, wordStart, wordCount, flags (NAME_HISTORICAL, NAME_ALIAS, NAME_SPELLING), totalWeight (×100)
+ *   names    NAME_STRIDE i32: object, wordStart, wordCount, flags (NAME_HISTORICAL, NAME_ALIAS, NAME_SPELLING, NAME_INITIAL), totalWeight (×100)
  *   nameWords NAME_WORD_STRIDE i32: wordId, weight (×100)
  *   types    TYPE_STRIDE i32: levelMask (bit = level), flags (TYPE_COMMON_STREET)
  *   grid     see grid.ts
@@ -53,6 +53,8 @@ export const NAME_HISTORICAL: i32 = 1;
 export const NAME_ALIAS: i32 = 2;
 /** with NAME_ALIAS: a spelling of the official name, a slip or a part of it (`масква`, `тольяти`, `ростов`) */
 export const NAME_SPELLING: i32 = 4;
+/** with NAME_ALIAS: a town's name with its first word cut to the initial (`Н. Тагил`): read only with both words hit */
+export const NAME_INITIAL: i32 = 8;
 
 export let OBJECTS: usize = 0;
 export let objectCount: i32 = 0;

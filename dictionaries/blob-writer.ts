@@ -45,6 +45,8 @@ export interface TypeTable {
 export const NAME_HISTORICAL = 1;
 export const NAME_ALIAS = 2;
 export const NAME_SPELLING = 4;
+/** with NAME_ALIAS: a town's name with its first word cut to the initial (`Н. Тагил`): read only with both words */
+export const NAME_INITIAL = 8;
 /** The most edits between a word of another name and one of the official name for it to be a spelling of it. */
 const SPELLING_EDITS = 2;
 
@@ -72,6 +74,17 @@ export function genitiveName(name: string): string {
   if (/(?:[кгх]ий|ый|ой)$/.test(name)) return `${name.slice(0, -2)}ого`;
   if (name.endsWith('ий')) return `${name.slice(0, -2)}его`;
   return '';
+}
+
+/**
+ * A town's name of two words with its first cut to the initial, as people write it (`Нижний Тагил` → `Н. Тагил`,
+ * `Великий Новгород` → `В. Новгород`), so that the initial tells it from the other town of the second word (Верхний
+ * Тагил); '' for other names.
+ */
+export function initialName(name: string): string {
+  const words = name.split(/\s+/);
+  if (words.length !== 2 || words[0].length < 4 || !/^[А-ЯЁ][а-яё]+$/.test(words[0])) return '';
+  return `${words[0][0]}. ${words[1]}`;
 }
 
 export function isSpelling(other: string, official: string): boolean {
@@ -370,10 +383,11 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
   const names = new Int32Builder();
   const nameWordsOut = new Int32Builder();
   let nameCount = 0;
-  const addName = (objectId: number, text: string, flags: number) => {
+  const addName = (objectId: number, text: string, flags: number, initial = false) => {
     let words = nameWords(text);
-    // aliases and earlier names often carry their type (`Красная улица`): the type is not part of the name
-    if (flags !== 0) {
+    // aliases and earlier names often carry their type (`Красная улица`): the type is not part of the name (an
+    // initial is no type, though it may spell one: `С. Посад`)
+    if (flags !== 0 && !initial) {
       const named = words.filter((w) => !types.synonyms.has(w));
       if (named.length) words = named;
     }
@@ -384,7 +398,8 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
     words.forEach((w, i) => {
       // a type word inside a name (Сибирский тракт 7 километр, Ханты-Мансийский Автономный округ - Югра) is weak
       // evidence for that name
-      const weight = typed[i] ? Math.min(30, wordWeight(w)) : wordWeight(w);
+      // (an initial weighs as the word it stands for; the core reads the name only with both: NAME_INITIAL)
+      const weight = initial && i === 0 ? 100 : typed[i] ? Math.min(30, wordWeight(w)) : wordWeight(w);
       total += weight;
       nameWordsOut.push(wordId(w), weight);
     });
@@ -398,7 +413,7 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
     objTypeIds[id] = typeOf(o.type, o.level);
     if (o.level === Level.street) streetTypes.set(objTypeIds[id], (streetTypes.get(objTypeIds[id]) ?? 0) + 1);
     const seen = new Set<string>();
-    const variants: [string, number][] = [[o.name, 0]];
+    const variants: [string, number, boolean?][] = [[o.name, 0]];
     // a former name people still use: a popular name (placeName in assembly/classify/names.ts), and an earlier one
     for (const f of o.formerNames ?? []) variants.push([f, NAME_ALIAS | NAME_HISTORICAL]);
     for (const a of o.aliases ?? []) variants.push([a, NAME_ALIAS | (isSpelling(a, o.name) ? NAME_SPELLING : 0)]);
@@ -409,11 +424,14 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
     // and a region's or district's adjective in the genitive (`Кировской области`)
     const genitive = o.level === Level.region || o.level === Level.area ? genitiveName(o.name) : '';
     if (genitive) variants.push([genitive, NAME_ALIAS]);
-    for (const [text, flags] of variants) {
+    // and a town's first word cut to its initial (`Н. Тагил`)
+    const initial = o.level === Level.city || o.level === Level.settlement ? initialName(o.name) : '';
+    if (initial) variants.push([initial, NAME_ALIAS | NAME_INITIAL, true]);
+    for (const [text, flags, initialOf] of variants) {
       const key = nameWords(text).join(' ');
       if (!key || seen.has(key)) continue;
       seen.add(key);
-      addName(id, text, flags);
+      addName(id, text, flags, initialOf === true);
     }
   });
   // type words join the vocabulary with their type ids

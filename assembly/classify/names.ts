@@ -33,7 +33,7 @@
  */
 import { reserve } from '../memory';
 import {
-  word, posting, name, nameWord, obj, NAME_HISTORICAL, NAME_ALIAS, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount, NAMES, wordCount,
+  word, posting, name, nameWord, obj, NAME_HISTORICAL, NAME_ALIAS, NAME_INITIAL, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount, NAMES, wordCount,
 } from '../blob';
 import { lookup, exactWord, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, MAX_HITS, FAR_KEY, costOf } from '../trie';
 import {
@@ -2310,6 +2310,8 @@ export function collectObjects(typing: bool = false): void {
     const total = name(nameId, 4);
     const matchedRaw = load<i32>(p, 8);
     const wordsMask = load<i32>(p, 12);
+    // a town's initial and word (`Н. Тагил`) names it with both, never with one of them alone (`Тагил`, `№` folded to н)
+    if ((name(nameId, 3) & NAME_INITIAL) != 0 && (wordsMask & 3) != 3) continue;
     // every significant word (weight ≥ 1) hit, or half the weight of the significant words (`имени Геннадия
     // Дмитриенко` by `Дмитриенко`, `Вильгельма де Геннина` by `Геннина`: a particle or title left out does not count)
     let significantMissed = false;

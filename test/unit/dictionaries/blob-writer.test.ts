@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BLOB_MAGIC, FORMAT_VERSION, byTrieReading, encodeBlob, flattenTrie, genitiveName, isSpelling, loadTypeTable, renumberWords, typeWordsIn, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
+import { BLOB_MAGIC, FORMAT_VERSION, byTrieReading, encodeBlob, flattenTrie, genitiveName, initialName, isSpelling, loadTypeTable, renumberWords, typeWordsIn, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
 import { BlobError, LoadedDictionary, decodeBlob } from '../../../host/engine/dictionary.js';
 import { HouseStore, Int32Builder } from '../../../dictionaries/house-store.js';
 import type { AddressEngine } from '../../../host/engine/engine.js';
@@ -288,6 +288,13 @@ describe('encodeBlob(model) → LoadedDictionary.fromBytes', () => {
         ['Ивано-Франковская', 'Ивано-Франковской'], ['Верхний', 'Верхнего'], ['Татарстан', ''], ['Ханты-Мансийский Автономный округ - Югра', ''],
       ];
       for (const [name, genitive] of cases) expect(genitiveName(name), name).toBe(genitive);
+    });
+
+    it('writes a town\'s two-word name with its first word cut to the initial, none of other names', () => {
+      expect(initialName('Нижний Тагил')).toBe('Н. Тагил');
+      expect(initialName('Екатеринбург')).toBe('');
+      expect(initialName('Ханты-Мансийск')).toBe('');
+      expect(initialName('Ростов-на-Дону')).toBe('');
     });
 
     it('weighs stop words, single letters and titles below a name word', () => {

@@ -229,6 +229,13 @@ describe('standardize: names and types', () => {
       const veliky = await standardizeRu('В. Новгород');
       expect(veliky.levels.city).toBe('г Великий Новгород');
       expect(veliky.undefinedParts).toBe('');
+      // a town's initial and word are one of its names (`Н. Тагил`, not Верхний Тагил; `Н. Оскол`, not the bigger Старый
+      // Оскол; `С. Посад` though с types a village), read only with both: `Тагил` alone ties the two as before
+      expect((await standardizeRu('Н. Тагил')).levels.city).toBe('г Нижний Тагил');
+      expect((await standardizeRu('Н. Тагил')).quality.unique).toBe(0);
+      expect((await standardizeRu('Н. Оскол')).levels.city).toBe('г Новый Оскол');
+      expect((await standardizeRu('С. Посад')).levels.city).toBe('г Сергиев Посад');
+      expect((await standardizeRu('Тагил')).quality.unique).toBe(2);
       // only in the name of that word: `Ак.` is no ул Академическая with Бардина left over
       expect((await standardizeRu('Екатеринбург, ул. Ак. Бардина 5')).levels.street).toBe('ул Академика Бардина');
     });
