@@ -118,6 +118,12 @@ describe('standardize: the chain', () => {
     expect((await standardizeRu('Малышева 5 Екатеринбург')).house).toBe('5');
   });
 
+  it('reads a Latin capital B after the number as б where the street has no house of В (`2B`: Малышева 2б)', async () => {
+    const res = await standardizeRu('Екатеринбург, Малышева 2B');
+    expect(res.house).toBe('2б');
+    expect(res.quality.house).toBe(3);
+  });
+
   it('reads a postcode of the dictionary typed in two halves, alone at either end', async () => {
     for (const query of ['468 320, Байконур, ул Горького 5а', 'Байконур, ул Горького 5а, 468 320']) {
       const res = await standardizeRu(query);
