@@ -291,7 +291,11 @@ function namesDistrictAbove(t: i32, o: i32): bool {
     if (level == 5) settlement = true;
     region = a;
   }
-  if (!settlement) return false;
+  return settlement && districtReads(t, region);
+}
+
+/** A candidate district (level 2) of `region` reads token t (< 64). */
+function districtReads(t: i32, region: i32): bool {
   const bit: u64 = (<u64>1) << <u64>t;
   for (let k = 0; k < objUsed; k++) {
     const p = objAt(k);
@@ -311,13 +315,7 @@ function namesCityDistrict(t: i32, o: i32): bool {
   if (t >= 64 || (!districtTypeAt(nextNameEnd(t, 1)) && !districtTypeAt(nextNameEnd(t, -1)))) return false;
   // a district the dictionary has in the answer's region (`Сысертский р-н`) is one the answer is not in: that says
   // something (a Ленинский р-н of another region does not)
-  const bit: u64 = (<u64>1) << <u64>t;
-  const region = rootOf(o);
-  for (let k = 0; k < objUsed; k++) {
-    const p = objAt(k);
-    const d = load<i32>(p);
-    if (load<i32>(p, 4) > 0 && (load<u64>(p, 32) & bit) != 0 && obj(d, O_LEVEL) == 2 && rootOf(d) == region) return false;
-  }
+  if (districtReads(t, rootOf(o))) return false;
   for (let a = o; a >= 0; a = obj(a, O_PARENT)) if (obj(a, O_LEVEL) == 3) return true;
   return false;
 }

@@ -14,9 +14,9 @@
  *   7-й / 22-й (ordinals: part of a name, never a house), 6 digits alone (a postcode; 5 opening the string,
  *   before a word, too: Ukraine's), 11 digits (a phone).
  */
-import { INPUT, NORM, SRC, reserve, i32At, setI32, u16At, setU16 } from './memory';
+import { NORM, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import {
-  tok, setTok, tokChar, tokenCount, tokIs, spanIs, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START, F_VALUE,
+  tok, setTok, tokChar, tokenCount, tokIs, spanIs, sourceChar, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START, F_VALUE,
   KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, SEP_DOT, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
 } from './tokenize';
 import { isDigit, normVariant, VARIANT_TRANSLIT } from './text';
@@ -1066,7 +1066,7 @@ function buildHouseKey(): void {
 function latinCapitalB(): i32 {
   if (houseBaseLen < 2 || u16At(HOUSE_KEY, houseBaseLen - 1) != 0x432) return -1;
   for (let t = partFirst(P_HOUSE); t >= 0 && t <= partLast(P_HOUSE); t++) {
-    if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) == 1 && u16At(INPUT, i32At(SRC, tok(t, F_START))) == 66) return houseBaseLen - 1;
+    if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) == 1 && sourceChar(tok(t, F_START)) == 66) return houseBaseLen - 1;
   }
   return -1;
 }

@@ -183,13 +183,19 @@ export function splitsGlued(t: i32): bool {
   return tok(t, F_KIND) == KIND_ALPHA && gluedSplit(start, start + tok(t, F_LEN), 0) > start;
 }
 
-/** Tokenizes NORM[0…len); returns the token count. */
+/** The input's character NORM[k] was folded from. */
+// @ts-ignore: decorator
+@inline export function sourceChar(k: i32): i32 {
+  return u16At(INPUT, i32At(SRC, k));
+}
+
 /** NORM[k] is the folding of a number sign `№` of the input (text.ts folds it to н). */
 // @ts-ignore: decorator
 @inline function numberSignAt(k: i32): bool {
-  return u16At(NORM, k) == 0x43d && u16At(INPUT, i32At(SRC, k)) == 0x2116;
+  return u16At(NORM, k) == 0x43d && sourceChar(k) == 0x2116;
 }
 
+/** Tokenizes NORM[0…len); returns the token count. */
 export function tokenize(len: i32): i32 {
   len = joinAbbreviations(len);
   let count = 0;

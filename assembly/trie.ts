@@ -209,16 +209,18 @@ export function editBudget(len: i32): i32 {
   hitCount++;
 }
 
+/** The child of `node` by char c, or −1. */
+// @ts-ignore: decorator
+@inline function childOf(node: i32, c: i32): i32 {
+  let child = trieNode(node, 0);
+  while (child >= 0 && trieNode(child, 2) != c) child = trieNode(child, 1);
+  return child;
+}
+
 /** The node spelling NORM[start … start+len) exactly, or −1. */
 function exactNode(start: i32, len: i32): i32 {
   let node = 0;
-  for (let k = 0; k < len; k++) {
-    const c = u16At(NORM, start + k);
-    let child = trieNode(node, 0);
-    while (child >= 0 && trieNode(child, 2) != c) child = trieNode(child, 1);
-    if (child < 0) return -1;
-    node = child;
-  }
+  for (let k = 0; k < len && node >= 0; k++) node = childOf(node, u16At(NORM, start + k));
   return node;
 }
 
@@ -277,11 +279,8 @@ export function wordsGluedAt(start: i32, len: i32, min: i32, prefixRight: bool):
   if (trieCount == 0) return -1;
   let node = 0;
   for (let d = 1; d <= len - min; d++) {
-    const c = u16At(NORM, start + d - 1);
-    let child = trieNode(node, 0);
-    while (child >= 0 && trieNode(child, 2) != c) child = trieNode(child, 1);
-    if (child < 0) return -1;
-    node = child;
+    node = childOf(node, u16At(NORM, start + d - 1));
+    if (node < 0) return -1;
     if (d >= min && trieNode(node, 3) >= 0 && isWord(start + d, len - d, prefixRight)) return start + d;
   }
   return -1;
@@ -291,14 +290,8 @@ export function wordsGluedAt(start: i32, len: i32, min: i32, prefixRight: bool):
 export function compoundWord(a: i32, alen: i32, b: i32, blen: i32): bool {
   if (trieCount == 0) return false;
   let node = 0;
-  for (let k = 0; k < alen + blen; k++) {
-    const c = u16At(NORM, k < alen ? a + k : b + k - alen);
-    let child = trieNode(node, 0);
-    while (child >= 0 && trieNode(child, 2) != c) child = trieNode(child, 1);
-    if (child < 0) return false;
-    node = child;
-  }
-  return trieNode(node, 3) >= 0;
+  for (let k = 0; k < alen + blen && node >= 0; k++) node = childOf(node, u16At(NORM, k < alen ? a + k : b + k - alen));
+  return node >= 0 && trieNode(node, 3) >= 0;
 }
 
 /** A vocabulary is attached (a bare core, as `parseHouse` may run, has none). */

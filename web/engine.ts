@@ -12,7 +12,7 @@
 import { AddressEngine } from '../host/engine/engine.js';
 import { LoadedDictionary } from '../host/engine/dictionary.js';
 import type { Country } from '../host/engine/types.js';
-import { buildAddressRecord, onePerPlace, type AddressRecord, type HouseDetailsRecord } from '../host/records/address-record.js';
+import { hintRecords, type AddressRecord, type HouseDetailsRecord } from '../host/records/address-record.js';
 import { completeHouseParts, houseFullName } from '../host/records/house-details.js';
 import { standardizeAddress } from '../host/routes/standardize.js';
 import { MIN_LETTERS, letterCount } from '../host/routes/hint-letters.js';
@@ -79,10 +79,7 @@ export async function createEngine(wasm: BufferSource | WebAssembly.Module, dict
     suggest(query, count) {
       if (letterCount(query) < MIN_LETTERS) return [];
       const want = suggestCount(count);
-      return onePerPlace(engine.suggest(country, query, want)
-        .filter((resolution) => resolution.matched)
-        .slice(0, want)
-        .map((resolution) => buildAddressRecord(resolution, loaded, { method: 'suggest', original: query })));
+      return hintRecords(engine.suggest(country, query, want), loaded, want, query);
     },
     standardize(query) {
       return standardizeAddress(engine, country, loaded, query).record;

@@ -284,7 +284,8 @@ export function lastChainHouseExact(): bool {
   return chainHouseExact;
 }
 
-function isAncestor(a: i32, o: i32): bool {
+/** Object a is o or stands above it. */
+export function isAncestor(a: i32, o: i32): bool {
   let x = o;
   while (x >= 0) {
     if (x == a) return true;

@@ -29,7 +29,7 @@ import {
 import { heaviest, chainWeight, ensureOrder, isArea, subtreeEnd, scoped, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
 import {
   chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainTypeMask, lastChainWeight, scoreHouses, POSTCODE_BONUS,
-  placeLeftBy, placeLeftOfRest, placeLeftUnder, houseKeyBefore,
+  placeLeftBy, placeLeftOfRest, placeLeftUnder, houseKeyBefore, isAncestor,
 } from './chain';
 import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen, HOUSE_ALT_KEY, houseAltKeyLen, houseBare, houseAmbiguous, partFirst, P_HOUSE } from '../house';
 import { exactWord, wordsBeginning, prefixLow, prefixHigh } from '../trie';
@@ -227,6 +227,13 @@ function bareNumberBeforeWord(): i32 {
   return exactWord(tok(t, F_START), tok(t, F_LEN));
 }
 
+/** The fewest whole words a hint of TOP leaves out (64 when TOP is empty): the hints written leave out that many. */
+function fewestLeftOut(): i32 {
+  let fewest = 64;
+  for (let i = 0; i < topCount; i++) fewest = min(fewest, load<i32>(topAt(i), 20));
+  return fewest;
+}
+
 /** Some hint of TOP leaves out no whole word (the word being typed aside). */
 function topHasMatch(): bool {
   for (let i = 0; i < topCount; i++) if (load<i32>(topAt(i), 20) == 0) return true;
@@ -395,8 +402,7 @@ const MAX_TYPED_WALK: i32 = 32768;
 function offerOfTypeTyped(prefixToken: i32, cap: i32): void {
   if (prefixToken < 0 || prefixToken != tokenCount - 1 || houseKeyLen > 0) return;
   // the hints that will be written (those that leave out the fewest whole words, suggestInto) leave room
-  let fewest = 64;
-  for (let i = 0; i < topCount; i++) fewest = min(fewest, load<i32>(topAt(i), 20));
+  const fewest = fewestLeftOut();
   let written = 0;
   for (let i = 0; i < topCount; i++) if (load<i32>(topAt(i), 20) == fewest) written++;
   if (written >= cap || !typeBeingTyped(prefixToken)) return;
@@ -418,7 +424,7 @@ function offerOfTypeTyped(prefixToken: i32, cap: i32): void {
       if (o >= end) break;
       if ((name(n, 3) & (NAME_ALIAS | NAME_HISTORICAL)) != 0 || name(n, 2) == 0) continue;
       const type = obj(o, O_TYPE);
-      if ((type != a && type != b) || (!scoped && !isBelow(o, place))) continue;
+      if ((type != a && type != b) || (!scoped && (o == place || !isAncestor(place, o)))) continue;
       const weight = obj(o, O_WEIGHT);
       offer(o, -1, rank - 32 + bits(weight), -weight, -nameWord(name(n, 1), 0), cap, whole);
       offered = true;
@@ -456,12 +462,6 @@ function typeBeingTyped(t: i32): bool {
     typedTypeB = word(id, 3);
   }
   return typedTypeA >= 0;
-}
-
-/** Object o is below `place` (its parents lead there). */
-function isBelow(o: i32, place: i32): bool {
-  for (let p = obj(o, O_PARENT); p >= 0; p = obj(p, O_PARENT)) if (p == place) return true;
-  return false;
 }
 
 /**
@@ -560,8 +560,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   // conventions.md: whole words before the last match; a hint that leaves out a whole word another hint reads only
   // fills the list (`екб мал`: Малоярославец after Екатеринбург's streets) and is left out. When every hint leaves
   // one out (a word no name holds), those that leave the fewest stay. The reading's best is its first hint written.
-  let fewest = 64;
-  for (let i = 0; i < topCount; i++) fewest = min(fewest, load<i32>(topAt(i), 20));
+  const fewest = fewestLeftOut();
   let best = -1000000;
   for (let i = 0; i < topCount; i++) {
     if (load<i32>(topAt(i), 20) == fewest) {

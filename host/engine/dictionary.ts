@@ -343,18 +343,19 @@ export class LoadedDictionary implements Dictionary {
    * key 12б), or −1.
    */
   literTwin(id: number, liter: string): number {
-    const { houseTwin } = this.core.exports;
-    for (let other = houseTwin(id, -1); other >= 0; other = houseTwin(id, other)) {
-      if (this.houseLabel(other).liter.toLowerCase() === liter) return other;
-    }
-    return -1;
+    return this.twinWhere(id, (other) => this.houseLabel(other).liter.toLowerCase() === liter);
   }
 
   steadTwin(id: number, stead: boolean): number {
+    return this.twinWhere(id, (other) => this.houseIsStead(other) === stead);
+  }
+
+  /** The first other house keyed as house `id` on its street that passes `test`, or −1. */
+  private twinWhere(id: number, test: (other: number) => boolean): number {
     // the core reads the house keys (its `houseTwin`: the parent's houses keyed alike)
     const { houseTwin } = this.core.exports;
     for (let other = houseTwin(id, -1); other >= 0; other = houseTwin(id, other)) {
-      if (this.houseIsStead(other) === stead) return other;
+      if (test(other)) return other;
     }
     return -1;
   }

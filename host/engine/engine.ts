@@ -23,16 +23,16 @@ const LAYOUT_KEYS = new Set([...";,.[]'`"].map((key) => key.charCodeAt(0)));
  * from every position of the text (0.31 µs a hint query against 0.09). What it can match is the run of layout keys
  * the text ends in and the one letter (two code units at most) before it.
  */
-/** The house label has the литера typed: its own, or as its number's letter (`179 лит. Б` is the registry's 179б). */
-function hasLiter(label: { number: string; liter: string }, parts: HouseParts): boolean {
-  const liter = label.liter.toLowerCase();
-  return liter === parts.liter || (liter === '' && label.number.toLowerCase() === parts.house + parts.liter);
-}
-
 export function wordBeingTyped(text: string): boolean {
   let start = text.length;
   while (start > 0 && LAYOUT_KEYS.has(text.charCodeAt(start - 1))) start--;
   return WORD_BEING_TYPED.test(text.slice(Math.max(0, start - 2)));
+}
+
+/** The house label has the литера typed: its own, or as its number's letter (`179 лит. Б` is the registry's 179б). */
+function hasLiter(label: { number: string; liter: string }, parts: HouseParts): boolean {
+  const liter = label.liter.toLowerCase();
+  return liter === parts.liter || (liter === '' && label.number.toLowerCase() === parts.house + parts.liter);
 }
 
 /**

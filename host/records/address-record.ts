@@ -268,6 +268,19 @@ export function timezoneOf(objects: ResolvedObjects): string {
 }
 
 /**
+ * The records of a hint list, as POST /suggest/address and the browser engine answer it: the first `count` matched
+ * resolutions, one per place (`onePerPlace`).
+ */
+export function hintRecords(resolutions: Resolution[], dictionary: Dictionary, count: number, original: string): AddressRecord[] {
+  return onePerPlace(
+    resolutions
+      .filter((resolution) => resolution.matched)
+      .slice(0, count)
+      .map((resolution) => buildAddressRecord(resolution, dictionary, { method: 'suggest', original })),
+  );
+}
+
+/**
  * Hints of places written alike where one stands above the other (`joinAddress`: Ukraine's region м Київ and its city
  * м Київ are both `м Київ`) are one hint: the deeper (the city, with its levels) in the place the first had. Places
  * of one name side by side (two villages of a district) stay two; hints of houses are left alone.

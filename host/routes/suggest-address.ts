@@ -1,6 +1,6 @@
 /** POST /suggest/address: hints for a partial address, from 3 letters on. */
 import type { Scope } from '../engine/types.js';
-import { buildAddressRecord, onePerPlace } from '../records/address-record.js';
+import { hintRecords } from '../records/address-record.js';
 import { SUGGEST_DEFAULT_COUNT, SUGGEST_MAX_COUNT, suggestAddressRequest, type ScopeRequest } from '../schemas/suggest-address.js';
 import { requireDictionary } from './country.js';
 import type { RouteDefinition } from './route.js';
@@ -46,14 +46,7 @@ export const suggestAddressRoute: RouteDefinition = {
     if (letterCount(body.query, MIN_LETTERS) < MIN_LETTERS) return { suggestions: [] };
     const count = suggestCount(body.count);
     const resolutions = engine.suggest(country, body.query, count, normalizeScopes(body.scopes));
-    return {
-      suggestions: onePerPlace(
-        resolutions
-          .filter((resolution) => resolution.matched)
-          .slice(0, count)
-          .map((resolution) => buildAddressRecord(resolution, dictionary, { method: 'suggest', original: body.query })),
-      ),
-    };
+    return { suggestions: hintRecords(resolutions, dictionary, count, body.query) };
   },
 };
 
