@@ -2452,7 +2452,8 @@ function typeBonusOf(type: i32, level: i32): i32 {
 
 /**
  * What a type word read as types a, b gives an object of this type and level (0xffff: any type) beside its name: 30
- * for its type, 15 for another of its level, −15 when it contradicts both.
+ * for its type, 15 for another of its level, −15 when it contradicts both; −300 for a district's type beside a
+ * street's name or a street's beside a place's when the word can type no other name (`typeWordAlone`).
  */
 // @ts-ignore: decorator
 @inline function typeWordBonus(a: i32, b: i32, type: i32, level: i32, alone: bool = false): i32 {
