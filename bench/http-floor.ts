@@ -2,7 +2,8 @@
  * The floor of bench/http-load.ts: a bare node:http server with the same worker count as the service
  * (node:cluster) that reads each request and answers the bytes the real service answered for the same
  * (path, body), recorded beforehand in REPLIES_FILE, and the same way of handing connections to the workers
- * (BALANCE, the service's `gateway.Balance`). GET /ready answers 200 once a worker listens.
+ * (BALANCE, the service's `gateway.Balance`); bench/http-load.ts starts it under the service's scheduling policy
+ * (`gateway.Scheduling`). GET /ready answers 200 once a worker listens.
  * Env: REPLIES_FILE, HOST (127.0.0.1), PORT, WORKERS, BALANCE (roundrobin | os, default roundrobin).
  */
 import cluster from 'node:cluster';

@@ -1,7 +1,7 @@
 /**
  * HTTP load test (`npx tsx bench/http-load.ts`): starts the real service (`host/server.ts`, WORKERS worker
  * processes, default one per core) as a child process on 127.0.0.1, and beside it the floor
- * (bench/http-floor.ts: bare node:http, same worker count and connection balance, answering the very bytes
+ * (bench/http-floor.ts: bare node:http, same worker count, connection balance and scheduling policy, answering the very bytes
  * the service answered for each request). autocannon drives POST /api/v1/suggest/address and
  * /api/v1/clean/address with CONNECTIONS (32) connections for DURATION (10) seconds against each of the
  * service and the floor, after WARMUP (3) seconds of the same load that are not counted (JIT, the wasm
@@ -121,6 +121,7 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+  const serviceConfig = loadConfig({ path: configFile, argv: [], env: {} });
   const logFile = join(work, 'service.log');
   const logFd = openSync(logFile, 'w');
   const service = spawn(process.execPath, ['--import', 'tsx', 'host/server.ts', '--config', configFile], {
@@ -157,12 +158,17 @@ async function main(): Promise<void> {
   }
   const repliesFile = join(work, 'replies.json');
   writeFileSync(repliesFile, JSON.stringify(recorded));
-  const floor = spawn(process.execPath, ['--import', 'tsx', 'bench/http-floor.ts'], {
+  const floorCommand = [process.execPath, '--import', 'tsx', 'bench/http-floor.ts'];
+  // the floor runs under the service's scheduling policy too (gateway.Scheduling; `chrt`, as host/scheduling.ts
+  // sets it), so that the ratio measures the answer, not the policy
+  const scheduling = serviceConfig.gateway.Scheduling;
+  if (scheduling === 'batch' && process.platform === 'linux') floorCommand.unshift('chrt', '--batch', '0');
+  const floor = spawn(floorCommand[0], floorCommand.slice(1), {
     cwd: ROOT,
     env: {
       ...process.env, REPLIES_FILE: repliesFile, HOST, PORT: String(floorPort), WORKERS: String(WORKERS),
       // the floor hands connections to its workers as the service does (gateway.Balance of its configuration)
-      BALANCE: loadConfig({ path: configFile, argv: [], env: {} }).gateway.Balance,
+      BALANCE: serviceConfig.gateway.Balance,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -224,12 +230,12 @@ async function main(): Promise<void> {
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  console.log(`\n${cpus()[0]?.model ?? ''}, ${availableParallelism()} cores; service and floor: ${WORKERS} workers each; autocannon in this process; ` +
+  console.log(`\n${cpus()[0]?.model ?? ''}, ${availableParallelism()} cores; service and floor: ${WORKERS} workers each, scheduling ${scheduling}; autocannon in this process; ` +
     `${CONNECTIONS} connections, ${DURATION} s per target in ${SLICES} alternating turns after ${WARMUP} s of warm-up; load average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}\n`);
   console.log([line(header), `|${widths.map((w, i) => (i < 2 ? ':' : '-') + '-'.repeat(w) + (i < 2 ? '-' : ':')).join('|')}|`, ...rows.map(line)].join('\n'));
   writeFileSync(
     join(ROOT, 'bench', 'http-load.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), workers: WORKERS, connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, slices: SLICES, log_level: LOG_LEVEL, cores: availableParallelism(), outcomes }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), workers: WORKERS, connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, slices: SLICES, log_level: LOG_LEVEL, scheduling, cores: availableParallelism(), outcomes }, null, 2)}\n`,
   );
   console.log('\nwrote bench/http-load.json');
   rmSync(work, { recursive: true, force: true });

@@ -18,6 +18,8 @@ export interface Config {
     Workers: number;
     /** how new connections reach the workers: `roundrobin` (node cluster SCHED_RR, node's default) or `os` (SCHED_NONE) */
     Balance: 'roundrobin' | 'os';
+    /** the processes' CPU scheduling policy: `batch` (Linux SCHED_BATCH, host/scheduling.ts) or `normal` */
+    Scheduling: 'batch' | 'normal';
     ShutdownTimeout: number;
   };
   license: {
@@ -60,6 +62,7 @@ export const CONFIG_SCHEMA = {
         WriteTimeout: { type: 'integer', minimum: 1, default: 60000 },
         Workers: { type: 'integer', minimum: 0, maximum: 1024, default: 0 },
         Balance: { type: 'string', enum: ['roundrobin', 'os'], default: 'roundrobin' },
+        Scheduling: { type: 'string', enum: ['batch', 'normal'], default: 'batch' },
         ShutdownTimeout: { type: 'integer', minimum: 0, default: 10000 },
       },
     },

@@ -16,6 +16,7 @@ import { loadConfig, parseListen, type Config } from './config.js';
 import type { Engine } from './engine/types.js';
 import type { HouseCodes } from './engine/dictionary.js';
 import { LicenseManager } from './license.js';
+import { applyScheduling } from './scheduling.js';
 import { envelope, JSON_TYPE } from './middleware/errors.js';
 import { AppError, GrpcCode, InvalidArgumentError } from './errors.js';
 
@@ -386,6 +387,8 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     process.exit(1);
   });
   const count = workerCount(config);
+  // once, in the first process: the workers a primary forks inherit the policy
+  if (cluster.isPrimary) applyScheduling(config.gateway.Scheduling, logger);
   if (cluster.isPrimary && count > 1) runPrimary(config, logger, count);
   else await runWorker(config, logger, !cluster.isPrimary);
 }

@@ -1,8 +1,10 @@
 /**
  * The listening server: gateway timeouts, graceful shutdown, dictionary reload without dropping a
- * request, and node:cluster (a dead worker replaced, SIGHUP reaching every worker, SIGTERM draining).
+ * request, and node:cluster (a dead worker replaced, SIGHUP reaching every worker, SIGTERM draining, every
+ * worker's thread under SCHED_BATCH on Linux).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import pino from 'pino';
@@ -136,6 +138,15 @@ describe('graceful shutdown and reload', () => {
   });
 });
 
+/** The scheduling policy of every thread of a process (/proc/<pid>/task/<tid>/stat's 41st field; 3 is SCHED_BATCH). */
+function threadPolicies(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // the fields after the command name, which is in parentheses and may hold spaces: the 3rd field is the first
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[41 - 3]);
+  });
+}
+
 describe('node:cluster', () => {
   let child: ChildProcess | null = null;
   afterAll(() => {
@@ -174,10 +185,17 @@ describe('node:cluster', () => {
     const url = `http://127.0.0.1:${port}/api/v1/clean/address`;
     const call = () => fetch(url, { method: 'POST', body: BODY }).then((r) => r.status);
     expect(await Promise.all(Array.from({ length: 20 }, call))).toEqual(Array(20).fill(200));
+    const SCHED_BATCH = 3;
+    if (process.platform === 'linux') {
+      expect(count('scheduling policy set')).toBe(1);
+      for (const { pid } of listening) expect(new Set(threadPolicies(pid))).toEqual(new Set([SCHED_BATCH]));
+    }
 
     process.kill(listening[0].pid, 'SIGKILL');
     await until(() => count('worker died: starting a new one') === 1 && count('listening') >= 3);
     expect(await Promise.all(Array.from({ length: 20 }, call))).toEqual(Array(20).fill(200));
+    // the worker started in place of the dead one inherits the policy too
+    if (process.platform === 'linux') expect(new Set(threadPolicies(events.filter((e) => e.msg === 'listening')[2].pid))).toEqual(new Set([SCHED_BATCH]));
 
     child.kill('SIGHUP');
     await until(() => count('dictionaries reloaded') >= 2);

@@ -7,7 +7,7 @@ import { ConfigError, configFromObject, loadConfig, parseListen } from '../../..
 describe('loadConfig()', () => {
   it('reads the shipped config/address-service.yaml with its defaults', () => {
     const config = loadConfig({ path: 'config/address-service.yaml', argv: [], env: {} });
-    expect(config.gateway).toMatchObject({ Listen: '0.0.0.0:8080', ReadTimeout: 60000, WriteTimeout: 60000, Balance: 'roundrobin' });
+    expect(config.gateway).toMatchObject({ Listen: '0.0.0.0:8080', ReadTimeout: 60000, WriteTimeout: 60000, Balance: 'roundrobin', Scheduling: 'batch' });
     expect(config.auth.Enabled).toBe(false);
     expect(config.dictionaries).toEqual({ Dir: 'build/dictionaries', HouseCodes: 'auto' });
     expect(config.license.Key).toBe('');
@@ -19,6 +19,8 @@ describe('loadConfig()', () => {
     expect(config.gateway.ReadTimeout).toBe(60000);
     expect(config.gateway.Balance).toBe('roundrobin');
     expect(configFromObject({ gateway: { Balance: 'os' } }).gateway.Balance).toBe('os');
+    expect(config.gateway.Scheduling).toBe('batch');
+    expect(configFromObject({ gateway: { Scheduling: 'normal' } }).gateway.Scheduling).toBe('normal');
     expect(config.auth).toEqual({ Enabled: false, Keys: [], Users: [] });
   });
 
@@ -38,6 +40,7 @@ describe('loadConfig()', () => {
     expect(() => configFromObject({ auth: { Enabled: 'yes' } })).toThrow(/auth\.Enabled: ожидается логическое значение/);
     expect(() => configFromObject({ gatway: {} })).toThrow(/gatway: неизвестное поле/);
     expect(() => configFromObject({ gateway: { Balance: 'random' } })).toThrow(/gateway\.Balance: недопустимое значение, допустимые: roundrobin, os/);
+    expect(() => configFromObject({ gateway: { Scheduling: 'fifo' } })).toThrow(/gateway\.Scheduling: недопустимое значение, допустимые: batch, normal/);
     expect(() => configFromObject({ dictionaries: { HouseCodes: 'disk' } })).toThrow(/dictionaries\.HouseCodes: недопустимое значение, допустимые: memory, file, auto/);
     expect(() => configFromObject({ auth: { Users: [{ login: 'a' }] } })).toThrow(/auth\.Users\[0\]\.pwd/);
     expect(() => configFromObject({ auth: { Enabled: true } })).toThrow(ConfigError);
