@@ -1,5 +1,5 @@
 /** GET /legacy/selectAddress: hints as flat records (`letters`, `country`, `countreturnrec`). */
-import { buildAddressRecord } from '../records/address-record.js';
+import { hintRecords } from '../records/address-record.js';
 import { selectAddressRecord } from '../records/legacy-record.js';
 import { legacySelectRequest } from '../schemas/legacy.js';
 import { requireDictionary } from './country.js';
@@ -22,9 +22,7 @@ export const legacySelectAddressRoute: RouteDefinition = {
     const { country, dictionary } = requireDictionary(engine, query.country, { field: 'country', license: services.license });
     if (letterCount(query.letters, MIN_LETTERS) < MIN_LETTERS) return [];
     const count = suggestCount(Number(query.countreturnrec ?? '') || 0);
-    return engine.suggest(country, query.letters, count)
-      .filter((resolution) => resolution.matched)
-      .slice(0, count)
-      .map((resolution) => selectAddressRecord(buildAddressRecord(resolution, dictionary, { method: 'suggest', original: query.letters })));
+    // the hints of POST /suggest/address, one per place (Київ's region and city are one entry), as flat records
+    return hintRecords(engine.suggest(country, query.letters, count), dictionary, count, query.letters).map(selectAddressRecord);
   },
 };

@@ -102,6 +102,15 @@ describe('GET /legacy/selectAddress', () => {
     expect(plain.body[0].c_house).toBe('дом 5');
   });
 
+  it('lists a place written alike at two levels once, as POST /suggest/address does (Київ: region and city)', async () => {
+    const reply = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('київ')}&country=UA&countreturnrec=5`);
+    const names: string[] = reply.body.map((r: { c_fullname: string }) => r.c_fullname);
+    expect(names[0]).toBe('м Київ');
+    expect(names.filter((n) => n === 'м Київ')).toHaveLength(1);
+    // the one entry is the city, with the region above it
+    expect(reply.body[0]).toMatchObject({ c_CityName: 'Київ', c_RegionName: 'Київ' });
+  });
+
   it('takes a countreturnrec over 20 as 20, however many digits it has', async () => {
     for (const count of ['21', '10000', '99999999999999999999']) {
       const reply = await api.get(`/legacy/selectAddress?letters=${encodeURIComponent('ленина')}&country=RU&countreturnrec=${count}`);
