@@ -73,6 +73,11 @@ export let houseAltKeyLen: i32 = 0;
 /** the number before the fraction (`5/1`: 1, the length of `5`), 0 when the key has no fraction */
 export let houseFractionBaseLen: i32 = 0;
 /**
+ * The fraction read as the building (`7/2` → 7с2, GAR's `7 стр 2`), as long as HOUSE_ALT_KEY; filled when
+ * houseFractionBaseLen > 0: the solver tries it where the street has neither 7/2 nor 7к2
+ */
+export let HOUSE_FRACTION_BUILD_KEY: usize = 0;
+/**
  * The key's length before the литера typed with its word (`5 литер Б`: 1, the length of `5`), 0 when none: the
  * solver takes the house of that number when the street has no such letter (a partial match, as `5 к9`)
  */
@@ -105,6 +110,7 @@ export function setupHouse(): void {
     PARTS = reserve(<usize>(PART_COUNT * 2) << 2);
     HOUSE_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
     HOUSE_ALT_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
+    HOUSE_FRACTION_BUILD_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
     HOUSE_WIDE_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
   }
 }
@@ -1034,7 +1040,10 @@ function buildHouseKey(): void {
   // 73/1 → 73к1 when no corpus was written
   if (partFirst(P_CASE) < 0) {
     if (slash > 0) {
-      for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == slash ? 0x43a : u16At(HOUSE_KEY, k));
+      for (let k = 0; k < houseKeyLen; k++) {
+        setU16(HOUSE_ALT_KEY, k, k == slash ? 0x43a : u16At(HOUSE_KEY, k));
+        setU16(HOUSE_FRACTION_BUILD_KEY, k, k == slash ? 0x441 : u16At(HOUSE_KEY, k));
+      }
       houseAltKeyLen = houseKeyLen;
       houseFractionBaseLen = slash;
     } else if (partFirst(P_BUILD) < 0 && spacedFlatAt >= 0 && houseKeyLen + 1 + tok(spacedFlatAt, F_LEN) <= HOUSE_KEY_CAPACITY) {

@@ -28,7 +28,7 @@ import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse, placeTokens, readsTypedPlace,
 } from '../classify/names';
 import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, clearLeadsWanted, postcodeSlice, postcodeObject, scoped } from '../subtree';
-import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, houseFractionBaseLen, houseLiterBaseLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
+import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, houseFractionBaseLen, HOUSE_FRACTION_BUILD_KEY, houseLiterBaseLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
 import { setU16, u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
 import { callCount } from '../trie';
@@ -124,11 +124,7 @@ export function matchHouse(o: i32): i32 {
   }
   let alt = houseWithKey(start, count, HOUSE_ALT_KEY, houseAltKeyLen);
   // `7/2` where the registry has neither 7/2 nor 7к2 but 7 стр 2: the fraction's number is the building's
-  if (alt < 0 && houseFractionBaseLen > 0) {
-    setU16(HOUSE_ALT_KEY, houseFractionBaseLen, 0x441);
-    alt = houseWithKey(start, count, HOUSE_ALT_KEY, houseAltKeyLen);
-    setU16(HOUSE_ALT_KEY, houseFractionBaseLen, 0x43a);
-  }
+  if (alt < 0 && houseFractionBaseLen > 0) alt = houseWithKey(start, count, HOUSE_FRACTION_BUILD_KEY, houseAltKeyLen);
   if (alt >= 0) {
     chainHouse = alt;
     chainHouseExact = true;
