@@ -19,7 +19,7 @@ import {
   tok, setTok, tokChar, tokenCount, tokIs, spanIs, sourceChar, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START, F_VALUE,
   KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, SEP_DOT, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
 } from './tokenize';
-import { isDigit, normVariant, VARIANT_TRANSLIT } from './text';
+import { isDigit, normVariant, VARIANT_PLAIN, VARIANT_TRANSLIT } from './text';
 import { hasVocabulary, isTypeWord } from './trie';
 import { ensureSubtrees, postcodeObject, postcodeSlice } from './subtree';
 
@@ -144,7 +144,29 @@ function readKeyword(i: i32): i32 {
 export function keywordAt(at: i32, len: i32): i32 {
   if (len > 12) return -1;
   const part = len > 0 ? russianKeyword(at, len) : -1;
-  return part >= 0 || normVariant != VARIANT_TRANSLIT ? part : englishKeyword(at, len);
+  if (part >= 0) return part;
+  if (normVariant == VARIANT_TRANSLIT) return englishKeyword(at, len);
+  return normVariant == VARIANT_PLAIN && len >= 2 && u16At(NORM, at) < 0x80 ? latinKeyword(at, len) : -1;
+}
+
+/**
+ * A keyword typed in Latin letters among Cyrillic words, as the string is read as typed (`Малышева 5 kv 3`: the
+ * reading that transliterates the whole string reads the rest worse, and the as-typed one settles). Two letters at
+ * least: a Latin letter alone after a number is the house's (`10a`).
+ */
+function latinKeyword(at: i32, len: i32): i32 {
+  if (spanIs(at, len, 'kv') || spanIs(at, len, 'kvartira') || spanIs(at, len, 'kvart') || spanIs(at, len, 'apt') || spanIs(at, len, 'flat')) return P_FLAT;
+  if (spanIs(at, len, 'korp') || spanIs(at, len, 'korpus') || spanIs(at, len, 'kor')) return P_CASE;
+  if (spanIs(at, len, 'str') || spanIs(at, len, 'stroenie')) return P_BUILD;
+  if (spanIs(at, len, 'lit') || spanIs(at, len, 'liter') || spanIs(at, len, 'litera')) return P_LITER;
+  if (spanIs(at, len, 'of') || spanIs(at, len, 'ofis') || spanIs(at, len, 'office')) return P_OFFICE;
+  if (spanIs(at, len, 'kom') || spanIs(at, len, 'komn') || spanIs(at, len, 'komnata')) return P_ROOM;
+  if (spanIs(at, len, 'pom') || spanIs(at, len, 'pomeshchenie') || spanIs(at, len, 'pomeshenie')) return P_PLACE;
+  if (spanIs(at, len, 'et') || spanIs(at, len, 'etazh') || spanIs(at, len, 'floor')) return P_FLOOR;
+  if (spanIs(at, len, 'pod') || spanIs(at, len, 'podezd') || spanIs(at, len, 'podyezd') || spanIs(at, len, 'entrance')) return P_ENTR;
+  if (spanIs(at, len, 'dom')) return P_HOUSE;
+  if (spanIs(at, len, 'uch') || spanIs(at, len, 'uchastok')) return P_STEAD;
+  return -1;
 }
 
 /**
@@ -160,7 +182,7 @@ const KEYWORD_WORDS: StaticArray<string> = [
   'уч', 'участок', 'зу',
   'под', 'подъезд', 'подьезд', 'пд', 'парадная', 'парадной',
   'эт', 'этаж', 'поверх',
-  'кв', 'квартира', 'кварт', 'квар', 'квра',
+  'кв', 'квартира', 'кварт', 'квар', 'квра', 'кра',
   'оф', 'офис',
   'ком', 'комн', 'комната', 'кимн', 'кимната',
   'каб', 'кабинет',
@@ -178,7 +200,7 @@ const KEYWORD_PARTS: StaticArray<i32> = [
   P_STEAD, P_STEAD, P_STEAD,
   P_ENTR, P_ENTR, P_ENTR, P_ENTR, P_ENTR, P_ENTR,
   P_FLOOR, P_FLOOR, P_FLOOR,
-  P_FLAT, P_FLAT, P_FLAT, P_FLAT, P_FLAT,
+  P_FLAT, P_FLAT, P_FLAT, P_FLAT, P_FLAT, P_FLAT,
   P_OFFICE, P_OFFICE,
   P_ROOM, P_ROOM, P_ROOM, P_ROOM, P_ROOM,
   P_KAB, P_KAB,
@@ -331,6 +353,7 @@ function pairKeyword(i: i32): i32 {
     if (tokIs(i, 'а') && tokIs(i + 1, 'я')) { pairLen = 2; return P_ABON; }
     if (tokIs(i, 'в') && tokIs(i + 1, 'ч')) { pairLen = 2; return P_MUNIT; }
     if (tokIs(i, 'з') && tokIs(i + 1, 'у')) { pairLen = 2; return P_STEAD; }
+    if (tokIs(i, 'п') && tokIs(i + 1, 'д')) { pairLen = 2; return P_ENTR; }
   }
   // земельный участок 5, зем. уч. 5: a land plot in two words
   if ((tokIs(i, 'земельный') || tokIs(i, 'зем')) && (tokIs(i + 1, 'участок') || tokIs(i + 1, 'уч'))) { pairLen = 2; return P_STEAD; }
@@ -488,7 +511,9 @@ function markPhones(): void {
       j++;
       digits += tok(j, F_LEN);
     }
-    const afterTel = i > 0 && (tokIs(i - 1, 'тел') || tokIs(i - 1, 'телефон') || tokIs(i - 1, 'т'));
+    // (a т glued to a number is that house's letter: `1т, 620000`)
+    const afterTel = i > 0 && (tokIs(i - 1, 'тел') || tokIs(i - 1, 'телефон') ||
+      (tokIs(i - 1, 'т') && !(tok(i - 1, F_SEP) == 0 && isDigitTok(i - 2))));
     // домофон 12, код 45: the intercom's code, never a house
     const afterCode = i > 0 && (tokIs(i - 1, 'домофон') || tokIs(i - 1, 'код'));
     // the house's number before the phone (`д 5 +7 912 345-67-89`): a phone has 11 digits at most, 11 only after its
@@ -606,9 +631,12 @@ function classifyNumbers(): void {
     if (tok(i, F_KIND) != KIND_DIGIT || tok(i, F_ROLE) != ROLE_FREE) continue;
     const n = tok(i, F_LEN);
     // 7-й, 7й, 22-го
-    // a glued single letter other than й is the house's letter (2е, 7я); with a hyphen it is an ordinal (2-е, 7-я)
+    // a glued single letter other than й is the house's letter (2е, 7я); with a hyphen it is an ordinal (2-е, 7-я),
+    // but for the number of a house keyword (`д. 6-Е`: the house's letter)
+    const oneLetter = tok(i + 1, F_LEN) == 1 && !tokIs(i + 1, 'й');
+    const houseNumber = i > 0 && keywordPart(i - 1) == P_HOUSE && tok(i - 1, F_SEGMENT) == tok(i, F_SEGMENT);
     if (i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA && (tok(i + 1, F_SEP) == 0 || tok(i + 1, F_SEP) == SEP_HYPHEN) &&
-        isOrdinalSuffix(i + 1) && !(tok(i + 1, F_SEP) == 0 && tok(i + 1, F_LEN) == 1 && !tokIs(i + 1, 'й'))) {
+        isOrdinalSuffix(i + 1) && !(oneLetter && (tok(i + 1, F_SEP) == 0 || houseNumber))) {
       // 3-й этаж, 2й подъезд: the floor or the entrance, with its ordinal's suffix
       const floor = isFloorWord(i + 2);
       if (n <= 3 && (floor || (isEntranceWord(i + 2) && digitBefore(i))) && tok(i + 2, F_SEGMENT) == tok(i, F_SEGMENT)) {
@@ -633,10 +661,13 @@ function classifyNumbers(): void {
       setTok(i, F_ORDINAL, 1);
       continue;
     }
-    const prevKeyword = i > 0 && keywordPart(i - 1) >= 0;
+    // (a keyword that took the number before it is not this one's: `2 подъезд 5 этаж`)
+    const prevKeyword = i > 0 && keywordPart(i - 1) >= 0 && tok(i - 1, F_ROLE) == ROLE_FREE;
     // на 2 этаже, 3 этаж: the floor before its word (not «5 этаж 3»: there the keyword has its own number; a number
     // after a comma is another part's: `2 подъезд,3 этаж`)
-    const ownNumber = isDigitTok(i + 2) && tok(i + 2, F_SEGMENT) == tok(i + 1, F_SEGMENT);
+    // (nor the number of the next such word: `2 подъезд 5 этаж`)
+    const ownNumber = isDigitTok(i + 2) && tok(i + 2, F_SEGMENT) == tok(i + 1, F_SEGMENT) &&
+      !((isFloorWord(i + 3) || isEntranceWord(i + 3)) && tok(i + 3, F_SEGMENT) == tok(i + 2, F_SEGMENT));
     const keywordBefore = prevKeyword && tok(i - 1, F_SEGMENT) == tok(i, F_SEGMENT);
     // (not the only number when a comma parts it from the word: `Малышева 5, этаж` is house 5)
     if (!keywordBefore && n <= 3 && isFloorWord(i + 1) && !ownNumber &&
@@ -655,7 +686,9 @@ function classifyNumbers(): void {
     }
     // 620000; 01033 opening the string before a word (Ukraine's postcodes have 5 digits: `01033, Київ`), not
     // one glued to it (`11111д` is a number with its letter)
-    const fiveFirst = n == 5 && i == 0 && i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA && tok(i + 1, F_SEP) != 0;
+    const fiveFirst = n == 5 && ((i == 0 && i + 1 < tokenCount && tok(i + 1, F_KIND) == KIND_ALPHA && tok(i + 1, F_SEP) != 0) ||
+      // or alone between commas anywhere, when the dictionary has it (`м. Київ, 01033, вул. …`, `…, 1, м. Київ, 01033`)
+      (!keywordBefore && postcodeToken < 0 && aloneInSegment(i) && knownPostcode(tok(i, F_VALUE))));
     // a postcode typed in two halves (`468 320, Байконур`), alone between commas at either end, when it is one
     if (n == 3 && postcodeToken < 0 && !keywordBefore && splitPostcode(i)) {
       postcodeToken = i;
@@ -682,6 +715,18 @@ function classifyNumbers(): void {
   }
 }
 
+/** Token i is the only one of its part of the string (between commas or the string's ends). */
+function aloneInSegment(i: i32): bool {
+  const segment = tok(i, F_SEGMENT);
+  return (i == 0 || tok(i - 1, F_SEGMENT) != segment) && (i + 1 >= tokenCount || tok(i + 1, F_SEGMENT) != segment);
+}
+
+/** `value` is a postcode of the dictionary. */
+function knownPostcode(value: i32): bool {
+  ensureSubtrees(); // (`parseHouse` may come before any query built the index)
+  return postcodeObject(postcodeSlice(value), value) >= 0;
+}
+
 /**
  * Number tokens i and i + 1 are three digits each, one space apart, alone in the first or last part of the string
  * between commas, and together a postcode of the dictionary (`468 320, Байконур`, `…, 620 014`).
@@ -693,9 +738,7 @@ function splitPostcode(i: i32): bool {
   const opens = i == 0 || tok(i - 1, F_SEGMENT) != tok(i, F_SEGMENT);
   const closes = j + 1 >= tokenCount || tok(j + 1, F_SEGMENT) != tok(j, F_SEGMENT);
   if (!opens || !closes || (i > 0 && j + 1 < tokenCount)) return false;
-  const value = tok(i, F_VALUE) * 1000 + tok(j, F_VALUE);
-  ensureSubtrees(); // (`parseHouse` may come before any query built the index)
-  return postcodeObject(postcodeSlice(value), value) >= 0;
+  return knownPostcode(tok(i, F_VALUE) * 1000 + tok(j, F_VALUE));
 }
 
 /**
@@ -781,8 +824,8 @@ export function parseHouseParts(typing: bool = false): i32 {
     // a one-letter keyword glued or hyphened after a number is that number's letter (35д-253, 7д/2, 21-д), not the
     // house's keyword
     if (tok(i, F_LEN) == 1 && (tok(i, F_SEP) == 0 || tok(i, F_SEP) == SEP_HYPHEN) && isDigitTok(i - 1)) continue;
-    // nor the second of a keyword of two (`п-д 2`: подъезд 2)
-    if (i > 0 && (tok(i, F_SEP) & SEP_HYPHEN) != 0 && tok(i - 1, F_KIND) == KIND_ALPHA && pairKeyword(i - 1) >= 0 && pairLen == 2) continue;
+    // nor the second of a keyword of two (`п-д 2`, `п/д 2`: подъезд 2)
+    if (i > 0 && (tok(i, F_SEP) & (SEP_HYPHEN | SEP_SLASH)) != 0 && tok(i - 1, F_KIND) == KIND_ALPHA && pairKeyword(i - 1) >= 0 && pairLen == 2) continue;
     // its number stands in its part of the address (`д, 468320` is no house 468320)
     if (keywordPart(i) == P_HOUSE && isDigitTok(i + 1) && tok(i + 1, F_ROLE) == ROLE_FREE && tok(i + 1, F_ORDINAL) == 0 &&
         tok(i + 1, F_SEGMENT) == tok(i, F_SEGMENT)) {

@@ -195,6 +195,17 @@ export function splitsGlued(t: i32): bool {
   return u16At(NORM, k) == 0x43d && sourceChar(k) == 0x2116;
 }
 
+/** The length of the литера's word (лит, литер, литера) that NORM[i…i+len) is with one letter after it, else 0. */
+function literKeywordLen(i: i32, len: i32): i32 {
+  if (len != 4 && len != 6 && len != 7) return 0;
+  if (u16At(NORM, i) != 0x43b || u16At(NORM, i + 1) != 0x438 || u16At(NORM, i + 2) != 0x442) return 0;
+  if (len == 4) return 3;
+  if (u16At(NORM, i + 3) != 0x435 || u16At(NORM, i + 4) != 0x440) return 0;
+  // (литера itself is the word: литерА typed glued reads as it)
+  if (len == 6) return u16At(NORM, i + 5) != 0x430 ? 5 : 0;
+  return u16At(NORM, i + 5) == 0x430 ? 6 : 0;
+}
+
 /** Tokenizes NORM[0…len); returns the token count. */
 export function tokenize(len: i32): i32 {
   len = joinAbbreviations(len);
@@ -220,6 +231,11 @@ export function tokenize(len: i32): i32 {
       if (!digit && splitGlued) {
         const k = gluedSplit(i, j, len);
         if (k > i) j = k;
+      }
+      // литБ, литерБ, литераБ: the литера's word with its letter glued is two tokens (not where the run is a word)
+      if (!digit) {
+        const kw = literKeywordLen(i, j - i);
+        if (kw > 0 && !knownWord(i, j - i, false)) j = i + kw;
       }
       // 5ак1: a letter glued between a number and к/с + number is a token of its own
       if (!digit && j - i == 2 && i > 0 && isDigit(u16At(NORM, i - 1)) && j < len && isDigit(u16At(NORM, j)) &&

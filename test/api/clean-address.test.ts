@@ -209,6 +209,13 @@ describe('POST /api/v1/clean/address', () => {
     const kyiv = await api.post('/api/v1/clean/address', { query: '01033, Київ, вулиця Саксаганського 4', countryCode: 'UA' });
     expect(kyiv.body.postcodeIn).toBe('01033');
     expect(kyiv.body.undefinedParts).toBe('');
+    // and between commas anywhere, when the dictionary has it: not the house
+    for (const query of ['м. Київ, 01033, вул. Саксаганського, 1', 'вул. Саксаганського, 1, м. Київ, 01033']) {
+      const body = (await api.post('/api/v1/clean/address', { query, countryCode: 'UA' })).body;
+      expect(body.postcodeIn, query).toBe('01033');
+      expect(body.houseDetails.house, query).toBe('1');
+      expect(body.undefinedParts, query).toBe('');
+    }
     for (const query of ['Кемеровская обл', 'Кузбасс']) {
       const region = await api.post('/api/v1/clean/address', { query, countryCode: 'RU' });
       expect(region.body.region.fullName, query).toBe('Кемеровская область - Кузбасс');

@@ -31,6 +31,20 @@ describe('POST /api/v1/idsearch/address', () => {
     expect(reply.body.region.codes.fias).toBe(MOSCOW);
   });
 
+  it('reads the 19-digit KLADR code the legacy records write (c_kladr19): a street\'s, or a place\'s with street 0000', async () => {
+    const find = async (query: string) => (await api.post('/api/v1/idsearch/address', { query, type: 'UNKNOWN', countryCode: 'RU' })).body;
+    // Baikonur's ул Гагарина (KLADR 99000000000000100 → 990000000000001 0000) and г Адыгейск (0100000200000 → …0000 0000)
+    const street = (await api.post('/api/v1/clean/address', { query: 'г Байконур, ул Гагарина', countryCode: 'RU' })).body;
+    const kladr = street.street.codes.kladr as string;
+    expect(kladr).toMatch(/^\d{17}$/);
+    expect((await find(`${kladr.slice(0, 15)}0000`)).street.codes.kladr).toBe(kladr);
+    const city = await find('0100000200000000000');
+    expect(city.city.name).toBe('Адыгейск');
+    expect(city.street.fullName).toBe('');
+    // and the 17 digits of a street part 0000
+    expect((await find('01000002000000000')).city.name).toBe('Адыгейск');
+  });
+
   it('reaches a Baikonur house by FIAS with its street and house number', async () => {
     const reply = await api.post('/api/v1/idsearch/address', { query: '4abf7720-fa42-482c-a2ec-cd564d9abc96', type: 'UNKNOWN', countryCode: 'RU' });
     expect(reply.status).toBe(200);
