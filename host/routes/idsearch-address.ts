@@ -4,7 +4,7 @@ import { buildAddressRecord } from '../records/address-record.js';
 import { resolutionOfFound } from '../records/resolution.js';
 import { idsearchAddressRequest, normalizeIdKind } from '../schemas/idsearch-address.js';
 import { requireDictionary } from './country.js';
-import { candidateKinds, findById } from './id-kind.js';
+import { candidateKinds, findById, spelledId } from './id-kind.js';
 import type { RouteDefinition } from './route.js';
 
 export const idsearchAddressRoute: RouteDefinition = {
@@ -24,7 +24,7 @@ export const idsearchAddressRoute: RouteDefinition = {
     const { dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });
     const id = body.query.trim();
     const kind = body.type ?? 'UNKNOWN';
-    if (kind === 'UNKNOWN' && candidateKinds(id).length === 0) {
+    if (kind === 'UNKNOWN' && candidateKinds(spelledId(id)).length === 0) {
       throw new NotFoundError(`идентификатор «${id}» не похож ни на один реестр: ожидается GUID ФИАС, код КЛАДР, OBJECTID ГАР, OSM (R/W/N и число) или код GA.`);
     }
     const found = findById(dictionary, kind, id);

@@ -45,6 +45,28 @@ describe('POST /api/v1/idsearch/address', () => {
     expect((await find('01000002000000000')).city.name).toBe('Адыгейск');
   });
 
+  it('reads the other ways clients write an id: a GUID in braces or without dashes, OSM paths and addresses, KLADR without its actuality', async () => {
+    const find = async (query: string, type = 'UNKNOWN') => (await api.post('/api/v1/idsearch/address', { query, type, countryCode: 'RU' }));
+    const house = '4abf7720-fa42-482c-a2ec-cd564d9abc96';
+    for (const query of [`{${house}}`, house.replace(/-/g, ''), `{${house.toUpperCase()}}`]) {
+      const reply = await find(query);
+      expect(reply.status, query).toBe(200);
+      expect(reply.body.houseDetails.codes.fias, query).toBe(house);
+    }
+    // an OSM building of Екатеринбург, by the forms of its id
+    const osm = (await api.post('/api/v1/clean/address', { query: 'г Екатеринбург, ул Малышева, д 5', countryCode: 'RU' })).body.houseDetails.codes.osm as string;
+    expect(osm).toMatch(/^W\d+$/);
+    const number = osm.slice(1);
+    for (const [query, type] of [[`way/${number}`, 'UNKNOWN'], [`https://www.openstreetmap.org/way/${number}`, 'UNKNOWN'], [`W ${number}`, 'UNKNOWN'], [number, 'OSM']]) {
+      const reply = await find(query, type);
+      expect(reply.status, query).toBe(200);
+      expect(reply.body.houseDetails.codes.osm, query).toBe(osm);
+    }
+    // Moscow's KLADR without its actuality suffix
+    expect((await find('77000000000', 'KLADR')).body.region.codes.fias).toBe(MOSCOW);
+    expect((await find('77000000000')).body.region.codes.fias).toBe(MOSCOW);
+  });
+
   it('reaches a Baikonur house by FIAS with its street and house number', async () => {
     const reply = await api.post('/api/v1/idsearch/address', { query: '4abf7720-fa42-482c-a2ec-cd564d9abc96', type: 'UNKNOWN', countryCode: 'RU' });
     expect(reply.status).toBe(200);
