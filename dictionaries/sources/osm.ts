@@ -331,12 +331,14 @@ export async function readOsmXml(path: string, sink: ModelSink, options: OsmOpti
   sink.addSource({ name: `OpenStreetMap ${path.split('/').pop()}`, date: options.date ?? '', licence: 'ODbL 1.0' });
   const collector = new OsmCollector(sink, options, types, 'osm', fileTagOf(path));
   const nodes = new NodeCoordinates();
-  let element: { kind: 'node' | 'way' | 'relation'; id: string; lat?: number; lon?: number; refs: number[]; tags: Map<string, string> } | null = null;
+  // the ways' centres, for the relations after them (a multipolygon building's point: its outer ways' mean)
+  const wayCentres = new NodeCoordinates();
+  let element: { kind: 'node' | 'way' | 'relation'; id: string; lat?: number; lon?: number; refs: number[]; outer: number[]; tags: Map<string, string> } | null = null;
   await streamXml(createReadStream(path), path, {
     open(name, a) {
       if (name === 'node' || name === 'way' || name === 'relation') {
         if (!a.id) throw new Error(`<${name}> without id`);
-        element = { kind: name, id: a.id, refs: [], tags: new Map() };
+        element = { kind: name, id: a.id, refs: [], outer: [], tags: new Map() };
         if (name === 'node') {
           const lat = Number(a.lat);
           const lon = Number(a.lon);
@@ -348,21 +350,28 @@ export async function readOsmXml(path: string, sink: ModelSink, options: OsmOpti
       } else if (element !== null) {
         if (name === 'tag' && a.k !== undefined) element.tags.set(a.k, a.v ?? '');
         else if (name === 'nd' && a.ref) element.refs.push(Number(a.ref));
+        else if (name === 'member' && a.type === 'way' && a.ref) (a.role === 'outer' ? element.outer : element.refs).push(Number(a.ref));
       }
     },
     close(name) {
       if (element === null || name !== element.kind) return;
       const e = element;
       element = null;
-      if (e.tags.size === 0) return;
-      const osmId = { node: 'N', way: 'W', relation: 'R' }[e.kind] + e.id;
       let lat = e.lat;
       let lon = e.lon;
       if (e.kind === 'way') {
         const centre = nodes.centroid(e.refs);
         lat = centre?.lat;
         lon = centre?.lon;
+        if (centre) wayCentres.add(Number(e.id), centre.lat, centre.lon);
+      } else if (e.kind === 'relation') {
+        // its outer ways' centres (all its ways' when none is marked outer)
+        const centre = wayCentres.centroid(e.outer.length > 0 ? e.outer : e.refs);
+        lat = centre?.lat;
+        lon = centre?.lon;
       }
+      if (e.tags.size === 0) return;
+      const osmId = { node: 'N', way: 'W', relation: 'R' }[e.kind] + e.id;
       if (e.tags.has('place') && e.kind === 'node') collector.place(osmId, e.tags, lat!, lon!);
       if (e.tags.get('osmand:street') === 'yes' || (e.kind === 'way' && STREET_HIGHWAYS.has(e.tags.get('highway') ?? ''))) {
         collector.namedStreet(osmId, e.tags, lat, lon);
@@ -414,7 +423,7 @@ function fileTagOf(path: string): string {
   return (path.split('/').pop() ?? path).replace(/\.[^.]+$/, '');
 }
 
-/** node id → coordinates, append-only typed arrays, binary search */
+/** Points by OSM id (the nodes', and the ways' centres): append-only typed arrays, binary search once sorted. */
 class NodeCoordinates {
   private ids = new Float64Array(1024);
   private lats = new Float32Array(1024);

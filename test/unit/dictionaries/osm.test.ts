@@ -37,10 +37,10 @@ describe('geometryCentroid(geometry)', () => {
 });
 
 describe('readOsmXml(path, sink) on a fixture', () => {
-  it('emits places, per-town streets and houses with way centroids', async () => {
+  it('emits places, per-town streets and houses with way centroids, a relation\'s from its outer ways', async () => {
     const sink = new CollectingSink();
     const counts = await readOsmXml(resolve(FIXTURES, 'test.osm'), sink);
-    expect(counts).toMatchObject({ places: 2, houses: 3 });
+    expect(counts).toMatchObject({ places: 2, houses: 4 });
     expect(sink.object('osm:N10')).toMatchObject({ level: Level.city, name: 'Заинск', type: 'г', lat: 55, joinByName: true, aliases: ['Заїнськ'] });
     expect(sink.object('osm:N11')).toMatchObject({ level: Level.settlement, name: 'Сарманово' });
     const zainskLenina = sink.object('osm:N10:улица ленина')!;
@@ -48,6 +48,12 @@ describe('readOsmXml(path, sink) on a fixture', () => {
     expect(sink.object('osm:N11:улица ленина')).toMatchObject({ parent: 'osm:N11', name: 'Ленина' });
     const house = sink.houses.find((h) => h.codes.osm === 'W100')!;
     expect(house).toMatchObject({ parent: 'osm:N10:улица ленина', number: '10а', lat: 55.01, lon: 52.01 });
+    // a multipolygon building: the centre of its outer way
+    // (the ways' centres are kept as the nodes are, in 32-bit floats: within a metre)
+    const relation = sink.houses.find((h) => h.codes.osm === 'R200')!;
+    expect(relation.number).toBe('12');
+    expect(relation.lat).toBeCloseTo(55.01, 5);
+    expect(relation.lon).toBeCloseTo(52.01, 5);
     expect(sink.houses.find((h) => h.codes.osm === 'N20')).toMatchObject({ number: '3', block: '2', postcode: '423350', parent: 'osm:N11:улица ленина' });
     // a town named by addresses only becomes a place for the merge to find by name
     expect(sink.objects.find((o) => o.name === 'Новое Село')).toMatchObject({ level: Level.settlement, joinByName: true });
