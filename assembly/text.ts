@@ -142,6 +142,7 @@ function houseLookalike(c: i32): i32 {
     case 122: case 90: return 0x437; // z Z → з
     case 108: case 76: return 0x43b; // l L → л
     case 110: case 78: return 0x43d; // n N → н
+    case 115: case 83: return 0x441; // s S → с (`12s1`: строение 1)
   }
   return wordLookalike(c);
 }
@@ -151,10 +152,26 @@ function houseLookalike(c: i32): i32 {
  * (`5 a`) or a keyword's before its number (`15 k2`, `6А c3`), typed in the Latin layout.
  */
 function keyAfterNumber(i: i32, len: i32): bool {
-  if (i < 2 || u16At(INPUT, i - 1) != 32) return false;
-  let k = i - 2;
+  // after a space or a hyphen (`5 a`, `4-a`, `4 - a`), or the литера's word and its dot (`лит A`, `литер. B`)
+  let k = i - 1;
+  while (k >= 0 && (u16At(INPUT, k) == 32 || u16At(INPUT, k) == 45 || u16At(INPUT, k) == 46)) k--;
+  if (k < 1 || k == i - 1) return false;
+  if (literWordEndsAt(k)) return true;
+  if (u16At(INPUT, i - 1) == 46) return false;
   if (k > 0 && isLetter(foldChar(u16At(INPUT, k))) && isDigit(u16At(INPUT, k - 1))) k--; // the house's own letter
   return isDigit(u16At(INPUT, k));
+}
+
+/** INPUT[… k] ends with the литера's word (лит, литер, литера) standing alone. */
+function literWordEndsAt(k: i32): bool {
+  let start = k;
+  while (start > 0 && isLetter(foldChar(u16At(INPUT, start - 1)))) start--;
+  const n = k - start + 1;
+  if (n != 3 && n != 5 && n != 6) return false;
+  const lit = foldChar(u16At(INPUT, start)) == 0x43b && foldChar(u16At(INPUT, start + 1)) == 0x438 && foldChar(u16At(INPUT, start + 2)) == 0x442;
+  if (!lit || n == 3) return lit;
+  const liter = foldChar(u16At(INPUT, start + 3)) == 0x435 && foldChar(u16At(INPUT, start + 4)) == 0x440;
+  return liter && (n == 5 || foldChar(u16At(INPUT, start + 5)) == 0x430);
 }
 
 /** A Latin letter that looks like a Cyrillic one (A a B C c E e H K k M m O o P p T X x y): that letter, else 0. */

@@ -310,7 +310,7 @@ describe('parseHouse(query)', () => {
     });
   });
 
-  describe('a Latin look-alike glued to the number is its Cyrillic letter: 45a, 40c4, 1B', () => {
+  describe('a Latin look-alike glued to the number is its Cyrillic letter: 45a, 40c4, 1B, 4-a, лит A', () => {
     it.each<Case>([
       // a keyword's letter after a space, before its number, and a transliterated letter where none looks alike
       ['Заводская 15 k2', { house: '15', case: '2' }],
@@ -322,6 +322,11 @@ describe('parseHouse(query)', () => {
       ['40c4', { house: '40', build: '4' }],
       ['12k1', { house: '12', case: '1' }],
       ['Ленина 5a кв 3', { house: '5а', flat: '3' }],
+      // after a hyphen, s for с, and the литера's letter after its word
+      ['Малышева, 4-a', { house: '4-а' }],
+      ['Маневровая 12s1', { house: '12', build: '1' }],
+      ['Троицкая 1 лит A', { house: '1', liter: 'а' }],
+      ['Зверева 31 литер. B', { house: '31', liter: 'в' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
