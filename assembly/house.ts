@@ -406,10 +406,23 @@ function readValue(i: i32, p: i32): i32 {
     }
     return last;
   }
-  // a letter that is also a keyword is the value when no number follows it (`лит Л`, `литер К`; not `корп к 2`)
+  // a letter that is also a keyword is the value when no number of its own follows it (`лит Л`, `литер К`; not
+  // `корп к 2`; but `лит. Д, 620000` and `лит Д 2 этаж`: those numbers are another part's)
   if (letterValued(p) && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_LEN) <= 2 &&
-      (keywordPart(i) < 0 || (tok(i, F_LEN) == 1 && !isDigitTok(i + 1)))) return i;
+      (keywordPart(i) < 0 || (tok(i, F_LEN) == 1 && !numberOfLetter(i)))) return i;
   return -1;
+}
+
+/** Token i is one letter after the литера's word, in its part of the string (`лит Д`): that литера. */
+function literLetter(i: i32): bool {
+  return i > 0 && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_LEN) == 1 && keywordPart(i - 1) == P_LITER &&
+    tok(i - 1, F_LEN) > 1 && tok(i - 1, F_SEGMENT) == tok(i, F_SEGMENT);
+}
+
+/** A number follows the letter i as its own (`к 2`): in its part of the string, not before its own word (`2 этаж`). */
+function numberOfLetter(i: i32): bool {
+  if (!isDigitTok(i + 1) || tok(i + 1, F_SEGMENT) != tok(i, F_SEGMENT) || tok(i + 1, F_ROLE) != ROLE_FREE) return false;
+  return !((isFloorWord(i + 2) || isEntranceWord(i + 2)) && tok(i + 2, F_SEGMENT) == tok(i + 1, F_SEGMENT));
 }
 
 /** Token t, one letter, is the first of a house part's keyword (к корпус, кв; с; д; п подъезд; о офис; э этаж; л литера). */
@@ -661,8 +674,9 @@ function classifyNumbers(): void {
       setTok(i, F_ORDINAL, 1);
       continue;
     }
-    // (a keyword that took the number before it is not this one's: `2 подъезд 5 этаж`)
-    const prevKeyword = i > 0 && keywordPart(i - 1) >= 0 && tok(i - 1, F_ROLE) == ROLE_FREE;
+    // (a keyword that took the number before it is not this one's: `2 подъезд 5 этаж`; nor the литера's letter:
+    // `литер Д 2 этаж`)
+    const prevKeyword = i > 0 && keywordPart(i - 1) >= 0 && tok(i - 1, F_ROLE) == ROLE_FREE && !literLetter(i - 1);
     // на 2 этаже, 3 этаж: the floor before its word (not «5 этаж 3»: there the keyword has its own number; a number
     // after a comma is another part's: `2 подъезд,3 этаж`)
     // (nor the number of the next such word: `2 подъезд 5 этаж`)
@@ -826,6 +840,8 @@ export function parseHouseParts(typing: bool = false): i32 {
     if (tok(i, F_LEN) == 1 && (tok(i, F_SEP) == 0 || tok(i, F_SEP) == SEP_HYPHEN) && isDigitTok(i - 1)) continue;
     // nor the second of a keyword of two (`п-д 2`, `п/д 2`: подъезд 2)
     if (i > 0 && (tok(i, F_SEP) & (SEP_HYPHEN | SEP_SLASH)) != 0 && tok(i - 1, F_KIND) == KIND_ALPHA && pairKeyword(i - 1) >= 0 && pairLen == 2) continue;
+    // nor the литера's letter (`литер Д 2 этаж`)
+    if (literLetter(i)) continue;
     // its number stands in its part of the address (`д, 468320` is no house 468320)
     if (keywordPart(i) == P_HOUSE && isDigitTok(i + 1) && tok(i + 1, F_ROLE) == ROLE_FREE && tok(i + 1, F_ORDINAL) == 0 &&
         tok(i + 1, F_SEGMENT) == tok(i, F_SEGMENT)) {

@@ -30,18 +30,25 @@ const WORD_LOOKALIKES: Record<string, string> = {
  */
 export const HOUSE_LOOKALIKES: Record<string, string> = {
   ...WORD_LOOKALIKES, b: 'б', d: 'д', D: 'д', v: 'в', V: 'в', g: 'г', G: 'г', z: 'з', Z: 'з', l: 'л', L: 'л', n: 'н', N: 'н',
+  s: 'с', S: 'с',
 };
 
 /**
- * The Cyrillic letter of a lone Latin look-alike right after a digit, or after a space that follows a house's number
- * and its letter (text.ts PLAIN: `45a`, `40c4`; `5 a`, `15 k2`, `6А c3`), else undefined.
+ * The Cyrillic letter of a lone Latin look-alike right after a digit, or after a space or hyphen that follows a
+ * house's number and its letter, or after the литера's word (text.ts PLAIN `keyAfterNumber`: `45a`, `40c4`; `5 a`,
+ * `4-a`, `15 k2`, `6А c3`; `лит A`), else undefined.
  */
 function houseLetterAt(text: string, i: number): string | undefined {
   const next = i + 1 < text.length ? foldChar(text[i + 1]) : ' ';
   if (i === 0 || LETTER.test(next)) return undefined;
   if (/[0-9]/.test(text[i - 1])) return HOUSE_LOOKALIKES[text[i]];
-  if (i < 2 || text[i - 1] !== ' ') return undefined;
-  let k = i - 2;
+  let k = i - 1;
+  while (k >= 0 && ' -.'.includes(text[k])) k--;
+  if (k < 1 || k === i - 1) return undefined;
+  let start = k;
+  while (start > 0 && LETTER.test(foldChar(text[start - 1]))) start--;
+  if (['лит', 'литер', 'литера'].includes([...text.slice(start, k + 1)].map(foldChar).join(''))) return HOUSE_LOOKALIKES[text[i]];
+  if (text[i - 1] === '.') return undefined;
   if (k > 0 && LETTER.test(foldChar(text[k])) && /[0-9]/.test(text[k - 1])) k--;
   return /[0-9]/.test(text[k]) ? HOUSE_LOOKALIKES[text[i]] : undefined;
 }

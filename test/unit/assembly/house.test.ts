@@ -107,6 +107,9 @@ describe('parseHouse(query)', () => {
       // a letter that is also a keyword (л, к, с, д) is the литера's value when no number follows it
       ['11Б лит Л', { house: '11б', liter: 'л' }],
       ['5 литер К', { house: '5', liter: 'к' }],
+      // a keyword's letter is the литера's when the number after it is another part's
+      ['31 лит. Д, 620000', { house: '31', liter: 'д' }],
+      ['31 литер Д 2 этаж', { house: '31', liter: 'д', floor: '2' }],
       // the letter glued to the word
       ['31литБ', { house: '31', liter: 'б' }],
       ['31 литерБ', { house: '31', liter: 'б' }],
