@@ -13,6 +13,7 @@ import {
   type ApartmentInfo, type CodesOut, type Country, type Dictionary, type HouseInfo, type HouseParts, type LevelKey,
   type MetroHit, type ObjectInfo, type Quality, type Resolution,
 } from '../engine/types.js';
+import { cleanedInput } from '../engine/engine.js';
 import { completeHouseParts, emptyHouseParts, houseFullName } from './house-details.js';
 import { shared } from './shared.js';
 import { levelFullName } from './type-placement.js';
@@ -385,7 +386,8 @@ function recordLevels(objects: ResolvedObjects | null, method: RecordMethod): Re
 /** The record for an input nothing matched (conventions.md, ours): levels empty, quality {0,0,2,0,0,0}. */
 function nothingMatched(resolution: Resolution, dictionary: Dictionary, options: BuildOptions): AddressRecord {
   const withApartment = WITH_APARTMENT.has(options.method);
-  const cleaned = str(resolution.undefinedParts) || options.original.replace(/\s+/g, ' ').trim();
+  // (the engine's cleaned input; punctuation alone is none: `!!!` leaves nothing)
+  const cleaned = str(resolution.undefinedParts) || cleanedInput(options.original);
   return assemble(options, recordLevels(null, options.method), {
     address: '',
     addressFull: '',

@@ -260,6 +260,10 @@ describe('POST /api/v1/clean/address', () => {
     expect(reply.body.valid).toBe(false);
     expect(reply.body.quality).toEqual({ unique: 0, actuality: 0, undefined: 2, level: 0, house: 0, geo: 0 });
     expect(reply.body.undefinedParts).toBe('абракадабра кадабра');
+    // punctuation alone leaves nothing
+    for (const query of ['!!!', '!!! ###']) {
+      expect((await api.post('/api/v1/clean/address', { query, countryCode: 'RU' })).body.undefinedParts, query).toBe('');
+    }
   });
 
   it('reads a number after the house and a space as its corpus when the street has that corpus and not the bare number', async () => {
