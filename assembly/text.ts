@@ -152,14 +152,21 @@ function houseLookalike(c: i32): i32 {
  * (`5 a`) or a keyword's before its number (`15 k2`, `6А c3`), typed in the Latin layout.
  */
 function keyAfterNumber(i: i32, len: i32): bool {
-  // after a space or a hyphen (`5 a`, `4-a`, `4 - a`), or the литера's word and its dot (`лит A`, `литер. B`)
+  // after a space, a hyphen or a quote (`5 a`, `4-a`, `4 - a`, `5 "a"`), or the литера's word and its dot (`лит A`,
+  // `литер. B`)
   let k = i - 1;
-  while (k >= 0 && (u16At(INPUT, k) == 32 || u16At(INPUT, k) == 45 || u16At(INPUT, k) == 46)) k--;
+  while (k >= 0 && letterGap(u16At(INPUT, k))) k--;
   if (k < 1 || k == i - 1) return false;
   if (literWordEndsAt(k)) return true;
   if (u16At(INPUT, i - 1) == 46) return false;
   if (k > 0 && isLetter(foldChar(u16At(INPUT, k))) && isDigit(u16At(INPUT, k - 1))) k--; // the house's own letter
   return isDigit(u16At(INPUT, k));
+}
+
+/** What may stand between a house's number and its letter: a space, a hyphen, a dot, a quote (" ' « »). */
+// @ts-ignore: decorator
+@inline function letterGap(c: i32): bool {
+  return c == 32 || c == 45 || c == 46 || c == 34 || c == 39 || c == 0xab || c == 0xbb;
 }
 
 /** INPUT[… k] ends with the литера's word (лит, литер, литера) standing alone. */

@@ -43,7 +43,7 @@ function houseLetterAt(text: string, i: number): string | undefined {
   if (i === 0 || LETTER.test(next)) return undefined;
   if (/[0-9]/.test(text[i - 1])) return HOUSE_LOOKALIKES[text[i]];
   let k = i - 1;
-  while (k >= 0 && ' -.'.includes(text[k])) k--;
+  while (k >= 0 && ' -."\'«»'.includes(text[k])) k--;
   if (k < 1 || k === i - 1) return undefined;
   let start = k;
   while (start > 0 && LETTER.test(foldChar(text[start - 1]))) start--;

@@ -328,6 +328,7 @@ describe('parseHouse(query)', () => {
       // after a hyphen, s for с, and the литера's letter after its word
       ['Малышева, 4-a', { house: '4-а' }],
       ['Маневровая 12s1', { house: '12', build: '1' }],
+      ['д 5 "x"', { house: '5х' }],
       ['Троицкая 1 лит A', { house: '1', liter: 'а' }],
       ['Зверева 31 литер. B', { house: '31', liter: 'в' }],
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
