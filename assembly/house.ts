@@ -401,7 +401,10 @@ function readValue(i: i32, p: i32): i32 {
     if (p == P_HOUSE && isDigitTok(last + 1) && fractionSlash(last + 1)) {
       last++;
       const letter = last + 1;
-      if (letter < tokenCount && tok(letter, F_KIND) == KIND_ALPHA && tok(letter, F_LEN) == 1 && glued(letter) &&
+      // (or its letter after a space or hyphen, closing its part of the string: `52/1 а`, `52/1-а, кв 3`)
+      const closes = letter + 1 >= tokenCount || tok(letter + 1, F_SEGMENT) != tok(letter, F_SEGMENT) || keywordPart(letter + 1) >= 0;
+      if (letter < tokenCount && tok(letter, F_KIND) == KIND_ALPHA && tok(letter, F_LEN) == 1 &&
+          (glued(letter) || ((tok(letter, F_SEP) & (SEP_COMMA | SEP_SLASH | SEP_DOT)) == 0 && closes)) &&
           !(keywordPart(letter) >= 0 && isDigitTok(letter + 1))) last++;
     }
     return last;

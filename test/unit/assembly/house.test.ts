@@ -200,6 +200,10 @@ describe('parseHouse(query)', () => {
       // a flat after the house's корпус and a comma; a fraction written with spaces
       ['Серегина 5 к2, 3', { house: '5', case: '2', flat: '3' }],
       ['Викулова 33 / 3', { house: '33/3' }],
+      // a fraction's letter after a space or hyphen, closing its part
+      ['Ленина 52/1 а', { house: '52/1а' }],
+      ['Ленина 52/1-А, кв. 3', { house: '52/1-а', flat: '3' }], // (the hyphen kept in the parsed value, KNOWN_GAPS.md)
+      ['Ленина 52/1 с 2', { house: '52/1', build: '2' }],
       // the entrance too, after the house's number; a number after a comma is not the word's own
       ['Малышева,5-10,2 подъезд,3 этаж', { house: '5', flat: '10', entr: '2', floor: '3' }],
       ['Малышева 5, 3 этаж, 2 подъезд', { house: '5', floor: '3', entr: '2' }],
