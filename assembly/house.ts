@@ -397,6 +397,9 @@ function readValue(i: i32, p: i32): i32 {
       const opensPair = (pairKeyword(nx) >= 0 && pairLen == 2) || entranceLetter(nx);
       if (!opensNumber && !opensPair && (glue ? !(wordFollows && tok(after, F_SEP) == 0) : !wordFollows)) last++;
     }
+    // a unit's fraction: кв 12/1, оф. 301/1
+    if ((p == P_FLAT || p == P_OFFICE || p == P_ROOM || p == P_PLACE) && isDigitTok(last + 1) && fractionSlash(last + 1) &&
+        tok(last + 1, F_SEP) == SEP_SLASH) return last + 1;
     // a fraction: 10/2, 1/2а (not 11/-89, which carries a flat; in 2/10к1 the к opens the corpus)
     if (p == P_HOUSE && isDigitTok(last + 1) && fractionSlash(last + 1)) {
       last++;

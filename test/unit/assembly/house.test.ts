@@ -140,6 +140,9 @@ describe('parseHouse(query)', () => {
       ['Титова, 8 korp. 2 kv. 15', { house: '8', case: '2', flat: '15' }],
       ['Малышева 5 of 3', { house: '5', office: '3' }],
       ['кв. 12б', { flat: '12б' }],
+      // a unit's fraction
+      ['Малышева 5 кв 12/1', { house: '5', flat: '12/1' }],
+      ['Малышева 5 оф. 301/1', { house: '5', office: '301/1' }],
       ['11/-89', { house: '11', flat: '89' }],
       ['д.20-18', { house: '20', flat: '18' }],
       // without the street (the solver reads 35д when the street has it): a keyword letter before the hyphen is a
