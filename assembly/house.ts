@@ -287,10 +287,11 @@ function isFloorWord(i: i32): bool {
      tokIs(i, 'етаж'));
 }
 
-/** подъезд and its cases after a number (2 подъезд, во 2 подъезде) */
+/** подъезд and its cases after a number (2 подъезд, во 2 подъезде; 2 пд, and 2 под closing its part of the string) */
 function isEntranceWord(i: i32): bool {
   return i < tokenCount && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_ROLE) == ROLE_FREE &&
-    (tokIs(i, 'подъезд') || tokIs(i, 'подъезде') || tokIs(i, 'подьезд') || tokIs(i, 'подьезде') || tokIs(i, 'подезд'));
+    (tokIs(i, 'подъезд') || tokIs(i, 'подъезде') || tokIs(i, 'подьезд') || tokIs(i, 'подьезде') || tokIs(i, 'подезд') ||
+     tokIs(i, 'пд') || (tokIs(i, 'под') && (i + 1 >= tokenCount || tok(i + 1, F_SEGMENT) != tok(i, F_SEGMENT))));
 }
 
 /**

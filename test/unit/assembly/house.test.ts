@@ -215,6 +215,8 @@ describe('parseHouse(query)', () => {
       ['Малышева, 5, кв 10, 2 подъезд 5 этаж', { house: '5', flat: '10', entr: '2', floor: '5' }],
       ['Малышева 5 кв 10 5 этаж 2 подъезд', { house: '5', flat: '10', floor: '5', entr: '2' }],
       ['Малышева 5 п/д 2', { house: '5', entr: '2' }],
+      ['Малышева 5, 2 пд, кв 3', { house: '5', entr: '2', flat: '3' }],
+      ['Малышева 5 кв 3 2под', { house: '5', flat: '3', entr: '2' }],
       ['Малышева 5 подъезд', { house: '5' }],
       // п, п., п-д after the house's number, парадная (Санкт-Петербург's word); a п before the number is a type
       ['д 5 п 2', { house: '5', entr: '2' }],
