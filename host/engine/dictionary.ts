@@ -446,7 +446,9 @@ export class LoadedDictionary implements Dictionary {
       }
       for (const c of candidates) {
         const f = look(`kladr:${c}`);
-        if (f) return f;
+        // a code whose actuality digits were not 00 names the object by an obsolete code (quality.actuality 1)
+        const obsolete = c !== digits && (digits.length === 13 || digits.length === 17) && !digits.endsWith('00');
+        if (f) return obsolete ? { ...f, obsolete } : f;
       }
       return null;
     }

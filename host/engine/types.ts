@@ -125,7 +125,8 @@ export interface MetroHit {
 }
 
 export type IdKind = 'UNKNOWN' | 'GAR' | 'FIAS' | 'KLADR' | 'OSM' | 'GA';
-export type Found = { kind: 'object' | 'house' | 'apartment'; id: number };
+/** `obsolete`: found by the actual form of an obsolete code (a KLADR code whose actuality digits are not 00) */
+export type Found = { kind: 'object' | 'house' | 'apartment'; id: number; obsolete?: boolean };
 
 /** Read-only view of one loaded country dictionary. */
 export interface Dictionary {

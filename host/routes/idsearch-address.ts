@@ -29,6 +29,8 @@ export const idsearchAddressRoute: RouteDefinition = {
     }
     const found = findById(dictionary, kind, id);
     if (!found) throw new NotFoundError(`объект с идентификатором ${kind === 'UNKNOWN' ? '' : `${kind} `}«${id}» не найден.`);
-    return buildAddressRecord(resolutionOfFound(dictionary, found), dictionary, { method: 'idsearch', original: body.query });
+    const resolution = resolutionOfFound(dictionary, found);
+    if (found.obsolete) resolution.quality.actuality = 1;
+    return buildAddressRecord(resolution, dictionary, { method: 'idsearch', original: body.query });
   },
 };

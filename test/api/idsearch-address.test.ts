@@ -62,6 +62,11 @@ describe('POST /api/v1/idsearch/address', () => {
       expect(reply.status, query).toBe(200);
       expect(reply.body.houseDetails.codes.osm, query).toBe(osm);
     }
+    // an obsolete code's actuality digits: the actual object, answered with actuality 1
+    const obsolete = (await find('7700000000051', 'KLADR')).body;
+    expect(obsolete.region.codes.fias).toBe(MOSCOW);
+    expect(obsolete.quality.actuality).toBe(1);
+    expect((await find('7700000000000', 'KLADR')).body.quality.actuality).toBe(0);
     // Moscow's KLADR without its actuality suffix
     expect((await find('77000000000', 'KLADR')).body.region.codes.fias).toBe(MOSCOW);
     expect((await find('77000000000')).body.region.codes.fias).toBe(MOSCOW);
