@@ -495,13 +495,17 @@ function wordsSpelled(len: i32, variant: i32, lastPrefix: bool = false): i32 {
   let count = 0;
   let last = tokenCount - 1;
   while (last >= 0 && tok(last, F_KIND) != KIND_ALPHA) last--;
+  // (the word being typed is the last token: one a number follows is whole)
+  const typing = lastPrefix && last == tokenCount - 1;
   allSpelled = true;
   lastWordLength = 0;
+  longestSpelled = 0;
   for (let t = 0; t < tokenCount; t++) {
     if (tok(t, F_KIND) != KIND_ALPHA || tok(t, F_LEN) < 3) continue;
     if (isWord(tok(t, F_START), tok(t, F_LEN), lastPrefix && t == last)) {
       count++;
       if (t == last) lastWordLength = tok(t, F_LEN);
+      if (!(typing && t == last) && tok(t, F_LEN) > longestSpelled) longestSpelled = tok(t, F_LEN);
     } else {
       allSpelled = false;
     }
@@ -510,6 +514,8 @@ function wordsSpelled(len: i32, variant: i32, lastPrefix: bool = false): i32 {
 }
 /** The length of the last word of the text when `wordsSpelled` counted it (a hint's word being typed), else 0. */
 let lastWordLength = 0;
+/** The longest word `wordsSpelled` counted that is no word being typed. */
+let longestSpelled = 0;
 
 /**
  * The answer of the reading just run settles the call: it is this reading's, it matched with nothing left over,
@@ -709,8 +715,13 @@ function suggestReadings(len: i32, max: i32, prefix: i32): i32 {
  */
 function hintSettles(len: i32, variant: i32, prefix: bool): bool {
   const spelled = wordsSpelled(len, variant, prefix);
-  return allSpelled && spelled - (prefix && lastWordLength > 0 && lastWordLength < 4 ? 1 : 0) >= SETTLING_WORDS;
+  // (or one whole word of SETTLING_LETTERS or more, spelled right in the other layout: `xthtvifycrfz 11`; its
+  // transliteration's walk found nothing and cost ten times the hint)
+  return allSpelled && (spelled - (prefix && lastWordLength > 0 && lastWordLength < 4 ? 1 : 0) >= SETTLING_WORDS ||
+    (variant != VARIANT_TRANSLIT && longestSpelled >= SETTLING_LETTERS));
 }
+/** The length of a word spelled right in the other layout that settles a hint call alone. */
+const SETTLING_LETTERS: i32 = 8;
 
 /**
  * True when the last token is a free word after the house number, not a house keyword (the word being typed

@@ -19,7 +19,7 @@ import {
   tok, setTok, tokChar, tokenCount, tokIs, spanIs, sourceChar, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START, F_VALUE,
   KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, SEP_DOT, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
 } from './tokenize';
-import { isDigit, normVariant, VARIANT_PLAIN, VARIANT_TRANSLIT } from './text';
+import { cyrillicInput, isDigit, normVariant, VARIANT_PLAIN, VARIANT_TRANSLIT } from './text';
 import { hasVocabulary, isTypeWord } from './trie';
 import { ensureSubtrees, postcodeObject, postcodeSlice } from './subtree';
 
@@ -146,7 +146,7 @@ export function keywordAt(at: i32, len: i32): i32 {
   const part = len > 0 ? russianKeyword(at, len) : -1;
   if (part >= 0) return part;
   if (normVariant == VARIANT_TRANSLIT) return englishKeyword(at, len);
-  return normVariant == VARIANT_PLAIN && len >= 2 && u16At(NORM, at) < 0x80 ? latinKeyword(at, len) : -1;
+  return normVariant == VARIANT_PLAIN && cyrillicInput && len >= 2 && u16At(NORM, at) < 0x80 ? latinKeyword(at, len) : -1;
 }
 
 /**
@@ -408,7 +408,7 @@ function readValue(i: i32, p: i32): i32 {
       // (or its letter after a space or hyphen, closing its part of the string: `52/1 а`, `52/1-а, кв 3`)
       const closes = letter + 1 >= tokenCount || tok(letter + 1, F_SEGMENT) != tok(letter, F_SEGMENT) || keywordPart(letter + 1) >= 0;
       if (letter < tokenCount && tok(letter, F_KIND) == KIND_ALPHA && tok(letter, F_LEN) == 1 &&
-          (glued(letter) || ((tok(letter, F_SEP) & (SEP_COMMA | SEP_SLASH | SEP_DOT)) == 0 && closes)) &&
+          (glued(letter) || ((tok(letter, F_SEP) & (SEP_COMMA | SEP_SLASH | SEP_DOT)) == 0 && closes && keywordPart(letter) < 0)) &&
           !(keywordPart(letter) >= 0 && isDigitTok(letter + 1))) last++;
     }
     return last;

@@ -155,12 +155,25 @@ function keyAfterNumber(i: i32, len: i32): bool {
   // after a space, a hyphen or a quote (`5 a`, `4-a`, `4 - a`, `5 "a"`), or the литера's word and its dot (`лит A`,
   // `литер. B`)
   let k = i - 1;
-  while (k >= 0 && letterGap(u16At(INPUT, k))) k--;
+  let hyphen = false;
+  while (k >= 0 && letterGap(u16At(INPUT, k))) {
+    if (u16At(INPUT, k) == 45) hyphen = true;
+    k--;
+  }
   if (k < 1 || k == i - 1) return false;
   if (literWordEndsAt(k)) return true;
   if (u16At(INPUT, i - 1) == 46) return false;
+  // (after a hyphen only a letter no keyword or ordinal's suffix opens: `4-a`, not `40-k`, `5-y`)
+  if (hyphen && !hyphenLetter(u16At(INPUT, i))) return false;
   if (k > 0 && isLetter(foldChar(u16At(INPUT, k))) && isDigit(u16At(INPUT, k - 1))) k--; // the house's own letter
   return isDigit(u16At(INPUT, k));
+}
+
+/** a A b B v V g G e E z Z: the look-alikes a house's letter after a hyphen may be (а б в г е з) */
+// @ts-ignore: decorator
+@inline function hyphenLetter(c: i32): bool {
+  const l = c | 32;
+  return l == 97 || l == 98 || l == 118 || l == 103 || l == 101 || l == 122;
 }
 
 /** What may stand between a house's number and its letter: a space, a hyphen, a dot, a quote (" ' « »). */
@@ -383,6 +396,8 @@ let tlOut2: i32 = 0;
 
 /** The variant NORM holds (the trie reads a transliteration more leniently: trie.ts). */
 export let normVariant: i32 = VARIANT_PLAIN;
+/** The input has a Cyrillic letter (set by the PLAIN reading): Latin keywords among Cyrillic words (house.ts `latinKeyword`) */
+export let cyrillicInput = false;
 /**
  * The last LAYOUT reading took a `,` or `.` for a letter (`,fevfyf` → баумана). Then LAYOUT and LAYOUT_KEEP are two
  * readings of the text (`,ek` is бул in one and `, ул` in the other); else they fold it alike.
@@ -454,6 +469,10 @@ function punctuationBetweenWords(length: i32): void {
 /** Writes the folded text of INPUT[0…len) for a variant into NORM/SRC; returns the folded length. */
 export function normalize(len: i32, variant: i32): i32 {
   normVariant = variant;
+  if (variant == VARIANT_PLAIN) {
+    cyrillicInput = false;
+    for (let k = 0; k < len && !cyrillicInput; k++) cyrillicInput = u16At(INPUT, k) >= 0x400 && u16At(INPUT, k) < 0x530;
+  }
   if (variant == VARIANT_LAYOUT) layoutKeysRead = false;
   keyCount = 0;
   runEnd = -1;

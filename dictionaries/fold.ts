@@ -43,12 +43,18 @@ function houseLetterAt(text: string, i: number): string | undefined {
   if (i === 0 || LETTER.test(next)) return undefined;
   if (/[0-9]/.test(text[i - 1])) return HOUSE_LOOKALIKES[text[i]];
   let k = i - 1;
-  while (k >= 0 && ' -."\'«»'.includes(text[k])) k--;
+  let hyphen = false;
+  while (k >= 0 && ' -."\'«»'.includes(text[k])) {
+    if (text[k] === '-') hyphen = true;
+    k--;
+  }
   if (k < 1 || k === i - 1) return undefined;
   let start = k;
   while (start > 0 && LETTER.test(foldChar(text[start - 1]))) start--;
   if (['лит', 'литер', 'литера'].includes([...text.slice(start, k + 1)].map(foldChar).join(''))) return HOUSE_LOOKALIKES[text[i]];
   if (text[i - 1] === '.') return undefined;
+  // after a hyphen only а б в г е з (`4-a`, not `40-k`, `5-y`: text.ts hyphenLetter)
+  if (hyphen && !'abvgez'.includes(text[i].toLowerCase())) return undefined;
   if (k > 0 && LETTER.test(foldChar(text[k])) && /[0-9]/.test(text[k - 1])) k--;
   return /[0-9]/.test(text[k]) ? HOUSE_LOOKALIKES[text[i]] : undefined;
 }

@@ -336,6 +336,9 @@ describe('parseHouse(query)', () => {
       ['Ленина 5a кв 3', { house: '5а', flat: '3' }],
       // after a hyphen, s for с, and the литера's letter after its word
       ['Малышева, 4-a', { house: '4-а' }],
+      ['Малышева 4 - a', { house: '4-а' }],
+      // but no keyword's letter nor an ordinal's suffix after a hyphen (`40-k`, `5-y`)
+      ['Малышева 40-k', { house: '40-k' }],
       ['Маневровая 12s1', { house: '12', build: '1' }],
       ['д 5 "x"', { house: '5х' }],
       ['Троицкая 1 лит A', { house: '1', liter: 'а' }],
