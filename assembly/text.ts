@@ -169,6 +169,12 @@ function keyAfterNumber(i: i32, len: i32): bool {
   return isDigit(u16At(INPUT, k));
 }
 
+/** U+200B–U+200D, U+2060, U+00AD, U+FEFF: characters that show nothing. */
+// @ts-ignore: decorator
+@inline export function invisible(c: i32): bool {
+  return (c >= 0x200b && c <= 0x200d) || c == 0x2060 || c == 0xad || c == 0xfeff;
+}
+
 /** a A b B v V g G e E z Z: the look-alikes a house's letter after a hyphen may be (а б в г е з) */
 // @ts-ignore: decorator
 @inline function hyphenLetter(c: i32): bool {
@@ -482,6 +488,12 @@ export function normalize(len: i32, variant: i32): i32 {
   let i = 0;
   while (i < len) {
     const raw = u16At(INPUT, i);
+    // characters that show nothing (a zero-width space, a soft hyphen, a word joiner, a BOM: text pasted from a web page
+    // or a word processor) are no break in a word: `Мур\u200bзинская` is мурзинская
+    if (invisible(raw)) {
+      i++;
+      continue;
+    }
     if (variant == VARIANT_LAYOUT || variant == VARIANT_LAYOUT_KEEP) {
       const lower = lowerAscii(raw);
       let mapped = 0;

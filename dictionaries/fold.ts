@@ -77,11 +77,14 @@ function wordLetterAt(text: string, i: number): string | undefined {
   return inWord ? WORD_LOOKALIKES[text[i]] : undefined;
 }
 
+const INVISIBLE = /^[\u200b-\u200d\u2060\u00ad\ufeff]$/;
+
 export function foldText(text: string): string {
   let out = '';
   let i = 0;
   for (const ch of text) {
-    out += ch.length === 1 ? houseLetterAt(text, i) ?? wordLetterAt(text, i) ?? foldChar(ch) : ' ';
+    // characters that show nothing are dropped (text.ts `invisible`)
+    if (!INVISIBLE.test(ch)) out += ch.length === 1 ? houseLetterAt(text, i) ?? wordLetterAt(text, i) ?? foldChar(ch) : ' ';
     i += ch.length;
   }
   return joinAbbreviations(out);
