@@ -16,7 +16,7 @@
  */
 import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_CAPACITY, setI32, i32At, u16At } from './memory';
 import { attachSection } from './blob';
-import { normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
+import { isLetter, normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, tokIs, setSplitGlued, splitsGlued, setJoinCompounds, hyphenCompound, F_START, F_LEN, F_ROLE, F_KIND, F_SEP, F_SEGMENT, F_TYPE_A, F_TYPE_B, SEP_DOT, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, postcodeLastToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse, isCountryWord, inComment } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh, costOf } from './trie';
@@ -166,10 +166,16 @@ function writeParts(): void {
       setI32(RESULT, R_PARTS + 2 * p, -1);
       setI32(RESULT, R_PARTS + 2 * p + 1, 0);
     } else {
-      const from = tok(first, F_START);
-      const to = tok(partLast(p), F_START) + tok(partLast(p), F_LEN);
       const start = text;
-      for (let k = from; k < to && text < R_TEXT_CAPACITY; k++) setI32(RESULT, R_TEXT + text++, u16At(NORM, k));
+      for (let t = first; t <= partLast(p); t++) {
+        // the text between two tokens as typed, but a word the tokenizer read as a slash (`37 дробь 15`) is the slash
+        const from = t > first ? tok(t - 1, F_START) + tok(t - 1, F_LEN) : tok(t, F_START);
+        const to = tok(t, F_START) + tok(t, F_LEN);
+        let wordBetween = false;
+        for (let k = from; k < tok(t, F_START); k++) wordBetween = wordBetween || isLetter(u16At(NORM, k));
+        if (wordBetween && text < R_TEXT_CAPACITY) setI32(RESULT, R_TEXT + text++, 47);
+        for (let k = wordBetween ? tok(t, F_START) : from; k < to && text < R_TEXT_CAPACITY; k++) setI32(RESULT, R_TEXT + text++, u16At(NORM, k));
+      }
       setI32(RESULT, R_PARTS + 2 * p, start);
       setI32(RESULT, R_PARTS + 2 * p + 1, text - start);
     }

@@ -195,6 +195,16 @@ export function splitsGlued(t: i32): bool {
   return u16At(NORM, k) == 0x43d && sourceChar(k) == 0x2116;
 }
 
+/** The next letter or digit in NORM[from…len) is a digit. */
+function digitNext(from: i32, len: i32): bool {
+  for (let k = from; k < len; k++) {
+    const c = u16At(NORM, k);
+    if (isDigit(c)) return true;
+    if (isLetter(c)) return false;
+  }
+  return false;
+}
+
 /** The length of the литера's word (лит, литер, литера) that NORM[i…i+len) is with one letter after it, else 0. */
 function literKeywordLen(i: i32, len: i32): i32 {
   if (len != 4 && len != 6 && len != 7) return 0;
@@ -231,6 +241,12 @@ export function tokenize(len: i32): i32 {
       if (!digit && splitGlued) {
         const k = gluedSplit(i, j, len);
         if (k > i) j = k;
+      }
+      // `37 дробь 15`: the word of a fraction's slash between two numbers is the slash
+      if (!digit && count > 0 && tok(count - 1, F_KIND) == KIND_DIGIT && spanIs(i, j - i, 'дробь') && digitNext(j, len)) {
+        sep |= SEP_SLASH;
+        i = j;
+        continue;
       }
       // литБ, литерБ, литераБ: the литера's word with its letter glued is two tokens (not where the run is a word)
       if (!digit) {

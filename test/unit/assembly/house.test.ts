@@ -207,6 +207,9 @@ describe('parseHouse(query)', () => {
       ['Ленина 52/1 а', { house: '52/1а' }],
       ['Ленина 52/1-А, кв. 3', { house: '52/1-а', flat: '3' }], // (the hyphen kept in the parsed value, KNOWN_GAPS.md)
       ['Ленина 52/1 с 2', { house: '52/1', build: '2' }],
+      // the slash spelled out
+      ['Халтурина, 37 дробь 15', { house: '37/15' }],
+      ['Малышева 5 дробь 2 кв 3', { house: '5/2', flat: '3' }],
       // the entrance too, after the house's number; a number after a comma is not the word's own
       ['Малышева,5-10,2 подъезд,3 этаж', { house: '5', flat: '10', entr: '2', floor: '3' }],
       ['Малышева 5, 3 этаж, 2 подъезд', { house: '5', floor: '3', entr: '2' }],
