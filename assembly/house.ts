@@ -137,7 +137,12 @@ export function keywordPart(i: i32): i32 {
 
 function readKeyword(i: i32): i32 {
   if (tok(i, F_KIND) != KIND_ALPHA || englishStreet(i)) return -1;
-  return keywordAt(tok(i, F_START), tok(i, F_LEN));
+  const part = keywordAt(tok(i, F_START), tok(i, F_LEN));
+  // к and с alone with no number before them and a name's word before them are that name's initial (`Либкнехта К.,
+  // 20`, `Разина С. 36`), not a корпус or строение of no house
+  if ((part == P_CASE || part == P_BUILD) && tok(i, F_LEN) == 1 && i > 0 && tok(i - 1, F_KIND) == KIND_ALPHA &&
+      keywordAt(tok(i - 1, F_START), tok(i - 1, F_LEN)) < 0 && !digitBefore(i)) return -1;
+  return part;
 }
 
 /** The part the keyword NORM[at … at+len) opens (`кв` a flat), or −1. */

@@ -349,6 +349,16 @@ describe('parseHouse(query)', () => {
     ])('%s', (query, want) => expect(parts(query)).toEqual(want));
   });
 
+  describe('an initial after a name is no корпус or строение', () => {
+    it.each<Case>([
+      ['ул. Либкнехта К., 20', { house: '20' }],
+      ['Цеткин К. 14', { house: '14' }],
+      ['ул. Разина С., 36', { house: '36' }],
+      // after a house number they are
+      ['Малышева 5 к. 2', { house: '5', case: '2' }],
+    ])('%s', (query, want) => expect(parts(query)).toEqual(want));
+  });
+
   describe('numbers that are never a house', () => {
     it('ignores an unbroken phone number (7+ digits)', () => {
       expect(parts('89123456789')).toEqual({});
