@@ -973,10 +973,20 @@ export function parseHouseParts(typing: bool = false): i32 {
     if ((next == partLast(P_HOUSE) + 1 || afterCorpus) && isDigitTok(next) && tok(next, F_ROLE) == ROLE_FREE && tok(next, F_LEN) <= 4 &&
         ((tok(next, F_SEP) & (SEP_COMMA | SEP_HYPHEN)) != 0 || spacedFlat(houseAt, next)) && !startsName(next)) {
       const spaced = (tok(next, F_SEP) & (SEP_COMMA | SEP_HYPHEN)) == 0;
-      if (partFirst(P_FLAT) < 0) {
+      const comma = (tok(next, F_SEP) & SEP_COMMA) != 0;
+      const third = next + 1;
+      if (comma && partFirst(P_FLAT) < 0 && partFirst(P_CASE) < 0 && partFirst(P_BUILD) < 0 && isDigitTok(third) &&
+          tok(third, F_ROLE) == ROLE_FREE && tok(third, F_LEN) <= 4 && (tok(third, F_SEP) & SEP_COMMA) != 0 && aloneInSegment(next) &&
+          aloneInSegment(third)) {
+        // house, корпус and flat each between commas, as 1C and KLADR exports write them (`Шварца ул,10,1,192`)
+        setPart(P_CASE, next, next);
+        setPart(P_FLAT, third, third);
+        mark(next, third, ROLE_HOUSE);
+      } else if (partFirst(P_FLAT) < 0) {
         setPart(P_FLAT, next, next);
         mark(next, next, ROLE_HOUSE);
-        if (spaced) spacedFlatAt = next;
+        // (the number may be the corpus where the street has no house of the number alone: `Шварца ул,10,1,`)
+        if (spaced || (comma && aloneInSegment(next))) spacedFlatAt = next;
       } else if (spaced && partFirst(P_CASE) < 0 && partFirst(P_BUILD) < 0) {
         // a flat of its own besides (`35 4, кв 5`): the number can only be the corpus (alternative key), else left over
         spacedFlatAt = next;

@@ -142,6 +142,9 @@ describe('parseHouse(query)', () => {
       ['кв. 12б', { flat: '12б' }],
       // a unit's fraction
       ['Малышева 5 кв 12/1', { house: '5', flat: '12/1' }],
+      // house, корпус and flat each between commas (1C's and KLADR's exports)
+      ['Россия,620073,Свердловская обл,,Екатеринбург г,,Академика Шварца ул,10,1,192', { house: '10', case: '1', flat: '192' }],
+      ['Малышева, 5, 10', { house: '5', flat: '10' }],
       ['Малышева 5 оф. 301/1', { house: '5', office: '301/1' }],
       ['11/-89', { house: '11', flat: '89' }],
       ['д.20-18', { house: '20', flat: '18' }],
