@@ -104,6 +104,8 @@ let spacedFlatAt: i32 = -1;
 let altSpaced = false;
 /** The alternative key reads the typed corpus as a fraction (`14 к2` → 14/2). */
 let altFraction = false;
+/** The alternative key reads the letter glued to the корпус as the литера (`12к4Б` → 12бк4). */
+let altCaseLiter = false;
 
 export function setupHouse(): void {
   if (PARTS == 0) {
@@ -1077,6 +1079,7 @@ function buildHouseKey(): void {
   houseLiterBaseLen = 0;
   altSpaced = false;
   altFraction = false;
+  altCaseLiter = false;
   houseWideKeyLen = 0;
   wideLast = -1;
   wideTakesFlat = false;
@@ -1115,6 +1118,11 @@ function buildHouseKey(): void {
     appendTokens(partFirst(P_BUILD), partLast(P_BUILD));
   }
   if ((partFirst(P_CASE) < 0 && partFirst(P_BUILD) < 0) || keywordLetter == partLast(P_HOUSE) + 1) buildWideKey();
+  // the корпус ends with a letter glued to its number and no литера was typed (`12к4Б`)
+  const caseLast = partLast(P_CASE);
+  const caseLiter = partFirst(P_CASE) >= 0 && caseLast > partFirst(P_CASE) && partFirst(P_LITER) < 0 && partFirst(P_BUILD) < 0 &&
+    tok(caseLast, F_KIND) == KIND_ALPHA && tok(caseLast, F_LEN) == 1 && glued(caseLast) && isDigitTok(caseLast - 1) &&
+    houseKeyLen < HOUSE_KEY_CAPACITY && houseBaseLen > 0 && isDigit(u16At(HOUSE_KEY, houseBaseLen - 1));
   // the fraction's slash in the number (−1: none)
   let slash = -1;
   for (let k = 0; k < houseBaseLen; k++) if (u16At(HOUSE_KEY, k) == 47) { slash = k; break; }
@@ -1136,7 +1144,7 @@ function buildHouseKey(): void {
       const s = tok(spacedFlatAt, F_START);
       for (let k = 0; k < tok(spacedFlatAt, F_LEN); k++) setU16(HOUSE_ALT_KEY, houseAltKeyLen++, u16At(NORM, s + k));
     }
-  } else if (partFirst(P_BUILD) < 0 && tok(partFirst(P_CASE), F_KIND) == KIND_DIGIT && houseLiterBaseLen == 0 && slash < 0) {
+  } else if (partFirst(P_BUILD) < 0 && tok(partFirst(P_CASE), F_KIND) == KIND_DIGIT && houseLiterBaseLen == 0 && slash < 0 && !caseLiter) {
     // `14 к2` → 14/2: the registry writes some corpora as a fraction (GAR's «14/2» where people type «14 корп 2»)
     for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == houseBaseLen ? 47 : u16At(HOUSE_KEY, k));
     houseAltKeyLen = houseKeyLen;
@@ -1149,6 +1157,15 @@ function buildHouseKey(): void {
       for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == at ? 0x431 : u16At(HOUSE_KEY, k));
       houseAltKeyLen = houseKeyLen;
     }
+  }
+  // `12к4Б`: the letter glued to the корпус is the литера (Санкт-Петербург's `12 к4 литБ`, keyed 12бк4 as the литера
+  // stands after the number), where the registry has no корпус 4б
+  if (houseAltKeyLen == 0 && caseLiter) {
+    for (let k = 0; k < houseBaseLen; k++) setU16(HOUSE_ALT_KEY, k, u16At(HOUSE_KEY, k));
+    houseAltKeyLen = houseBaseLen;
+    setU16(HOUSE_ALT_KEY, houseAltKeyLen++, u16At(NORM, tok(caseLast, F_START)));
+    for (let k = houseBaseLen; k < houseKeyLen - 1; k++) setU16(HOUSE_ALT_KEY, houseAltKeyLen++, u16At(HOUSE_KEY, k));
+    altCaseLiter = true;
   }
 }
 
@@ -1168,6 +1185,10 @@ function latinCapitalB(): i32 {
 export function takeAltHouse(): void {
   // the corpus typed is the fraction's number: the registry's house spells it
   if (altFraction) setPart(P_CASE, -1, -1);
+  if (altCaseLiter) {
+    setPart(P_LITER, partLast(P_CASE), partLast(P_CASE));
+    setPart(P_CASE, partFirst(P_CASE), partLast(P_CASE) - 1);
+  }
   if (!altSpaced) return;
   if (partFirst(P_FLAT) == spacedFlatAt) setPart(P_FLAT, -1, -1);
   setPart(P_CASE, spacedFlatAt, spacedFlatAt);

@@ -177,6 +177,10 @@ describe('POST /api/v1/clean/address', () => {
     const literMissing = await clean('г. Екатеринбург, ул. Белинского, д. 163в лит. Б');
     expect(literMissing.quality.house).toBe(4);
     expect(literMissing.houseDetails.fullName).toBe('дом 163в, литера б');
+    // a letter glued to the корпус where the registry has the корпус and that литера (Санкт-Петербург's 12 к4 литБ)
+    const spb = await clean('Санкт-Петербург, ул. Шахматова, 12к4Б');
+    expect(spb.quality.house).toBe(3);
+    expect(spb.houseDetails.fullName).toBe('дом 12, корпус 4, литера б');
     // and a fraction typed where the registry has the number's строение (GAR's «7 стр 2»): that house, not 7 стр 1
     const building = await clean('Байконур, ул. Авиационная, д. 7/2');
     expect(building.quality.house).toBe(3);

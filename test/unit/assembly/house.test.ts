@@ -110,6 +110,9 @@ describe('parseHouse(query)', () => {
       // a keyword's letter is the литера's when the number after it is another part's
       ['31 лит. Д, 620000', { house: '31', liter: 'д' }],
       ['31 литер Д 2 этаж', { house: '31', liter: 'д', floor: '2' }],
+      // (a letter glued to the корпус is the корпус's as parsed; the solver reads it as the литера where the registry
+      // has no such корпус: `12к4Б` → 12 к4 литБ, test/api/clean-address.test.ts)
+      ['12к4Б', { house: '12', case: '4б' }],
       // the letter glued to the word
       ['31литБ', { house: '31', liter: 'б' }],
       ['31 литерБ', { house: '31', liter: 'б' }],
