@@ -10,7 +10,7 @@
  */
 import { INPUT, NORM, SRC, reserve, i32At, setI32, u16At, setU16 } from './memory';
 import { isDigit, isLetter, knownWord } from './text';
-import { compoundWord, wordsGluedAt } from './trie';
+import { compoundWord, isTypeWord, wordsGluedAt } from './trie';
 
 export const MAX_TOKENS: i32 = 64;
 export const TOKEN_STRIDE: i32 = 12;
@@ -168,6 +168,9 @@ const GLUED_PART_MIN: i32 = 3;
  */
 function gluedSplit(i: i32, j: i32, len: i32): i32 {
   if (j - i < 2 * GLUED_PART_MIN || u16At(NORM, i) < 0x400 || knownWord(i, j - i, true)) return -1;
+  // a type word of two letters glued to the name (`улМира`, `прЛенина`): shorter than a part, read where the rest is
+  // a word
+  if (isTypeWord(i, 2) && knownWord(i + 2, j - i - 2, splitTyping && !hasLetterAfter(j, len))) return i + 2;
   return wordsGluedAt(i, j - i, GLUED_PART_MIN, splitTyping && !hasLetterAfter(j, len));
 }
 

@@ -173,6 +173,10 @@ describe('standardize: names and types', () => {
       expect(glued.undefinedParts).toBe('');
       expect((await standardizeRu('санктпетербург')).levels.region).toBe('г Санкт-Петербург');
       expect((await standardizeRu('уланудэ')).levels.city).toBe('г Улан-Удэ');
+      // a type word of two letters glued to a short name
+      const typeGlued = await standardizeRu('Екатеринбург улМира 18');
+      expect(typeGlued.levels.street).toBe('ул Мира');
+      expect(typeGlued.house).toBe('18');
     });
 
     it('reads a city\'s district the data lacks as no street\'s name, and as a leftover of no weight', async () => {
