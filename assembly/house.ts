@@ -465,10 +465,16 @@ function flatAfterHyphen(t: i32): bool {
   return isDigitTok(t) && tok(t, F_ROLE) == ROLE_FREE && (tok(t, F_SEP) & SEP_HYPHEN) != 0 && (tok(t, F_SEP) & SEP_COMMA) == 0;
 }
 
-/** Token t is a one-letter keyword glued to the number before it, followed by a hyphen and a free number (35д-253). */
+/**
+ * Token t is a one-letter keyword glued to the number before it, followed by a hyphen and a free number (35д-253),
+ * or by a space and a free number that closes its part of the string (`28д 71`, `18к 21`).
+ */
 function letterBeforeFlat(t: i32): bool {
   if (t >= tokenCount || tok(t, F_KIND) != KIND_ALPHA || tok(t, F_LEN) != 1 || tok(t, F_SEP) != 0 || tok(t, F_ROLE) != ROLE_FREE) return false;
-  return keywordPart(t) >= 0 && flatAfterHyphen(t + 1);
+  if (keywordPart(t) < 0) return false;
+  const n = t + 1;
+  return flatAfterHyphen(n) || (isDigitTok(n) && tok(n, F_SEP) == SEP_SPACE && tok(n, F_ROLE) == ROLE_FREE && tok(n, F_LEN) <= 4 &&
+    (n + 1 >= tokenCount || tok(n + 1, F_SEGMENT) != tok(n, F_SEGMENT)));
 }
 
 /**

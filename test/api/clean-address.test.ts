@@ -177,6 +177,10 @@ describe('POST /api/v1/clean/address', () => {
     const literMissing = await clean('г. Екатеринбург, ул. Белинского, д. 163в лит. Б');
     expect(literMissing.quality.house).toBe(4);
     expect(literMissing.houseDetails.fullName).toBe('дом 163в, литера б');
+    // a house letter that is also a keyword, then a space and the flat: the house with that letter where the street has it
+    const lettered = await clean('Екатеринбург, Гагарина 28д 71');
+    expect(lettered.houseDetails.fullName).toBe('дом 28д, квартира 71');
+    expect(lettered.quality.house).toBe(3);
     // a letter glued to the корпус where the registry has the корпус and that литера (Санкт-Петербург's 12 к4 литБ)
     const spb = await clean('Санкт-Петербург, ул. Шахматова, 12к4Б');
     expect(spb.quality.house).toBe(3);

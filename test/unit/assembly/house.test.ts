@@ -155,6 +155,8 @@ describe('parseHouse(query)', () => {
       // slip, with or without the house keyword before (house 253 before)
       ['35д-253', { house: '35', flat: '253' }],
       ['д.35д-253', { house: '35', flat: '253' }],
+      // and with a space before the flat that closes its part
+      ['Гагарина 28д 71', { house: '28', flat: '71' }],
       ['3-122', { house: '3', flat: '122' }],
       ['пр-кт Мира, 5-7', { house: '5', flat: '7' }],
       ['дом 26, 5', { house: '26', flat: '5' }],
