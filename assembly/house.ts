@@ -264,7 +264,9 @@ function englishStreet(i: i32): bool {
   if (normVariant != VARIANT_TRANSLIT || i == 0 || !tokIs(i, 'стр')) return false;
   if (tok(i - 1, F_KIND) != KIND_ALPHA || tok(i - 1, F_SEGMENT) != tok(i, F_SEGMENT) || readKeyword(i - 1) >= 0) return false;
   for (let k = 0; k < i; k++) {
-    if (tok(k, F_KIND) == KIND_DIGIT && tok(k, F_LEN) < 6) return false;
+    // (a number opening the name in the same part is the name's: `8 Marta str. 5`, `40-letiya Komsomola str., 10`)
+    const namesNumber = tok(k, F_SEGMENT) == tok(i, F_SEGMENT) && k + 1 < i && tok(k + 1, F_KIND) == KIND_ALPHA && readKeyword(k + 1) < 0;
+    if (tok(k, F_KIND) == KIND_DIGIT && tok(k, F_LEN) < 6 && !namesNumber) return false;
     // a street typed with its Russian type word already (`prosp. abaya str 1e`: строение 1е)
     if (tok(k, F_SEGMENT) == tok(i, F_SEGMENT) && tok(k, F_KIND) == KIND_ALPHA && isTypeWord(tok(k, F_START), tok(k, F_LEN))) return false;
   }

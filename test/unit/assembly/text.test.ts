@@ -39,6 +39,10 @@ describe('standardize: folding', () => {
     const krupnosortshchikov = await standardizeRu('gorod ekaterinburg, ul. krupnosortshchikov, dom 8');
     expect(krupnosortshchikov.levels).toEqual({ ...EKB, street: 'ул Крупносортщиков' });
     expect(krupnosortshchikov.house).toBe('8');
+    // English `str.` after a name that opens with a number (`8 Marta str. 5`): the street's type, not строение
+    const marta = await standardizeRu('8 Marta str. 5, Yekaterinburg');
+    expect(marta.levels).toEqual({ ...EKB, street: 'ул 8 Марта' });
+    expect(marta.house).toBe('5');
     // the floor and the entrance in transliteration
     const floor = await standardizeRu('ekaterinburg, ulitsa popova, 30, 5 etazh');
     expect(floor.house).toBe('30');
