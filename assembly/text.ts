@@ -357,6 +357,12 @@ function translitAt(i: i32, len: i32): i32 {
     if (c1 == 101) { tlOut = 0x435; return 2; } // ye е
   }
   if (c0 == 105 && c1 == 121 && !isVowelLatin(c2)) { tlOut = 0x438; tlOut2 = 0x439; return 2; } // iy ий
+  // the passports' (ICAO) я ia after a vowel (`borovaia` боровая, `altaiskaia`); elsewhere ia stays иа
+  // (`aviatsionnaya`; `lennia`, ленина with two letters swapped), and iu stays иу (`shubniuova`, a slip of шубникова)
+  if (c0 == 105 && c1 == 97 && i > 0 && isVowelLatin(lowerAscii(u16At(INPUT, i - 1)))) {
+    tlOut = 0x44f;
+    return 2;
+  }
   if (c0 == 121 && c1 == 121) { tlOut = 0x44b; tlOut2 = 0x439; return 2; } // yy ый
   switch (c0) {
     case 97: tlOut = 0x430; return 1;

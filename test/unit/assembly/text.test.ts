@@ -39,6 +39,10 @@ describe('standardize: folding', () => {
     const krupnosortshchikov = await standardizeRu('gorod ekaterinburg, ul. krupnosortshchikov, dom 8');
     expect(krupnosortshchikov.levels).toEqual({ ...EKB, street: 'ул Крупносортщиков' });
     expect(krupnosortshchikov.house).toBe('8');
+    // the passports' ia for я after a vowel (`Borovaia`), with BGN's `Aviatsionnaya` and a slip's `lennia` unchanged
+    expect((await standardizeRu('Yekaterinburg, ul. Borovaia 25')).levels.street).toBe('ул Боровая');
+    expect((await standardizeRu('Yekaterinburg, ul. Altaiskaia 70')).levels.street).toBe('ул Алтайская');
+    expect((await standardizeRu('Yekaterinburg, ul. Aviatsionnaya 63')).levels.street).toBe('ул Авиационная');
     // English `str.` after a name that opens with a number (`8 Marta str. 5`): the street's type, not строение
     const marta = await standardizeRu('8 Marta str. 5, Yekaterinburg');
     expect(marta.levels).toEqual({ ...EKB, street: 'ул 8 Марта' });
