@@ -31,7 +31,7 @@
  *   @40 order key: hit, @44 name id of the name that made the candidate (ties go to the earlier, as in one pass)
  * Both tables are reset through their used lists, so a call costs what it touched.
  */
-import { reserve } from '../memory';
+import { NORM, reserve, u16At } from '../memory';
 import {
   word, posting, name, nameWord, obj, NAME_HISTORICAL, NAME_ALIAS, NAME_INITIAL, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount, NAMES, wordCount,
 } from '../blob';
@@ -2478,6 +2478,22 @@ function typeWordAlone(t: i32, near: i32): bool {
   const other = t + (t - near);
   return other < 0 || other >= tokenCount || tok(other, F_SEGMENT) != tok(t, F_SEGMENT);
 }
+/**
+ * The word of token t is typed again elsewhere in the string (`Верх-Исетский район, б-р Верх-Исетский`: the district
+ * and the street of one name): a type word beside one of the two says nothing against the name (the solver keeps one
+ * of a word's tokens, and it may be the other's).
+ */
+function typedTwice(t: i32): bool {
+  const start = tok(t, F_START);
+  const len = tok(t, F_LEN);
+  for (let k = 0; k < tokenCount; k++) {
+    if (k == t || tok(k, F_LEN) != len || tok(k, F_KIND) != tok(t, F_KIND)) continue;
+    let same = true;
+    for (let c = 0; c < len && same; c++) same = u16At(NORM, tok(k, F_START) + c) == u16At(NORM, start + c);
+    if (same) return true;
+  }
+  return false;
+}
 /** the levels of a street's type word (plan structure, street) */
 const STREET_TYPE_LEVELS: i32 = (1 << 6) | (1 << 7);
 /** the levels of a region's or district's type word (region, area, city district) */
@@ -2504,7 +2520,7 @@ function scoreType(o: usize): void {
     if ((mask & ((<u64>1) << <u64>t)) != 0) continue;
     const a = tok(t, F_TYPE_A);
     if (a < 0) continue;
-    const bonus = typeWordBonus(a, tok(t, F_TYPE_B), type, level, typeWordAlone(t, near));
+    const bonus = typeWordBonus(a, tok(t, F_TYPE_B), type, level, typeWordAlone(t, near) && !typedTwice(near));
     // the word being typed may still be the start of a name (`екатеринбург ул` on the way to Ульяновская): it types
     // what it agrees with, and contradicts nothing
     if (bonus < 0 && t == prefixTok) continue;

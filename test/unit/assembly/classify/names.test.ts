@@ -180,6 +180,10 @@ describe('standardize: names and types', () => {
     });
 
     it('reads a city\'s district the data lacks as no street\'s name, and as a leftover of no weight', async () => {
+      // a district and a street of one name both typed: the district's type word says nothing against the street
+      const both = await standardizeRu('Екатеринбург, Верх-Исетский район, б-р Верх-Исетский, д. 18');
+      expect(both.levels.street).toBe('б-р Верх-Исетский');
+      expect(both.house).toBe('18');
       const district = await standardizeRu('г. Екатеринбург, Верх-Исетский р-н, ул. Исследователей, д. 13');
       expect(district.levels.street).toBe('ул Исследователей');
       expect(district.house).toBe('13');
