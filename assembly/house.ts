@@ -300,7 +300,7 @@ function isFloorWord(i: i32): bool {
 function isEntranceWord(i: i32): bool {
   return i < tokenCount && tok(i, F_KIND) == KIND_ALPHA && tok(i, F_ROLE) == ROLE_FREE &&
     (tokIs(i, 'подъезд') || tokIs(i, 'подъезде') || tokIs(i, 'подьезд') || tokIs(i, 'подьезде') || tokIs(i, 'подезд') ||
-     tokIs(i, 'пд') || (tokIs(i, 'под') && (i + 1 >= tokenCount || tok(i + 1, F_SEGMENT) != tok(i, F_SEGMENT))));
+     tokIs(i, 'пд') || (tokIs(i, 'под') && closesSegment(i)));
 }
 
 /**
@@ -415,7 +415,7 @@ function readValue(i: i32, p: i32): i32 {
       last++;
       const letter = last + 1;
       // (or its letter after a space or hyphen, closing its part of the string: `52/1 а`, `52/1-а, кв 3`)
-      const closes = letter + 1 >= tokenCount || tok(letter + 1, F_SEGMENT) != tok(letter, F_SEGMENT) || keywordPart(letter + 1) >= 0;
+      const closes = closesSegment(letter) || keywordPart(letter + 1) >= 0;
       if (letter < tokenCount && tok(letter, F_KIND) == KIND_ALPHA && tok(letter, F_LEN) == 1 &&
           (glued(letter) || ((tok(letter, F_SEP) & (SEP_COMMA | SEP_SLASH | SEP_DOT)) == 0 && closes && keywordPart(letter) < 0)) &&
           !(keywordPart(letter) >= 0 && isDigitTok(letter + 1))) last++;
@@ -476,7 +476,7 @@ function letterBeforeFlat(t: i32): bool {
   if (keywordPart(t) < 0) return false;
   const n = t + 1;
   return flatAfterHyphen(n) || (isDigitTok(n) && tok(n, F_SEP) == SEP_SPACE && tok(n, F_ROLE) == ROLE_FREE && tok(n, F_LEN) <= 4 &&
-    (n + 1 >= tokenCount || tok(n + 1, F_SEGMENT) != tok(n, F_SEGMENT)));
+    closesSegment(n));
 }
 
 /**
@@ -486,7 +486,7 @@ function letterBeforeFlat(t: i32): bool {
 function spacedFlat(houseAt: i32, t: i32): bool {
   if ((tok(t, F_SEP) & SEP_SPACE) == 0) return false;
   if (houseAt > 0 && tokIs(houseAt - 1, 'н')) return false;
-  return t + 1 >= tokenCount || tok(t + 1, F_SEGMENT) != tok(t, F_SEGMENT);
+  return closesSegment(t);
 }
 
 /** A flat keyword with its number after token t (кв 53, квартира 5, оф 12). */
@@ -751,10 +751,19 @@ function classifyNumbers(): void {
   }
 }
 
+/** Token t is the first of its part of the string (the string's start or a comma before it). */
+function opensSegment(t: i32): bool {
+  return t == 0 || tok(t - 1, F_SEGMENT) != tok(t, F_SEGMENT);
+}
+
+/** Token t is the last of its part of the string (the string's end or a comma after it). */
+function closesSegment(t: i32): bool {
+  return t + 1 >= tokenCount || tok(t + 1, F_SEGMENT) != tok(t, F_SEGMENT);
+}
+
 /** Token i is the only one of its part of the string (between commas or the string's ends). */
 function aloneInSegment(i: i32): bool {
-  const segment = tok(i, F_SEGMENT);
-  return (i == 0 || tok(i - 1, F_SEGMENT) != segment) && (i + 1 >= tokenCount || tok(i + 1, F_SEGMENT) != segment);
+  return opensSegment(i) && closesSegment(i);
 }
 
 /** `value` is a postcode of the dictionary. */
@@ -771,9 +780,7 @@ function splitPostcode(i: i32): bool {
   const j = i + 1;
   if (j >= tokenCount || tok(j, F_KIND) != KIND_DIGIT || tok(j, F_LEN) != 3 || tok(j, F_SEP) != SEP_SPACE) return false;
   if (tok(j, F_ROLE) != ROLE_FREE || tok(j, F_SEGMENT) != tok(i, F_SEGMENT)) return false;
-  const opens = i == 0 || tok(i - 1, F_SEGMENT) != tok(i, F_SEGMENT);
-  const closes = j + 1 >= tokenCount || tok(j + 1, F_SEGMENT) != tok(j, F_SEGMENT);
-  if (!opens || !closes || (i > 0 && j + 1 < tokenCount)) return false;
+  if (!opensSegment(i) || !closesSegment(j) || (i > 0 && j + 1 < tokenCount)) return false;
   return knownPostcode(tok(i, F_VALUE) * 1000 + tok(j, F_VALUE));
 }
 
@@ -1137,11 +1144,8 @@ function buildHouseKey(): void {
   // 73/1 → 73к1 when no corpus was written
   if (partFirst(P_CASE) < 0) {
     if (slash > 0) {
-      for (let k = 0; k < houseKeyLen; k++) {
-        setU16(HOUSE_ALT_KEY, k, k == slash ? 0x43a : u16At(HOUSE_KEY, k));
-        setU16(HOUSE_FRACTION_BUILD_KEY, k, k == slash ? 0x441 : u16At(HOUSE_KEY, k));
-      }
-      houseAltKeyLen = houseKeyLen;
+      houseAltKeyLen = keyWithChar(HOUSE_ALT_KEY, slash, 0x43a);
+      keyWithChar(HOUSE_FRACTION_BUILD_KEY, slash, 0x441);
       houseFractionBaseLen = slash;
     } else if (partFirst(P_BUILD) < 0 && spacedFlatAt >= 0 && houseKeyLen + 1 + tok(spacedFlatAt, F_LEN) <= HOUSE_KEY_CAPACITY) {
       // `Ленина 5 1` → 5к1: the bare number after a space is the corpus where the street has no house 5
@@ -1154,17 +1158,13 @@ function buildHouseKey(): void {
     }
   } else if (partFirst(P_BUILD) < 0 && tok(partFirst(P_CASE), F_KIND) == KIND_DIGIT && houseLiterBaseLen == 0 && slash < 0 && !caseLiter) {
     // `14 к2` → 14/2: the registry writes some corpora as a fraction (GAR's «14/2» where people type «14 корп 2»)
-    for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == houseBaseLen ? 47 : u16At(HOUSE_KEY, k));
-    houseAltKeyLen = houseKeyLen;
+    houseAltKeyLen = keyWithChar(HOUSE_ALT_KEY, houseBaseLen, 47);
     altFraction = true;
   }
   // `53B`: a Latin capital B is В by its look and б by its transliteration; the other reading is the other key
   if (houseAltKeyLen == 0) {
     const at = latinCapitalB();
-    if (at >= 0) {
-      for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, k == at ? 0x431 : u16At(HOUSE_KEY, k));
-      houseAltKeyLen = houseKeyLen;
-    }
+    if (at >= 0) houseAltKeyLen = keyWithChar(HOUSE_ALT_KEY, at, 0x431);
   }
   // `12к4Б`: the letter glued to the корпус is the литера (Санкт-Петербург's `12 к4 литБ`, keyed 12бк4 as the литера
   // stands after the number), where the registry has no корпус 4б
@@ -1175,6 +1175,12 @@ function buildHouseKey(): void {
     for (let k = houseBaseLen; k < houseKeyLen - 1; k++) setU16(HOUSE_ALT_KEY, houseAltKeyLen++, u16At(HOUSE_KEY, k));
     altCaseLiter = true;
   }
+}
+
+/** Writes HOUSE_KEY into `key` with the character at `at` replaced by `c`; returns the key's length. */
+function keyWithChar(key: usize, at: i32, c: i32): i32 {
+  for (let k = 0; k < houseKeyLen; k++) setU16(key, k, k == at ? c : u16At(HOUSE_KEY, k));
+  return houseKeyLen;
 }
 
 /** Where in HOUSE_KEY the house's letter stands when it was typed as a Latin capital B (read В), else −1. */

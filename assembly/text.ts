@@ -192,12 +192,22 @@ function keyAfterNumber(i: i32, len: i32): bool {
 function literWordEndsAt(k: i32): bool {
   let start = k;
   while (start > 0 && isLetter(foldChar(u16At(INPUT, start - 1)))) start--;
-  const n = k - start + 1;
+  return spellsLiterWord(INPUT, start, k - start + 1, true);
+}
+
+const LITERA = 'литера';
+
+/**
+ * buf[start … start+n) spells the литера's word (лит, литер, литера), each character folded first when `fold` (the
+ * raw input; NORM is folded already).
+ */
+export function spellsLiterWord(buf: usize, start: i32, n: i32, fold: bool): bool {
   if (n != 3 && n != 5 && n != 6) return false;
-  const lit = foldChar(u16At(INPUT, start)) == 0x43b && foldChar(u16At(INPUT, start + 1)) == 0x438 && foldChar(u16At(INPUT, start + 2)) == 0x442;
-  if (!lit || n == 3) return lit;
-  const liter = foldChar(u16At(INPUT, start + 3)) == 0x435 && foldChar(u16At(INPUT, start + 4)) == 0x440;
-  return liter && (n == 5 || foldChar(u16At(INPUT, start + 5)) == 0x430);
+  for (let k = 0; k < n; k++) {
+    const c = u16At(buf, start + k);
+    if ((fold ? foldChar(c) : c) != <i32>LITERA.charCodeAt(k)) return false;
+  }
+  return true;
 }
 
 /** A Latin letter that looks like a Cyrillic one (A a B C c E e H K k M m O o P p T X x y): that letter, else 0. */

@@ -9,7 +9,7 @@
  * `value` holds a DIGIT token's number (saturated) for cheap checks.
  */
 import { INPUT, NORM, SRC, reserve, i32At, setI32, u16At, setU16 } from './memory';
-import { isDigit, isLetter, knownWord } from './text';
+import { isDigit, isLetter, knownWord, spellsLiterWord } from './text';
 import { compoundWord, isTypeWord, wordsGluedAt } from './trie';
 
 export const MAX_TOKENS: i32 = 64;
@@ -170,8 +170,9 @@ function gluedSplit(i: i32, j: i32, len: i32): i32 {
   if (j - i < 2 * GLUED_PART_MIN || u16At(NORM, i) < 0x400 || knownWord(i, j - i, true)) return -1;
   // a type word of two letters glued to the name (`улМира`, `прЛенина`): shorter than a part, read where the rest is
   // a word
-  if (isTypeWord(i, 2) && knownWord(i + 2, j - i - 2, splitTyping && !hasLetterAfter(j, len))) return i + 2;
-  return wordsGluedAt(i, j - i, GLUED_PART_MIN, splitTyping && !hasLetterAfter(j, len));
+  const typing = splitTyping && !hasLetterAfter(j, len);
+  if (isTypeWord(i, 2) && knownWord(i + 2, j - i - 2, typing)) return i + 2;
+  return wordsGluedAt(i, j - i, GLUED_PART_MIN, typing);
 }
 
 /** A letter or digit stands in NORM[from…len). */
@@ -210,13 +211,10 @@ function digitNext(from: i32, len: i32): bool {
 
 /** The length of the литера's word (лит, литер, литера) that NORM[i…i+len) is with one letter after it, else 0. */
 function literKeywordLen(i: i32, len: i32): i32 {
-  if (len != 4 && len != 6 && len != 7) return 0;
-  if (u16At(NORM, i) != 0x43b || u16At(NORM, i + 1) != 0x438 || u16At(NORM, i + 2) != 0x442) return 0;
-  if (len == 4) return 3;
-  if (u16At(NORM, i + 3) != 0x435 || u16At(NORM, i + 4) != 0x440) return 0;
+  const n = len - 1;
+  if (!spellsLiterWord(NORM, i, n, false)) return 0;
   // (литера itself is the word: литерА typed glued reads as it)
-  if (len == 6) return u16At(NORM, i + 5) != 0x430 ? 5 : 0;
-  return u16At(NORM, i + 5) == 0x430 ? 6 : 0;
+  return n == 5 && u16At(NORM, i + 5) == 0x430 ? 0 : n;
 }
 
 /** Tokenizes NORM[0…len); returns the token count. */

@@ -437,9 +437,11 @@ export class LoadedDictionary implements Dictionary {
     };
     if (k === 'KLADR') {
       const digits = id.replace(/\D/g, '');
-      // a 19-digit code is a street's 15 and a house's 4 (no actuality): the street's, as actual; a street part of
-      // 0000 (`c_kladr19` of a city, 0100000200000000000) is the place's own 13
-      const candidates = digits.length === 19 ? [`${digits.slice(0, 15)}00`] : [digits];
+      // a 19-digit code is a street's 15 and a house's 4 (no actuality): the street's, as actual; an 11- or 15-digit
+      // one has no actuality: the actual one; a street part of 0000 (`c_kladr19` of a city, 0100000200000000000) is
+      // the place's own 13
+      const bare = /^\d{11}$|^\d{15}$/.test(id);
+      const candidates = digits.length === 19 ? [`${digits.slice(0, 15)}00`] : bare ? [`${digits}00`] : [digits];
       for (const c of [...candidates]) {
         if (c.length === 13 || c.length === 17) candidates.push(c.slice(0, -2) + '00');
         if (c.length === 17 && c.slice(11, 15) === '0000') candidates.push(`${c.slice(0, 11)}00`);

@@ -43,8 +43,6 @@ export function canonicalId(kind: KnownKind, id: string): string {
   const trimmed = id.trim();
   if (kind === 'FIAS') return trimmed.toLowerCase();
   if (kind === 'OSM' || kind === 'GA') return trimmed.toUpperCase();
-  // a KLADR code without its actuality (11 or 15 digits): the actual one
-  if (kind === 'KLADR' && /^\d{11}$|^\d{15}$/.test(trimmed)) return `${trimmed}00`;
   return trimmed;
 }
 
