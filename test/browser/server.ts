@@ -1,6 +1,7 @@
 /**
  * The real server in-process for the browser tests: `createApp()` with the real engine (`createEngine`
- * of host/engine over build/dictionaries, or DICTIONARIES_DIR) listening on 127.0.0.1, port 0.
+ * of host/engine over build/dictionaries, or DICTIONARIES_DIR) listening on 127.0.0.1, port 0. It keeps the
+ * request line of every request it receives, so a test can prove that a page sent none.
  */
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
@@ -16,6 +17,8 @@ export interface RunningTestServer {
   app: AddressApp;
   server: Server;
   url: string;
+  /** `METHOD path` of every request the server has received, in order */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -23,7 +26,12 @@ export async function startServer(): Promise<RunningTestServer> {
   const engine = await createEngine({ dir: DICTIONARIES_DIR });
   const config = configFromObject({ dictionaries: { Dir: DICTIONARIES_DIR } });
   const app = createApp({ engine, config, logger: pino({ level: 'silent' }) });
-  const server = createServer(requestHandler(app));
+  const requests: string[] = [];
+  const handle = requestHandler(app);
+  const server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    return handle(req, res);
+  });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -31,6 +39,7 @@ export async function startServer(): Promise<RunningTestServer> {
     app,
     server,
     url,
+    requests,
     close: () => new Promise<void>((done) => {
       server.close(() => done());
       server.closeAllConnections();
