@@ -5,11 +5,16 @@
  *
  *   { "<case>": { hz, p99_us, peer, peer_hz }, …, "memory": { rss_mb, blob_mb, … }, "meta": { … } }
  *
+ * and appends one line a case to bench/history.jsonl, the performance history as data:
+ *
+ *   { date, commit, machine, case, value, unit, peer, ratio }
+ *
  * Options: `--only=suggest,nearest` runs those benches alone; `--scale` adds bench/scale.ts (a synthetic
  * 1 M-house dictionary, a minute or more). BENCH_TIME_MS sets the time per measured function (default 1000).
  * The HTTP load test against a real server is separate: `npx tsx bench/http-load.ts`.
  */
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_TIME_MS, createContext, formatTable, ROOT, sink, type BenchRun, type Row } from './harness.js';
@@ -29,6 +34,33 @@ const BENCHES: [string, () => Promise<{ run: BenchRun }>][] = [
 
 const round = (x: number | null | undefined, digits = 3): number | null =>
   x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toPrecision(digits + 3));
+
+/** The commit the bench ran on (with `+` when the tree has changes), or null outside a git checkout. */
+function currentCommit(): string | null {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    return dirty ? `${head}+` : head;
+  } catch {
+    return null;
+  }
+}
+
+function appendHistory(rows: Row[], isoDate: string, machine: string): void {
+  const date = isoDate.slice(0, 10);
+  const commit = currentCommit();
+  const lines = rows.map((r) => JSON.stringify({
+    date,
+    commit,
+    machine,
+    case: r.case,
+    value: round(r.hz),
+    unit: 'per_s',
+    peer: r.peer,
+    ratio: r.peer_hz ? round(r.hz / r.peer_hz) : null,
+  }));
+  appendFileSync(join(ROOT, 'bench', 'history.jsonl'), `${lines.join('\n')}\n`);
+}
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -83,7 +115,8 @@ async function main(): Promise<void> {
   results.meta = meta;
   if (!only || withScale) {
     writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`\nwrote bench/results.json (${meta.seconds} s)`);
+    appendHistory(rows, meta.date, `${cpu}, ${meta.cores} cores, Node ${process.version}`);
+    console.log(`\nwrote bench/results.json and appended to bench/history.jsonl (${meta.seconds} s)`);
   }
   void sink;
   if (failed.length) process.exit(1);
