@@ -1,5 +1,5 @@
 /**
- * Scale check of the dictionary build (issue 3, feeding issue 8): the real GAR reader, merge and blob
+ * Scale check of the dictionary build (its throughput and memory at national size): the real GAR reader, merge and blob
  * writer on synthetic national-size archives (dictionaries/synth/gar-scale.ts: region 99 replicated), then
  * the blob loaded by the engine and queried. The ru dictionary is built from the synthetic GAR alone, with
  * the hflabs type abbreviations (socrbase.csv) the real build enriches its type table with.

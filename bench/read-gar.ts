@@ -1,6 +1,6 @@
 /**
- * Throughput of the GAR reader alone (issue 3): `readGar` over a `gar_xml.zip` (a synthetic national-layout
- * archive from dictionaries/synth/gar-scale.ts, or the real region) into a sink that only counts, so the
+ * Throughput of the GAR reader alone (the build's largest part): `readGar` over a `gar_xml.zip` (a synthetic
+ * national-layout archive from dictionaries/synth/gar-scale.ts, or the real region) into a sink that only counts, so the
  * figure is the reader's: inflate + XML + the records it builds, no merge, no blob.
  *
  * Each run is a fresh child process (its own heap and peak RSS: the kernel's `maxRSS` of the child). The

@@ -14,7 +14,7 @@
  *   settled (the default, `settledModel`): the copies hold only the settled places (cities and settlements with
  *     streets or houses, under the real regions and districts), so the national lists stay as they are: 143
  *     places a copy, ≈107 k words at 10 M houses.
- *   lists (`syntheticModel`, sessions 10–18's figures): the whole dictionary per copy, the national lists of
+ *   lists (`syntheticModel`, the only model until 2026-11-26): the whole dictionary per copy, the national lists of
  *     86 regions, 533 districts and 1,146 cities included: 1,858 places a copy, 1.27 M made-up words at 10 M
  *     houses, a vocabulary a prefix of three letters hits by the thousand (a worst case for hints).
  * It is written by `encodeBlob` (dictionaries/blob-writer.ts) and loaded by `LoadedDictionary.fromBytes`.

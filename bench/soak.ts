@@ -1,7 +1,7 @@
 /**
  * Soak (`npx tsx bench/soak.ts`): the real service in its default configuration (one worker per core) under
  * a steady mixed load (clean, suggest, clean/house, geosearch and some bad bodies) for SOAK_SECONDS (60)
- * on 127.0.0.1. Reports the RSS growth of every worker, the error count and the 5xx count; the issue's bar:
+ * on 127.0.0.1. Reports the RSS growth of every worker, the error count and the 5xx count; the bar it is judged by:
  * RSS growth ≤ 5 % and no errors.
  *
  * When the 60 s start: after WARMUP (10) s of the load, and then until every worker has been through a full

@@ -1,5 +1,5 @@
 /**
- * The dictionary builder's XML scan (issue 3): `FlatXmlScanner` over the real GAR region's largest tables
+ * The dictionary builder's XML scan: `FlatXmlScanner` over the real GAR region's largest tables
  * (AS_HOUSES_PARAMS, AS_ADM_HIERARCHY, AS_HOUSES, AS_ADDR_OBJ of `DATA_DIR/ru/gar/gar_xml.zip`, inflated once
  * into memory), each record counted, with the WebAssembly scanner reading the records of the canonical shape
  * (build/wasm/xml-scan.wasm) against the JavaScript scanner alone. One operation is a scan of all four tables

@@ -4,7 +4,7 @@
  * normal policy, but a worker woken by a request does not preempt the task running on its core; it takes an idle
  * core or waits for its turn. A worker per core is busy by design, and where the service shares the cores with its
  * clients (a sidecar, or the load test), a worker that preempts a client on the client's core leaves the other core
- * idle meanwhile (docs/DECISIONS.md, "Batch scheduling"). Node has no call for it, so util-linux's `chrt` sets it;
+ * idle meanwhile (docs/DECISIONS.md, "API and HTTP"). Node has no call for it, so util-linux's `chrt` sets it;
  * where there is no `chrt` or no Linux, the policy stays normal and the log says so.
  */
 import { execFileSync } from 'node:child_process';

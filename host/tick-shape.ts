@@ -7,7 +7,7 @@
  * but the tick objects in the queue, which is empty between turns: a full collection that comes while it is empty frees
  * them, the next tick object gets new ones, and the definitions' feedback turns megamorphic. It never returns from
  * there, and every `nextTick` from then on defines its members in V8's runtime: ≈360 ns a call, ≈130 with the shape
- * held (docs/DECISIONS.md, "Measuring"). A request on node's HTTP stack takes about six ticks (stream reads, ends, writes,
+ * held (docs/DECISIONS.md, "API and HTTP"). A request on node's HTTP stack takes about six ticks (stream reads, ends, writes,
  * destroys), and the service's start-up does full collections (the dictionaries); the bench's bare floor does not.
  *
  * One object of the same shape, held here for good, holds the whole chain of maps (a map holds the one it came from),

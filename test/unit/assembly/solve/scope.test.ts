@@ -189,7 +189,7 @@ describe('suggest over streets that repeat in every town', () => {
 
   it('reads the streets of the town a hint names, not those of every town (core stats(2): candidates collected)', () => {
     // every rank term must come with its bound: the penalty for a whole word left out, unbounded, read the street
-    // prefix in every town (20× slower hints at 10 M houses; docs/KNOWN_ISSUES.md, Scale)
+    // prefix in every town (20× slower hints at 10 M houses; docs/DECISIONS.md, "Speed rules that shape answers")
     const read = (d: typeof scoped, q: string) => {
       d.engine.suggest('ru', q, 5);
       return d.dict.core.exports.stats(2);
