@@ -27,6 +27,7 @@
 import { reserve, setI32, u16At, NORM } from './memory';
 import { TRIE, trieCount, trieNode, word } from './blob';
 import { normVariant, VARIANT_TRANSLIT, nearKeys, keyNeighbours } from './text';
+import { soundWords, foundWord } from './sound';
 
 const CH_SOFT: i32 = 0x44c; // ь
 const CH_HARD: i32 = 0x44a; // ъ
@@ -409,6 +410,17 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
   }
 
   if (!cellWalkOnly) memoKeep(start, m, flags);
+  return hitCount;
+}
+
+/**
+ * The words that sound as NORM[start … start+len) is written (sound.ts), each at the cost of one edit: the way in for a
+ * word spelled by ear that the fuzzy walk found nothing for (`маяковскова` → маяковского). Returns the hits written.
+ */
+export function lookupSound(start: i32, len: i32): i32 {
+  hitCount = 0;
+  const n = soundWords(start, len);
+  for (let k = 0; k < n; k++) addHit(foundWord(k), 1);
   return hitCount;
 }
 

@@ -35,7 +35,7 @@ import { NORM, reserve, u16At } from '../memory';
 import {
   word, posting, name, nameWord, obj, NAME_HISTORICAL, NAME_ALIAS, NAME_INITIAL, O_TYPE, O_LEVEL, O_PARENT, typeLevelMask, nameCount, NAMES, wordCount,
 } from '../blob';
-import { lookup, exactWord, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, MAX_HITS, FAR_KEY, costOf } from '../trie';
+import { lookup, lookupSound, exactWord, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, MAX_HITS, FAR_KEY, costOf } from '../trie';
 import {
   ensureSubtrees, scoped, isArea, areaStart, areaCount, areaName, leafMax, leafRepeat, leafLevels, companionStart,
   companionCount, companion, companionWeight, lightestName, firstPostingAt, leafStart, leafCount, orderedName,
@@ -1917,6 +1917,8 @@ export function classifyNames(prefixToken: i32, deferAreas: bool = false): void 
       budget = 1;
       n = lookup(tok(t, F_START), len, 1, prefix);
     }
+    // a word written as it is heard, two edits or more by letters (`маяковскова`, `брацкая`): its sound key
+    if (n == 0 && kind == KIND_ALPHA) n = lookupSound(tok(t, F_START), len);
     if (n == 0 && len >= 6 && kind == KIND_ALPHA && normVariant == VARIANT_PLAIN) unhitWord = true;
     // a typo rarely touches a word's first letter: an edit that changes it costs an eighth of the word more
     // (`талинский` is таллинский before шалинский)

@@ -1,0 +1,196 @@
+/**
+ * Sound keys: a second way into the vocabulary for words spelled as they are heard.
+ *
+ * People write what they hear: `Маяковскова` for Маяковского, `Брацкая` for Братская, `Касимовская` for
+ * Кассимовская, `Чаиковского` for Чайковского, unstressed vowels swapped (`Остошева` for Осташева). By letters these
+ * cost two edits or more, more than a word's budget allows, while a random two-letter slip must stay expensive. A
+ * sound key collapses what Russian spelling writes apart but speech does not:
+ *
+ *   о я → а, е э и й → и, ю → у, ы → и after ж ш ц; ь ъ dropped;
+ *   т д before с or ц → ц (тс, тьс, дс, тц: `братская` → брацкая), сч зч жч → щ;
+ *   a voiced consonant ending the word is voiceless (б в г д ж з → п ф к т ш с);
+ *   a letter repeated is written once (`кассимовская` → касимовская);
+ *   the genitive ending -ого / -его is written as heard, -ова / -ева (the key ends in ава / ива either way).
+ *
+ * Two words of five letters or more with the same key are one word by ear. The table (SOUND: one i64 per word of the
+ * vocabulary, the key's 31-bit FNV-1a hash in the high half and the word id in the low, sorted) is built from the
+ * trie by the first look-up after a dictionary is attached, one walk over the trie's words; a look-up hashes the
+ * query's key and reads the run of equal hashes by binary search. Memory: 8 bytes per word of the vocabulary.
+ */
+import { reserve, u16At, NORM } from './memory';
+import { TRIE, trieCount, trieNode, wordCount } from './blob';
+import { heapAt, setHeapAt, sortAscending } from './heap';
+
+/** words shorter than this have no sound key: their spellings are too close to each other */
+export const SOUND_MIN_LETTERS: i32 = 5;
+/** the most words one key may name before it is no way in (a key that common tells nothing) */
+const SOUND_MAX_WORDS: i32 = 8;
+/** the longest word keyed (longer ones are compounds the fuzzy walk reads) */
+const SOUND_MAX_LETTERS: i32 = 40;
+
+const A: i32 = 0x430; const B: i32 = 0x431; const V: i32 = 0x432; const G: i32 = 0x433; const D: i32 = 0x434;
+const E: i32 = 0x435; const ZH: i32 = 0x436; const Z: i32 = 0x437; const I: i32 = 0x438; const J: i32 = 0x439;
+const K: i32 = 0x43a; const O: i32 = 0x43e; const P: i32 = 0x43f; const S: i32 = 0x441; const T: i32 = 0x442;
+const U: i32 = 0x443; const F: i32 = 0x444; const TS: i32 = 0x446; const CH: i32 = 0x447; const SH: i32 = 0x448;
+const SHCH: i32 = 0x449; const HARD: i32 = 0x44a; const Y: i32 = 0x44b; const SOFT: i32 = 0x44c; const EH: i32 = 0x44d;
+const YU: i32 = 0x44e; const YA: i32 = 0x44f;
+
+let SOUND: usize = 0;
+let soundCount: i32 = 0;
+let builtTrie: usize = 0;
+let builtWords: i32 = -1;
+/** the letters being keyed (a trie path or a query word) and the key */
+let LETTERS: usize = 0;
+let KEY: usize = 0;
+let STACK: usize = 0;
+/** words found by the last `soundWords` */
+let FOUND: usize = 0;
+export let foundCount: i32 = 0;
+
+// @ts-ignore: decorator
+@inline function letterAt(i: i32): i32 {
+  return <i32>load<u16>(LETTERS + (<usize>i << 1));
+}
+
+// @ts-ignore: decorator
+@inline function skipSigns(i: i32, n: i32): i32 {
+  while (i < n && (letterAt(i) == SOFT || letterAt(i) == HARD)) i++;
+  return i;
+}
+
+/** The letter as heard, at position i of n (`prev`: the key's last letter), or 0 when it is dropped. */
+function heard(i: i32, n: i32, prev: i32): i32 {
+  const c = letterAt(i);
+  switch (c) {
+    case SOFT: case HARD: return 0;
+    case O: case YA: return A;
+    case E: case EH: case J: return I;
+    case YU: return U;
+    case Y: return prev == ZH || prev == SH || prev == TS ? I : Y;
+  }
+  if (i + 1 >= n) {
+    switch (c) {
+      case B: return P; case V: return F; case G: return K; case D: return T; case ZH: return SH; case Z: return S;
+    }
+  }
+  return c;
+}
+
+/** Writes the key of LETTERS[0 … n) to KEY; returns its length. */
+function keyOf(n: i32): i32 {
+  let m = 0;
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    const c = letterAt(i);
+    let h: i32;
+    const next = skipSigns(i + 1, n);
+    if ((c == T || c == D) && next < n && (letterAt(next) == S || letterAt(next) == TS)) {
+      h = TS; // тс, тьс, дс, тц → ц
+      i = next;
+    } else if ((c == S || c == Z || c == ZH) && next == i + 1 && next < n && letterAt(next) == CH) {
+      h = SHCH; // сч, зч, жч → щ
+      i = next;
+    } else {
+      h = heard(i, n, prev);
+    }
+    if (h == 0 || h == prev) continue;
+    store<u16>(KEY + (<usize>m << 1), <u16>h);
+    m++;
+    prev = h;
+  }
+  // -ого / -его as heard: the key's ага / ига is ава / ива
+  if (m >= 4 && load<u16>(KEY + (<usize>(m - 2) << 1)) == G && load<u16>(KEY + (<usize>(m - 1) << 1)) == A) {
+    const vowel = <i32>load<u16>(KEY + (<usize>(m - 3) << 1));
+    if (vowel == A || vowel == I) store<u16>(KEY + (<usize>(m - 2) << 1), <u16>V);
+  }
+  return m;
+}
+
+/** 31 bits of FNV-1a over the key. */
+function hashKey(m: i32): i64 {
+  let h: u32 = 2166136261;
+  for (let k = 0; k < m; k++) {
+    h ^= <u32>load<u16>(KEY + (<usize>k << 1));
+    h *= 16777619;
+  }
+  return <i64>(h >>> 1);
+}
+
+/** Builds SOUND from the trie's words (once per attached vocabulary). */
+function ensureSoundKeys(): void {
+  if (builtTrie == TRIE && builtWords == wordCount) return;
+  builtTrie = TRIE;
+  builtWords = wordCount;
+  soundCount = 0;
+  if (trieCount == 0 || wordCount == 0) return;
+  if (LETTERS == 0) {
+    LETTERS = reserve(<usize>(SOUND_MAX_LETTERS + 1) << 1);
+    KEY = reserve(<usize>(SOUND_MAX_LETTERS + 1) << 1);
+    STACK = reserve(<usize>(SOUND_MAX_LETTERS + 2) << 4);
+    FOUND = reserve(<usize>SOUND_MAX_WORDS << 2);
+  }
+  SOUND = reserve(<usize>wordCount << 3);
+  // depth-first over the trie (first child, next sibling); a pending sibling per depth, so the stack holds a
+  // node and its depth for at most one entry a level
+  store<i32>(STACK, trieNode(0, 0));
+  store<i32>(STACK, 1, 4);
+  let sp = 1;
+  while (sp > 0) {
+    sp--;
+    const node = load<i32>(STACK + (<usize>sp << 3));
+    const depth = load<i32>(STACK + (<usize>sp << 3), 4);
+    if (node < 0) continue;
+    const sibling = trieNode(node, 1);
+    if (sibling >= 0) {
+      store<i32>(STACK + (<usize>sp << 3), sibling);
+      store<i32>(STACK + (<usize>sp << 3), depth, 4);
+      sp++;
+    }
+    if (depth > SOUND_MAX_LETTERS) continue;
+    store<u16>(LETTERS + (<usize>(depth - 1) << 1), <u16>trieNode(node, 2));
+    const wordId = trieNode(node, 3);
+    if (wordId >= 0 && depth >= SOUND_MIN_LETTERS && soundCount < wordCount) {
+      setHeapAt(SOUND, soundCount++, (hashKey(keyOf(depth)) << 32) | <i64>wordId);
+    }
+    const child = trieNode(node, 0);
+    if (child >= 0 && sp < SOUND_MAX_LETTERS + 1) {
+      store<i32>(STACK + (<usize>sp << 3), child);
+      store<i32>(STACK + (<usize>sp << 3), depth + 1, 4);
+      sp++;
+    }
+  }
+  sortAscending(SOUND, soundCount);
+}
+
+/**
+ * The words of the vocabulary that sound as NORM[start … start+len) does: their ids in `foundWord(0 …
+ * foundCount)`. None for a word shorter than SOUND_MIN_LETTERS, or when its key names more than SOUND_MAX_WORDS.
+ */
+export function soundWords(start: i32, len: i32): i32 {
+  foundCount = 0;
+  if (len < SOUND_MIN_LETTERS || len > SOUND_MAX_LETTERS) return 0;
+  ensureSoundKeys();
+  if (soundCount == 0) return 0;
+  for (let k = 0; k < len; k++) store<u16>(LETTERS + (<usize>k << 1), <u16>u16At(NORM, start + k));
+  const hash = hashKey(keyOf(len));
+  // the first entry of the hash: binary search on the high half
+  let low = 0;
+  let high = soundCount;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((heapAt(SOUND, mid) >> 32) < hash) low = mid + 1;
+    else high = mid;
+  }
+  let n = 0;
+  for (let k = low; k < soundCount && (heapAt(SOUND, k) >> 32) == hash; k++) {
+    if (n == SOUND_MAX_WORDS) return (foundCount = 0);
+    store<i32>(FOUND + (<usize>n << 2), <i32>(heapAt(SOUND, k) & 0xffffffff));
+    n++;
+  }
+  return (foundCount = n);
+}
+
+/** The k-th word `soundWords` found. */
+export function foundWord(k: i32): i32 {
+  return load<i32>(FOUND + (<usize>k << 2));
+}
