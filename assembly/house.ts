@@ -713,8 +713,10 @@ function classifyNumbers(): void {
       setTok(i + 1, F_ROLE, ROLE_HOUSE);
       continue;
     }
-    // 2 подъезд: the entrance before its word, after the house's number (`Малышева 5 подъезд` keeps its house)
-    if (!keywordBefore && n <= 2 && isEntranceWord(i + 1) && !ownNumber && digitBefore(i)) {
+    // 2 подъезд: the entrance before its word, after the house's number (`Малышева 5 подъезд` keeps its house), or
+    // closing its part when a bare number stands in a later part (`Белинского, 3 подъезд, 86`: house 86)
+    if (!keywordBefore && n <= 2 && isEntranceWord(i + 1) && !ownNumber &&
+        (digitBefore(i) || (closesSegment(i + 1) && bareNumberAfter(i + 1)))) {
       setPart(P_ENTR, i, i);
       setTok(i, F_ROLE, ROLE_HOUSE);
       setTok(i + 1, F_ROLE, ROLE_HOUSE);
@@ -749,6 +751,21 @@ function classifyNumbers(): void {
     }
     if (n >= 7) setTok(i, F_ROLE, ROLE_NOISE);
   }
+}
+
+/** Keyword token k took the number before it as its value (`2 этаж`): its part ends before it. */
+function tookNumberBefore(k: i32): bool {
+  const p = keywordPart(k);
+  return p >= 0 && tok(k, F_ROLE) == ROLE_HOUSE && partFirst(p) >= 0 && partLast(p) < k;
+}
+
+/** A number no keyword claims stands alone after token t in a later part of the string (`…, 3 подъезд, 86`). */
+function bareNumberAfter(t: i32): bool {
+  for (let k = t + 1; k < tokenCount; k++) {
+    if (tok(k, F_SEGMENT) == tok(t, F_SEGMENT) || tok(k, F_KIND) != KIND_DIGIT || tok(k, F_ROLE) != ROLE_FREE) continue;
+    if (opensSegment(k)) return true;
+  }
+  return false;
 }
 
 /** Token t is the first of its part of the string (the string's start or a comma before it). */
@@ -889,7 +906,8 @@ export function parseHouseParts(typing: bool = false): i32 {
   if (houseAt < 0) {
     for (let i = 0; i < tokenCount; i++) {
       if (tok(i, F_KIND) != KIND_DIGIT || tok(i, F_ROLE) != ROLE_FREE || tok(i, F_ORDINAL) != 0) continue;
-      if (i > 0 && pairKeyword(i - 1) >= 0 && pairKeyword(i - 1) != P_HOUSE) continue; // кв 5
+      // кв 5 (not a keyword that took the number before it: `2 этаж, 12` is house 12)
+      if (i > 0 && pairKeyword(i - 1) >= 0 && pairKeyword(i - 1) != P_HOUSE && !tookNumberBefore(i - 1)) continue;
       if (i > 1 && pairKeyword(i - 2) >= 0 && pairLen == 2) continue; // а/я 15, в/ч 12345
       if (i > 1 && (tok(i - 1, F_KIND) == KIND_ALPHA) && tok(i - 1, F_LEN) <= 2 && (tok(i, F_SEP) & SEP_SLASH) != 0) continue;
       if (startsName(i)) continue;
