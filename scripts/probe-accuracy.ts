@@ -1,6 +1,6 @@
 /**
  * Accuracy probe: `npx tsx scripts/probe-accuracy.ts [--seed 7] [--per-source 160] [--show-misses 40] [--kind typo]
- * [--wasm old.wasm] [--dictionaries old/]`
+ * [--wasm old.wasm] [--dictionaries old/] [--worse]`
  * makes new queries of the kinds of messiness in the evaluation's dev set (typo, layout, translit,
  * abbreviations, reordering, missing types and city, flats, postcodes, noise, case, and several at once) from addresses of the
  * built dictionaries that dev.jsonl does not hold — GAR houses of region 99, OSM houses of Екатеринбург,
@@ -27,6 +27,10 @@ const SEED = Number(option('--seed', '7'));
 const PER_SOURCE = Number(option('--per-source', '160'));
 const SHOW_MISSES = Number(option('--show-misses', '40'));
 const ONLY_KIND = option('--kind', '');
+/** adds the kinds of worse typing (sound-alike spellings, two slips, glued words, notes between the parts, the city
+ * moved to the end, slips and initials in hints), drawn from a random stream of their own so that the other kinds'
+ * cases stay the same with or without it */
+const WORSE = args.includes('--worse');
 /** another core or other dictionaries (a baseline to compare with): `--wasm old.wasm --dictionaries old/` */
 const WASM_FILE = option('--wasm', '');
 const DICTIONARY_DIR = option('--dictionaries', '');
@@ -265,6 +269,114 @@ function houseCases(a: Address): Case[] {
   return cases;
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Worse typing (--worse): each kind one class of what people type beyond the dev set's messiness
+
+let worseRandom = randomFrom(SEED ^ 0x5eed);
+const worsePick = <T>(items: readonly T[]): T => items[Math.floor(worseRandom() * items.length)];
+
+/** Spellings that cost two edits by letters but one by ear; each [pattern, replacement] applies where it matches. */
+const SOUND_RULES: Array<[RegExp, string]> = [
+  [/ого$/, 'ова'], [/его$/, 'ева'], // Маяковского → Маяковскова
+  [/тс/, 'ц'], [/тьс/, 'ц'], [/дс/, 'ц'], // Братская → Брацкая
+  [/([бвгджзклмнпрстфхцчшщ])\1/, '$1'], // Кассимовская → Касимовская
+  [/([аеиоуыэюя])([снлмр])([аеиоуыэюя])/, '$1$2$2$3'], // Ростовская → Росстовская
+  [/([жш])и/, '$1ы'], [/([чщ])у/, '$1ю'], [/([чщ])а/, '$1я'],
+  [/(?<=.)о(?=[^аеиоуыэюя]*[аеиоуыэюя])/, 'а'], [/(?<=.)а(?=[^аеиоуыэюя]*[аеиоуыэюя])/, 'о'], // unstressed о / а
+  [/(?<=.)е(?=[^аеиоуыэюя]*[аеиоуыэюя])/, 'и'], [/(?<=.)и(?=[^аеиоуыэюя]*[аеиоуыэюя])/, 'е'], // unstressed е / и
+  [/ай/, 'аи'], [/ьи/, 'и'], [/ъе/, 'е'],
+];
+
+/** one or two sound-alike changes inside a word of 5+ letters (its first letter kept) */
+function soundAlike(word: string): string {
+  if (word.length < 5) return word;
+  let out = word.toLowerCase();
+  const rules = SOUND_RULES.filter(([pattern]) => pattern.test(out.slice(1)));
+  if (!rules.length) return word;
+  for (let k = 0, n = worseRandom() < 0.5 ? 1 : 2; k < n && rules.length; k++) {
+    const [pattern, to] = rules.splice(Math.floor(worseRandom() * rules.length), 1)[0];
+    out = out[0] + out.slice(1).replace(pattern, to);
+  }
+  return word[0] + out.slice(1);
+}
+
+/** a slip as `typo` makes, drawn from the worse stream */
+function slip(word: string): string {
+  const saved = random;
+  random = worseRandom;
+  try { return typo(word); } finally { random = saved; }
+}
+
+const NOTES = ['3 подъезд', 'домофон 21', 'магазин "Продукты"', 'вход со двора', '2 этаж', 'код 45'];
+
+function worseCases(a: Address): Case[] {
+  const base = { source: a.source, country: a.country, check: 'house' as const, house: a.house, flat: '', target: -1 };
+  const cases: Case[] = [];
+  const add = (kind: string, query: string, flat = ''): void => { cases.push({ ...base, kind, query, flat }); };
+  if (!a.street || !/^\d/.test(a.houseText)) return cases;
+  const streetType = a.street.type;
+  const city = a.city ? `${worsePick(CITY_TYPES[a.city.type] ?? [a.city.type])} ${a.city.name}` : '';
+  const longest = (name: string): number => {
+    const words = name.split(' ');
+    let at = 0;
+    for (let i = 1; i < words.length; i++) if (words[i].length > words[at].length) at = i;
+    return at;
+  };
+  const rewrite = (name: string, change: (word: string) => string): string => {
+    const words = name.split(' ');
+    const at = longest(name);
+    words[at] = change(words[at]);
+    return words.join(' ');
+  };
+  const street = (name = a.streetName): string => `${worsePick(STREET_TYPES[streetType] ?? [streetType])} ${name}`;
+  // sound-alike spellings of the street's name
+  {
+    const name = rewrite(a.streetName, soundAlike);
+    if (name !== a.streetName) add('w-sound', [city, street(name), `д ${a.houseText}`].filter(Boolean).join(', '));
+  }
+  // two slips: one in the city and one in the street, or two in one long word
+  {
+    const name = rewrite(a.streetName, slip);
+    if (a.city && a.city.name.length >= 5 && name !== a.streetName) {
+      add('w-two-slips', [`${worsePick(CITY_TYPES[a.city.type] ?? [a.city.type])} ${slip(a.city.name)}`, street(name), a.houseText].join(', '));
+    } else {
+      const twice = rewrite(a.streetName, (w) => (w.length >= 9 ? slip(slip(w)) : w));
+      if (twice !== a.streetName) add('w-two-slips', [city, street(twice), a.houseText].filter(Boolean).join(', '));
+    }
+  }
+  // glued: the name and its number, the type and its name, the flat's keyword and its value
+  {
+    const flat = String(1 + Math.floor(worseRandom() * 300));
+    const form = worsePick([0, 1, 2]);
+    const query = form === 0 ? [city, `${street()}${a.houseText}`].filter(Boolean).join(', ')
+      : form === 1 ? [city, `${worsePick(['ул.', 'пр.', 'пер.'].filter((t) => (STREET_TYPES[streetType] ?? []).includes(t)).concat(`${streetType}.`))}${a.streetName} ${a.houseText}`].filter(Boolean).join(', ')
+      : [city, street(), `${a.houseText} кв${flat}`].filter(Boolean).join(', ');
+    add('w-glued', query, form === 2 ? flat : '');
+  }
+  // a note or a house keyword between the parts
+  {
+    const note = worsePick(NOTES);
+    const query = worseRandom() < 0.5 && city ? [city, note, street(), a.houseText].join(', ') : [city, street(), note, a.houseText].filter(Boolean).join(', ');
+    add('w-notes', query);
+  }
+  // the type word dropped and the city moved to the end
+  if (city && !a.sharedAddress) add('w-city-end', [a.streetName, `д ${a.houseText}`, city].join(', '));
+  // hints: a slip inside the street being typed; a long street typed as its first letters and the house
+  {
+    const town = a.city && (a.sharedAddress || worseRandom() < 0.4) ? `${a.city.name.toLowerCase()} ` : '';
+    const name = rewrite(a.streetName.toLowerCase(), slip);
+    if (name !== a.streetName.toLowerCase()) cases.push({ ...base, kind: 'w-hint-slip', check: 'hint', query: `${town}${name} ${a.houseText}` });
+    const word = a.streetName.split(' ')[longest(a.streetName)].toLowerCase();
+    if (word.length >= 8 && a.streetName.split(' ').length === 1) {
+      const cut = word.slice(0, 5 + Math.floor(worseRandom() * 2));
+      cases.push({ ...base, kind: 'w-hint-initial', check: 'hint', query: `${a.city ? `${a.city.name.toLowerCase()} ` : ''}${cut} ${a.houseText}` });
+    }
+    const sound = rewrite(a.streetName.toLowerCase(), soundAlike);
+    if (sound !== a.streetName.toLowerCase()) cases.push({ ...base, kind: 'w-hint-sound', check: 'hint', query: `${town}${sound} ${a.houseText}` });
+  }
+  return cases;
+}
+
 function cityCases(city: ObjectInfo, region: ObjectInfo | null, source: string): Case[] {
   const base = { source, country: 'ru' as Country, check: 'city' as const, house: -1, flat: '', target: city.id };
   const cases: Case[] = [];
@@ -382,10 +494,12 @@ for (const country of engine.countries()) {
 for (const [key, houses] of [...perSource].sort()) {
   const [country, source] = key.split(':') as [Country, string];
   reseed(source);
+  worseRandom = randomFrom(SEED ^ 0x5eed ^ source.length);
   const dict = engine.dictionary(country)!;
   for (const house of shuffle(houses).slice(0, PER_SOURCE)) {
     const address = addressOf(dict, house, source, minsk);
     if (address) cases.push(...houseCases(address));
+    if (address && WORSE) cases.push(...worseCases(address));
   }
 }
 {
