@@ -361,6 +361,25 @@ function worseCases(a: Address): Case[] {
   }
   // the type word dropped and the city moved to the end
   if (city && !a.sharedAddress) add('w-city-end', [a.streetName, `д ${a.houseText}`, city].join(', '));
+  // two of the above at once, as the worse-typed addresses come
+  {
+    const changes = ['sound', 'slip', 'city-slip', 'glued', 'note', 'city-end', 'flat'];
+    const first = worsePick(changes);
+    const second = worsePick(changes.filter((c) => c !== first));
+    const has = (c: string): boolean => c === first || c === second;
+    let name = a.streetName;
+    if (has('sound')) name = rewrite(name, soundAlike);
+    if (has('slip')) name = rewrite(name, slip);
+    const cityName = a.city ? (has('city-slip') && a.city.name.length >= 5 ? slip(a.city.name) : a.city.name) : '';
+    const townText = a.city ? `${worsePick(CITY_TYPES[a.city.type] ?? [a.city.type])} ${cityName}` : '';
+    const flat = String(1 + Math.floor(worseRandom() * 300));
+    const houseText = `${has('city-end') ? 'д ' : ''}${a.houseText}${has('flat') ? ` кв${flat}` : ''}`;
+    const streetText = has('city-end') ? name : street(name);
+    const parts = has('glued') ? [`${streetText}${houseText}`] : [streetText, houseText];
+    if (has('note')) parts.splice(1, 0, worsePick(NOTES));
+    const all = has('city-end') ? [...parts, townText] : [townText, ...parts];
+    if (!(has('city-end') && a.sharedAddress)) add('w-combined', all.filter(Boolean).join(', '), has('flat') ? flat : '');
+  }
   // hints: a slip inside the street being typed; a long street typed as its first letters and the house
   {
     const town = a.city && (a.sharedAddress || worseRandom() < 0.4) ? `${a.city.name.toLowerCase()} ` : '';
