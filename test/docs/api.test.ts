@@ -10,6 +10,8 @@
  *   - an example is a ```sh block of `curl` commands on http://localhost:8080; a ```json block right after it
  *     is its answer, trimmed: every member it shows is in the real answer with the same value, an array shows
  *     the real array's first items.
+ * A new route needs a section of that shape with a curl example; a path served outside the OpenAPI document
+ * needs its entry in NON_OPENAPI too.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,18 +72,26 @@ function endpoints(doc: string): Endpoint[] {
 /** Koa router paths (`/web/:file`) as the document writes them (`/web/{file}`). */
 const docPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
 
-/** Request fields of a schema as the document names them: `query`, `scopes`, `scopes[].coordinates.radius`. */
-function requestFields(schema: Record<string, unknown>, prefix = ''): { name: string; schema: Record<string, unknown> }[] {
-  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  return Object.entries(properties).flatMap(([key, property]) => {
+type Schema = Record<string, unknown>;
+
+/**
+ * Request fields of a schema as the document names them: `query`, `scopes`, `scopes[].coordinates.radius`. The
+ * alternatives of a `oneOf`/`anyOf` and the items of a body that is an array name their fields the same way.
+ */
+function requestFields(schema: Schema, prefix = ''): { name: string; schema: Schema }[] {
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const own = Object.entries(properties).flatMap(([key, property]) => {
     const name = `${prefix}${key}`;
-    const items = property.items as Record<string, unknown> | undefined;
+    const items = property.items as Schema | undefined;
     return [
       { name, schema: property },
       ...requestFields(property, `${name}.`),
       ...(items ? requestFields(items, `${name}[].`) : []),
     ];
   });
+  const alternatives = [...((schema.oneOf ?? []) as Schema[]), ...((schema.anyOf ?? []) as Schema[])];
+  if (prefix === '' && schema.items) alternatives.push(schema.items as Schema);
+  return [...own, ...alternatives.flatMap((alternative) => requestFields(alternative, prefix))];
 }
 
 /** Property names anywhere in a response schema. */
@@ -207,7 +217,7 @@ describe('docs/API.md', () => {
     for (const route of ROUTES) {
       const paths = routePaths(route);
       const section = routeSection(route);
-      expect(section, `no section "### \`${route.method} ${paths[0]}\`"`).toBeDefined();
+      expect(section, `no section "### \`${route.method} ${paths[0]}\`" in docs/API.md`).toBeDefined();
       expect([...section!.paths].sort(), `Paths: of ${route.method} ${paths[0]}`).toEqual([...paths].sort());
     }
   });
@@ -229,7 +239,7 @@ describe('docs/API.md', () => {
     for (const entry of documented) {
       const [method, path] = entry.split(' ');
       if (openapi.paths[path]?.[method.toLowerCase()]) continue;
-      expect(Object.keys(NON_OPENAPI), `${entry} is documented but neither in the OpenAPI document nor a known page path`).toContain(entry);
+      expect(Object.keys(NON_OPENAPI), `${entry} is documented but neither in the OpenAPI document nor in NON_OPENAPI here`).toContain(entry);
     }
     for (const [entry, path] of Object.entries(NON_OPENAPI)) {
       expect(documented, `${entry} is listed as served outside the OpenAPI document but not documented`).toContain(entry);
@@ -265,7 +275,8 @@ describe('docs/API.md', () => {
     for (const row of rows) expect(nameOf.get(row.code), `row ${row.code} ${row.name}`).toBe(row.name);
     const has = (code: number, status: number) => rows.some((row) => row.code === code && row.status === status);
     for (const code of Object.values(GrpcCode)) expect(has(code, httpStatusOf(code)), `code ${code} → ${httpStatusOf(code)}`).toBe(true);
-    const classes = Object.values(errors).filter((value): value is new (...args: unknown[]) => AppError =>
+    type ErrorClass = new (...args: unknown[]) => AppError;
+    const classes = (Object.values(errors) as unknown[]).filter((value): value is ErrorClass =>
       typeof value === 'function' && value.prototype instanceof AppError);
     expect(classes.length).toBeGreaterThan(5);
     for (const ErrorClass of classes) {
