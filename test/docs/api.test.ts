@@ -7,8 +7,8 @@
  *   - a method's section opens with `### \`METHOD /path\`` and a line `Paths: \`/a\`, \`/b\`` listing every path
  *     it is served at;
  *   - the errors table's rows begin `| <code> | <NAME> | <HTTP status> |`;
- *   - an example is a ```sh block of `curl` commands on http://localhost:8080; a ```json block right after it
- *     is its answer, trimmed: every member it shows is in the real answer with the same value, an array shows
+ *   - an example is a ```sh block of `curl` commands on http://localhost:8080, answering 200 unless a line
+ *     `# HTTP <status>` in the block announces another; a ```json block right after it is its answer, trimmed: every member it shows is in the real answer with the same value, an array shows
  *     the real array's first items.
  * A new route needs a section of that shape with a curl example; a path served outside the OpenAPI document
  * needs its entry in NON_OPENAPI too.
@@ -169,6 +169,8 @@ function parseCurl(command: string): CurlCall {
 interface Example {
   section: string;
   calls: CurlCall[];
+  /** 200, or the status a `# HTTP <status>` line in the block announces (an example of an error) */
+  status: number;
   /** the shown answer of the last call, when the block after the commands is one */
   answer?: string;
 }
@@ -178,8 +180,10 @@ function examples(doc: string): Example[] {
     const found: Example[] = [];
     const block = /```sh\n([\s\S]*?)```(\s*```json\n([\s\S]*?)```)?/g;
     for (const match of section.text.matchAll(block)) {
-      const commands = match[1].replace(/\\\n\s*/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line.startsWith('curl '));
-      if (commands.length) found.push({ section: section.heading, calls: commands.map(parseCurl), answer: match[3] });
+      const lines = match[1].replace(/\\\n\s*/g, ' ').split('\n').map((line) => line.trim());
+      const commands = lines.filter((line) => line.startsWith('curl '));
+      const status = Number(/^# HTTP (\d{3})$/m.exec(match[1])?.[1] ?? 200);
+      if (commands.length) found.push({ section: section.heading, calls: commands.map(parseCurl), status, answer: match[3] });
     }
     return found;
   });
@@ -285,7 +289,7 @@ describe('docs/API.md', () => {
     }
   });
 
-  it("gives every route a curl example, and each example's body is JSON and answers 200 with what it shows", async () => {
+  it("gives every route a curl example, and each example's body is JSON and answers 200 (or the status it announces) with what it shows", async () => {
     expect(DOC).toContain(EXAMPLE_PUBLIC_KEY);
     const all = examples(DOC);
     for (const route of ROUTES) {
@@ -296,7 +300,7 @@ describe('docs/API.md', () => {
       for (const [index, call] of example.calls.entries()) {
         if (call.body !== undefined) expect(() => JSON.parse(call.body!), `${call.command}: body is not JSON`).not.toThrow();
         const reply = await api.request(call.method, call.path, { raw: call.body, headers: call.headers });
-        expect(reply.status, `${call.command}: ${reply.text.slice(0, 300)}`).toBe(200);
+        expect(reply.status, `${call.command}: ${reply.text.slice(0, 300)}`).toBe(example.status);
         if (example.answer !== undefined && index === example.calls.length - 1) {
           const shown: unknown = JSON.parse(example.answer);
           expect(mismatches(shown, reply.body), call.command).toEqual([]);
