@@ -46,7 +46,8 @@ const METRO = closed({ name: string, line: string, city: string, distance: { typ
 
 const COUNTRY = closed({ name: string, alpha2: { type: 'string', pattern: '^[A-Z]{2}$' }, alpha3: { type: 'string', pattern: '^[A-Z]{3}$' }, numeric: { type: 'integer' } });
 
-const POSTCODE = { type: 'string', pattern: '^(\\d{6})?$' };
+/** six digits, five in Ukraine, or "" */
+const POSTCODE = { type: 'string', pattern: '^(\\d{5}|\\d{6})?$' };
 
 const addressProperties = {
   original: string,

@@ -47,6 +47,8 @@ describe('GET /api/v1/openapi.json', () => {
     const cases: [string, string, unknown, string?][] = [
       ['/api/v1/clean/address', 'post', { query: 'г Байконур, ул Гагарина, д. 5', countryCode: 'RU' }],
       ['/api/v1/suggest/address', 'post', { query: 'Байконур Гагар', countryCode: 'RU' }],
+      // a Ukrainian postcode has five digits
+      ['/api/v1/suggest/address', 'post', { query: 'Київ Саксаган', countryCode: 'UA' }],
       ['/api/v1/idsearch/address', 'post', { query: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', type: 'FIAS', countryCode: 'RU' }],
       ['/api/v1/clean/house', 'post', { query: 'д 4 стр 2 оф 5', countryCode: 'RU' }],
       ['/api/v1/clean/address/iqdq', 'post', { query: 'г Байконур, ул Гагарина, д. 5', countryCode: 'RU' }],
