@@ -1,5 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -227,4 +229,71 @@ describe('license renewal through the license server on loopback', () => {
     expect(license.currentKey).toBe(foreignKey);
     expect(license.lastRenewal?.ok).toBe(false);
   });
+});
+
+/** One request on a connection of its own (so that a cluster's primary hands each to the next worker): status and body. */
+function onNewConnection(url: string, method: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = httpRequest(url, { method, agent: false, headers: { ...headers, ...(data ? { 'content-type': 'application/json' } : {}) } }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+describe('PUT /api/v1/license in a cluster of two workers', () => {
+  let child: ChildProcess | null = null;
+  afterAll(() => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  it('spreads a forced key to every worker and a refused one to none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'license-cluster-'));
+    const config = join(dir, 'config.yaml');
+    const inForce = issue(300, ['ru', 'kz']);
+    writeFileSync(config, `license:\n  Key: ${inForce}\n  PublicKey: ${JSON.stringify(pair.publicKey)}\n  StateFile: ${join(dir, 'license.key')}\n`);
+    child = spawn(process.execPath, ['--import', 'tsx', 'host/server.ts', '--config', config, '--port', '0'], {
+      env: { ...process.env, WORKERS: '2', PORT: '', ADDRESS_SERVICE_OPERATOR_KEY: OPERATOR_KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const events: { msg: string; url?: string }[] = [];
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      try {
+        events.push(JSON.parse(line));
+      } catch {
+        // not a log line
+      }
+    });
+    for (let waited = 0; events.filter((event) => event.msg === 'listening').length < 2; waited += 100) {
+      if (waited > 120_000) throw new Error(`no two workers listening: ${JSON.stringify(events.map((event) => event.msg))}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const base = events.find((event) => event.msg === 'listening')!.url!.replace('0.0.0.0', '127.0.0.1');
+    const expiresSeen = async () => new Set(await Promise.all(Array.from({ length: 6 }, async () => (await onNewConnection(`${base}/api/v1/license`, 'GET')).body.expires as string)));
+    const expiresOf = (key: string) => JSON.parse(Buffer.from(key.split('.')[0], 'base64url').toString()).expires as string;
+
+    const refused = await onNewConnection(`${base}/api/v1/license`, 'PUT', { key: issue(-1, ['ru', 'kz']) }, AS_OPERATOR);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe(9);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await expiresSeen()).toEqual(new Set([expiresOf(inForce)]));
+
+    const narrower = issue(100, ['kz']);
+    const forced = await onNewConnection(`${base}/api/v1/license?force=true`, 'PUT', { key: narrower }, AS_OPERATOR);
+    expect(forced.status).toBe(200);
+    let seen = await expiresSeen();
+    for (let i = 0; i < 50 && !(seen.size === 1 && seen.has(expiresOf(narrower))); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      seen = await expiresSeen();
+    }
+    expect(seen).toEqual(new Set([expiresOf(narrower)]));
+    expect(events.filter((event) => /refused/.test(event.msg))).toEqual([]);
+    const exited = new Promise<number | null>((done) => child!.on('exit', (code) => done(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 200_000);
 });
