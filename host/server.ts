@@ -19,6 +19,7 @@ import { LicenseManager } from './license.js';
 import { applyScheduling } from './scheduling.js';
 import { envelope, JSON_TYPE } from './middleware/errors.js';
 import { interruptBodyRead, markAnswered } from './middleware/json-body.js';
+import { logRequest } from './middleware/access-log.js';
 import { AppError, GrpcCode, InvalidArgumentError, RequestTimeoutError } from './errors.js';
 
 /** The access log goes to stdout in writes of about this many bytes (≈18 request lines)… */
@@ -132,9 +133,10 @@ export function responsesInFlight(server: Server): Iterable<ServerResponse> {
  * WriteTimeout bounds answering it once it is in: a response not finished in time gets 504 code 4 if nothing was
  * sent yet, else the connection is cut. A request whose body is still coming when WriteTimeout has passed is
  * ReadTimeout's: it waits out the rest of ReadTimeout, then gets 408; its body ending in time restarts WriteTimeout.
- * An HTTP/1.1 request without `Host`, and what node cannot parse (`answerClientError`), get the error envelope.
+ * An HTTP/1.1 request without `Host`, and what node cannot parse (`answerClientError`), get the error envelope,
+ * and a line in `logger`'s access log, as the requests the app answers do.
  */
-export function createHttpServer(config: Config, handle: (req: IncomingMessage, res: ServerResponse) => void): Server {
+export function createHttpServer(config: Config, handle: (req: IncomingMessage, res: ServerResponse) => void, logger?: Logger): Server {
   const { ReadTimeout, WriteTimeout } = config.gateway;
   const server = createServer({
     requestTimeout: ReadTimeout,
@@ -182,12 +184,14 @@ export function createHttpServer(config: Config, handle: (req: IncomingMessage, 
   }, Math.max(10, Math.min(Math.floor(WriteTimeout / 10), 1_000)));
   sweep.unref();
   server.on('close', () => clearInterval(sweep));
-  server.on('clientError', answerClientError);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, logger));
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res, performance.now() + WriteTimeout);
     res.on('close', () => inFlight.remove(res));
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
-      answerEnvelope(res, new InvalidArgumentError('заголовок Host обязателен в запросе HTTP/1.1.'));
+      const error = new InvalidArgumentError('заголовок Host обязателен в запросе HTTP/1.1.');
+      answerEnvelope(res, error);
+      if (logger) logRequest(logger, req.method ?? '', req.url ?? '', error.status, 0, error);
       return;
     }
     handle(req, res);
@@ -201,6 +205,13 @@ function answerEnvelope(res: ServerResponse, error: AppError): void {
   res.setHeader('Content-Type', JSON_TYPE);
   res.setHeader('Connection', 'close');
   res.end(JSON.stringify(envelope(error)));
+}
+
+/** The method and path of the request node could not parse, as far as its bytes show them (`rawPacket`). */
+function firstLine(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): [string, string] {
+  const line = err.rawPacket?.subarray(0, 256).toString('utf8').split('\r\n', 1)[0] ?? '';
+  const [method = '', url = ''] = line.split(' ', 2);
+  return [method, url];
 }
 
 /** Hints by llhttp error code: what a client most likely sent wrong. */
@@ -222,7 +233,7 @@ function parseHint(code: string | undefined): string {
  * gone, one whose client stopped sending in the middle of a request, or one whose response has begun, is only
  * closed. Nothing here may throw: it runs outside any request.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, logger?: Logger): void {
   try {
     const answering = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
     // the client gone, or done sending in the middle of its request (HPE_INVALID_EOF_STATE): nobody to answer; the
@@ -235,8 +246,10 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
       err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new RequestTimeoutError()
       : err.code === 'HPE_HEADER_OVERFLOW' ? new AppError(GrpcCode.INVALID_ARGUMENT, 'заголовки запроса слишком велики.', [], 431)
       : new InvalidArgumentError(`запрос не разобран (${err.code ?? 'HTTP'}): ${parseHint(err.code)}`);
-    // a request whose body was being read when this came (a handler may be waiting on it) logs this answer
+    // a request whose body was being read when this came (a handler may be waiting on it) logs this answer; one
+    // that never became a request is logged here, with what node read of its first line
     if (answering) markAnswered(answering.req, error);
+    else if (logger) logRequest(logger, ...firstLine(err), error.status, 0, error);
     const body = JSON.stringify(envelope(error));
     socket.end(
       `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -273,7 +286,7 @@ export async function startServer(options: {
       closeIdleAfter(res);
     }
     handle(req, res);
-  });
+  }, logger);
   const { host, port } = options.listen ?? parseListen(config.gateway.Listen);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);

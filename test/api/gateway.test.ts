@@ -131,7 +131,8 @@ describe('requests node does not hand to a handler as they are', () => {
   });
   afterAll(() => server?.running.close());
 
-  it('answers an HTTP/1.1 request without Host 400 code 3 in the envelope; HTTP/1.0 needs none', async () => {
+  it('answers an HTTP/1.1 request without Host 400 code 3 in the envelope, and logs it; HTTP/1.0 needs none', async () => {
+    server.lines.length = 0;
     const reply = await exchange(server.port, ['GET /v1/version HTTP/1.1\r\n\r\n'], { waitMs: 3000 });
     expect(statusOf(reply)).toBe(400);
     expect(reply).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
@@ -140,9 +141,13 @@ describe('requests node does not hand to a handler as they are', () => {
     expect(statusOf(post)).toBe(400);
     const old = await exchange(server.port, ['GET /v1/version HTTP/1.0\r\n\r\n'], { waitMs: 3000 });
     expect(statusOf(old)).toBe(200);
+    await settle(50);
+    const requests = server.lines.filter((line) => line.msg === 'request');
+    expect(requests.map((line) => [line.url, line.status, line.code ?? 0])).toEqual([['/v1/version', 400, 3], ['/api/v1/clean/address', 400, 3], ['/v1/version', 200, 0]]);
   });
 
-  it('answers malformed requests 400 code 3 in the envelope, naming the parser error, and keeps serving', async () => {
+  it('answers malformed requests 400 code 3 in the envelope, naming the parser error, logs each once, and keeps serving', async () => {
+    server.lines.length = 0;
     const malformed = [
       'GET /v1/version HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab',
       'G@T /v1/version HTTP/1.1\r\nHost: x\r\n\r\n',
@@ -159,6 +164,9 @@ describe('requests node does not hand to a handler as they are', () => {
       expect(body.code).toBe(3);
       expect(body.message).toMatch(/^запрос не разобран \(HPE_[A-Z_]+\): .+\.$/);
     }
+    await settle(50);
+    const requests = server.lines.filter((line) => line.msg === 'request');
+    expect(requests.map((line) => [line.status, line.code])).toEqual(malformed.map(() => [400, 3]));
     expect((await fetch(`${server.running.url}/v1/version`)).status).toBe(200);
     expect(server.lines.filter((line) => line.level >= 50)).toEqual([]);
   });
