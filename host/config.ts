@@ -1,13 +1,15 @@
 /**
  * The service configuration: `config/address-service.yaml` (or `--config <file>` / `ADDRESS_SERVICE_CONFIG`),
- * validated with ajv at start; a bad file throws a message naming the key. Defaults fill what is absent.
- * `PORT` env and `--port` override the port of `gateway.Listen`, `WORKERS` env the worker count.
+ * validated with ajv at start; a bad file throws a message naming the file and the key. Defaults fill what is
+ * absent. `PORT` env and `--port` override the port of `gateway.Listen`, `WORKERS` env the worker count,
+ * `ADDRESS_SERVICE_OPERATOR_KEY` env `auth.OperatorKey`.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { Ajv } from 'ajv';
 import { formatErrors } from './schemas/validator.js';
+import { publicKeyFrom } from './license.js';
 import type { HouseCodes } from './engine/dictionary.js';
 
 export interface Config {
@@ -33,6 +35,8 @@ export interface Config {
     Enabled: boolean;
     Keys: string[];
     Users: { login: string; pwd: string }[];
+    /** the operator's credential for PUT /api/v1/license, needed whether `Enabled` or not; empty: that method is refused */
+    OperatorKey: string;
   };
   dictionaries: {
     Dir: string;
@@ -45,6 +49,10 @@ export interface Config {
 }
 
 export const DEFAULT_CONFIG_PATH = 'config/address-service.yaml';
+
+/** The operator key's rule, for the schema and for the env variable. */
+const OPERATOR_KEY_RULE = 'ожидается не меньше 16 печатных символов ASCII без пробелов (пусто: PUT /api/v1/license отключён)';
+export const OPERATOR_KEY_ENV = 'ADDRESS_SERVICE_OPERATOR_KEY';
 
 const LISTEN = '^(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]*):\\d{1,5}$';
 
@@ -85,6 +93,7 @@ export const CONFIG_SCHEMA = {
       properties: {
         Enabled: { type: 'boolean', default: false },
         Keys: { type: 'array', items: { type: 'string', minLength: 1 }, default: [] },
+        OperatorKey: { type: 'string', pattern: '^(|[\\x21-\\x7e]{16,})$', 'x-message': OPERATOR_KEY_RULE, default: '' },
         Users: {
           type: 'array',
           default: [],
@@ -124,10 +133,32 @@ export class ConfigError extends Error {}
 export interface ConfigOverrides {
   port?: number;
   workers?: number;
+  operatorKey?: string;
+}
+
+/** What a document that is not a mapping of sections holds, for the message refusing it. */
+function kindOf(document: unknown): string {
+  if (Array.isArray(document)) return 'список';
+  if (typeof document === 'string') return `строка «${document.slice(0, 40)}»`;
+  if (typeof document === 'number' || typeof document === 'boolean') return `значение ${String(document)}`;
+  return typeof document;
+}
+
+/** A PublicKey that does not read as an Ed25519 key stops the start, naming the key, not only the crypto error. */
+function checkPublicKey(config: Config, source: string): void {
+  if (!config.license.PublicKey) return;
+  try {
+    publicKeyFrom(config.license.PublicKey);
+  } catch (err) {
+    throw new ConfigError(`${source}: license.PublicKey: ключ не читается (${(err as Error).message}); нужен открытый ключ Ed25519: PEM (-----BEGIN PUBLIC KEY-----) или 32 байта в base64url.`);
+  }
 }
 
 /** Validates a parsed document, fills defaults, applies overrides. `source` names the file in messages. */
 export function configFromObject(document: unknown, source = 'конфигурация', overrides: ConfigOverrides = {}): Config {
+  if (document !== null && document !== undefined && (typeof document !== 'object' || Array.isArray(document))) {
+    throw new ConfigError(`${source}: ожидаются разделы конфигурации (gateway, license, auth, dictionaries, log) в виде «ключ: значение», а в файле ${kindOf(document)}.`);
+  }
   const data = document === null || document === undefined ? {} : structuredClone(document);
   if (!validateConfig(data)) {
     throw new ConfigError(`${source}: ${formatErrors(validateConfig.errors ?? [])}`);
@@ -138,6 +169,13 @@ export function configFromObject(document: unknown, source = 'конфигура
   }
   if (config.license.Key && !config.license.PublicKey) {
     throw new ConfigError(`${source}: license.PublicKey: нужен открытый ключ для проверки license.Key.`);
+  }
+  checkPublicKey(config, source);
+  if (overrides.operatorKey !== undefined) {
+    if (!new RegExp(CONFIG_SCHEMA.properties.auth.properties.OperatorKey.pattern).test(overrides.operatorKey)) {
+      throw new ConfigError(`${OPERATOR_KEY_ENV}: ${OPERATOR_KEY_RULE}.`);
+    }
+    config.auth.OperatorKey = overrides.operatorKey;
   }
   if (overrides.port !== undefined) config.gateway.Listen = withPort(config.gateway.Listen, overrides.port);
   if (overrides.workers !== undefined) config.gateway.Workers = overrides.workers;
@@ -192,5 +230,6 @@ export function loadConfig(options: { path?: string; argv?: string[]; env?: Node
     workers = Number(workersText);
     if (!Number.isInteger(workers) || workers < 0) throw new ConfigError(`WORKERS: ожидается целое число ≥ 0, получено «${workersText}».`);
   }
-  return configFromObject(document, path, { port, workers });
+  const operatorKey = env[OPERATOR_KEY_ENV] || undefined;
+  return configFromObject(document, path, { port, workers, operatorKey });
 }

@@ -112,6 +112,23 @@ export class UnavailableError extends AppError {
   }
 }
 
+/**
+ * 499, code 1: the client closed the connection before its request was read in full. Not the service's fault:
+ * logged as the request's line (no stack), counted under 499, never as a 500.
+ */
+export class ClientClosedRequestError extends AppError {
+  constructor(message = 'клиент закрыл соединение, не дослав запрос') {
+    super(GrpcCode.CANCELLED, message);
+  }
+}
+
+/** 408, code 4: the request (its headers or its body) did not arrive within ReadTimeout. */
+export class RequestTimeoutError extends AppError {
+  constructor(message = 'запрос не получен за ReadTimeout.') {
+    super(GrpcCode.DEADLINE_EXCEEDED, message, [], 408);
+  }
+}
+
 /** 500, code 13: a bug or an engine failure; the message given to the client stays generic. */
 export class InternalError extends AppError {
   constructor(message = 'внутренняя ошибка сервиса', details: unknown[] = []) {

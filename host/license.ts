@@ -4,12 +4,14 @@
  * answers whether data methods may run, installs new keys (PUT /license, renewal) and renews the key
  * before it expires by POSTing it to `<ProlongationServer>/api/v1/license/renew`.
  * No key configured: an open community installation.
+ * A new key never quietly narrows the license in force: an expired key, or one ending sooner or covering fewer
+ * countries than the valid key installed, is refused unless the install is forced (docs/SECURITY.md).
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { InvalidArgumentError, PermissionDeniedError } from './errors.js';
+import { FailedPreconditionError, InvalidArgumentError, PermissionDeniedError } from './errors.js';
 import type { Country } from './engine/types.js';
 
 export interface LicensePayload {
@@ -38,16 +40,20 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 
 function rawKey(text: string, what: string): Buffer {
   const raw = Buffer.from(text, 'base64url');
-  if (raw.length !== 32) throw new Error(`${what} Ed25519: ожидается PEM или 32 байта base64url`);
+  if (raw.length !== 32) throw new Error(`${what} Ed25519: не PEM и не 32 байта в base64url (${raw.length} байт)`);
   return raw;
 }
 
-/** PEM (SPKI), or the 32 raw key bytes in base64url. */
+/** PEM (SPKI), or the 32 raw key bytes in base64url; an Ed25519 key, else it throws. */
 export function publicKeyFrom(text: string): KeyObject {
   const trimmed = text.trim();
-  if (trimmed.startsWith('-----BEGIN')) return createPublicKey(trimmed);
-  const der = Buffer.concat([SPKI_ED25519_PREFIX, rawKey(trimmed, 'открытый ключ')]);
-  return createPublicKey({ key: der, format: 'der', type: 'spki' });
+  if (!trimmed.startsWith('-----BEGIN')) {
+    const der = Buffer.concat([SPKI_ED25519_PREFIX, rawKey(trimmed, 'открытый ключ')]);
+    return createPublicKey({ key: der, format: 'der', type: 'spki' });
+  }
+  const key = createPublicKey(trimmed);
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`ключ ${key.asymmetricKeyType ?? ''} вместо Ed25519`);
+  return key;
 }
 
 /** PEM (PKCS8), or the 32-byte seed in base64url. */
@@ -72,6 +78,27 @@ export function signLicense(payload: LicensePayload, privateKey: KeyObject): str
 }
 
 export class LicenseKeyError extends Error {}
+
+/** How to install a key the checks refuse, for their messages. */
+export const FORCE_HINT = 'Чтобы установить его всё же, повторите PUT /api/v1/license с ?force=true или с "force": true в теле.';
+
+const upper = (countries: string[]): string => countries.map((c) => c.toUpperCase()).join(', ');
+
+/**
+ * Why installing `next` would narrow what `current` allows at `now`, or '' when it would not: `next` expired,
+ * or, while `current` is in force, ending sooner or covering fewer countries (an empty list covers all).
+ */
+export function narrowing(next: LicensePayload, current: LicenseState, now: number): string {
+  if (expiryTime(next.expires) < now) return `срок действия ключа истёк ${next.expires}`;
+  if (current.status !== 'valid') return '';
+  if (expiryTime(next.expires) < expiryTime(current.expires)) {
+    return `ключ действует до ${next.expires}, а установленный — до ${current.expires}`;
+  }
+  if (next.countries.length === 0) return '';
+  const lost = current.countries.length === 0 ? null : current.countries.filter((c) => !next.countries.includes(c));
+  if (lost === null) return `ключ покрывает только ${upper(next.countries)}, а установленный — все страны`;
+  return lost.length > 0 ? `ключ не покрывает ${upper(lost)}, которые покрывает установленный` : '';
+}
 
 /** Checks the signature and the shape; does not look at the expiry. */
 export function decodeLicense(key: string, publicKey: KeyObject): LicensePayload {
@@ -192,14 +219,20 @@ export class LicenseManager {
     this.listeners.push(listener);
   }
 
-  /** Verifies and installs `key`; a key with a bad signature is refused with 400 code 3. */
-  install(key: string, options: { notify?: boolean } = {}): LicenseState {
+  /**
+   * Verifies and installs `key`: a key with a bad signature is refused with 400 code 3; one that would narrow the
+   * license in force (`narrowing`) with 400 code 9, unless `force` (an operator's explicit choice, or a key another
+   * process of this installation has checked already).
+   */
+  install(key: string, options: { notify?: boolean; force?: boolean } = {}): LicenseState {
     let payload: LicensePayload;
     try {
       payload = this.decode(key);
     } catch (err) {
       throw new InvalidArgumentError(`key: ${(err as Error).message}.`);
     }
+    const narrower = options.force ? '' : narrowing(payload, this.state(), this.now());
+    if (narrower) throw new FailedPreconditionError(`key: ${narrower}; ключ не установлен, действует прежний. ${FORCE_HINT}`);
     this.key = key.trim();
     this.payload = payload;
     this.invalidMessage = '';
@@ -209,7 +242,7 @@ export class LicenseManager {
       writeFileSync(temporary, `${this.key}\n`, { mode: 0o600 });
       renameSync(temporary, this.options.stateFile);
     }
-    this.options.logger?.info({ customer: payload.customer, expires: payload.expires }, 'license installed');
+    this.options.logger?.info({ customer: payload.customer, expires: payload.expires, countries: payload.countries }, 'license installed');
     if (options.notify !== false) for (const listener of this.listeners) listener(this.key);
     return this.state();
   }

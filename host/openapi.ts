@@ -9,8 +9,8 @@ import { SERVICE_VERSION } from './routes/version.js';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid argument (code 3) or no dictionary for the country (code 9)',
-  401: 'No or wrong API key (code 16)',
-  403: 'License invalid, expired or not covering the country (code 7)',
+  401: 'No or wrong API key, or operator key for operator methods (code 16)',
+  403: 'License invalid, expired or not covering the country; operator methods with no operator key configured (code 7)',
   404: 'Nothing found (code 5)',
   405: 'Method not allowed (code 12)',
   500: 'Internal error (code 13)',
@@ -46,7 +46,7 @@ function operation(route: RouteDefinition) {
     operationId: route.operationId,
     summary: route.summary,
     tags: [route.base === 'api' ? 'address' : 'legacy'],
-    ...(route.auth === 'open' ? { security: [] } : {}),
+    ...(route.auth === 'open' ? { security: [] } : route.auth === 'operator' ? { security: [{ operatorKey: [] }] } : {}),
     responses: {
       200: { description: 'OK', content: { 'application/json': { schema: toOpenApi(route.response) } } },
       ...Object.fromEntries([...new Set(statuses)].sort().map((status) => [
@@ -92,7 +92,10 @@ export function openApiDocument(routes: RouteDefinition[] = ROUTES) {
         ...Object.fromEntries(RESPONSE_SCHEMAS.map((schema) => [schema.$id, toOpenApi(schema)])),
         ...requestSchemas,
       },
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The key raw, or `Token <key>`, or `Bearer <key>`' } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The key raw, or `Token <key>`, or `Bearer <key>`' },
+        operatorKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'auth.OperatorKey of the config, written as an API key is; needed whether auth is on or not' },
+      },
     },
     security: [{ apiKey: [] }],
   };

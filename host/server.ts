@@ -18,7 +18,9 @@ import type { HouseCodes } from './engine/dictionary.js';
 import { LicenseManager } from './license.js';
 import { applyScheduling } from './scheduling.js';
 import { envelope, JSON_TYPE } from './middleware/errors.js';
-import { AppError, GrpcCode, InvalidArgumentError } from './errors.js';
+import { interruptBodyRead, markAnswered } from './middleware/json-body.js';
+import { logRequest } from './middleware/access-log.js';
+import { AppError, GrpcCode, InvalidArgumentError, RequestTimeoutError } from './errors.js';
 
 /** The access log goes to stdout in writes of about this many bytes (≈18 request lines)… */
 const LOG_BATCH_BYTES = 2048;
@@ -100,6 +102,12 @@ class InFlight {
     last[SLOT] = slot;
   }
 
+  /** Moves the deadline of a response still in flight (a request whose body came late: WriteTimeout from its end). */
+  postpone(res: Slotted, deadline: number): void {
+    const slot = res[SLOT];
+    if (slot !== undefined && slot >= 0 && this.responses[slot] === res) this.deadlines[slot] = deadline;
+  }
+
   /** The responses whose deadline has passed, each given no deadline from now on. */
   expired(now: number): Slotted[] {
     const out: Slotted[] = [];
@@ -121,11 +129,14 @@ export function responsesInFlight(server: Server): Iterable<ServerResponse> {
 }
 
 /**
- * A node HTTP server with the gateway timeouts: ReadTimeout bounds receiving the whole request (node
- * answers 408 and closes), WriteTimeout bounds answering it: a response not finished in time gets
- * 504 code 4 if nothing was sent yet, else the connection is cut.
+ * A node HTTP server with the gateway timeouts: ReadTimeout bounds receiving the whole request (408 code 4),
+ * WriteTimeout bounds answering it once it is in: a response not finished in time gets 504 code 4 if nothing was
+ * sent yet, else the connection is cut. A request whose body is still coming when WriteTimeout has passed is
+ * ReadTimeout's: it waits out the rest of ReadTimeout, then gets 408; its body ending in time restarts WriteTimeout.
+ * An HTTP/1.1 request without `Host`, and what node cannot parse (`answerClientError`), get the error envelope,
+ * and a line in `logger`'s access log, as the requests the app answers do.
  */
-export function createHttpServer(config: Config, handle: (req: IncomingMessage, res: ServerResponse) => void): Server {
+export function createHttpServer(config: Config, handle: (req: IncomingMessage, res: ServerResponse) => void, logger?: Logger): Server {
   const { ReadTimeout, WriteTimeout } = config.gateway;
   const server = createServer({
     requestTimeout: ReadTimeout,
@@ -133,58 +144,119 @@ export function createHttpServer(config: Config, handle: (req: IncomingMessage, 
     // how often node checks the two above; its default (30 s) would make short timeouts late
     connectionsCheckingInterval: Math.max(50, Math.min(Math.floor(ReadTimeout / 4), 30_000)),
     keepAliveTimeout: 5_000,
+    // node's own refusal is a bare 400; the handler below answers the envelope
+    requireHostHeader: false,
   });
   // WriteTimeout as node checks requestTimeout: the responses in flight with their deadlines, swept on an
   // interval (a timer armed and cleared per request costs more than the sweep); an expired one stays in flight,
   // with no deadline, until it closes
   const inFlight = new InFlight();
   IN_FLIGHT.set(server, inFlight);
-  const expire = (res: ServerResponse) => {
+  /** responses whose request was still arriving at WriteTimeout, given the rest of ReadTimeout */
+  const waitedForBody = new WeakSet<ServerResponse>();
+  const expire = (res: ServerResponse, now: number) => {
     if (res.writableFinished) return;
-    if (!res.headersSent) {
-      res.statusCode = 504;
-      res.setHeader('Content-Type', JSON_TYPE);
-      res.setHeader('Connection', 'close');
-      res.end(JSON.stringify(envelope(new AppError(GrpcCode.DEADLINE_EXCEEDED, `ответ не готов за WriteTimeout ${WriteTimeout} мс`))));
-    } else {
-      res.destroy();
+    if (!res.req.complete) {
+      // the deadline was the request's start + WriteTimeout, so ReadTimeout − WriteTimeout of reading is left
+      const readLeft = ReadTimeout - WriteTimeout;
+      if (readLeft > 0 && !waitedForBody.has(res)) {
+        waitedForBody.add(res);
+        inFlight.postpone(res, now + readLeft);
+        res.req.once('end', () => inFlight.postpone(res, performance.now() + WriteTimeout));
+        return;
+      }
+      // the reader of the body is told first: it hands the request to Koa, which sets a 404 to start with, and
+      // whose error middleware runs only after this answer is written (a microtask later), finding it sent
+      const error = new RequestTimeoutError();
+      markAnswered(res.req, error);
+      interruptBodyRead(res.req);
+      if (!res.headersSent) answerEnvelope(res, error);
+      else res.destroy();
+      return;
     }
+    if (!res.headersSent) answerEnvelope(res, new AppError(GrpcCode.DEADLINE_EXCEEDED, `ответ не готов за WriteTimeout ${WriteTimeout} мс`));
+    else res.destroy();
   };
   const sweep = setInterval(() => {
     // expired first, answered after: an answer may close its response, which moves the arrays
-    for (const res of inFlight.expired(performance.now())) expire(res);
+    const now = performance.now();
+    for (const res of inFlight.expired(now)) expire(res, now);
   }, Math.max(10, Math.min(Math.floor(WriteTimeout / 10), 1_000)));
   sweep.unref();
   server.on('close', () => clearInterval(sweep));
-  server.on('clientError', answerClientError);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, logger));
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res, performance.now() + WriteTimeout);
     res.on('close', () => inFlight.remove(res));
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+      const error = new InvalidArgumentError('заголовок Host обязателен в запросе HTTP/1.1.');
+      answerEnvelope(res, error);
+      if (logger) logRequest(logger, req.method ?? '', req.url ?? '', error.status, 0, error);
+      return;
+    }
     handle(req, res);
   });
   return server;
+}
+
+/** Answers `error` in the envelope and closes the connection (the request may not have been read to its end). */
+function answerEnvelope(res: ServerResponse, error: AppError): void {
+  res.statusCode = error.status;
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Connection', 'close');
+  res.end(JSON.stringify(envelope(error)));
+}
+
+/** The method and path of the request node could not parse, as far as its bytes show them (`rawPacket`). */
+function firstLine(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): [string, string] {
+  const line = err.rawPacket?.subarray(0, 256).toString('utf8').split('\r\n', 1)[0] ?? '';
+  const [method = '', url = ''] = line.split(' ', 2);
+  return [method, url];
+}
+
+/** Hints by llhttp error code: what a client most likely sent wrong. */
+function parseHint(code: string | undefined): string {
+  if (code === 'HPE_INVALID_URL' || code === 'HPE_INVALID_HEADER_TOKEN' || code === 'HPE_INVALID_HEADER_VALUE' || code === 'HPE_LF_EXPECTED') {
+    return 'путь и заголовки пишутся в ASCII, кириллица в URL — как %XX.';
+  }
+  if (code === 'HPE_UNEXPECTED_CONTENT_LENGTH' || code === 'HPE_INVALID_CONTENT_LENGTH' || code === 'HPE_INVALID_TRANSFER_ENCODING' || code === 'HPE_INVALID_CHUNK_SIZE') {
+    return 'длина тела задаётся одним Content-Length или Transfer-Encoding: chunked.';
+  }
+  if (code === 'HPE_INVALID_METHOD' || code === 'HPE_INVALID_VERSION' || code === 'HPE_INVALID_CONSTANT') return 'первая строка запроса: <метод> <путь> HTTP/1.1.';
+  return 'запрос не соответствует HTTP/1.1.';
 }
 
 /**
  * What node's HTTP parser could not read never reaches a handler: raw UTF-8 in the path, a malformed header line,
  * headers over the limit, a request not in within ReadTimeout. Node would answer a bare status line; this answers
  * the envelope every other failure gets (400 code 3, 431 code 3, 408 code 4), then closes the connection. A socket
- * gone, or one whose response has begun, is only closed.
+ * gone, one whose client stopped sending in the middle of a request, or one whose response has begun, is only
+ * closed. Nothing here may throw: it runs outside any request.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  const answering = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, logger?: Logger): void {
+  try {
+    const answering = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    // the client gone, or done sending in the middle of its request (HPE_INVALID_EOF_STATE): nobody to answer; the
+    // request being read, if any, ends as closed by the client
+    if (err.code === 'ECONNRESET' || err.code === 'HPE_INVALID_EOF_STATE' || !socket.writable || answering?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const error =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new RequestTimeoutError()
+      : err.code === 'HPE_HEADER_OVERFLOW' ? new AppError(GrpcCode.INVALID_ARGUMENT, 'заголовки запроса слишком велики.', [], 431)
+      : new InvalidArgumentError(`запрос не разобран (${err.code ?? 'HTTP'}): ${parseHint(err.code)}`);
+    // a request whose body was being read when this came (a handler may be waiting on it) logs this answer; one
+    // that never became a request is logged here, with what node read of its first line
+    if (answering) markAnswered(answering.req, error);
+    else if (logger) logRequest(logger, ...firstLine(err), error.status, 0, error);
+    const body = JSON.stringify(envelope(error));
+    socket.end(
+      `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  } catch {
     socket.destroy();
-    return;
   }
-  const error =
-    err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new AppError(GrpcCode.DEADLINE_EXCEEDED, 'запрос не получен за ReadTimeout.', [], 408)
-    : err.code === 'HPE_HEADER_OVERFLOW' ? new AppError(GrpcCode.INVALID_ARGUMENT, 'заголовки запроса слишком велики.', [], 431)
-    : new InvalidArgumentError(`запрос не разобран (${err.code ?? 'HTTP'}): путь и заголовки пишутся в ASCII, кириллица в URL — как %XX.`);
-  const body = JSON.stringify(envelope(error));
-  socket.end(
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }
 
 /** One process serving HTTP: engine, app, node server, reload and graceful close. */
@@ -214,7 +286,7 @@ export async function startServer(options: {
       closeIdleAfter(res);
     }
     handle(req, res);
-  });
+  }, logger);
   const { host, port } = options.listen ?? parseListen(config.gateway.Listen);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -281,7 +353,8 @@ async function runWorker(config: Config, logger: Logger, inCluster: boolean): Pr
     process.on('message', (message: ClusterMessage) => {
       if (message?.type === 'license' && message.key !== license.currentKey) {
         try {
-          license.install(message.key, { notify: false });
+          // checked by the process that took it (PUT or renewal): not refused here as narrower
+          license.install(message.key, { notify: false, force: true });
         } catch (err) {
           logger.warn({ err: (err as Error).message }, 'license key from the primary refused');
         }
@@ -323,7 +396,8 @@ function runPrimary(config: Config, logger: Logger, count: number): void {
     worker.on('message', (message: ClusterMessage) => {
       if (message?.type === 'license' && message.key !== license.currentKey) {
         try {
-          license.install(message.key);
+          // checked by the worker that took the PUT: not refused here as narrower
+          license.install(message.key, { force: true });
         } catch (err) {
           logger.warn({ err: (err as Error).message }, 'license key from a worker refused');
         }

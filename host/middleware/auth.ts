@@ -2,14 +2,19 @@
  * API keys (config `auth.Keys`) in `Authorization`: raw, `Token <key>` or `Bearer <key>`. With auth off
  * every request passes. `key-or-login` routes (the legacy methods that list `login`/`pwd`) also accept a
  * configured user. No credentials: 401 code 16 `Ключ API обязателен`; wrong ones: `Ошибка авторизации`.
+ * `operator` routes (PUT /license) take the operator key (`auth.OperatorKey`) in the same header, with auth on
+ * or off; with no operator key configured they are refused with 403 code 7 saying how to configure one.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { Config } from '../config.js';
-import { UnauthenticatedError } from '../errors.js';
+import { OPERATOR_KEY_ENV, type Config } from '../config.js';
+import { PermissionDeniedError, UnauthenticatedError } from '../errors.js';
 import type { RouteDefinition } from '../routes/route.js';
 
 export const KEY_REQUIRED = 'Ключ API обязателен';
 export const AUTH_FAILED = 'Ошибка авторизации';
+export const OPERATOR_KEY_REQUIRED = 'Ключ оператора обязателен: передайте auth.OperatorKey в заголовке Authorization (Bearer <ключ>)';
+export const OPERATOR_KEY_NOT_SET =
+  `методы оператора отключены: ключ оператора не задан. Задайте auth.OperatorKey в файле конфигурации или переменную окружения ${OPERATOR_KEY_ENV} (не меньше 16 символов) и передайте его в заголовке Authorization`;
 
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
@@ -35,6 +40,7 @@ export type Authenticate = (authorization: string | undefined, query: Readonly<R
  * throws 401 code 16 for missing or wrong credentials.
  */
 export function authCheck(config: Config, policy: RouteDefinition['auth']): Authenticate | null {
+  if (policy === 'operator') return operatorCheck(config.auth.OperatorKey);
   if (!config.auth.Enabled || policy === 'open') return null;
   const keys = config.auth.Keys.map(digest);
   const users = config.auth.Users.map((user) => digest(`${user.login}\u0000${user.pwd}`));
@@ -46,5 +52,20 @@ export function authCheck(config: Config, policy: RouteDefinition['auth']): Auth
     if (!key && !byLogin) throw new UnauthenticatedError(KEY_REQUIRED);
     const ok = (key !== '' && contains(keys, key)) || (byLogin && contains(users, `${login}\u0000${pwd}`));
     if (!ok) throw new UnauthenticatedError(AUTH_FAILED);
+  };
+}
+
+/** The operator key's check: always a check, refusing everything when no operator key is configured. */
+function operatorCheck(operatorKey: string): Authenticate {
+  if (!operatorKey) {
+    return function refuse(): void {
+      throw new PermissionDeniedError(OPERATOR_KEY_NOT_SET);
+    };
+  }
+  const secrets = [digest(operatorKey)];
+  return function authenticateOperator(authorization): void {
+    const key = keyFromHeader(authorization);
+    if (!key) throw new UnauthenticatedError(OPERATOR_KEY_REQUIRED);
+    if (!contains(secrets, key)) throw new UnauthenticatedError(AUTH_FAILED);
   };
 }

@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
-import { InvalidArgumentError } from '../errors.js';
+import { ClientClosedRequestError, InvalidArgumentError, type AppError } from '../errors.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 /**
@@ -25,11 +25,49 @@ export class BodyTooLarge extends InvalidArgumentError {
 }
 
 /**
+ * Requests the server answered itself while their body was still coming (server.ts: 408 at ReadTimeout, 400 for a
+ * body node cannot parse), with that answer's error: their connection closes next.
+ */
+const answeredEarly = new WeakMap<IncomingMessage, AppError>();
+
+/** Records that `req` was answered with `error` before its body was in: reading the body ends in that error. */
+export function markAnswered(req: IncomingMessage, error: AppError): void {
+  answeredEarly.set(req, error);
+}
+
+/**
+ * Ends the wait of a `readBody` on `req`'s body after the server answered without it: once that answer is written,
+ * node closes the connection without a word to the request. Told through the request's 'error', which `readBody`
+ * listens to.
+ */
+export function interruptBodyRead(req: IncomingMessage): void {
+  if (!req.complete && req.listenerCount('error') > 0) req.emit('error', whyCut(req, null));
+}
+
+/**
+ * Why the body of `req` stopped coming: the server's own answer (`markAnswered`), or the client gone (node's
+ * `aborted`, ECONNRESET), which is no fault of the service; any other error as it is.
+ */
+function whyCut(req: IncomingMessage, err: NodeJS.ErrnoException | null): Error {
+  const answered = answeredEarly.get(req);
+  if (answered) return answered;
+  if (err === null || err.code === 'ECONNRESET' || err.message === 'aborted') return new ClientClosedRequestError();
+  return err;
+}
+
+/**
  * Reads the whole body and calls `done` once: with its bytes, or with BodyTooLarge once it passes
- * BODY_LIMIT (the rest is drained unread), or with the error of the request. A callback, not a promise:
+ * BODY_LIMIT (the rest is drained unread), or with ClientClosedRequestError when the client closed the
+ * connection before the body was in (the error of the server's own answer when the server answered first, as at
+ * ReadTimeout), or with another error of the request. A callback, not a promise:
  * the fast path reads every hot request's body through it.
  */
 export function readBody(req: IncomingMessage, done: (err: Error | null, bytes: Buffer) => void): void {
+  if (req.destroyed && !req.complete) {
+    // gone before anyone listened: its 'error' will not come again
+    done(whyCut(req, null), EMPTY);
+    return;
+  }
   let first: Buffer | null = null;
   let chunks: Buffer[] | null = null;
   let size = 0;
@@ -51,10 +89,11 @@ export function readBody(req: IncomingMessage, done: (err: Error | null, bytes: 
     finished = true;
     done(null, chunks ? Buffer.concat(chunks, size) : (first ?? EMPTY));
   });
-  req.on('error', (err) => {
+  req.on('error', (err: NodeJS.ErrnoException) => {
     if (finished) return;
     finished = true;
-    done(err, EMPTY);
+    req.removeAllListeners('data');
+    done(whyCut(req, err), EMPTY);
   });
 }
 

@@ -18,7 +18,8 @@ export interface AppServices {
 
 /**
  * `api`: under /api/v1 and /v1. `legacy`: under /legacy.
- * `open`: no credentials; `key`: API key when auth is on; `key-or-login`: API key or legacy login/pwd.
+ * `open`: no credentials; `key`: API key when auth is on; `key-or-login`: API key or legacy login/pwd;
+ * `operator`: the operator key (`auth.OperatorKey`), whether auth is on or not.
  */
 export interface RouteDefinition {
   method: 'GET' | 'POST' | 'PUT';
@@ -28,7 +29,7 @@ export interface RouteDefinition {
   aliases?: string[];
   operationId: string;
   summary: string;
-  auth: 'open' | 'key' | 'key-or-login';
+  auth: 'open' | 'key' | 'key-or-login' | 'operator';
   /** a data method: refused with 403 code 7 when the license is invalid or expired */
   licensed: boolean;
   /** body of POST/PUT, query string of GET */

@@ -4,6 +4,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, configFromObject, loadConfig, parseListen } from '../../../host/config.js';
 
+/** The message of the ConfigError loadConfig throws for the file at `path`; '' when it loads. */
+function loadError(path: string): string {
+  try {
+    loadConfig({ path, argv: [], env: {} });
+    return '';
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+}
+
 describe('loadConfig()', () => {
   it('reads the shipped config/address-service.yaml with its defaults', () => {
     const config = loadConfig({ path: 'config/address-service.yaml', argv: [], env: {} });
@@ -21,7 +32,7 @@ describe('loadConfig()', () => {
     expect(configFromObject({ gateway: { Balance: 'os' } }).gateway.Balance).toBe('os');
     expect(config.gateway.Scheduling).toBe('batch');
     expect(configFromObject({ gateway: { Scheduling: 'normal' } }).gateway.Scheduling).toBe('normal');
-    expect(config.auth).toEqual({ Enabled: false, Keys: [], Users: [] });
+    expect(config.auth).toEqual({ Enabled: false, Keys: [], Users: [], OperatorKey: '' });
   });
 
   it('lets --port win over PORT and PORT over the file', () => {
@@ -45,6 +56,44 @@ describe('loadConfig()', () => {
     expect(() => configFromObject({ auth: { Users: [{ login: 'a' }] } })).toThrow(/auth\.Users\[0\]\.pwd/);
     expect(() => configFromObject({ auth: { Enabled: true } })).toThrow(ConfigError);
     expect(() => configFromObject({ license: { Key: 'a.b' } })).toThrow(/license\.PublicKey/);
+  });
+
+  it('names the file, not a request body, when the file is not a mapping of sections', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    for (const [text, kind] of [['42\n', 'значение 42'], ['- gateway\n', 'список'], ['gateway\n', 'строка «gateway»']]) {
+      const path = join(dir, 'scalar.yaml');
+      writeFileSync(path, text);
+      const message = loadError(path);
+      expect(message.startsWith(`${path}: `), message).toBe(true);
+      expect(message).toContain('gateway, license, auth');
+      expect(message).toContain(kind);
+      expect(message).not.toContain('тело запроса');
+    }
+  });
+
+  it('names the file and license.PublicKey when the public key does not read as Ed25519', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const path = join(dir, 'key.yaml');
+    for (const publicKey of ['not-a-key', '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----', rsa]) {
+      writeFileSync(path, `license:\n  PublicKey: ${JSON.stringify(publicKey)}\n`);
+      const message = loadError(path);
+      expect(message.startsWith(`${path}: license.PublicKey: ключ не читается (`), message).toBe(true);
+      expect(message).toContain('нужен открытый ключ Ed25519');
+    }
+  });
+
+  it('takes the operator key from auth.OperatorKey or ADDRESS_SERVICE_OPERATOR_KEY, 16 characters at least', () => {
+    expect(configFromObject({}).auth.OperatorKey).toBe('');
+    expect(configFromObject({ auth: { OperatorKey: 'o'.repeat(16) } }).auth.OperatorKey).toBe('o'.repeat(16));
+    expect(() => configFromObject({ auth: { OperatorKey: 'short' } })).toThrow(/auth\.OperatorKey: ожидается не меньше 16/);
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const path = join(dir, 'a.yaml');
+    writeFileSync(path, `auth:\n  OperatorKey: ${'f'.repeat(20)}\n`);
+    expect(loadConfig({ path, argv: [], env: {} }).auth.OperatorKey).toBe('f'.repeat(20));
+    expect(loadConfig({ path, argv: [], env: { ADDRESS_SERVICE_OPERATOR_KEY: 'e'.repeat(24) } }).auth.OperatorKey).toBe('e'.repeat(24));
+    expect(() => loadConfig({ path, argv: [], env: { ADDRESS_SERVICE_OPERATOR_KEY: 'with space in it 123' } })).toThrow(/^ADDRESS_SERVICE_OPERATOR_KEY: ожидается не меньше 16/);
   });
 
   it('refuses a bad PORT', () => {
