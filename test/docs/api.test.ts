@@ -26,6 +26,8 @@ const DOC = readFileSync(new URL('../../docs/API.md', import.meta.url), 'utf8');
 const EXAMPLE_BASE = 'http://localhost:8080';
 /** the public key the document's example license key is signed for */
 const EXAMPLE_PUBLIC_KEY = 'SVviGJ8LlQzvxw9xUjTWhvFQ_ixUrPWHN81q7wjzGbM';
+/** the operator key the reference's PUT /license example sends */
+const EXAMPLE_OPERATOR_KEY = 'example-operator-key-0123';
 
 /**
  * Documented paths the OpenAPI document does not list (the page, the document's own /v1 twin), with a path to
@@ -211,7 +213,7 @@ const routeSection = (route: RouteDefinition) => ENDPOINTS.find((e) => e.method 
 let api: TestServer;
 let openapi: { paths: Record<string, Record<string, unknown>> };
 beforeAll(async () => {
-  api = await startTestServer({ config: { license: { PublicKey: EXAMPLE_PUBLIC_KEY } } });
+  api = await startTestServer({ config: { license: { PublicKey: EXAMPLE_PUBLIC_KEY }, auth: { OperatorKey: EXAMPLE_OPERATOR_KEY } } });
   openapi = (await api.get('/api/v1/openapi.json')).body;
 });
 afterAll(() => api?.close());
