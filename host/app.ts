@@ -1,6 +1,6 @@
 /**
  * The Koa application: `createApp({engine, config, logger})` builds it and never listens (`server.ts`
- * does). Chain: access log → errors → request guard (404/405, query-string limit, engine pinning) →
+ * does). Chain: access log → CORS (preflights answered there) → errors → request guard (404/405, query-string limit, engine pinning) →
  * the service's routes by exact path and method → router (the same routes for HEAD, OPTIONS and 405,
  * the OpenAPI document, the page). A route is one step: auth when it is on → license → JSON body →
  * handler → JSON bytes; not a middleware per step, as each Koa layer is a promise and a closure per
@@ -17,6 +17,7 @@ import { MethodNotAllowedError, NotFoundError } from './errors.js';
 import { LicenseManager } from './license.js';
 import { accessLog } from './middleware/access-log.js';
 import { authCheck } from './middleware/auth.js';
+import { cors } from './middleware/cors.js';
 import { errorMiddleware, JSON_TYPE } from './middleware/errors.js';
 import { checkQueryString, readJsonBody } from './middleware/json-body.js';
 import { openApiDocument } from './openapi.js';
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps): AddressApp {
   webRoutes(router, { dictionariesDir: deps.config.dictionaries.Dir });
 
   app.use(accessLog(logger));
+  app.use(cors(deps.config));
   app.use(errorMiddleware(logger));
   app.use(requestGuard(services));
   app.use(exactRoutes(table));

@@ -1,7 +1,8 @@
 /**
  * The service configuration: `config/address-service.yaml` (or `--config <file>` / `ADDRESS_SERVICE_CONFIG`),
  * validated with ajv at start; a bad file throws a message naming the key. Defaults fill what is absent.
- * `PORT` env and `--port` override the port of `gateway.Listen`, `WORKERS` env the worker count.
+ * `PORT` env and `--port` override the port of `gateway.Listen`, `WORKERS` env the worker count, `CORS_ORIGINS` env
+ * (comma-separated) `cors.AllowedOrigins`.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -42,9 +43,16 @@ export interface Config {
   log: {
     Level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   };
+  cors: {
+    /** origins whose pages may call the service (`https://shop.example`); `*`: any (middleware/cors.ts) */
+    AllowedOrigins: string[];
+  };
 }
 
 export const DEFAULT_CONFIG_PATH = 'config/address-service.yaml';
+
+/** `*`, or an origin: scheme, host and an optional port, nothing after (`https://shop.example:8443`). */
+const CORS_ORIGIN = '^(\\*|https?://[^/\\s]+/?)$';
 
 const LISTEN = '^(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]*):\\d{1,5}$';
 
@@ -112,6 +120,18 @@ export const CONFIG_SCHEMA = {
       default: {},
       properties: { Level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' } },
     },
+    cors: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        AllowedOrigins: {
+          type: 'array',
+          items: { type: 'string', pattern: CORS_ORIGIN, 'x-message': 'ожидается * или origin вида https://host[:port]' },
+          default: ['*'],
+        },
+      },
+    },
   },
 } as const;
 
@@ -124,13 +144,19 @@ export class ConfigError extends Error {}
 export interface ConfigOverrides {
   port?: number;
   workers?: number;
+  /** CORS_ORIGINS env: comma-separated origins, replacing cors.AllowedOrigins */
+  corsOrigins?: string[];
 }
 
 /** Validates a parsed document, fills defaults, applies overrides. `source` names the file in messages. */
 export function configFromObject(document: unknown, source = 'конфигурация', overrides: ConfigOverrides = {}): Config {
   const data = document === null || document === undefined ? {} : structuredClone(document);
+  if (overrides.corsOrigins !== undefined) {
+    const cors = ((data as Record<string, unknown>).cors ?? {}) as Record<string, unknown>;
+    (data as Record<string, unknown>).cors = { ...cors, AllowedOrigins: overrides.corsOrigins };
+  }
   if (!validateConfig(data)) {
-    throw new ConfigError(`${source}: ${formatErrors(validateConfig.errors ?? [])}`);
+    throw new ConfigError(`${overrides.corsOrigins !== undefined ? `${source} + CORS_ORIGINS` : source}: ${formatErrors(validateConfig.errors ?? [])}`);
   }
   const config = data as unknown as Config;
   if (config.auth.Enabled && config.auth.Keys.length === 0 && config.auth.Users.length === 0) {
@@ -192,5 +218,7 @@ export function loadConfig(options: { path?: string; argv?: string[]; env?: Node
     workers = Number(workersText);
     if (!Number.isInteger(workers) || workers < 0) throw new ConfigError(`WORKERS: ожидается целое число ≥ 0, получено «${workersText}».`);
   }
-  return configFromObject(document, path, { port, workers });
+  const corsText = env.CORS_ORIGINS;
+  const corsOrigins = corsText === undefined || corsText.trim() === '' ? undefined : corsText.split(',').map((origin) => origin.trim()).filter(Boolean);
+  return configFromObject(document, path, { port, workers, corsOrigins });
 }
