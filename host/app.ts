@@ -71,10 +71,11 @@ function endpoint(route: RouteDefinition, services: AppServices): Endpoint {
   const authenticate = authCheck(services.config, route.auth);
   const licensed = route.licensed;
   const readsBody = route.method !== 'GET';
+  const arrays = route.arrayBody === true;
   return async function serve(ctx: Context): Promise<void> {
-    authenticate?.(ctx.get('authorization'), ctx.query);
+    authenticate?.(ctx.get('authorization'), ctx.query, ctx.headers['x-secret']);
     if (licensed) services.license.assertAllows();
-    const request: RouteRequest = { body: readsBody ? await readJsonBody(ctx) : {}, query: ctx.query, engine: ctx.state.engine as Engine };
+    const request: RouteRequest = { body: readsBody ? await readJsonBody(ctx, arrays) : {}, query: ctx.query, engine: ctx.state.engine as Engine };
     let body = route.handle(request, services);
     if (body instanceof Promise) body = await body;
     sendJson(ctx, body);

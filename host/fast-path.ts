@@ -72,7 +72,7 @@ function fastRoutes(services: AppServices): Map<string, FastRoute> {
 /** True when credentials and license let the request through; a refusal is left for Koa to answer. */
 function admitted(fast: FastRoute, req: IncomingMessage, services: AppServices): boolean {
   try {
-    fast.authenticate?.(req.headers.authorization, NO_QUERY);
+    fast.authenticate?.(req.headers.authorization, NO_QUERY, req.headers['x-secret']);
     if (fast.route.licensed) services.license.assertAllows();
     return true;
   } catch {
@@ -92,7 +92,7 @@ export function requestHandler(app: AddressApp): RequestHandler {
   /** The handler's answer as JSON bytes, or null when anything threw (Koa then answers). */
   function answer(fast: FastRoute, request: RouteRequest, bytes: Buffer): Buffer | null | Promise<Buffer | null> {
     try {
-      request.body = parseJsonBody(bytes);
+      request.body = parseJsonBody(bytes, fast.route.arrayBody);
       const body = fast.route.handle(request, services);
       if (body instanceof Promise) return body.then((resolved: unknown) => toJsonBytes(resolved)).catch(() => null);
       return toJsonBytes(body);
