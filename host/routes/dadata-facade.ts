@@ -9,6 +9,7 @@ import { buildAddressRecord, onePerPlace, resolveObjects, type AddressRecord, ty
 import {
   dadataSuggestion, DADATA_BOUNDS, type DadataAddress, type DadataBound, type DadataExtras, type DadataLevel, type DadataSuggestion, type SuggestionView,
 } from '../records/dadata-record.js';
+import { shared } from '../records/shared.js';
 import type { DadataGeoLocation, DadataLocation } from '../schemas/dadata.js';
 
 const fold = (text: string): string => text.trim().toLowerCase().replace(/ё/g, 'е');
@@ -27,14 +28,36 @@ export function registryCodes(objects: ResolvedObjects | null): Pick<DadataExtra
   return codes;
 }
 
+type Suggested = { record: AddressRecord; suggestion: DadataSuggestion };
+
+/**
+ * Hints as DaData's widgets ask for them (Russian, no bounds, no restriction, administrative division) are the same
+ * suggestion whenever the same hint comes up: kept beside the engine's frozen hint (engine.ts `hint`), frozen and
+ * shared, so its JSON bytes are written once (records/json.ts), as the native hints' records are.
+ */
+const PLAIN_HINTS = new WeakMap<Resolution, Suggested>();
+
+const plainView = (view: SuggestionView, division: DadataExtras['division']): boolean =>
+  (view.language ?? 'ru') === 'ru' && !view.from && !view.to && !view.restrictTo && (division ?? 'administrative') === 'administrative';
+
 /** A resolution's AddressRecord (built as `method` builds it) and its DaData suggestion. */
 export function suggestionOf(
   resolution: Resolution, dictionary: Dictionary, options: BuildOptions, view: SuggestionView, division?: DadataExtras['division'],
-): { record: AddressRecord; suggestion: DadataSuggestion } {
+): Suggested {
+  const kept = options.method === 'suggest' && Object.isFrozen(resolution) && plainView(view, division);
+  if (kept) {
+    const known = PLAIN_HINTS.get(resolution);
+    if (known) return known;
+  }
   const objects = resolution.matched ? resolveObjects(resolution, dictionary) : null;
   const record = buildAddressRecord(resolution, dictionary, options, objects);
   const extras: DadataExtras = { ...registryCodes(objects), geo: resolution.quality.geo, division };
-  return { record, suggestion: dadataSuggestion(record, extras, view) };
+  const suggested = { record, suggestion: dadataSuggestion(record, extras, view) };
+  if (kept) {
+    shared(suggested.suggestion);
+    PLAIN_HINTS.set(resolution, suggested);
+  }
+  return suggested;
 }
 
 /** Country names and codes a location may give (`Россия`, `RU`, `Казахстан` …), lower case. */
