@@ -24,6 +24,7 @@ import { openApiDocument } from './openapi.js';
 import { toJsonBytes } from './records/json.js';
 import { ROUTES, routePaths } from './routes/index.js';
 import { webRoutes } from './routes/web.js';
+import { widgetRoute } from './routes/widget.js';
 import type { AppServices, RouteDefinition, RouteRequest } from './routes/route.js';
 
 export interface AppDeps {
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps): AddressApp {
     });
   }
   webRoutes(router, { dictionariesDir: deps.config.dictionaries.Dir });
+  widgetRoute(router);
 
   app.use(accessLog(logger));
   app.use(cors(deps.config));

@@ -8,20 +8,18 @@
  *
  * Chromium missing is a failure, not a skip: run scripts/ensure-chromium.sh (apt-get install chromium).
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, launchChromium, startPageServer, type PageServer } from './other-origin.js';
 import { startServer, type RunningTestServer } from './server.js';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARTIFACTS = resolve('test-artifacts');
 const require = createRequire(import.meta.url);
 
 let service: RunningTestServer;
-let pages: { server: Server; url: string };
+let pages: PageServer;
 let browser: Browser;
 
 /** The widgets' files from node_modules, as a site would host them. */
@@ -54,43 +52,19 @@ function pageHtml(name: string, serviceUrl: string): string {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `chromium not found at ${CHROMIUM}: the browser tests need it. Install it with scripts/ensure-chromium.sh ` +
-        '(apt-get update && apt-get install -y chromium) or point CHROMIUM at a chromium binary.',
-    );
-  }
-  mkdirSync(ARTIFACTS, { recursive: true });
   service = await startServer();
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+  pages = await startPageServer((path) => {
     const file = FILES[path];
-    if (file) {
-      res.writeHead(200, { 'Content-Type': `${file[1]}; charset=utf-8` });
-      res.end(readFileSync(file[0]));
-      return;
-    }
+    if (file) return { type: file[1], body: readFileSync(file[0]) };
     const page = /^\/(jquery|dadata)\.html$/.exec(path);
-    if (!page) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(pageHtml(page[1], service.url));
+    return page ? { type: 'text/html', body: pageHtml(page[1], service.url) } : null;
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  pages = { server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((done) => pages?.server.close(done));
+  await pages?.close();
   await service?.close();
 });
 
