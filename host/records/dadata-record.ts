@@ -354,7 +354,8 @@ export function dadataAddress(record: AddressRecord, extras: DadataExtras = {}):
   // the codes of the object at fias_level itself: an ancestor's would name another place
   const fiasId = level === 9 ? nonEmpty(details.apartmentCodes?.fias) : level === 8 || level === 75 ? nonEmpty(details.codes?.fias) : at?.fias_id ?? null;
   const qc = cleaner && quality ? qcParse(quality, found) : null;
-  const geo = qcGeo(found ? geoLevel : undefined);
+  // the cleaner says coordinates were not determined (5) when nothing matched; a hint always matched
+  const geo = found ? qcGeo(geoLevel) : cleaner ? 5 : null;
   const capital = facts?.capital && levels.city.name && fold(levels.city.name) === fold(facts.capital) ? '2' : null;
   const data = {
     source: cleaner ? extras.source! : null,

@@ -4,7 +4,11 @@
  * bodies, dadata-py's requests), each record checked field by field against the service's own native answer for
  * the same input.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guidOf, municipalEngine, writeMunicipalGar } from '../helpers/municipal-gar.js';
 import { arraySchemaErrors, schemaErrors, startTestServer, type TestServer } from './helpers.js';
 
 const RS = '/suggestions/api/4_1/rs';
@@ -263,7 +267,7 @@ describe('POST /api/v1/clean/address with DaData\'s array body', () => {
     expect(flat).toMatchObject({ result: 'г Екатеринбург, ул Вокзальная, д 15, кв 3', qc: 0, qc_house: 2, qc_complete: 0, qc_geo: 0, flat_type: 'кв', flat: '3', fias_level: '8' });
     expect(house).toMatchObject({ result: 'г Байконур, ул Гагарина, д 5', qc: 0, qc_house: 2, qc_complete: 5 });
     expect(region).toMatchObject({ result: 'Свердловская обл', fias_level: '1', qc_complete: 2, qc_house: 10 });
-    expect(garbage).toMatchObject({ result: null, qc: 2, qc_complete: 6, fias_level: '-1', region: null });
+    expect(garbage).toMatchObject({ result: null, qc: 2, qc_complete: 6, qc_geo: 5, fias_level: '-1', region: null, geo_lat: null });
   });
 
   it('keeps the object body the native method, and an empty array answers []', async () => {
@@ -282,6 +286,29 @@ describe('POST /api/v1/clean/address with DaData\'s array body', () => {
     const objects = await api.post('/api/v1/clean/address', [{ query: 'москва' }]);
     expect(objects.status).toBe(400);
     expect(objects.body.code).toBe(3);
+  });
+});
+
+describe('division: municipal (a GAR fixture with a municipal district and its поселения, built by the real builder)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dadata-mun-'));
+  let municipal: TestServer;
+  beforeAll(async () => {
+    const { engine } = await municipalEngine(await writeMunicipalGar(join(dir, 'gar_xml.zip')));
+    municipal = await startTestServer({ engine });
+  });
+  afterAll(async () => {
+    await municipal?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('puts the поселение in sub_area for division municipal and leaves it out of the administrative record', async () => {
+    const ask = async (division?: string) => (await municipal.post(`${RS}/suggest/address`, { query: 'Ильинское Центр', ...(division ? { division } : {}) })).body.suggestions[0].data;
+    const administrative = await ask();
+    expect(administrative.sub_area).toBeNull();
+    expect(administrative.area_with_type).toBe('Красногорский р-н');
+    const byMunicipality = await ask('municipal');
+    expect(byMunicipality).toMatchObject({ sub_area: 'Ильинское', sub_area_type: 'с/п', sub_area_with_type: 'с/п Ильинское', sub_area_fias_id: guidOf(40), street_with_type: 'ул Центральная' });
+    expect(byMunicipality.sub_area_type_full).toBe('сельское поселение');
   });
 });
 
