@@ -86,9 +86,20 @@ export const dadataSuggestRoute: RouteDefinition = {
 
 const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
+/** The GET form's parameters, for the OpenAPI document (the handler reads them into the POST body and checks that). */
+const GET_PARAMETERS = {
+  schema: {
+    type: 'object',
+    properties: { query: { type: 'string', maxLength: 300 }, count: { type: 'integer' }, language: { enum: ['ru', 'en'] } },
+    required: ['query'],
+  },
+  parse: (data: unknown) => data,
+};
+
 export const dadataSuggestGetRoute: RouteDefinition = {
   ...BASE,
   method: 'GET',
+  request: GET_PARAMETERS,
   operationId: 'dadataSuggestAddressGet',
   summary: 'DaData-compatible address hints with the query in the URL (?query=&count=&language=)',
   handle(request, services) {
