@@ -19,11 +19,11 @@ import { replayHandler, type Reply } from './net.js';
 
 const MAX_BODIES = 400;
 
-function listen(server: Server): Promise<number> {
+export function listen(server: Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
 
-function post(agent: Agent, port: number, path: string, body: Buffer): Promise<Reply> {
+export function post(agent: Agent, port: number, path: string, body: Buffer): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } },

@@ -29,6 +29,7 @@ const BENCHES: [string, () => Promise<{ run: BenchRun }>][] = [
   ['suggest', () => import('./suggest.bench.js')],
   ['nearest', () => import('./nearest.bench.js')],
   ['http', () => import('./http.bench.js')],
+  ['dadata', () => import('./dadata.bench.js')],
   ['xml-scan', () => import('./xml-scan.bench.js')],
 ];
 

@@ -1,6 +1,6 @@
 /**
  * The Koa application: `createApp({engine, config, logger})` builds it and never listens (`server.ts`
- * does). Chain: access log → errors → request guard (404/405, query-string limit, engine pinning) →
+ * does). Chain: access log → CORS (preflights answered there) → errors → request guard (404/405, query-string limit, engine pinning) →
  * the service's routes by exact path and method → router (the same routes for HEAD, OPTIONS and 405,
  * the OpenAPI document, the page). A route is one step: auth when it is on → license → JSON body →
  * handler → JSON bytes; not a middleware per step, as each Koa layer is a promise and a closure per
@@ -17,12 +17,14 @@ import { MethodNotAllowedError, NotFoundError } from './errors.js';
 import { LicenseManager } from './license.js';
 import { accessLog } from './middleware/access-log.js';
 import { authCheck } from './middleware/auth.js';
+import { cors } from './middleware/cors.js';
 import { errorMiddleware, JSON_TYPE } from './middleware/errors.js';
 import { checkQueryString, readJsonBody } from './middleware/json-body.js';
 import { openApiDocument } from './openapi.js';
 import { toJsonBytes } from './records/json.js';
 import { ROUTES, routePaths } from './routes/index.js';
 import { webRoutes } from './routes/web.js';
+import { widgetRoute } from './routes/widget.js';
 import type { AppServices, RouteDefinition, RouteRequest } from './routes/route.js';
 
 export interface AppDeps {
@@ -70,10 +72,11 @@ function endpoint(route: RouteDefinition, services: AppServices): Endpoint {
   const authenticate = authCheck(services.config, route.auth);
   const licensed = route.licensed;
   const readsBody = route.method !== 'GET';
+  const arrays = route.arrayBody === true;
   return async function serve(ctx: Context): Promise<void> {
-    authenticate?.(ctx.get('authorization'), ctx.query);
+    authenticate?.(ctx.get('authorization'), ctx.query, ctx.headers['x-secret']);
     if (licensed) services.license.assertAllows();
-    const request: RouteRequest = { body: readsBody ? await readJsonBody(ctx) : {}, query: ctx.query, engine: ctx.state.engine as Engine };
+    const request: RouteRequest = { body: readsBody ? await readJsonBody(ctx, arrays) : {}, query: ctx.query, engine: ctx.state.engine as Engine };
     let body = route.handle(request, services);
     if (body instanceof Promise) body = await body;
     sendJson(ctx, body);
@@ -126,8 +129,10 @@ export function createApp(deps: AppDeps): AddressApp {
     });
   }
   webRoutes(router, { dictionariesDir: deps.config.dictionaries.Dir });
+  widgetRoute(router);
 
   app.use(accessLog(logger));
+  app.use(cors(deps.config));
   app.use(errorMiddleware(logger));
   app.use(requestGuard(services));
   app.use(exactRoutes(table));

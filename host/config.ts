@@ -2,7 +2,7 @@
  * The service configuration: `config/address-service.yaml` (or `--config <file>` / `ADDRESS_SERVICE_CONFIG`),
  * validated with ajv at start; a bad file throws a message naming the file and the key. Defaults fill what is
  * absent. `PORT` env and `--port` override the port of `gateway.Listen`, `WORKERS` env the worker count,
- * `ADDRESS_SERVICE_OPERATOR_KEY` env `auth.OperatorKey`.
+ * `ADDRESS_SERVICE_OPERATOR_KEY` env `auth.OperatorKey`, `CORS_ORIGINS` env (comma-separated) `cors.AllowedOrigins`.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -46,6 +46,10 @@ export interface Config {
   log: {
     Level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   };
+  cors: {
+    /** origins whose pages may call the service (`https://shop.example`); `*`: any (middleware/cors.ts) */
+    AllowedOrigins: string[];
+  };
 }
 
 export const DEFAULT_CONFIG_PATH = 'config/address-service.yaml';
@@ -53,6 +57,8 @@ export const DEFAULT_CONFIG_PATH = 'config/address-service.yaml';
 /** The operator key's rule, for the schema and for the env variable. */
 const OPERATOR_KEY_RULE = 'ожидается не меньше 16 печатных символов ASCII без пробелов (пусто: PUT /api/v1/license отключён)';
 export const OPERATOR_KEY_ENV = 'ADDRESS_SERVICE_OPERATOR_KEY';
+/** `*`, or an origin: scheme, host and an optional port, nothing after (`https://shop.example:8443`). */
+const CORS_ORIGIN = '^(\\*|https?://[^/\\s]+/?)$';
 
 const LISTEN = '^(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]*):\\d{1,5}$';
 
@@ -121,6 +127,18 @@ export const CONFIG_SCHEMA = {
       default: {},
       properties: { Level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' } },
     },
+    cors: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        AllowedOrigins: {
+          type: 'array',
+          items: { type: 'string', pattern: CORS_ORIGIN, 'x-message': 'ожидается * или origin вида https://host[:port]' },
+          default: ['*'],
+        },
+      },
+    },
   },
 } as const;
 
@@ -134,6 +152,8 @@ export interface ConfigOverrides {
   port?: number;
   workers?: number;
   operatorKey?: string;
+  /** CORS_ORIGINS env: comma-separated origins, replacing cors.AllowedOrigins */
+  corsOrigins?: string[];
 }
 
 /** What a document that is not a mapping of sections holds, for the message refusing it. */
@@ -157,11 +177,15 @@ function checkPublicKey(config: Config, source: string): void {
 /** Validates a parsed document, fills defaults, applies overrides. `source` names the file in messages. */
 export function configFromObject(document: unknown, source = 'конфигурация', overrides: ConfigOverrides = {}): Config {
   if (document !== null && document !== undefined && (typeof document !== 'object' || Array.isArray(document))) {
-    throw new ConfigError(`${source}: ожидаются разделы конфигурации (gateway, license, auth, dictionaries, log) в виде «ключ: значение», а в файле ${kindOf(document)}.`);
+    throw new ConfigError(`${source}: ожидаются разделы конфигурации (${Object.keys(CONFIG_SCHEMA.properties).join(', ')}) в виде «ключ: значение», а в файле ${kindOf(document)}.`);
   }
   const data = document === null || document === undefined ? {} : structuredClone(document);
+  if (overrides.corsOrigins !== undefined) {
+    const cors = ((data as Record<string, unknown>).cors ?? {}) as Record<string, unknown>;
+    (data as Record<string, unknown>).cors = { ...cors, AllowedOrigins: overrides.corsOrigins };
+  }
   if (!validateConfig(data)) {
-    throw new ConfigError(`${source}: ${formatErrors(validateConfig.errors ?? [])}`);
+    throw new ConfigError(`${overrides.corsOrigins !== undefined ? `${source} + CORS_ORIGINS` : source}: ${formatErrors(validateConfig.errors ?? [])}`);
   }
   const config = data as unknown as Config;
   if (config.auth.Enabled && config.auth.Keys.length === 0 && config.auth.Users.length === 0) {
@@ -231,5 +255,7 @@ export function loadConfig(options: { path?: string; argv?: string[]; env?: Node
     if (!Number.isInteger(workers) || workers < 0) throw new ConfigError(`WORKERS: ожидается целое число ≥ 0, получено «${workersText}».`);
   }
   const operatorKey = env[OPERATOR_KEY_ENV] || undefined;
-  return configFromObject(document, path, { port, workers, operatorKey });
+  const corsText = env.CORS_ORIGINS;
+  const corsOrigins = corsText === undefined || corsText.trim() === '' ? undefined : corsText.split(',').map((origin) => origin.trim()).filter(Boolean);
+  return configFromObject(document, path, { port, workers, operatorKey, corsOrigins });
 }

@@ -11,12 +11,14 @@
  * validation, an unknown country, a thrown error) goes to the Koa app with the body already read
  * (`handOverBody`), which runs the route again and answers through the one error middleware: the same
  * status, headers and envelope as a request that never came this way. Every other method and path goes
- * to Koa at once. The two paths send the same bytes (test/api/fast-path.test.ts).
+ * to Koa at once. The two paths send the same bytes (test/api/fast-path.test.ts). A CORS preflight, on any path, is
+ * answered here too (`middleware/cors.ts`), and the 200s carry the same origin headers as Koa's.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressApp } from './app.js';
-import { elapsedMs, requestLogger } from './middleware/access-log.js';
+import { elapsedMs, logRequest, requestLogger } from './middleware/access-log.js';
 import { authCheck, type Authenticate } from './middleware/auth.js';
+import { answerPreflight, corsPolicy, isPreflight, originHeaders } from './middleware/cors.js';
 import { JSON_TYPE } from './middleware/errors.js';
 import { declaredTooLarge, handOverBody, parseJsonBody, readBody } from './middleware/json-body.js';
 import { toJsonBytes } from './records/json.js';
@@ -39,6 +41,8 @@ interface Waiting {
 interface Ready {
   res: ServerResponse;
   bytes: Buffer;
+  /** the CORS origin headers of the request's origin */
+  origin: string[];
   fast: FastRoute;
   start: number;
 }
@@ -68,7 +72,7 @@ function fastRoutes(services: AppServices): Map<string, FastRoute> {
 /** True when credentials and license let the request through; a refusal is left for Koa to answer. */
 function admitted(fast: FastRoute, req: IncomingMessage, services: AppServices): boolean {
   try {
-    fast.authenticate?.(req.headers.authorization, NO_QUERY);
+    fast.authenticate?.(req.headers.authorization, NO_QUERY, req.headers['x-secret']);
     if (fast.route.licensed) services.license.assertAllows();
     return true;
   } catch {
@@ -81,11 +85,14 @@ export function requestHandler(app: AddressApp): RequestHandler {
   const services = app.services;
   const { logger } = services;
   const table = fastRoutes(services);
+  const cors = corsPolicy(services.config);
+  /** the answer's headers before its type and length: `*` (the default) is the same list for every request */
+  const anyOrigin = cors.varies ? null : originHeaders(cors, undefined);
 
   /** The handler's answer as JSON bytes, or null when anything threw (Koa then answers). */
   function answer(fast: FastRoute, request: RouteRequest, bytes: Buffer): Buffer | null | Promise<Buffer | null> {
     try {
-      request.body = parseJsonBody(bytes);
+      request.body = parseJsonBody(bytes, fast.route.arrayBody);
       const body = fast.route.handle(request, services);
       if (body instanceof Promise) return body.then((resolved: unknown) => toJsonBytes(resolved)).catch(() => null);
       return toJsonBytes(body);
@@ -119,12 +126,12 @@ export function requestHandler(app: AddressApp): RequestHandler {
         if (answered instanceof Promise) void answered.then((out) => send(req, res, fast, out, bytes, start));
         else send(req, res, fast, answered, bytes, start);
       }
-      for (const { res, bytes, fast, start } of ready) {
+      for (const { res, bytes, origin, fast, start } of ready) {
         try {
           // WriteTimeout may have answered 504 already (server.ts): the line says so
           if (!res.writableEnded) {
             // the raw header list goes to node's header writer as it is: no header object to build and check
-            res.writeHead(200, ['Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)]);
+            res.writeHead(200, [...origin, 'Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)]);
             res.end(bytes);
           }
           fast.log(res.statusCode, elapsedMs(start));
@@ -149,11 +156,17 @@ export function requestHandler(app: AddressApp): RequestHandler {
       void koa(req, res);
       return;
     }
-    ready.push({ res, bytes: answered, fast, start });
+    ready.push({ res, bytes: answered, origin: anyOrigin ?? originHeaders(cors, req.headers.origin), fast, start });
     atTurnEnd();
   }
 
   return function handleRequest(req: IncomingMessage, res: ServerResponse): void {
+    if (isPreflight(req.method, req.headers)) {
+      const start = performance.now();
+      answerPreflight(cors, req, res);
+      logRequest(logger, 'OPTIONS', req.url ?? '', 204, elapsedMs(start));
+      return;
+    }
     const fast = req.method === 'POST' ? table.get(req.url ?? '') : undefined;
     if (fast === undefined || !admitted(fast, req, services) || declaredTooLarge(req.headers['content-length'])) {
       void koa(req, res);

@@ -45,7 +45,7 @@ function operation(route: RouteDefinition) {
   const op: Record<string, unknown> = {
     operationId: route.operationId,
     summary: route.summary,
-    tags: [route.base === 'api' ? 'address' : 'legacy'],
+    tags: [route.base === 'api' ? 'address' : route.base],
     ...(route.auth === 'open' ? { security: [] } : route.auth === 'operator' ? { security: [{ operatorKey: [] }] } : {}),
     responses: {
       200: { description: 'OK', content: { 'application/json': { schema: toOpenApi(route.response) } } },

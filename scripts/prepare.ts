@@ -1,13 +1,15 @@
 /**
  * Builds what `npm start`, `npm test` and `npm run bench` need, when it is missing or older than its
- * inputs: the wasm (release; with --debug also the debug build the tests run; the builder's XML scanner) and the default
- * dictionaries from DATA_DIR (default ../shared/data). Fails loudly with the step that failed.
+ * inputs: the wasm (release; with --debug also the debug build the tests run; the builder's XML scanner), the default
+ * dictionaries from DATA_DIR (default ../shared/data) and the page at `/` (build/web: without it the page's first
+ * request would build it). Fails loudly with the step that failed.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDictionaries } from '../dictionaries/build.js';
+import { buildWeb, webBuildIsStale } from '../web/build.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const debug = process.argv.includes('--debug');
@@ -62,6 +64,10 @@ try {
   if (debug) asc('debug');
   asc('xml-scan');
   await dictionaries();
+  if (webBuildIsStale()) {
+    console.log('building the page at / (build/web)');
+    await buildWeb();
+  }
 } catch (err) {
   console.error(`prepare failed: ${err instanceof Error ? err.message : err}`);
   process.exit(1);

@@ -1,5 +1,6 @@
 /**
- * API keys (config `auth.Keys`) in `Authorization`: raw, `Token <key>` or `Bearer <key>`. With auth off
+ * API keys (config `auth.Keys`) in `Authorization`: raw, `Token <key>` (DaData's clients) or `Bearer <key>`; a key
+ * in `X-Secret` passes too (DaData's cleaner clients send their secret key there). With auth off
  * every request passes. `key-or-login` routes (the legacy methods that list `login`/`pwd`) also accept a
  * configured user. No credentials: 401 code 16 `Ключ API обязателен`; wrong ones: `Ошибка авторизации`.
  * `operator` routes (PUT /license) take the operator key (`auth.OperatorKey`) in the same header, with auth on
@@ -32,8 +33,11 @@ export function keyFromHeader(header: string | undefined): string {
   return (match ? match[1] : value).trim();
 }
 
-/** The `Authorization` header and the parsed query string: what a credential check reads of a request. */
-export type Authenticate = (authorization: string | undefined, query: Readonly<Record<string, unknown>>) => void;
+/**
+ * The `Authorization` header, the parsed query string and the `X-Secret` header (DaData's cleaner sends the key
+ * there too): what a credential check reads of a request.
+ */
+export type Authenticate = (authorization: string | undefined, query: Readonly<Record<string, unknown>>, secret?: string | string[]) => void;
 
 /**
  * The credential check of a route, or null when there is nothing to check (auth off, or an open route):
@@ -44,13 +48,14 @@ export function authCheck(config: Config, policy: RouteDefinition['auth']): Auth
   if (!config.auth.Enabled || policy === 'open') return null;
   const keys = config.auth.Keys.map(digest);
   const users = config.auth.Users.map((user) => digest(`${user.login}\u0000${user.pwd}`));
-  return function authenticate(authorization, query): void {
+  return function authenticate(authorization, query, secret): void {
     const key = keyFromHeader(authorization);
+    const secretKey = typeof secret === 'string' ? secret.trim() : '';
     const login = typeof query.login === 'string' ? query.login : '';
     const pwd = typeof query.pwd === 'string' ? query.pwd : '';
     const byLogin = policy === 'key-or-login' && login !== '';
-    if (!key && !byLogin) throw new UnauthenticatedError(KEY_REQUIRED);
-    const ok = (key !== '' && contains(keys, key)) || (byLogin && contains(users, `${login}\u0000${pwd}`));
+    if (!key && !byLogin && !secretKey) throw new UnauthenticatedError(KEY_REQUIRED);
+    const ok = (key !== '' && contains(keys, key)) || (secretKey !== '' && contains(keys, secretKey)) || (byLogin && contains(users, `${login}\u0000${pwd}`));
     if (!ok) throw new UnauthenticatedError(AUTH_FAILED);
   };
 }

@@ -126,8 +126,8 @@ function bodyBytes(req: IncomingMessage): Promise<Buffer> {
   return read instanceof Error ? Promise.reject(read) : Promise.resolve(read);
 }
 
-/** The parsed JSON object of a POST/PUT/PATCH body (`{}` for other methods and for a blank body). */
-export async function readJsonBody(ctx: Context): Promise<object> {
+/** The parsed JSON object (or array, when `arrays`) of a POST/PUT/PATCH body (`{}` for other methods and for a blank body). */
+export async function readJsonBody(ctx: Context, arrays = false): Promise<object> {
   if (ctx.method !== 'POST' && ctx.method !== 'PUT' && ctx.method !== 'PATCH') return {};
   let bytes: Buffer;
   try {
@@ -137,11 +137,11 @@ export async function readJsonBody(ctx: Context): Promise<object> {
     if (err instanceof BodyTooLarge) ctx.set('Connection', 'close');
     throw err;
   }
-  return parseJsonBody(bytes);
+  return parseJsonBody(bytes, arrays);
 }
 
-/** The JSON object in `bytes` (UTF-8, a BOM allowed; blank → `{}`), or 400 code 3. */
-export function parseJsonBody(bytes: Buffer): object {
+/** The JSON object in `bytes` (UTF-8, a BOM allowed; blank → `{}`), or an array when `arrays`; else 400 code 3. */
+export function parseJsonBody(bytes: Buffer, arrays = false): object {
   let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === BOM) text = text.slice(1);
   if (text.trim() === '') return {};
@@ -151,8 +151,8 @@ export function parseJsonBody(bytes: Buffer): object {
   } catch (err) {
     throw new InvalidArgumentError(`тело запроса: некорректный JSON (${(err as Error).message}).`);
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new InvalidArgumentError('тело запроса: ожидается объект JSON.');
+  if (body === null || typeof body !== 'object' || (Array.isArray(body) && !arrays)) {
+    throw new InvalidArgumentError(arrays ? 'тело запроса: ожидается объект или массив JSON.' : 'тело запроса: ожидается объект JSON.');
   }
   return body;
 }

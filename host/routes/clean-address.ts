@@ -1,20 +1,39 @@
-/** POST /clean/address: one standardized AddressRecord for a free-text address. */
+/**
+ * POST /clean/address: one standardized AddressRecord for a free-text address. A JSON array of strings instead
+ * (DaData's cleaner body, `["мск сухонская 11 89"]`) answers an array of DaData address records, one per string,
+ * in order (Russia's dictionary, as DaData's cleaner; records/dadata-record.ts).
+ */
+import { dadataAddress, type DadataAddress } from '../records/dadata-record.js';
 import { cleanAddressRequest } from '../schemas/clean-address.js';
+import { dadataCleanRequest } from '../schemas/dadata.js';
 import { requireDictionary } from './country.js';
-import type { RouteDefinition } from './route.js';
+import { registryCodes } from './dadata-facade.js';
+import type { AppServices, RouteDefinition, RouteRequest } from './route.js';
 import { standardizeAddress } from './standardize.js';
+
+function dadataClean(request: RouteRequest, services: AppServices): DadataAddress[] {
+  const sources = dadataCleanRequest.parse(request.body);
+  const engine = request.engine;
+  const { country, dictionary } = requireDictionary(engine, 'RU', { license: services.license });
+  return sources.map((source) => {
+    const { record, objects } = standardizeAddress(engine, country, dictionary, source);
+    return dadataAddress(record, { ...registryCodes(objects), source });
+  });
+}
 
 export const cleanAddressRoute: RouteDefinition = {
   method: 'POST',
   base: 'api',
   path: '/clean/address',
   operationId: 'cleanAddress',
-  summary: 'Standardize a free-text address',
+  summary: 'Standardize a free-text address (an array of strings: DaData\'s cleaner, an array of DaData records)',
   auth: 'key',
   licensed: true,
+  arrayBody: true,
   request: cleanAddressRequest,
-  response: { $ref: 'AddressRecord' },
+  response: { oneOf: [{ $ref: 'AddressRecord' }, { $ref: 'DadataCleanResponse' }] },
   handle(request, services) {
+    if (Array.isArray(request.body)) return dadataClean(request, services);
     const body = cleanAddressRequest.parse(request.body);
     const engine = request.engine;
     const { country, dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });

@@ -2,6 +2,8 @@
 import { cleanAddressIqdqRoute } from './clean-address-iqdq.js';
 import { cleanAddressRoute } from './clean-address.js';
 import { cleanHouseRoute } from './clean-house.js';
+import { dadataFindByIdRoute, dadataGeolocateRoute, dadataIplocateRoute, dadataStatusRoute } from './dadata-find.js';
+import { dadataSuggestGetRoute, dadataSuggestRoute } from './dadata-suggest.js';
 import { geosearchAddressRoute } from './geosearch-address.js';
 import { healthRoute } from './health.js';
 import { idsearchAddressRoute } from './idsearch-address.js';
@@ -29,14 +31,22 @@ export const ROUTES: RouteDefinition[] = [
   legacySearchAddressDetailRoute,
   legacySearchAddressDetailVariantRoute,
   legacyCheckAddressRoute,
+  dadataSuggestRoute,
+  dadataSuggestGetRoute,
+  dadataFindByIdRoute,
+  dadataGeolocateRoute,
+  dadataIplocateRoute,
+  dadataStatusRoute,
 ];
 
 export const API_PREFIXES = ['/api/v1', '/v1'];
 export const LEGACY_PREFIX = '/legacy';
+/** DaData's suggestions API path: its clients take the service's URL up to here (`serviceUrl`). */
+export const DADATA_PREFIX = '/suggestions/api/4_1/rs';
 
 /** Full paths a route is served at. */
 export function routePaths(route: RouteDefinition): string[] {
   const paths = [route.path, ...(route.aliases ?? [])];
-  const prefixes = route.base === 'api' ? API_PREFIXES : [LEGACY_PREFIX];
+  const prefixes = route.base === 'api' ? API_PREFIXES : route.base === 'dadata' ? [DADATA_PREFIX] : [LEGACY_PREFIX];
   return prefixes.flatMap((prefix) => paths.map((path) => `${prefix}${path}`));
 }

@@ -17,13 +17,13 @@ export interface AppServices {
 }
 
 /**
- * `api`: under /api/v1 and /v1. `legacy`: under /legacy.
+ * `api`: under /api/v1 and /v1. `legacy`: under /legacy. `dadata`: under /suggestions/api/4_1/rs (DaData's path).
  * `open`: no credentials; `key`: API key when auth is on; `key-or-login`: API key or legacy login/pwd;
  * `operator`: the operator key (`auth.OperatorKey`), whether auth is on or not.
  */
 export interface RouteDefinition {
   method: 'GET' | 'POST' | 'PUT';
-  base: 'api' | 'legacy';
+  base: 'api' | 'legacy' | 'dadata';
   path: string;
   /** more paths serving the same handler (`searchAddressDetailVariant` for `searchAddressDetailDHL`) */
   aliases?: string[];
@@ -36,6 +36,8 @@ export interface RouteDefinition {
   request?: RequestSchema<unknown>;
   /** JSON schema of the 200 response */
   response: Record<string, unknown>;
+  /** the body may also be a JSON array (clean/address: DaData's cleaner body) */
+  arrayBody?: boolean;
   /** error statuses the route answers besides 400 and 500, for the OpenAPI document */
   errorStatuses?: number[];
   /** returns the body of the 200 answer, which the app sends as JSON; a failure throws an AppError */

@@ -57,7 +57,7 @@ async function send(ctx: Context, dir: string, name: string, buildId: string): P
   if (!FILE.test(name) || !existsSync(file)) throw new NotFoundError(`файла ${ctx.path} нет`);
   const etag = `"${buildId}-${name}"`;
   ctx.set('Cache-Control', 'no-cache');
-  ctx.set('Vary', 'Accept-Encoding');
+  ctx.vary('Accept-Encoding');
   ctx.etag = etag;
   ctx.type = TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
   ctx.status = 200;

@@ -2,6 +2,7 @@
  * JSON schemas of the responses, for the OpenAPI document and for the API tests that check real
  * responses against them (so the document stays true). Objects are closed (`additionalProperties: false`).
  */
+import { DADATA_RESPONSE_SCHEMAS } from './dadata-responses.js';
 import { HOUSE_PART_KEYS } from '../engine/types.js';
 
 const string = { type: 'string' } as const;
@@ -159,4 +160,5 @@ export const arrayOf = (ref: string) => ({ type: 'array', items: { $ref: ref } }
 export const RESPONSE_SCHEMAS = [
   ADDRESS_RECORD, SUGGESTION_RECORD, SUGGEST_RESPONSE, CLEAN_HOUSE_RESPONSE, VERSION_RESPONSE, HEALTH_RESPONSE,
   LICENSE_RESPONSE, ERROR_ENVELOPE, LEGACY_DETAIL_RECORD, LEGACY_VARIANT_RECORD, IQDQ_RECORD, LEGACY_CHECK_RECORD, LEGACY_SELECT_RECORD,
+  ...DADATA_RESPONSE_SCHEMAS,
 ];

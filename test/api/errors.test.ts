@@ -33,10 +33,14 @@ describe('routing errors', () => {
 describe('request limits', () => {
   it('answers 400 code 3 to malformed JSON, a non-object body and a JSON null', async () => {
     for (const raw of ['{"query":', '[1,2]', '"text"', 'null', '{"query": "a",}']) {
-      const reply = await api.request('POST', '/api/v1/clean/address', { raw });
+      const reply = await api.request('POST', '/api/v1/suggest/address', { raw });
       expectEnvelope(reply, 400, 3);
       expect(reply.body.message).toMatch(/^тело запроса: /);
     }
+    // clean/address also takes an array (DaData's cleaner body): of strings only
+    const reply = await api.request('POST', '/api/v1/clean/address', { raw: '[1,2]' });
+    expectEnvelope(reply, 400, 3);
+    expect(reply.body.message).toBe('[0]: ожидается строка; [1]: ожидается строка.');
   });
 
   it('treats an empty body as {} and asks for the query', async () => {

@@ -39,6 +39,7 @@ const NON_OPENAPI: Record<string, string> = {
   'GET /sw.js': '/sw.js',
   'GET /web/{file}': '/web/app.js',
   'GET /v1/openapi.json': '/v1/openapi.json',
+  'GET /widget.js': '/widget.js',
 };
 
 interface Section {

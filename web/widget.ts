@@ -1,0 +1,281 @@
+/**
+ * The embeddable hints widget, served at `/widget.js` (host/routes/widget.ts compiles this file once):
+ *
+ *   <script src="https://addr.example/widget.js" defer></script>
+ *   <input name="address" data-address-hints data-count="7" data-country="RU">
+ *
+ * turns every `input[data-address-hints]` of the page (those added later too) into an ARIA 1.2 combobox over the
+ * service's `POST /api/v1/suggest/address`, asked from the script's own origin (CORS): hints as the user types,
+ * ↑ ↓ to move, Enter to choose, Escape to close, a mouse click to choose. Choosing a street keeps the list open for
+ * the house number; choosing a house (or anything with its house part) closes it and dispatches
+ * `address-hints:select` on the input, its `detail` the service's AddressRecord. Inputs of the same form marked
+ * `data-address-field="postcode|region|area|city|settlement|street|house|flat|latitude|longitude|fias|address"`
+ * are filled from it. Attributes: `data-service` (another service URL), `data-key` (an API key, sent as
+ * `Authorization: Token …`), `data-count` (default 7), `data-country` (default RU). No dependencies, no globals but
+ * `window.addressHintsWidget` (`attach(input)`, `detach(input)`).
+ */
+
+interface Codes { fias: string; ga: string; osm: string; gar: string; kladr: string }
+interface Level { fullName: string; name: string; type: string; codes: Codes }
+interface AddressRecord {
+  address: string;
+  addressFull: string;
+  postcode: string;
+  region: Level; area: Level; city: Level; settlement: Level; planStructure: Level; street: Level;
+  houseDetails: { fullName: string; house: string; flat: string; codes: Codes | null } & Record<string, unknown>;
+  coordinates: { latitude: number; longitude: number };
+  [member: string]: unknown;
+}
+
+interface Widget {
+  input: HTMLInputElement;
+  list: HTMLUListElement;
+  status: HTMLElement;
+  hints: AddressRecord[];
+  active: number;
+  timer: number;
+  request: AbortController | null;
+  /** the sequence number of the last request sent: an older answer arriving late is dropped */
+  sent: number;
+  detach(): void;
+}
+
+const SELECTOR = 'input[data-address-hints]';
+const DEBOUNCE_MS = 120;
+const MIN_LETTERS = 3;
+const DEFAULT_COUNT = 7;
+const WIDGETS = new WeakMap<HTMLInputElement, Widget>();
+let nextId = 0;
+
+/** The service: the script's own origin, unless the script or the input names another (`data-service`). */
+const SCRIPT = document.currentScript as HTMLScriptElement | null;
+const SCRIPT_SERVICE = SCRIPT?.dataset.service || (SCRIPT?.src ? new URL(SCRIPT.src, location.href).origin : location.origin);
+
+const STYLE = `
+.ah-box{position:relative;display:inline-block}
+.ah-list{position:absolute;left:0;right:0;top:100%;z-index:2147483000;margin:2px 0 0;padding:0;list-style:none;background:#fff;
+ border:1px solid #b8b8b8;border-radius:4px;box-shadow:0 4px 12px rgba(0,0,0,.15);max-height:20em;overflow-y:auto;font:inherit;min-width:16em}
+.ah-list[hidden]{display:none}
+.ah-option{padding:.35em .6em;cursor:pointer;color:#222}
+.ah-option[aria-selected="true"]{background:#e8f0fe}
+.ah-status{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
+
+function injectStyle(): void {
+  if (document.getElementById('address-hints-style')) return;
+  const style = document.createElement('style');
+  style.id = 'address-hints-style';
+  style.textContent = STYLE;
+  document.head.appendChild(style);
+}
+
+const letters = (text: string): number => (text.match(/\p{L}/gu) ?? []).length;
+
+function serviceOf(input: HTMLInputElement): string {
+  return (input.dataset.service || SCRIPT_SERVICE).replace(/\/+$/, '');
+}
+
+function render(widget: Widget): void {
+  const { input, list, hints } = widget;
+  list.textContent = '';
+  hints.forEach((hint, i) => {
+    const option = document.createElement('li');
+    option.id = `${list.id}-${i}`;
+    option.className = 'ah-option';
+    option.setAttribute('role', 'option');
+    option.setAttribute('aria-selected', String(i === widget.active));
+    option.textContent = hint.addressFull;
+    // mousedown, not click: the input keeps its focus
+    option.addEventListener('mousedown', (event) => {
+      event.preventDefault();
+      choose(widget, i);
+    });
+    list.appendChild(option);
+  });
+  const open = hints.length > 0;
+  list.hidden = !open;
+  input.setAttribute('aria-expanded', String(open));
+  if (widget.active >= 0 && open) input.setAttribute('aria-activedescendant', `${list.id}-${widget.active}`);
+  else input.removeAttribute('aria-activedescendant');
+  widget.status.textContent = open ? `${hints.length} подсказок, ↑ ↓ для выбора` : '';
+}
+
+function close(widget: Widget): void {
+  widget.hints = [];
+  widget.active = -1;
+  render(widget);
+}
+
+function move(widget: Widget, step: number): void {
+  if (widget.hints.length === 0) return;
+  const count = widget.hints.length;
+  widget.active = widget.active < 0 ? (step > 0 ? 0 : count - 1) : (widget.active + step + count) % count;
+  render(widget);
+  widget.list.children[widget.active]?.scrollIntoView?.({ block: 'nearest' });
+}
+
+async function ask(widget: Widget): Promise<void> {
+  const { input } = widget;
+  const query = input.value;
+  if (letters(query) < MIN_LETTERS) {
+    close(widget);
+    return;
+  }
+  widget.request?.abort();
+  const request = new AbortController();
+  widget.request = request;
+  const sequence = ++widget.sent;
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (input.dataset.key) headers.Authorization = `Token ${input.dataset.key}`;
+  const count = Number(input.dataset.count) || DEFAULT_COUNT;
+  try {
+    const reply = await fetch(`${serviceOf(input)}/api/v1/suggest/address`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query, count, countryCode: input.dataset.country || 'RU' }),
+      signal: request.signal,
+    });
+    const body = (await reply.json()) as { suggestions?: AddressRecord[]; message?: string };
+    if (sequence !== widget.sent) return;
+    if (!reply.ok) throw new Error(body.message ?? `HTTP ${reply.status}`);
+    widget.hints = body.suggestions ?? [];
+    widget.active = -1;
+    render(widget);
+  } catch (err) {
+    if ((err as Error).name === 'AbortError' || sequence !== widget.sent) return;
+    close(widget);
+    input.dispatchEvent(new CustomEvent('address-hints:error', { bubbles: true, detail: { message: (err as Error).message } }));
+  }
+}
+
+/** What `data-address-field` names, read from a record. */
+function fieldValue(record: AddressRecord, field: string): string {
+  switch (field) {
+    case 'address': return record.addressFull;
+    case 'postcode': return record.postcode;
+    case 'house': return record.houseDetails.house;
+    case 'flat': return record.houseDetails.flat;
+    case 'latitude': return record.coordinates.latitude ? String(record.coordinates.latitude) : '';
+    case 'longitude': return record.coordinates.longitude ? String(record.coordinates.longitude) : '';
+    case 'fias': return record.houseDetails.codes?.fias || record.street.codes.fias || record.settlement.codes.fias || record.city.codes.fias || '';
+    default: {
+      const level = record[field] as Level | undefined;
+      return level && typeof level === 'object' && 'fullName' in level ? level.fullName : '';
+    }
+  }
+}
+
+function fillFields(input: HTMLInputElement, record: AddressRecord): void {
+  const scope = input.form ?? document;
+  for (const target of Array.from(scope.querySelectorAll<HTMLInputElement>('[data-address-field]'))) {
+    target.value = fieldValue(record, target.dataset.addressField ?? '');
+    target.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+}
+
+/** A street (or a place) goes into the field with a space for the house; a house closes the list and is the choice. */
+function choose(widget: Widget, index: number): void {
+  const record = widget.hints[index];
+  if (!record) return;
+  const { input } = widget;
+  const house = record.houseDetails.fullName !== '';
+  const street = record.street.fullName !== '' || record.planStructure.fullName !== '';
+  if (!house && street) {
+    input.value = `${record.addressFull} `;
+    close(widget);
+    input.dispatchEvent(new CustomEvent('address-hints:street', { bubbles: true, detail: record }));
+    void ask(widget);
+    return;
+  }
+  input.value = record.addressFull;
+  close(widget);
+  fillFields(input, record);
+  input.dispatchEvent(new CustomEvent('address-hints:select', { bubbles: true, detail: record }));
+}
+
+export function attach(input: HTMLInputElement): void {
+  if (WIDGETS.has(input)) return;
+  injectStyle();
+  const id = `address-hints-${++nextId}`;
+  const list = document.createElement('ul');
+  list.id = `${id}-list`;
+  list.className = 'ah-list';
+  list.setAttribute('role', 'listbox');
+  list.hidden = true;
+  if (input.getAttribute('aria-label') || input.labels?.length) list.setAttribute('aria-label', input.getAttribute('aria-label') ?? input.labels![0].textContent ?? '');
+  const status = document.createElement('span');
+  status.className = 'ah-status';
+  status.setAttribute('role', 'status');
+  status.setAttribute('aria-live', 'polite');
+  const box = document.createElement('span');
+  box.className = 'ah-box';
+  input.parentNode!.insertBefore(box, input);
+  box.append(input, list, status);
+  input.setAttribute('role', 'combobox');
+  input.setAttribute('aria-autocomplete', 'list');
+  input.setAttribute('aria-expanded', 'false');
+  input.setAttribute('aria-controls', list.id);
+  input.setAttribute('autocomplete', 'off');
+
+  const onInput = (): void => {
+    clearTimeout(widget.timer);
+    widget.timer = window.setTimeout(() => void ask(widget), DEBOUNCE_MS);
+  };
+  const onKey = (event: KeyboardEvent): void => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      if (widget.hints.length === 0) {
+        if (event.key === 'ArrowDown') void ask(widget);
+        return;
+      }
+      event.preventDefault();
+      move(widget, event.key === 'ArrowDown' ? 1 : -1);
+    } else if (event.key === 'Enter' && widget.active >= 0) {
+      event.preventDefault();
+      choose(widget, widget.active);
+    } else if (event.key === 'Escape' && widget.hints.length > 0) {
+      event.preventDefault();
+      close(widget);
+    }
+  };
+  const onBlur = (): void => close(widget);
+  const widget: Widget = {
+    input, list, status, hints: [], active: -1, timer: 0, request: null, sent: 0,
+    detach(): void {
+      input.removeEventListener('input', onInput);
+      input.removeEventListener('keydown', onKey);
+      input.removeEventListener('blur', onBlur);
+      widget.request?.abort();
+      box.replaceWith(input);
+      for (const name of ['role', 'aria-autocomplete', 'aria-expanded', 'aria-controls', 'aria-activedescendant']) input.removeAttribute(name);
+      WIDGETS.delete(input);
+    },
+  };
+  input.addEventListener('input', onInput);
+  input.addEventListener('keydown', onKey);
+  input.addEventListener('blur', onBlur);
+  WIDGETS.set(input, widget);
+}
+
+export function detach(input: HTMLInputElement): void {
+  WIDGETS.get(input)?.detach();
+}
+
+function attachAll(root: ParentNode): void {
+  for (const input of Array.from(root.querySelectorAll<HTMLInputElement>(SELECTOR))) attach(input);
+}
+
+function start(): void {
+  attachAll(document);
+  new MutationObserver((mutations) => {
+    for (const mutation of mutations) {
+      for (const node of Array.from(mutation.addedNodes)) {
+        if (!(node instanceof HTMLElement)) continue;
+        if (node.matches(SELECTOR)) attach(node as HTMLInputElement);
+        else attachAll(node);
+      }
+    }
+  }).observe(document.documentElement, { childList: true, subtree: true });
+}
+
+(window as unknown as { addressHintsWidget: unknown }).addressHintsWidget = { attach, detach };
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
+else start();
