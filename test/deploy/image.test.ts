@@ -49,10 +49,13 @@ function ignored(text: string): (path: string) => boolean {
     .map((line) => {
       const exclude = !line.startsWith('!');
       const glob = (exclude ? line : line.slice(1)).replace(/^\/+|\/+$/g, '');
+      // `**` any run of folders, `*` and `?` within one name
       const source = glob
-        .split('')
-        .map((c, i, all) => (c === '*' ? (all[i + 1] === '*' ? '' : all[i - 1] === '*' ? '.*' : '[^/]*') : c === '?' ? '[^/]' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-        .join('');
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*\*/g, '\0')
+        .replace(/\*/g, '[^/]*')
+        .replace(/\?/g, '[^/]')
+        .replace(/\0/g, '.*');
       return { exclude, regex: new RegExp(`^${source}$`) };
     });
   return (path) => {
