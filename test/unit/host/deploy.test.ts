@@ -73,8 +73,10 @@ describe('deploy/k8s sizing, state and dictionaries', () => {
     expect(claims[volume.persistentVolumeClaim.claimName].spec.accessModes).toContain('ReadWriteMany');
   });
 
-  it('builds the page into a volume of the pod, not into the image', () => {
+  it('builds the page into a volume of the pod, and writes nothing outside its volumes', () => {
     expect(volumeOf('/app/build/web')?.emptyDir).toBeDefined();
+    expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+    for (const path of ['/app/build/web', '/tmp', config.license.StateFile]) expect(volumeOf(path), path).toBeDefined();
   });
 
   it('fills the dictionary volume with a Job of the same image, as the user the pods run as', () => {
