@@ -226,6 +226,12 @@ describe('deploy/Dockerfile, assembled and run as its user', () => {
     expect(code).not.toBe(0);
   });
 
+  it('passes its own HEALTHCHECK', async () => {
+    const check = finalStage.find((ins) => ins.keyword === 'HEALTHCHECK')!.args.replace(/^.*?\bCMD\s+/, '');
+    const probe = asImageUser(['/bin/sh', '-c', check], { PORT: new URL(url).port });
+    expect(await new Promise((done) => probe.once('exit', done))).toBe(0);
+  });
+
   it('answers /v1/version with the mounted dictionaries', async () => {
     const reply = await fetch(`${url}/v1/version`);
     expect(reply.status).toBe(200);
