@@ -4,13 +4,18 @@
  * build/dictionaries (what a server worker holds), then the time of `LoadedDictionary.fromBytes` for
  * ru.dict (msgpack decode, core instance, sections copied in, grid built, host columns) versus the
  * msgpack decode of the same bytes alone, and of the server's load of the file section by section
- * (host/engine/blob-file.ts) versus reading it whole and loading its bytes.
+ * (host/engine/blob-file.ts) versus reading it whole and loading its bytes; and the sections' checksums
+ * (format/blob.ts): the file read through and verified alone, and CRC-32 over the blob's bytes, zlib's (the
+ * server's) against the plain JS one (the browser's), whose rate is what a national blob's check costs.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as zlib from 'node:zlib';
 import { unpack } from 'msgpackr';
+import { crc32, nativeCrc32 } from '../format/blob.js';
+import { readBlobFile } from '../host/engine/blob-file.js';
 import { blobFile, createEngine, defaultWasmFile, loadDictionaryFile, LoadedDictionary } from '../host/engine/index.js';
 import { BENCH_TIME_MS, consume, isMain, measure, row, ROOT, type BenchContext, type Row } from './harness.js';
 
@@ -62,9 +67,17 @@ async function child(): Promise<ChildReport> {
   const file = blobFile(DICT_DIR, 'ru');
   const fromFile = await measure('load ru file', async () => consume((await loadDictionaryFile(file, module)).houseCount), { time, iterations: 8 });
   const whole = await measure('load ru whole', async () => consume((await LoadedDictionary.fromBytes(readFileSync(file), module)).houseCount), { time, iterations: 8 });
+  // the check alone: every section read through and summed, none kept
+  const verify = await measure('verify ru file', () => consume(Object.keys(readBlobFile(file, () => 'skip')).length), { time, iterations: 8 });
+  const native = nativeCrc32(zlib.crc32);
+  const zlibCrc = await measure('crc32 zlib', () => consume(native(bytes)), { time, iterations: 8 });
+  const jsCrc = await measure('crc32 js', () => consume(crc32(bytes)), { time, iterations: 8 });
   const rows = [
     row(`load: ru.dict fromBytes (${(bytes.length / MB).toFixed(1)} MB)`, load, 'msgpackr unpack alone', decode),
     row('load: ru.dict from its file, section by section', fromFile, 'file read whole + fromBytes', whole),
+    row('load: ru.dict read through, every section checked', verify, 'load ru.dict from its file', fromFile),
+    row(`checksums: CRC-32 of ru.dict's bytes, zlib (${((zlibCrc.hz * bytes.length) / MB).toFixed(0)} MB/s)`, zlibCrc,
+      `plain JS (${((jsCrc.hz * bytes.length) / MB).toFixed(0)} MB/s)`, jsCrc),
   ];
   return { rows, memory, blobs, loadMs };
 }

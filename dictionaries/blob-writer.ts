@@ -4,6 +4,7 @@
  *   { magic: 'ADDRDICT', format: FORMAT_VERSION, country, sourceDate, createdAt, counts, sources,
  *     core: { <section>: bin, … },       // copied into WASM memory by the host, read in place by the core
  *     host: { … },                       // columns the host decodes once to build records
+ *     checksums: { <section path>: CRC-32 },   // after every section (format/blob.ts)
  *     buildId }                          // last: SHA-256 of all that precedes it, so one streaming pass
  *
  * Core sections and their record layouts are those of assembly/blob.ts (docs/DESIGN.md, "Blob format").
@@ -12,6 +13,7 @@
  * never replaces a good blob.
  */
 import { createHash } from 'node:crypto';
+import * as zlib from 'node:zlib';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -25,9 +27,11 @@ import { BinBlocks } from './spill.js';
 import { f64Column, fixedTextColumn, guidColumn, pooledColumn, textColumn, u32Column } from './columns.js';
 import { ApartmentStore } from './apartment-store.js';
 import { Level } from './model.js';
+import { BLOB_MAGIC, BUILD_ID, CHECKSUMS, FORMAT_VERSION, nativeCrc32 } from '../format/blob.js';
 
-export const BLOB_MAGIC = 'ADDRDICT';
-export const FORMAT_VERSION = 4;
+export { BLOB_MAGIC, FORMAT_VERSION };
+/** zlib's CRC-32 (Node 20.15 on), the same sums as format/blob.ts's JS one */
+const sectionCrc = nativeCrc32(zlib.crc32);
 export const NO_COORD = 0x7fffffff;
 /** the types section's flag of the commonest street type (assembly/blob.ts TYPE_COMMON_STREET) */
 const TYPE_COMMON_STREET = 1;
@@ -278,65 +282,83 @@ function mapHeader(n: number): Buffer {
  * the section's own bytes (never copied into one buffer; a `BinBlocks` section block by block), anything else packed by msgpackr. A function is
  * called for its value just before it is written. Together with
  * a streamed file this keeps the writer's memory at the model's, not model + blob (+ blob again).
+ * Each value that is not a map is a section: its CRC-32 goes into `sums` under `path` (format/blob.ts).
  */
-function writeMsgpack(section: unknown, out: Chunk): void {
+function writeMsgpack(section: unknown, out: Chunk, path: string, sums: Map<string, number>): void {
   // a section given as a function is built now, written, and dropped (house-store.ts)
   const value = typeof section === 'function' ? section() : section;
-  if (value instanceof Uint8Array || value instanceof BinBlocks) {
-    const header = Buffer.alloc(5);
-    header[0] = 0xc6;
-    header.writeUInt32BE(value.byteLength, 1);
-    out(header);
-    if (value instanceof Uint8Array) out(value);
-    else {
-      let written = 0;
-      for (const block of value.blocks()) {
-        out(block);
-        written += block.byteLength;
-      }
-      if (written !== value.byteLength) throw new Error(`blob writer: a streamed section gave ${written} bytes, ${value.byteLength} announced`);
-    }
-  } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array) && !(value instanceof BinBlocks)) {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     out(mapHeader(entries.length));
     for (const [key, v] of entries) {
       out(Buffer.from(pack(key))); // msgpackr packs into a reused buffer: copy the small result
-      writeMsgpack(v, out);
+      writeMsgpack(v, out, `${path}.${key}`, sums);
+    }
+    return;
+  }
+  let crc = 0;
+  const summed: Chunk = (bytes) => {
+    crc = sectionCrc(bytes, crc);
+    out(bytes);
+  };
+  if (value instanceof Uint8Array || value instanceof BinBlocks) {
+    const header = Buffer.alloc(5);
+    header[0] = 0xc6;
+    header.writeUInt32BE(value.byteLength, 1);
+    summed(header);
+    if (value instanceof Uint8Array) summed(value);
+    else {
+      let written = 0;
+      for (const block of value.blocks()) {
+        summed(block);
+        written += block.byteLength;
+      }
+      if (written !== value.byteLength) throw new Error(`blob writer: a streamed section gave ${written} bytes, ${value.byteLength} announced`);
     }
   } else {
-    out(Buffer.from(pack(value)));
+    summed(Buffer.from(pack(value)));
   }
+  sums.set(path.slice(1), crc);
 }
 
 /**
- * Streams the blob map through `out`; `buildId` (the first 16 hex digits of the SHA-256 of everything
- * before it) is the map's last entry, so it is known without a second pass.
+ * Streams the blob map through `out`: its entries, the sections' `checksums`, and `buildId` (the first 16 hex
+ * digits of the SHA-256 of everything before it) last, so both are known without a second pass. `blob` holds
+ * neither (a copy of a decoded blob has them dropped).
  */
-function writeBlobMap(blob: Record<string, unknown>, out: Chunk): string {
+export function writeBlobMap(blob: Record<string, unknown>, out: Chunk): string {
   const hash = createHash('sha256');
-  const entries = Object.entries(blob);
+  const entries = Object.entries(blob).filter(([key, v]) => v !== undefined && key !== CHECKSUMS && key !== BUILD_ID);
   const hashed: Chunk = (bytes) => {
     hash.update(bytes);
     out(bytes);
   };
-  hashed(mapHeader(entries.length + 1));
+  const sums = new Map<string, number>();
+  hashed(mapHeader(entries.length + 2));
   for (const [key, value] of entries) {
     hashed(Buffer.from(pack(key)));
-    writeMsgpack(value, hashed);
+    writeMsgpack(value, hashed, `.${key}`, sums);
   }
+  hashed(Buffer.from(pack(CHECKSUMS)));
+  hashed(Buffer.from(pack(Object.fromEntries(sums))));
   const buildId = hash.digest('hex').slice(0, 16);
-  out(Buffer.from(pack('buildId')));
+  out(Buffer.from(pack(BUILD_ID)));
   out(Buffer.from(pack(buildId)));
   return buildId;
+}
+
+/** The bytes of a blob map (`writeBlobMap`), in memory: tests, small dictionaries and the web's. */
+export function blobMapBytes(blob: Record<string, unknown>): Buffer {
+  const chunks: Uint8Array[] = [];
+  // a chunk is valid only during the call, and a Buffer's own slice() is a view: copy it
+  writeBlobMap(blob, (bytes) => chunks.push(Uint8Array.prototype.slice.call(bytes)));
+  return Buffer.concat(chunks);
 }
 
 /** Serializes a merged model into blob bytes (in memory: tests and small dictionaries). */
 export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes: Buffer; stats: BlobStats } {
   const { blob, stats } = blobOf(model, types);
-  const chunks: Uint8Array[] = [];
-  // a chunk is valid only during the call, and a Buffer's own slice() is a view: copy it
-  writeBlobMap(blob, (bytes) => chunks.push(Uint8Array.prototype.slice.call(bytes)));
-  const bytes = Buffer.concat(chunks);
+  const bytes = blobMapBytes(blob);
   return { bytes, stats: { ...stats, bytes: bytes.length } };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Compares dictionary blobs section by section, ignoring what differs between any two builds of the same
- * data (`createdAt`, the summary's `finish ms`, and `buildId`, which hashes them). A change meant to leave the dictionaries as they are
+ * data (`createdAt`, the summary's `finish ms`, their checksums, and `buildId`, which hashes them). A change meant to leave the dictionaries as they are
  * (a faster or leaner builder) is checked with it.
  *
  * Usage: tsx scripts/compare-dicts.ts <before.dict | before-dir> <after.dict | after-dir>
@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { unpack } from 'msgpackr';
 
-const VOLATILE = new Set(['createdAt', 'buildId', 'summary.finish ms']);
+const VOLATILE = new Set(['createdAt', 'buildId', 'summary.finish ms', 'checksums.createdAt', 'checksums.summary']);
 
 /** section path → digest of its msgpack-decoded value (binary sections hashed as bytes) */
 function sections(file: string): Map<string, string> {

@@ -52,7 +52,7 @@ async function dictionaries(): Promise<void> {
   const dataDir = resolve(ROOT, process.env.DATA_DIR ?? '../shared/data');
   const outDir = join(ROOT, 'build', 'dictionaries');
   if (!existsSync(dataDir)) throw new Error(`DATA_DIR ${dataDir} does not exist: point DATA_DIR at the registry extracts`);
-  const inputs = Math.max(newest(dataDir), newest(join(ROOT, 'dictionaries')));
+  const inputs = Math.max(newest(dataDir), newest(join(ROOT, 'dictionaries')), newest(join(ROOT, 'format')));
   const blobs = ['ru', 'kz', 'by', 'ua'].map((c) => mtime(join(outDir, `${c}.dict`)));
   if (Math.min(...blobs) > inputs) return;
   console.log(`building dictionaries from ${dataDir}`);

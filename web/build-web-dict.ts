@@ -1,7 +1,7 @@
 /**
  * Web dictionaries: each country blob of build/dictionaries with what hints do not show left out, for the
- * in-browser engine (web/engine.ts). The format is the blob's own (magic, format version, sections), so
- * LoadedDictionary reads it unchanged; a host column left out reads as empty.
+ * in-browser engine (web/engine.ts). The format is the blob's own (magic, format version, sections, their
+ * checksums), so LoadedDictionary reads it unchanged; a host column left out reads as empty.
  *
  *   kept     every core section but metro; object names, types, hierarchy, levels, codes (fias, gar,
  *            kladr, osm, ga), postcodes, timezones, coordinates; house labels (number and parts), flags,
@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'msgpackr';
 import { decodeBlob } from '../host/engine/dictionary.js';
+import { blobMapBytes } from '../dictionaries/blob-writer.js';
 import { COUNTRIES, type Country } from '../host/engine/types.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -84,7 +85,8 @@ export function webBlob(sourceBytes: Uint8Array, source = 'blob'): { bytes: Uint
     core,
     host: { types: blob.host.types, objects, municipal, houses, apartments: {}, metro: {} },
   };
-  const bytes = pack(web);
+  // written as the builder writes a blob: its own section checksums and build id
+  const bytes = blobMapBytes(web);
   const houseCount = (core.houses?.byteLength ?? 0) / 4;
   const houseBytes = (core.houses?.byteLength ?? 0) + (core.houseLabels?.byteLength ?? 0) + (core.houseKeys?.byteLength ?? 0) +
     (core.houseCoords?.byteLength ?? 0) + pack(houses).length;

@@ -11,11 +11,14 @@
  * and a .gz twin of each big file for clients that accept gzip. The build id is a hash of every output
  * but sw.js, so a changed dictionary, core or page makes a new service worker and a new cache.
  *
- *   tsx web/build.ts [--dictionaries build/dictionaries] [--wasm build/wasm/core.wasm] [--out build/web]
+ *   tsx web/build.ts [--dictionaries build/dictionaries] [--wasm build/wasm/core.wasm] [--out build/web] [--sourcemap]
+ *
+ * No source map by default: a production page ships none. `--sourcemap` adds app.js.map (the sources whole)
+ * to the build and to the files the host serves.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -43,6 +46,8 @@ export interface WebBuildOptions {
   dictionariesDir?: string;
   wasmFile?: string;
   outDir?: string;
+  /** write app.js.map beside app.js, with the sources (default: none) */
+  sourcemap?: boolean;
   log?: (line: string) => void;
 }
 
@@ -84,6 +89,8 @@ export async function buildWeb(options: WebBuildOptions = {}): Promise<WebManife
   const log = options.log ?? (() => {});
   if (!existsSync(wasmFile)) throw new Error(`web build: ${wasmFile} is missing; build it with npx tsx scripts/prepare.ts`);
   await mkdir(outDir, { recursive: true });
+  // a map of an earlier build would outlive it
+  await rm(join(outDir, 'app.js.map'), { force: true });
 
   const dictionaries: WebDictionaryStats[] = await buildWebDictionaries({ from: options.dictionariesDir, to: outDir, log });
   await copyFile(wasmFile, join(outDir, 'core.wasm'));
@@ -95,7 +102,7 @@ export async function buildWeb(options: WebBuildOptions = {}): Promise<WebManife
     platform: 'browser',
     target: ['es2022'],
     minify: true,
-    sourcemap: 'linked',
+    sourcemap: options.sourcemap ? 'linked' : false,
     legalComments: 'none',
     outfile: join(outDir, 'app.js'),
     logLevel: 'silent',
@@ -142,6 +149,7 @@ export async function buildWeb(options: WebBuildOptions = {}): Promise<WebManife
     logLevel: 'silent',
   });
   files['sw.js'] = { bytes: statSync(join(outDir, 'sw.js')).size };
+  if (options.sourcemap) files['app.js.map'] = { bytes: statSync(join(outDir, 'app.js.map')).size };
 
   await writeAtomically(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   log(`web page ${buildId}: app.js ${(files['app.js'].bytes / 1024).toFixed(1)} KB (${(files['app.js'].gzipBytes! / 1024).toFixed(1)} KB gzip), ` +
@@ -160,6 +168,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       dictionariesDir: option('--dictionaries'),
       wasmFile: option('--wasm'),
       outDir: option('--out'),
+      sourcemap: args.includes('--sourcemap'),
       log: (line) => console.log(line),
     });
   } catch (err) {

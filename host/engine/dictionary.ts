@@ -18,17 +18,15 @@ import { guidText, type ColdSection } from './columns.js';
 import { HouseIdIndex, houseColumns, houseMunicipal, LABEL_PARTS, type HouseColumns } from './house-columns.js';
 import { ObjectColumns, ObjectIdIndex } from './object-columns.js';
 import { ApartmentColumns } from './apartment-columns.js';
+import { checkBlobHeader, notABlob, verifyBlobBytes } from '../../format/blob.js';
 
-export const BLOB_MAGIC = 'ADDRDICT';
-export const FORMAT_VERSION = 4;
+export { BLOB_MAGIC, BlobError, checkBlobHeader, FORMAT_VERSION, notABlob } from '../../format/blob.js';
 const NO_COORD = 0x7fffffff;
 /** the core's objects section (assembly/blob.ts): i32 per record, parent and level fields */
 const OBJ_STRIDE = 10;
 const O_PARENT = 0;
 const O_LEVEL = 1;
 const OBJECT_CACHE_SIZE = 65_536;
-
-export class BlobError extends Error {}
 
 export type { ColdSection };
 
@@ -60,6 +58,8 @@ export interface BlobFile {
   country: Country;
   sourceDate: string;
   buildId: string;
+  /** each section's CRC-32 (format/blob.ts), checked as the blob is read */
+  checksums?: Record<string, number>;
   createdAt: string;
   sources: { name: string; date: string; licence: string }[];
   counts: Record<string, number>;
@@ -83,29 +83,22 @@ export interface BlobFile {
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Decodes blob bytes, refusing another magic or format version with a message that says what to do. */
+/**
+ * Decodes blob bytes, refusing another magic or format version with a message that says what to do, and a blob
+ * whose sections do not match their checksums (format/blob.ts) with the section named.
+ */
 export function decodeBlob(bytes: Uint8Array, source = 'blob'): BlobFile {
   let blob: BlobFile;
   try {
     blob = unpack(bytes) as BlobFile;
   } catch (err) {
+    // damaged bytes that break the msgpack: the walk names the section they are in when it can
+    verifyBlobBytes(bytes, source, unpack);
     throw notABlob(source, (err as Error).message);
   }
   checkBlobHeader(blob?.magic, blob?.format, source);
+  verifyBlobBytes(bytes, source, unpack);
   return blob;
-}
-
-/** The refusal of what is not a dictionary blob (or is cut short), saying what to do. */
-export function notABlob(source: string, why: string): BlobError {
-  return new BlobError(`${source}: not a dictionary blob (${why}); rebuild it with npm run dict:build`);
-}
-
-/** Refuses another magic or format version (the blob's first two entries: a reader checks them before the rest). */
-export function checkBlobHeader(magic: unknown, format: unknown, source: string): void {
-  if (magic !== BLOB_MAGIC) throw notABlob(source, 'bad magic');
-  if (format !== FORMAT_VERSION) {
-    throw new BlobError(`${source}: dictionary format ${format}, this service reads format ${FORMAT_VERSION}; rebuild it with npm run dict:build`);
-  }
 }
 
 export class LoadedDictionary implements Dictionary {

@@ -5,8 +5,11 @@
  * its sources; later requests serve the files as they are. Open to all, like the OpenAPI document: the
  * page holds no data the dictionaries' owner has not chosen to publish with the service.
  * Files are sent with `Cache-Control: no-cache` and the build id as ETag; a `.gz` twin is sent to clients
- * that accept gzip.
+ * that accept gzip. Only the files the build lists in its manifest are served (no source map unless the page
+ * was built with one: `npm run web:build -- --sourcemap`), each with the page's security headers
+ * (`securityHeaders`).
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
@@ -34,16 +37,56 @@ export interface WebRoutesOptions {
   outDir?: string;
 }
 
+/** What a request needs of the built page: its build id, the files it lists, its security headers. */
+interface BuiltPage {
+  buildId: string;
+  files: Set<string>;
+  headers: Record<string, string>;
+}
+
+/**
+ * The page's security headers. The policy allows what the page does and no more: its own scripts and WebAssembly
+ * (`wasm-unsafe-eval`: the in-browser engine compiles core.wasm), its one inline stylesheet by hash, requests to
+ * its own origin (the API, its dictionaries), its service worker; it is never framed, and sends no referrer.
+ */
+export function securityHeaders(html: string): Record<string, string> {
+  const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+    (match) => `'sha256-${createHash('sha256').update(match[1]).digest('base64')}'`,
+  );
+  const policy = [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    `style-src 'self' ${styles.join(' ')}`.trim(),
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ];
+  return {
+    'Content-Security-Policy': policy.join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+  };
+}
+
 /** Builds build/web once per process when it is stale; a failed build is retried by the next request. */
-function webBuilder(options: WebRoutesOptions): () => Promise<string> {
-  let pending: Promise<string> | null = null;
+function webBuilder(options: WebRoutesOptions): () => Promise<BuiltPage> {
+  let pending: Promise<BuiltPage> | null = null;
   const outDir = options.outDir ?? WEB_DIR;
   return () => {
     pending ??= (async () => {
       const web = await import('../../web/build.js');
       const buildOptions = { dictionariesDir: options.dictionariesDir, outDir };
       if (web.webBuildIsStale(buildOptions)) await web.buildWeb(buildOptions);
-      return (JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as { buildId: string }).buildId;
+      const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as { buildId: string; files: Record<string, unknown> };
+      const headers = securityHeaders(await readFile(join(outDir, 'index.html'), 'utf8'));
+      return { buildId: manifest.buildId, files: new Set(Object.keys(manifest.files)), headers };
     })().catch((err: unknown) => {
       pending = null;
       throw new UnavailableError(`страница подсказок не собрана: ${err instanceof Error ? err.message : err}; соберите её командой npm run web:build`);
@@ -52,10 +95,11 @@ function webBuilder(options: WebRoutesOptions): () => Promise<string> {
   };
 }
 
-async function send(ctx: Context, dir: string, name: string, buildId: string): Promise<void> {
+async function send(ctx: Context, dir: string, name: string, page: BuiltPage): Promise<void> {
   const file = join(dir, name);
-  if (!FILE.test(name) || !existsSync(file)) throw new NotFoundError(`файла ${ctx.path} нет`);
-  const etag = `"${buildId}-${name}"`;
+  ctx.set(page.headers);
+  if (!FILE.test(name) || !page.files.has(name) || !existsSync(file)) throw new NotFoundError(`файла ${ctx.path} нет`);
+  const etag = `"${page.buildId}-${name}"`;
   ctx.set('Cache-Control', 'no-cache');
   ctx.vary('Accept-Encoding');
   ctx.etag = etag;

@@ -69,8 +69,13 @@ describe('page at / (offline hints)', () => {
     page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
+    // what the page's Content-Security-Policy refuses is reported on the console, not thrown
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) errors.push(message.text());
+    });
     const response = await page.goto(`${server.url}/`);
     expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self' 'wasm-unsafe-eval'/);
     await page.waitForFunction(() => document.documentElement.dataset.offline !== undefined, null, { timeout: 60_000 });
     const state = await page.evaluate(() => ({ offline: document.documentElement.dataset.offline, error: window.addressHints.error }));
     expect(state, `page not ready offline: ${state.error}`).toEqual({ offline: 'ready', error: '' });

@@ -120,8 +120,8 @@ describe('readBlobFile(file)', () => {
     expect(() => readBlobFile(other)).toThrow(/other\.dict: not a dictionary blob \(bad magic\); rebuild it with npm run dict:build/);
     const old = join(dir, 'old.dict');
     writeFileSync(old, pack({ magic: 'ADDRDICT', format: 2, core: {} }));
-    expect(() => readBlobFile(old)).toThrow(/old\.dict: dictionary format 2, this service reads format 4; rebuild it with npm run dict:build/);
-    await expect(LoadedDictionary.fromBytes(readFileSync(old), await debugWasm(), old)).rejects.toThrow(/dictionary format 2, this service reads format 4/);
+    expect(() => readBlobFile(old)).toThrow(/old\.dict: dictionary format 2, this service reads format 5; rebuild it with npm run dict:build/);
+    await expect(LoadedDictionary.fromBytes(readFileSync(old), await debugWasm(), old)).rejects.toThrow(/dictionary format 2, this service reads format 5/);
   });
 
   it('refuses what is not msgpack, and bytes after the blob', () => {
