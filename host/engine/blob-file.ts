@@ -22,7 +22,7 @@ import * as zlib from 'node:zlib';
 import { Unpackr } from 'msgpackr';
 import { LoadedDictionary, type BlobFile, type ColdSection, type HouseCodes, type SectionRoom } from './dictionary.js';
 import {
-  BUILD_ID, checkBlobHeader, checkSections, CHECKSUMS, isMapType, mapCount, nativeCrc32, notABlob, skipMsgpack, type MsgpackSource,
+  BlobError, BUILD_ID, checkBlobHeader, checkSections, CHECKSUMS, isMapType, mapCount, nativeCrc32, notABlob, skipMsgpack, type MsgpackSource,
 } from '../../format/blob.js';
 
 /** zlib's CRC-32 (Node 20.15 on): the same sums as format/blob.ts's JS one, several times faster */
@@ -66,7 +66,9 @@ export function readBlobFile(file: string, place: Place = () => null): BlobFile 
     return blob;
   } catch (error) {
     kept.cold?.close();
-    throw error;
+    // a decoder's own error on damaged bytes (msgpack's `Unknown extension type`) names the file like the others
+    const system = (error as NodeJS.ErrnoException).code !== undefined;
+    throw error instanceof BlobError || system ? error : notABlob(file, (error as Error).message);
   } finally {
     if (kept.cold === null) closeSync(fd);
   }

@@ -18,7 +18,7 @@ import { guidText, type ColdSection } from './columns.js';
 import { HouseIdIndex, houseColumns, houseMunicipal, LABEL_PARTS, type HouseColumns } from './house-columns.js';
 import { ObjectColumns, ObjectIdIndex } from './object-columns.js';
 import { ApartmentColumns } from './apartment-columns.js';
-import { checkBlobHeader, notABlob, verifyBlobBytes } from '../../format/blob.js';
+import { BlobError, checkBlobHeader, notABlob, verifyBlobBytes } from '../../format/blob.js';
 
 export { BLOB_MAGIC, BlobError, checkBlobHeader, FORMAT_VERSION, notABlob } from '../../format/blob.js';
 const NO_COORD = 0x7fffffff;
@@ -92,8 +92,13 @@ export function decodeBlob(bytes: Uint8Array, source = 'blob'): BlobFile {
   try {
     blob = unpack(bytes) as BlobFile;
   } catch (err) {
-    // damaged bytes that break the msgpack: the walk names the section they are in when it can
-    verifyBlobBytes(bytes, source, unpack);
+    // damaged bytes that break the msgpack: the walk names the section they are in when it can (and may trip on
+    // the same bytes: then the blob is refused as not a blob)
+    try {
+      verifyBlobBytes(bytes, source, unpack);
+    } catch (walk) {
+      if (walk instanceof BlobError) throw walk;
+    }
     throw notABlob(source, (err as Error).message);
   }
   checkBlobHeader(blob?.magic, blob?.format, source);
