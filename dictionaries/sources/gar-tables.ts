@@ -10,6 +10,8 @@ import { recordLayout, type FlatRecord, type RecordShape } from './flat-xml.js';
 export const PARAM = { ifnsFl: 1, postcode: 5, okato: 6, oktmo: 7, cadastralNumber: 8, kladr: 10, multiFlat: 19 } as const;
 /** the TYPEIDs read from the house, stead and apartment params (the others are most of the file) */
 const HOUSE_PARAM_TYPES = new Set<number>([PARAM.ifnsFl, PARAM.postcode, PARAM.okato, PARAM.oktmo, PARAM.cadastralNumber, PARAM.multiFlat]);
+/** the TYPEIDs read from the address objects' params (their other types are two thirds of the file) */
+const OBJECT_PARAM_TYPES = new Set<number>([PARAM.ifnsFl, PARAM.postcode, PARAM.okato, PARAM.oktmo, PARAM.kladr]);
 /** the same without the codes a house shares with its street in most cases (OKATO, OKTMO, IFNS): `ScanFilter.houseCodes` false */
 const HOUSE_PARAM_TYPES_WITHOUT_CODES = new Set<number>([PARAM.postcode, PARAM.cadastralNumber, PARAM.multiFlat]);
 
@@ -72,7 +74,10 @@ export const GAR_TABLES = {
   AS_ADDR_OBJ: { layout: OBJECT, keep: isElement(OBJECT) },
   AS_ADM_HIERARCHY: { layout: HIERARCHY, keep: (r) => r.element === HIERARCHY.element && r.is(HIERARCHY.ISACTIVE, '1') },
   AS_MUN_HIERARCHY: { layout: MUN_HIERARCHY, keep: (r) => r.element === MUN_HIERARCHY.element && r.is(MUN_HIERARCHY.ISACTIVE, '1') },
-  AS_ADDR_OBJ_PARAMS: { layout: OBJECT_PARAM, keep: (r, { asOf }) => r.element === OBJECT_PARAM.element && isValid(r, asOf, OBJECT_PARAM) },
+  AS_ADDR_OBJ_PARAMS: {
+    layout: OBJECT_PARAM,
+    keep: (r, { asOf }) => r.element === OBJECT_PARAM.element && OBJECT_PARAM_TYPES.has(r.int(OBJECT_PARAM.TYPEID)) && isValid(r, asOf, OBJECT_PARAM),
+  },
   AS_HOUSES_PARAMS: houseParams,
   AS_HOUSES: { layout: HOUSE, keep: isCurrent(HOUSE) },
   AS_STEADS_PARAMS: houseParams,

@@ -41,18 +41,28 @@ export function storeKey(region: string, table: GarTableName, id: number): Buffe
   return key;
 }
 
-/** the attributes of `slots` slots of a scanned record, as a stored value */
+/** the attributes of `slots` slots of a scanned record, as a stored value (plain values copied as bytes, others decoded) */
 export function storedValue(record: Scanned, slots: number): Buffer {
-  const parts: Buffer[] = [];
+  const { starts, ends, flags, base, bytes } = record;
+  let length = slots - 1;
   for (let slot = 0; slot < slots; slot++) {
-    if (slot > 0) parts.push(SEPARATOR_BYTE);
-    const text = record.optional(slot);
-    parts.push(text === undefined ? ABSENT_BYTE : Buffer.from(text, 'utf8'));
+    const at = base + slot;
+    length += starts[at] < 0 ? 1 : flags[at] === 0 ? ends[at] - starts[at] : Buffer.byteLength(record.text(slot));
   }
-  return Buffer.concat(parts);
+  const value = Buffer.allocUnsafe(length);
+  let to = 0;
+  for (let slot = 0; slot < slots; slot++) {
+    if (slot > 0) value[to++] = SEPARATOR;
+    const at = base + slot;
+    if (starts[at] < 0) value[to++] = ABSENT;
+    else if (flags[at] === 0) {
+      value.set(bytes.subarray(starts[at], ends[at]), to);
+      to += ends[at] - starts[at];
+    }
+    else to += value.write(record.text(slot), to, 'utf8');
+  }
+  return value;
 }
-const SEPARATOR_BYTE = Buffer.from([SEPARATOR]);
-const ABSENT_BYTE = Buffer.from([ABSENT]);
 
 /** A stored row seen through `FlatRecord`'s accessors (no flags: the values are decoded already). */
 export class StoredRecord extends FlatRecord {
