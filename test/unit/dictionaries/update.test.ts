@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { applyDelta } from '../../../dictionaries/update/apply-delta.js';
 import { createEngine, type AddressEngine } from '../../../host/engine/index.js';
 import { LEVEL_KEYS, type Resolution } from '../../../host/engine/types.js';
 import { DEBUG_WASM, viewOf } from '../../helpers/engine.js';
-import { CollectingSink, DATA_DIR, HAS_DATA } from './sink.js';
+import { CollectingSink, DATA_DIR, HAS_DATA, REPO_ROOT } from './sink.js';
 
 /** what an answer says, without the dictionary's internal ids and the GA codes (a full build numbers them afresh) */
 function answerOf(engine: AddressEngine, res: Resolution | null) {
@@ -151,5 +152,18 @@ describe.runIf(HAS_DATA)('applyDelta(deltas) on the region 99 archive', () => {
     await generateGarDelta({ source: join(DATA_DIR, 'ru/gar/gar_xml.zip'), delta: older, date: '20230601', seed: 3, changes: 1 });
     await expect(applyDelta({ deltas: [older], dir: updatedDir, dataDir: DATA_DIR })).rejects.toThrow(/20230601 is older than the store's records \(20230703\)/);
     await expect(applyDelta({ deltas: [deltaFile], dir: baseDir, dataDir: DATA_DIR })).rejects.toThrow(/no GAR update store here/);
+  });
+
+  it('exits non-zero from the command line with the reason', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts/dict-update.ts'), '--delta', deltaFile, '--dir', baseDir], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/dict-update failed: .*no GAR update store here/);
+  });
+
+  it('drops the store when a build goes without it, so that no delta applies to a dictionary it does not match', async () => {
+    expect(existsSync(join(updatedDir, 'ru.gar.mdb'))).toBe(true);
+    await buildDictionaries({ dataDir: DATA_DIR, outDir: updatedDir, countries: ['ru'], garOnly: true, garStore: false, log: () => {} });
+    expect(existsSync(join(updatedDir, 'ru.gar.mdb'))).toBe(false);
+    await expect(applyDelta({ deltas: [deltaFile], dir: updatedDir, dataDir: DATA_DIR })).rejects.toThrow(/no GAR update store here/);
   });
 });
