@@ -33,6 +33,8 @@ export interface ScanFilter {
   asOf: string;
   /** the OKATO, OKTMO and IFNS params of houses, steads and flats too (GarOptions.houseCodes) */
   houseCodes: boolean;
+  /** scan each record's `ID` too, in the slot after the layout's (`scanLayout`): the update store keys rows by it */
+  withIds?: boolean;
 }
 
 export interface GarTable {
@@ -114,3 +116,22 @@ export const REGION_TABLES = [
 
 /** the tables of flats, rooms and car places (read when `apartments` is on) */
 export const APARTMENT_TABLES: ReadonlySet<GarTableName> = new Set(['AS_APARTMENTS_PARAMS', 'AS_APARTMENTS', 'AS_ROOMS', 'AS_CARPLACES']);
+
+const layoutsWithIds = new Map<GarTableName, RecordShape>();
+
+/**
+ * The attributes scanned from `table`'s records: its layout's, and with `withIds` its records' `ID` in the slot
+ * after them (the type lists read their ID already), so the reader's slots stay where they are.
+ */
+export function scanLayout(table: GarTableName, withIds = false): RecordShape {
+  const { layout } = GAR_TABLES[table];
+  if (!withIds || layout.names.includes('ID')) return layout;
+  let extended = layoutsWithIds.get(table);
+  if (!extended) layoutsWithIds.set(table, (extended = recordLayout(layout.element, [...layout.names, 'ID'])));
+  return extended;
+}
+
+/** the slot of `ID` in `scanLayout(table, true)` */
+export function idSlot(table: GarTableName): number {
+  return scanLayout(table, true).names.indexOf('ID');
+}

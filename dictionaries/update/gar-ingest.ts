@@ -13,11 +13,11 @@
  * reads an archive, table by table in the reader's order, each table's rows in ID order.
  */
 import type { Entry } from 'yauzl';
-import { recordLayout, streamFlatXml } from '../sources/flat-xml.js';
-import { groupEntries, type GarRecordSource } from '../sources/gar.js';
-import type { ScanJob } from '../sources/gar-scan.js';
-import { GAR_TABLES, REGION_TABLES, TYPE_TABLES, type GarTableName, type ScanFilter } from '../sources/gar-tables.js';
-import { openZip } from '../sources/zip.js';
+import { streamFlatXml } from '../sources/flat-xml.js';
+import { defaultScanThreads, groupEntries, type GarRecordSource } from '../sources/gar.js';
+import { inlineScan, workerScan, type ScanJob } from '../sources/gar-scan.js';
+import { GAR_TABLES, idSlot, REGION_TABLES, scanLayout, TYPE_TABLES, type GarTableName, type ScanFilter } from '../sources/gar-tables.js';
+import { openZip, type ZipArchive } from '../sources/zip.js';
 import { GarStore, storedValue, storeKey } from './gar-store.js';
 
 export interface IngestOptions {
@@ -52,12 +52,15 @@ export async function ingestGarArchive(zipPath: string, store: GarStore, options
     for (const [region, files] of [...regions].sort(([a], [b]) => (a < b ? -1 : 1))) {
       for (const table of REGION_TABLES) if (files.has(table)) entries.push([region, table, files.get(table)!]);
     }
+    if (options.fresh) {
+      await ingestKept(zip, zipPath, entries, store, options.filter, counts);
+      entries.length = 0;
+    }
     for (const [region, table, entry] of entries) {
       const { layout, keep } = GAR_TABLES[table];
       const slots = layout.names.length;
-      const idSlot = layout.names.indexOf('ID' as never);
-      const scanned = idSlot >= 0 ? layout : recordLayout(layout.element, [...layout.names, 'ID']);
-      const id = idSlot >= 0 ? idSlot : slots;
+      const scanned = scanLayout(table, true);
+      const id = idSlot(table);
       const started = Date.now();
       const n = await streamFlatXml(await zip.open(entry), `${zipPath}:${entry.fileName}`, scanned, (record) => {
         if (record.element !== layout.element) return;
@@ -81,6 +84,33 @@ export async function ingestGarArchive(zipPath: string, store: GarStore, options
   } finally {
     zip.close();
   }
+}
+
+/**
+ * A full archive into an empty store: only the records the reader keeps are wanted (nothing to remove), so the
+ * archive reader's scan threads do the scanning (`workerScan`, with each record's ID), as for a build from it.
+ */
+async function ingestKept(zip: ZipArchive, zipPath: string, entries: Array<[string, GarTableName, Entry]>, store: GarStore, filter: ScanFilter, counts: IngestCounts) {
+  const plan: ScanJob[] = entries.map(([, table, entry]) => ({ table, fileName: entry.fileName, bytes: entry.uncompressedSize }));
+  const threads = defaultScanThreads(plan.reduce((sum, { bytes }) => sum + bytes, 0));
+  const withIds = { ...filter, withIds: true };
+  const scan = threads > 0 ? workerScan(zipPath, withIds, plan, threads) : inlineScan(zip, zipPath, withIds);
+  try {
+    for (let i = 0; i < plan.length; i++) {
+      const [region, table] = entries[i];
+      const id = idSlot(table);
+      const slots = GAR_TABLES[table].layout.names.length;
+      counts.records += await scan.read(plan[i], (record) => {
+        const recordId = record.int(id);
+        if (!Number.isSafeInteger(recordId) || recordId < 0) throw new Error(`ID="${record.text(id)}" is not a record id`);
+        store.put(storeKey(region, table, recordId), storedValue(record, slots));
+        counts.kept++;
+      });
+    }
+  } finally {
+    await scan.close();
+  }
+  counts.dropped = counts.records - counts.kept;
 }
 
 /** The store's rows as GAR's records (see the module comment). */
