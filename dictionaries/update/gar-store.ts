@@ -20,7 +20,7 @@
  */
 import { existsSync } from 'node:fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { FlatRecord, type FlatRecord as Scanned } from '../sources/flat-xml.js';
+import { FlatRecord } from '../sources/flat-xml.js';
 import { REGION_TABLES, TYPE_TABLES, type GarTableName } from '../sources/gar-tables.js';
 
 /** every table the store keeps, in the order of their byte in the key */
@@ -42,7 +42,7 @@ export function storeKey(region: string, table: GarTableName, id: number): Buffe
 }
 
 /** the attributes of `slots` slots of a scanned record, as a stored value (plain values copied as bytes, others decoded) */
-export function storedValue(record: Scanned, slots: number): Buffer {
+export function storedValue(record: FlatRecord, slots: number): Buffer {
   const { starts, ends, flags, base, bytes } = record;
   let length = slots - 1;
   for (let slot = 0; slot < slots; slot++) {
@@ -151,11 +151,6 @@ export class GarStore {
     let index = 0;
     const range = this.rows.getRange({ start: storeKey(region, table, 0), end: storeKey(region, table, 2 ** 48 - 1), snapshot: false });
     for (const { value } of range) yield record.load(value, ++index);
-  }
-
-  /** rows of one region's table */
-  count(region: string, table: GarTableName): number {
-    return this.rows.getKeysCount({ start: storeKey(region, table, 0), end: storeKey(region, table, 2 ** 48 - 1) });
   }
 
   /** the GA codes of the last build, by object key */
