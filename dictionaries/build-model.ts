@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { ModelBuilder } from './merge.js';
 import type { MergedModel } from './merged.js';
-import { readGar, type GarOptions } from './sources/gar.js';
+import { readGar, readGarRecords, type GarOptions } from './sources/gar.js';
+import type { GarStore } from './update/gar-store.js';
+import { ingestGarArchive, storeRecords } from './update/gar-ingest.js';
 import { readHflabs, readSocrbase } from './sources/hflabs.js';
 import { readKladrAltnames, readKladrSocrbase } from './sources/kladr-dbf.js';
 import { typeTable } from './types.js';
@@ -46,6 +48,15 @@ const METRO_CITIES: Record<Country, string[]> = {
 
 export interface BuildOptions {
   countries?: Country[];
+  /**
+   * ru's GAR through the update store (docs/UPDATES.md): `ingest`, the archive of DATA_DIR is written into it
+   * first (a full build, the store emptied); else the store's records are read as they are (an update)
+   */
+  garStore?: { store: GarStore; ingest: boolean };
+  /** ru from GAR alone (and the type abbreviations): the scale benches and the update tests */
+  garOnly?: boolean;
+  /** GA codes of an earlier build by object key, kept where the objects stay (merge.ts `previousGa`) */
+  previousGa?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -92,8 +103,8 @@ export async function buildModels(dataDir: string, log: (line: string) => void, 
   const models: MergedModel[] = [];
   for (const country of countries) {
     const started = Date.now();
-    const builder = new ModelBuilder(country, { log });
-    await readCountry(country, dataDir, builder, log);
+    const builder = new ModelBuilder(country, { log, previousGa: options.previousGa });
+    await readCountry(country, dataDir, builder, log, options);
     log(`${country}: sources read in ${Date.now() - started} ms, merging`);
     const model = builder.finish();
     log(`${country}: ${model.objects.length} objects, ${model.houseCount} houses in ${Date.now() - started} ms`);
@@ -102,7 +113,7 @@ export async function buildModels(dataDir: string, log: (line: string) => void, 
   return models;
 }
 
-async function readCountry(country: Country, dataDir: string, builder: ModelBuilder, log: (line: string) => void): Promise<void> {
+async function readCountry(country: Country, dataDir: string, builder: ModelBuilder, log: (line: string) => void, options: BuildOptions): Promise<void> {
   const path = (relative: string) => {
     const full = join(dataDir, relative);
     if (!existsSync(full)) throw new Error(`source file missing: ${full} (DATA_DIR=${dataDir})`);
@@ -118,7 +129,17 @@ async function readCountry(country: Country, dataDir: string, builder: ModelBuil
     await step('types', async () => ({
       added: typeTable().enrich([...(await readSocrbase(path('ru/hflabs/socrbase.csv'))), ...(await readKladrSocrbase(path('ru/kladr/SOCRBASE.DBF')))]),
     }));
-    await step('gar', () => readGar(path('ru/gar/gar_xml.zip'), builder, { ...GAR_BUILD_OPTIONS, log }));
+    const garStore = options.garStore;
+    if (garStore?.ingest) {
+      const store = garStore.store;
+      await store.clear();
+      const filter = { asOf: new Date().toISOString().slice(0, 10), houseCodes: GAR_BUILD_OPTIONS.houseCodes };
+      await step('gar store', () => ingestGarArchive(path('ru/gar/gar_xml.zip'), store, { filter, fresh: true, log }));
+    }
+    await step('gar', () =>
+      garStore ? readGarRecords(storeRecords(garStore.store), builder, { ...GAR_BUILD_OPTIONS, log }) : readGar(path('ru/gar/gar_xml.zip'), builder, { ...GAR_BUILD_OPTIONS, log }),
+    );
+    if (options.garOnly) return;
     await step('hflabs', () => readHflabs({ region: path('ru/hflabs/region.csv'), city: path('ru/hflabs/city.csv') }, builder));
     const ekaterinburg = path('osm/ru-ekaterinburg');
     const files = readdirSync(ekaterinburg)

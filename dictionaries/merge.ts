@@ -79,6 +79,11 @@ export interface ModelBuilderOptions {
   log?: (line: string) => void;
   /** when the house store spills to disk, and where (house-store.ts) */
   houses?: HouseStoreOptions;
+  /**
+   * the GA codes of an earlier build by object key (the update store's): an object keeps its code while it
+   * sits in the same slot under a parent of the same code; new objects take the numbers after its siblings'
+   */
+  previousGa?: ReadonlyMap<string, string>;
 }
 
 export class ModelBuilder implements ModelSink {
@@ -517,18 +522,27 @@ export class ModelBuilder implements ModelSink {
     let regionRank = 0;
     const slotEnd = new Int32Array(objects.length);
     const slotsInOrder = Object.values(GA_SLOTS).sort((a, b) => a.offset - b.offset);
+    const previous = this.options.previousGa;
+    // with earlier codes: per object, the number it keeps (0: a new one), decided with its siblings (`keptNumbers`)
+    const kept = previous && previous.size > 0 ? new Int32Array(objects.length) : undefined;
+    const planned = new Uint8Array(kept ? objects.length : 0);
+    const slotOf = (object: MergedObject) => {
+      const slot = GA_SLOTS[object.level];
+      // a child at its parent's level or above (a village under a village) takes the next free slot
+      if (object.parent >= 0 && slot.offset < slotEnd[object.parent]) {
+        return slotsInOrder.find((s) => s.offset >= slotEnd[object.parent]) ?? slotsInOrder[slotsInOrder.length - 1];
+      }
+      return slot;
+    };
+    const childrenOf = kept ? this.childrenByParent(objects) : undefined;
     objects.forEach((object, index) => {
-      let slot = GA_SLOTS[object.level];
+      const slot = slotOf(object);
       const at = index * GA_LENGTH;
       codes[at] = prefix.charCodeAt(0);
       codes[at + 1] = prefix.charCodeAt(1);
       // the parent's digits (zeros for a region), then this object's slot
       if (object.parent >= 0 && object.level !== Level.region) codes.copyWithin(at + 2, object.parent * GA_LENGTH + 2, (object.parent + 1) * GA_LENGTH);
       else codes.fill(ZERO, at + 2, at + GA_LENGTH);
-      // a child at its parent's level or above (a village under a village) takes the next free slot
-      if (object.parent >= 0 && slot.offset < slotEnd[object.parent]) {
-        slot = slotsInOrder.find((s) => s.offset >= slotEnd[object.parent]) ?? slotsInOrder[slotsInOrder.length - 1];
-      }
       let number: number;
       if (object.level === Level.region) {
         const fromCode = Number(regionNumber(object) ?? NaN);
@@ -536,8 +550,15 @@ export class ModelBuilder implements ModelSink {
         usedRegions.add(number);
       } else {
         const counterKey = object.parent * 32 + slot.offset;
-        number = (nextChild.get(counterKey) ?? 0) + 1;
-        nextChild.set(counterKey, number);
+        if (kept && childrenOf && !planned[object.parent]) {
+          planned[object.parent] = 1;
+          this.keptNumbers(childrenOf.get(object.parent) ?? [], objects, codes, object.parent, slotOf, previous!, kept, nextChild);
+        }
+        if (kept && kept[index] > 0) number = kept[index];
+        else {
+          number = (nextChild.get(counterKey) ?? 0) + 1;
+          nextChild.set(counterKey, number);
+        }
       }
       const limit = 10 ** slot.width - 1;
       if (number > limit) {
@@ -549,6 +570,52 @@ export class ModelBuilder implements ModelSink {
     });
     if (overflow > 0) this.rejects.set('ga: more children than the slot holds (code shared)', overflow);
     return codes;
+  }
+
+  /** the children's indexes of every object that has some, in index order */
+  private childrenByParent(objects: MergedObject[]): Map<number, number[]> {
+    const children = new Map<number, number[]>();
+    objects.forEach((object, index) => {
+      if (object.parent < 0 || object.level === Level.region) return;
+      const list = children.get(object.parent);
+      if (list) list.push(index);
+      else children.set(object.parent, [index]);
+    });
+    return children;
+  }
+
+  /**
+   * For the children of `parent` (whose code is final in `codes`): each one whose earlier code is its parent's
+   * digits, then a number in the slot it takes now, then zeros, keeps that number (`kept[child]`) unless a sibling
+   * took it first. Sets each slot's counter to the highest kept number (new children follow it).
+   */
+  private keptNumbers(
+    children: number[],
+    objects: MergedObject[],
+    codes: Uint8Array,
+    parent: number,
+    slotOf: (object: MergedObject) => { offset: number; width: number },
+    previous: ReadonlyMap<string, string>,
+    kept: Int32Array,
+    counters: Map<number, number>,
+  ): void {
+    const taken = new Set<number>();
+    const parentAt = parent * GA_LENGTH;
+    for (const child of children) {
+      const code = previous.get(objects[child].key);
+      const slot = slotOf(objects[child]);
+      if (code === undefined || code.length !== GA_LENGTH) continue;
+      let same = true;
+      for (let k = 0; k < 2 + slot.offset && same; k++) same = code.charCodeAt(k) === codes[parentAt + k];
+      for (let k = 2 + slot.offset + slot.width; k < GA_LENGTH && same; k++) same = code.charCodeAt(k) === ZERO;
+      if (!same) continue;
+      const number = Number(code.slice(2 + slot.offset, 2 + slot.offset + slot.width));
+      const counterKey = parent * 32 + slot.offset;
+      if (!(number > 0) || taken.has(counterKey * 1e6 + number)) continue;
+      taken.add(counterKey * 1e6 + number);
+      kept[child] = number;
+      counters.set(counterKey, Math.max(counters.get(counterKey) ?? 0, number));
+    }
   }
 
   /**

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { streamFlatXml } from './flat-xml.js';
 import { BATCHES_AHEAD, RecordPacker, type PackedBatch, type ScanMessage, type ScanWorkerData } from './gar-scan.js';
-import { GAR_TABLES } from './gar-tables.js';
+import { GAR_TABLES, scanLayout } from './gar-tables.js';
 import { openZip } from './zip.js';
 
 const { zipPath, filter, plan } = workerData as ScanWorkerData;
@@ -34,7 +34,8 @@ const wait = () => (ahead >= BATCHES_AHEAD ? new Promise<void>((resolve) => (res
 const zip = await openZip(zipPath);
 const entries = new Map(zip.entries.map((entry) => [entry.fileName, entry]));
 for (const { index: job, table, fileName } of plan) {
-  const { layout, keep } = GAR_TABLES[table];
+  const { keep } = GAR_TABLES[table];
+  const layout = scanLayout(table, filter.withIds);
   const packer = new RecordPacker(job, layout.names.length, postBatch, spare);
   try {
     const records = await streamFlatXml(

@@ -15,7 +15,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { FlatRecord, recordError, streamFlatXml } from './flat-xml.js';
-import { GAR_TABLES, type GarTableName, type ScanFilter } from './gar-tables.js';
+import { GAR_TABLES, scanLayout, type GarTableName, type ScanFilter } from './gar-tables.js';
 import type { ZipArchive } from './zip.js';
 
 /** one entry of the archive to scan */
@@ -43,7 +43,8 @@ export function inlineScan(zip: ZipArchive, zipPath: string, filter: ScanFilter)
   const entries = new Map(zip.entries.map((entry) => [entry.fileName, entry]));
   return {
     async read(job, handle) {
-      const { layout, keep } = GAR_TABLES[job.table];
+      const { keep } = GAR_TABLES[job.table];
+      const layout = scanLayout(job.table, filter.withIds);
       const stream = await zip.open(entries.get(job.fileName)!);
       return streamFlatXml(stream, fileLabel(zipPath, job), layout, (record) => {
         if (keep(record, filter)) handle(record);
@@ -269,12 +270,12 @@ export function workerScan(zipPath: string, filter: ScanFilter, plan: ScanJob[],
     return scanner.queue.shift()!;
   };
   let position = 0;
-  const record = new FlatRecord(Math.max(...Object.values(GAR_TABLES).map((table) => table.layout.names.length)));
+  const record = new FlatRecord(Math.max(...Object.values(GAR_TABLES).map((table) => table.layout.names.length)) + 1);
   return {
     async read(job, handle) {
       const index = position++;
       if (plan[index]?.fileName !== job.fileName) throw new Error(`gar-scan: read ${job.fileName} out of plan order (expected ${plan[index]?.fileName})`);
-      const { layout } = GAR_TABLES[job.table];
+      const layout = scanLayout(job.table, filter.withIds);
       const file = fileLabel(zipPath, job);
       const scanner = scanners[threadOf[index]];
       for (;;) {

@@ -10,6 +10,8 @@ import { recordLayout, type FlatRecord, type RecordShape } from './flat-xml.js';
 export const PARAM = { ifnsFl: 1, postcode: 5, okato: 6, oktmo: 7, cadastralNumber: 8, kladr: 10, multiFlat: 19 } as const;
 /** the TYPEIDs read from the house, stead and apartment params (the others are most of the file) */
 const HOUSE_PARAM_TYPES = new Set<number>([PARAM.ifnsFl, PARAM.postcode, PARAM.okato, PARAM.oktmo, PARAM.cadastralNumber, PARAM.multiFlat]);
+/** the TYPEIDs read from the address objects' params (their other types are two thirds of the file) */
+const OBJECT_PARAM_TYPES = new Set<number>([PARAM.ifnsFl, PARAM.postcode, PARAM.okato, PARAM.oktmo, PARAM.kladr]);
 /** the same without the codes a house shares with its street in most cases (OKATO, OKTMO, IFNS): `ScanFilter.houseCodes` false */
 const HOUSE_PARAM_TYPES_WITHOUT_CODES = new Set<number>([PARAM.postcode, PARAM.cadastralNumber, PARAM.multiFlat]);
 
@@ -31,6 +33,8 @@ export interface ScanFilter {
   asOf: string;
   /** the OKATO, OKTMO and IFNS params of houses, steads and flats too (GarOptions.houseCodes) */
   houseCodes: boolean;
+  /** scan each record's `ID` too, in the slot after the layout's (`scanLayout`): the update store keys rows by it */
+  withIds?: boolean;
 }
 
 export interface GarTable {
@@ -72,7 +76,10 @@ export const GAR_TABLES = {
   AS_ADDR_OBJ: { layout: OBJECT, keep: isElement(OBJECT) },
   AS_ADM_HIERARCHY: { layout: HIERARCHY, keep: (r) => r.element === HIERARCHY.element && r.is(HIERARCHY.ISACTIVE, '1') },
   AS_MUN_HIERARCHY: { layout: MUN_HIERARCHY, keep: (r) => r.element === MUN_HIERARCHY.element && r.is(MUN_HIERARCHY.ISACTIVE, '1') },
-  AS_ADDR_OBJ_PARAMS: { layout: OBJECT_PARAM, keep: (r, { asOf }) => r.element === OBJECT_PARAM.element && isValid(r, asOf, OBJECT_PARAM) },
+  AS_ADDR_OBJ_PARAMS: {
+    layout: OBJECT_PARAM,
+    keep: (r, { asOf }) => r.element === OBJECT_PARAM.element && OBJECT_PARAM_TYPES.has(r.int(OBJECT_PARAM.TYPEID)) && isValid(r, asOf, OBJECT_PARAM),
+  },
   AS_HOUSES_PARAMS: houseParams,
   AS_HOUSES: { layout: HOUSE, keep: isCurrent(HOUSE) },
   AS_STEADS_PARAMS: houseParams,
@@ -109,3 +116,22 @@ export const REGION_TABLES = [
 
 /** the tables of flats, rooms and car places (read when `apartments` is on) */
 export const APARTMENT_TABLES: ReadonlySet<GarTableName> = new Set(['AS_APARTMENTS_PARAMS', 'AS_APARTMENTS', 'AS_ROOMS', 'AS_CARPLACES']);
+
+const layoutsWithIds = new Map<GarTableName, RecordShape>();
+
+/**
+ * The attributes scanned from `table`'s records: its layout's, and with `withIds` its records' `ID` in the slot
+ * after them (the type lists read their ID already), so the reader's slots stay where they are.
+ */
+export function scanLayout(table: GarTableName, withIds = false): RecordShape {
+  const { layout } = GAR_TABLES[table];
+  if (!withIds || layout.names.includes('ID')) return layout;
+  let extended = layoutsWithIds.get(table);
+  if (!extended) layoutsWithIds.set(table, (extended = recordLayout(layout.element, [...layout.names, 'ID'])));
+  return extended;
+}
+
+/** the slot of `ID` in `scanLayout(table, true)` */
+export function idSlot(table: GarTableName): number {
+  return scanLayout(table, true).names.indexOf('ID');
+}

@@ -129,41 +129,71 @@ export interface GarCounts {
 }
 
 export async function readGar(zipPath: string, sink: ModelSink, options: GarOptions = {}): Promise<GarCounts> {
-  const log = options.log ?? (() => {});
-  const asOf = options.asOf ?? new Date().toISOString().slice(0, 10);
-  const types = options.types ?? typeTable();
   const zip = await openZip(zipPath);
-  const counts: GarCounts = { objects: 0, houses: 0, steads: 0, apartments: 0, xmlBytes: 0 };
   let scan: GarScan | undefined;
   try {
     const { root, regions, date } = groupEntries(zip.entries, zipPath);
-    const selected = [...regions].sort().filter(([region]) => !options.regions || options.regions.includes(region));
-    // every entry to read, in the order it is read
-    const plan: ScanJob[] = [];
-    const planned = (files: Map<string, Entry>, tables: readonly GarTableName[]) =>
-      tables.filter((table) => files.has(table) && (options.apartments !== false || !APARTMENT_TABLES.has(table)));
-    for (const table of planned(root, TYPE_TABLES)) plan.push(scanJob(table, root.get(table)!));
-    for (const [, files] of selected) for (const table of planned(files, REGION_TABLES)) plan.push(scanJob(table, files.get(table)!));
-    const entries = new Map(zip.entries.map((entry) => [entry.fileName, entry]));
+    const asOf = options.asOf ?? new Date().toISOString().slice(0, 10);
+    const jobsOf = (files: Map<string, Entry>) => new Map([...files].map(([table, entry]) => [table, scanJob(table as GarTableName, entry)]));
+    const source: GarRecordSource = { label: zipPath, date, root: jobsOf(root), regions: new Map([...regions].map(([region, files]) => [region, jobsOf(files)])), read: async () => 0 };
+    const plan = plannedJobs(source, options);
     const threads = options.scanThreads ?? defaultScanThreads(plan.reduce((sum, { bytes }) => sum + bytes, 0));
     const filter = { asOf, houseCodes: options.houseCodes !== false };
     if (!WasmRecords.get()) options.log?.(`gar: ${XML_SCAN_WASM} is not built (npm run asbuild): the XML is scanned in JavaScript alone, ≈ 2.5× slower`);
-    scan = threads > 0 ? workerScan(zipPath, filter, plan, threads) : inlineScan(zip, zipPath, filter);
-    const read: ReadEntry = (job, handle) => {
-      counts.xmlBytes += entries.get(job.fileName)!.uncompressedSize;
-      return scan!.read(job, handle);
-    };
-
-    sink.addSource({ name: 'ФНС ГАР', date, licence: 'FNS GAR, public', primary: true });
-    const typeLists = await readTypeLists(root, zipPath, read);
-    for (const [region, files] of selected) {
-      const started = Date.now();
-      await readRegion(zipPath, region, files, read, sink, { ...options, asOf, types, log }, typeLists, counts);
-      log(`gar: region ${region} done in ${Date.now() - started} ms (${counts.objects} objects, ${counts.houses} houses so far)`);
-    }
+    const active = threads > 0 ? workerScan(zipPath, filter, plan, threads) : inlineScan(zip, zipPath, filter);
+    scan = active;
+    return await readGarRecords({ ...source, read: (job, handle) => active.read(job, handle) }, sink, options);
   } finally {
     await scan?.close();
     zip.close();
+  }
+}
+
+/**
+ * Where `readGarRecords` takes GAR's records from: the archive's entries (`readGar`), or the rows an update
+ * store keeps of them (`dictionaries/update/`). `read` yields the kept records of one table of one region
+ * folder (the type lists: of the root) in the order of `plannedJobs`.
+ */
+export interface GarRecordSource {
+  /** the archive or store, in messages */
+  label: string;
+  /** the registry's date, `YYYYMMDD`: the dictionary's version */
+  date: string;
+  /** the type lists at the root, by table */
+  root: Map<string, ScanJob>;
+  /** region folder → its tables */
+  regions: Map<string, Map<string, ScanJob>>;
+  read: ReadEntry;
+}
+
+/** the region folders `options.regions` selects, in order */
+function selectedRegions(source: GarRecordSource, options: GarOptions): Array<[string, Map<string, ScanJob>]> {
+  return [...source.regions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).filter(([region]) => !options.regions || options.regions.includes(region));
+}
+
+/** every table to read, in the order it is read */
+export function plannedJobs(source: GarRecordSource, options: GarOptions): ScanJob[] {
+  const planned = (files: Map<string, ScanJob>, tables: readonly GarTableName[]) =>
+    tables.filter((table) => files.has(table) && (options.apartments !== false || !APARTMENT_TABLES.has(table))).map((table) => files.get(table)!);
+  return [...planned(source.root, TYPE_TABLES), ...selectedRegions(source, options).flatMap(([, files]) => planned(files, REGION_TABLES))];
+}
+
+/** GAR's records from `source` into `sink`, region folder by region folder (the module comment's steps) */
+export async function readGarRecords(source: GarRecordSource, sink: ModelSink, options: GarOptions = {}): Promise<GarCounts> {
+  const log = options.log ?? (() => {});
+  const asOf = options.asOf ?? new Date().toISOString().slice(0, 10);
+  const types = options.types ?? typeTable();
+  const counts: GarCounts = { objects: 0, houses: 0, steads: 0, apartments: 0, xmlBytes: 0 };
+  const read: ReadEntry = (job, handle) => {
+    counts.xmlBytes += job.bytes;
+    return source.read(job, handle);
+  };
+  sink.addSource({ name: 'ФНС ГАР', date: source.date, licence: 'FNS GAR, public', primary: true });
+  const typeLists = await readTypeLists(source.root, source.label, read);
+  for (const [region, files] of selectedRegions(source, options)) {
+    const started = Date.now();
+    await readRegion(source.label, region, files, read, sink, { ...options, asOf, types, log }, typeLists, counts);
+    log(`gar: region ${region} done in ${Date.now() - started} ms (${counts.objects} objects, ${counts.houses} houses so far)`);
   }
   return counts;
 }
@@ -182,7 +212,7 @@ export function defaultScanThreads(xmlBytes: number): number {
 const scanJob = (table: GarTableName, entry: Entry): ScanJob => ({ table, fileName: entry.fileName, bytes: entry.uncompressedSize });
 
 /** reads an entry of the plan: the records its table keeps go to `handle`; resolves with the file's record count */
-type ReadEntry = (job: ScanJob, handle: (r: FlatRecord) => void) => Promise<number>;
+export type ReadEntry = (job: ScanJob, handle: (r: FlatRecord) => void) => Promise<number>;
 
 interface TypeLists {
   /** AS_HOUSE_TYPES id → lower-case name (`дом`, `владение`, `строение`) */
@@ -201,7 +231,7 @@ export function tableOf(fileName: string): string | undefined {
   return /^(AS_[A-Z_]+?)_\d{8}_/i.exec(base)?.[1]?.toUpperCase();
 }
 
-function groupEntries(entries: Entry[], zipPath: string) {
+export function groupEntries(entries: Entry[], zipPath: string) {
   const root = new Map<string, Entry>();
   const regions = new Map<string, Map<string, Entry>>();
   let date = '';
@@ -223,13 +253,13 @@ function groupEntries(entries: Entry[], zipPath: string) {
   return { root, regions, date };
 }
 
-async function readTypeLists(root: Map<string, Entry>, zipPath: string, read: ReadEntry): Promise<TypeLists> {
+async function readTypeLists(root: Map<string, ScanJob>, zipPath: string, read: ReadEntry): Promise<TypeLists> {
   const list = async (table: (typeof TYPE_TABLES)[number]): Promise<Map<string, string>> => {
-    const entry = root.get(table);
+    const job = root.get(table);
     const map = new Map<string, string>();
-    if (!entry) return map;
+    if (!job) return map;
     const { layout } = GAR_TABLES[table];
-    await read(scanJob(table, entry), (r) => map.set(r.text(layout.ID), r.text(layout.NAME).toLowerCase()));
+    await read(job, (r) => map.set(r.text(layout.ID), r.text(layout.NAME).toLowerCase()));
     return map;
   };
   const lists = {
@@ -247,7 +277,7 @@ type RegionOptions = GarOptions & { asOf: string; types: TypeTable; log: (line: 
 async function readRegion(
   zipPath: string,
   region: string,
-  files: Map<string, Entry>,
+  files: Map<string, ScanJob>,
   read: ReadEntry,
   sink: ModelSink,
   options: RegionOptions,
@@ -256,14 +286,14 @@ async function readRegion(
 ): Promise<void> {
   /** the records of `table` that GAR_TABLES keeps (current, active, valid on the date) */
   const stream = async (table: GarTableName, required: boolean, handle: (r: FlatRecord) => void): Promise<number> => {
-    const entry = files.get(table);
-    if (!entry) {
+    const job = files.get(table);
+    if (!job) {
       if (required) throw new Error(`${zipPath}: region ${region} has no ${table} file`);
       return 0;
     }
     const started = Date.now();
-    const n = await read(scanJob(table, entry), handle);
-    if (n > 100_000) options.log(`gar: ${entry.fileName}: ${n} records, ${Date.now() - started} ms`);
+    const n = await read(job, handle);
+    if (n > 100_000) options.log(`gar: ${job.fileName}: ${n} records, ${Date.now() - started} ms`);
     return n;
   };
 
