@@ -22,6 +22,7 @@ import { declaredTooLarge, handOverBody, parseJsonBody, readBody } from './middl
 import { toJsonBytes } from './records/json.js';
 import { ROUTES, routePaths } from './routes/index.js';
 import type { AppServices, RouteDefinition, RouteRequest } from './routes/route.js';
+import type { RouteStats } from './metrics.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -41,6 +42,9 @@ interface Ready {
   bytes: Buffer;
   fast: FastRoute;
   start: number;
+  /** the request body's bytes and the handler's ms, for the metrics */
+  bytesIn: number;
+  engineMs: number;
 }
 
 interface FastRoute {
@@ -49,6 +53,8 @@ interface FastRoute {
   authenticate: Authenticate | null;
   /** its access log line */
   log: (status: number, ms: number) => void;
+  /** its counters (`GET /metrics`), null when metrics are off */
+  stats: RouteStats | null;
 }
 
 /** The query of a path without a query string. */
@@ -60,7 +66,9 @@ function fastRoutes(services: AppServices): Map<string, FastRoute> {
   for (const route of ROUTES) {
     if (route.method !== 'POST') continue;
     const authenticate = authCheck(services.config, route.auth);
-    for (const path of routePaths(route)) table.set(path, { route, path, authenticate, log: requestLogger(services.logger, 'POST', path) });
+    for (const path of routePaths(route)) {
+      table.set(path, { route, path, authenticate, log: requestLogger(services.logger, 'POST', path), stats: services.metrics?.route('POST', path) ?? null });
+    }
   }
   return table;
 }
@@ -115,11 +123,13 @@ export function requestHandler(app: AddressApp): RequestHandler {
   function endTurn(): void {
     try {
       for (const { req, res, fast, request, bytes, start } of waiting) {
+        // the handler's time only for the metrics: two clock reads a request otherwise spared
+        const begun = fast.stats ? performance.now() : 0;
         const answered = answer(fast, request, bytes);
-        if (answered instanceof Promise) void answered.then((out) => send(req, res, fast, out, bytes, start));
-        else send(req, res, fast, answered, bytes, start);
+        if (answered instanceof Promise) void answered.then((out) => send(req, res, fast, out, bytes, start, fast.stats ? performance.now() - begun : 0));
+        else send(req, res, fast, answered, bytes, start, fast.stats ? performance.now() - begun : 0);
       }
-      for (const { res, bytes, fast, start } of ready) {
+      for (const { res, bytes, fast, start, bytesIn, engineMs } of ready) {
         try {
           // WriteTimeout may have answered 504 already (server.ts): the line says so
           if (!res.writableEnded) {
@@ -127,7 +137,9 @@ export function requestHandler(app: AddressApp): RequestHandler {
             res.writeHead(200, ['Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)]);
             res.end(bytes);
           }
-          fast.log(res.statusCode, elapsedMs(start));
+          const ms = elapsedMs(start);
+          fast.log(res.statusCode, ms);
+          fast.stats?.observe(res.statusCode, ms, engineMs, bytesIn, bytes.length);
         } catch (err) {
           // nothing here throws on a live response; should one, its connection goes, never the process or the batch
           logger.warn({ err, url: fast.path }, 'answer not written');
@@ -143,13 +155,13 @@ export function requestHandler(app: AddressApp): RequestHandler {
     }
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, fast: FastRoute, answered: Buffer | null, bytesIn: Buffer, start: number): void {
+  function send(req: IncomingMessage, res: ServerResponse, fast: FastRoute, answered: Buffer | null, bytesIn: Buffer, start: number, engineMs: number): void {
     if (answered === null) {
       handOverBody(req, bytesIn);
       void koa(req, res);
       return;
     }
-    ready.push({ res, bytes: answered, fast, start });
+    ready.push({ res, bytes: answered, fast, start, bytesIn: bytesIn.length, engineMs });
     atTurnEnd();
   }
 
