@@ -100,7 +100,10 @@ export function ageDays(sourceDate: string, now = Date.now()): number {
   return (now - Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) / DAY_MS;
 }
 
-/** The metrics of one process: what a worker counts, or the primary's worker restarts. */
+/**
+ * The metrics of one process: a process that serves (a worker, or the one process of WORKERS=1) counts requests
+ * and reloads and reports its dictionaries; the primary of a cluster counts worker restarts.
+ */
 export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly routes = new Map<string, RouteStats>();
@@ -109,19 +112,22 @@ export class ServiceMetrics {
   readonly workerRestarts: Counter;
   readonly workers: Gauge;
 
-  /** `engine()`: the engine new requests use (it changes on reload) */
-  constructor(options: { engine?: () => Engine; defaultMetrics?: boolean } = {}) {
+  /** `engine()`: the engine new requests use (it changes on reload); `primary`: the cluster's primary */
+  constructor(options: { engine?: () => Engine; primary?: boolean; defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
+    // a metric of the other kind of process is made, not registered: its calls count nowhere
+    const mine = (primaryOnly: boolean) => (primaryOnly === !!options.primary ? registers : []);
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
-    this.reloads = new Counter({ name: 'address_dictionary_reloads_total', help: 'Dictionary reloads (SIGHUP), one per worker', registers });
+    this.reloads = new Counter({ name: 'address_dictionary_reloads_total', help: 'Dictionary reloads (SIGHUP), one per worker', registers: mine(false) });
     this.reloadFailures = new Counter({
       name: 'address_dictionary_reload_failures_total',
       help: 'Dictionary files a reload could not load (missing or unreadable): the dictionary loaded before stays in service',
       labelNames: ['country'],
-      registers,
+      registers: mine(false),
     });
-    this.workerRestarts = new Counter({ name: 'address_worker_restarts_total', help: 'Workers started in place of one that died', registers });
-    this.workers = new Gauge({ name: 'address_workers', help: 'Worker processes alive', registers });
+    this.workerRestarts = new Counter({ name: 'address_worker_restarts_total', help: 'Workers started in place of one that died', registers: mine(true) });
+    this.workers = new Gauge({ name: 'address_workers', help: 'Worker processes alive', registers: mine(true) });
+    if (options.primary) return;
     const register = (metric: ReturnType<typeof collector>) => this.registry.registerMetric(metric as never);
     register(collector('address_http_requests_total', 'HTTP requests answered, by method, route and status', 'counter', () => this.statusValues()));
     register(collector('address_http_request_duration_seconds', 'From the request read to its answer written, by method and route', 'histogram', () => this.histogramValues('address_http_request_duration_seconds', 'duration')));

@@ -374,7 +374,7 @@ function runPrimary(config: Config, logger: Logger, count: number): void {
   process.env[COUNTRIES_AT_START] = (config.dictionaries.Countries.length > 0
     ? config.dictionaries.Countries
     : countriesAtStart(resolve(config.dictionaries.Dir))).join(',');
-  const metrics = config.metrics.Enabled ? new ServiceMetrics() : undefined;
+  const metrics = config.metrics.Enabled ? new ServiceMetrics({ primary: true }) : undefined;
   if (metrics) clusterScrape(metrics);
   const restarts = new RestartPolicy(config.gateway.RestartLimit);
   /** workers to start once their backoff has passed */
