@@ -336,7 +336,13 @@ async function runWorker(config: Config, logger: Logger, inCluster: boolean): Pr
     logLicense(license, logger);
     license.startRenewal();
   }
-  let running: RunningServer;
+  // a SIGHUP while the dictionaries load (its default action ends the process) reloads once they are in service
+  let running: RunningServer | null = null;
+  let reloadWhenUp = false;
+  process.on('SIGHUP', () => {
+    if (running) void running.reload();
+    else reloadWhenUp = true;
+  });
   try {
     running = await startServer({ config, logger, createEngine: await loadEngineFactory(), license });
   } catch (err) {
@@ -345,7 +351,8 @@ async function runWorker(config: Config, logger: Logger, inCluster: boolean): Pr
     logger.fatal({ err, listen: config.gateway.Listen }, `cannot listen on ${config.gateway.Listen}: ${(err as Error).message}`);
     process.exit(EXIT.CANNOT_LISTEN);
   }
-  process.on('SIGHUP', () => void running.reload());
+  const served = running;
+  if (reloadWhenUp) void served.reload();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -357,7 +364,7 @@ async function runWorker(config: Config, logger: Logger, inCluster: boolean): Pr
       logger.error('requests still in flight after ShutdownTimeout + 5 s: exiting');
       process.exit(EXIT.SHUTDOWN_FORCED);
     }, config.gateway.ShutdownTimeout + 5_000).unref();
-    void running.close().then(() => {
+    void served.close().then(() => {
       logger.info('stopped');
       process.exit(EXIT.STOPPED);
     });
@@ -402,23 +409,28 @@ function runPrimary(config: Config, logger: Logger, count: number): void {
   cluster.schedulingPolicy = config.gateway.Balance === 'os' ? cluster.SCHED_NONE : cluster.SCHED_RR;
   for (let i = 0; i < count; i++) fork();
   const alive = () => Object.values(cluster.workers ?? {}).filter((worker) => worker && !worker.isDead()).length;
-  /** ends the service: the workers are told to stop, and killed if they have not within 5 s */
-  const giveUp = (code: number) => {
+  /**
+   * Ends the service: no more restarts, SIGTERM to every worker, exit `code` once none is alive (at once when none
+   * is); workers still alive after `graceMs` are killed and the exit code is `forcedCode`.
+   */
+  const end = (code: number, graceMs: number, forcedCode: number) => {
     stopping = true;
     for (const timer of pending) clearTimeout(timer);
+    license.stopRenewal();
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    const kill = setTimeout(() => {
+    setTimeout(() => {
+      logger.error({ graceMs }, 'workers still running: killing them');
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
-      process.exit(code);
-    }, 5_000);
+      process.exit(forcedCode);
+    }, graceMs);
     cluster.on('exit', () => {
-      if (alive() === 0) {
-        clearTimeout(kill);
-        process.exit(code);
-      }
+      if (alive() === 0) process.exit(code);
     });
+    // every worker may be dead already, waiting for its restart
     if (alive() === 0) process.exit(code);
   };
+  /** what cannot serve: the workers get 5 s, and the exit code says why either way */
+  const giveUp = (code: number) => end(code, 5_000, code);
   cluster.on('exit', (worker, code, signal) => {
     metrics?.workers.set(alive());
     if (stopping) return;
@@ -454,21 +466,8 @@ function runPrimary(config: Config, logger: Logger, count: number): void {
   });
   const stop = (signal: string) => {
     if (stopping) return;
-    stopping = true;
-    for (const timer of pending) clearTimeout(timer);
-    license.stopRenewal();
     logger.info({ signal }, 'shutting down the workers');
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    setTimeout(() => {
-      logger.error('workers still running after ShutdownTimeout + 5 s: killing them');
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
-      process.exit(EXIT.SHUTDOWN_FORCED);
-    }, config.gateway.ShutdownTimeout + 5_000);
-    cluster.on('exit', () => {
-      if (alive() === 0) process.exit(EXIT.STOPPED);
-    });
-    // every worker may be dead already, waiting for its restart
-    if (alive() === 0) process.exit(EXIT.STOPPED);
+    end(EXIT.STOPPED, config.gateway.ShutdownTimeout + 5_000, EXIT.SHUTDOWN_FORCED);
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
