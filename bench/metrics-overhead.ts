@@ -1,26 +1,35 @@
 /**
- * What the metrics cost (`npx tsx bench/metrics-overhead.ts`): two copies of the real service (`host/server.ts`,
- * WORKERS workers each, default 1) side by side on 127.0.0.1, one with `metrics.Enabled` true (as shipped), one
- * with it false, driven in the same run by autocannon with POST /api/v1/suggest/address and /api/v1/clean/address
- * (the fast path): CONNECTIONS (16) connections, after WARMUP (1) s per copy not counted, DURATION (4) s per copy
- * cut into SLICES (4) turns that alternate on and off, so that load from outside the bench falls on both alike.
- * Prints req/s, p50/p99, the CPU time the copy's processes spent per request (/proc/<pid>/stat: on a machine shared
- * with other work, req/s swings with what else runs, the CPU a request costs much less) and the ratios on ÷ off per
- * endpoint, and scrapes /metrics once at the end to show the counters kept up. About 20 s of load; loopback only, bounded by a watchdog. Logs at LOG_LEVEL (info), to a file.
+ * What the metrics cost (`npx tsx bench/metrics-overhead.ts`), two ways.
+ *
+ * Side by side: three copies of the real service (`host/server.ts`, WORKERS workers each, default 1) on 127.0.0.1,
+ * one with `metrics.Enabled` true (as shipped) and two with it false, driven in the same run by autocannon with
+ * POST /api/v1/suggest/address (the fast path's cheapest request, so the one where counting weighs most; TARGETS=
+ * suggest,clean adds /clean/address): CONNECTIONS (16) connections, WARMUP (1) s per copy not counted, then DURATION
+ * (5) s per copy cut into SLICES (5) turns, each turn's order rotated, so that load from outside the bench falls on
+ * all alike. The two copies with metrics off measure the same thing: how far apart they land is the run's noise,
+ * the floor under which on ÷ off says nothing. Besides req/s and p50/p99 it prints the CPU time the copy's
+ * processes spent per request (/proc/<pid>/stat), which swings less than req/s on a machine shared with other work.
+ *
+ * In process: the counting alone, what the fast path adds per request with metrics on (one clock read and
+ * `RouteStats.observe`), timed over a few million calls, beside the CPU time a request costs.
+ *
+ * About 20 s of load; loopback only, bounded by a watchdog. The copies log at LOG_LEVEL (info), to files.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AutocannonResult } from 'autocannon';
+import { ServiceMetrics } from '../host/metrics.js';
 import { ROOT } from './fixtures.js';
 import { armWatchdog, freePort, HOST, loadTargets, postLoad, sleep, startedChild, stopChildren, turnsSummary, type LoadTarget } from './net.js';
 
 const WORKERS = Number(process.env.WORKERS || 1);
 const CONNECTIONS = Number(process.env.CONNECTIONS || 16);
-const DURATION = Number(process.env.DURATION || 4);
+const DURATION = Number(process.env.DURATION || 5);
 const WARMUP = Number(process.env.WARMUP ?? 1);
-const SLICES = Math.max(1, Number(process.env.SLICES || 4));
+const SLICES = Math.max(1, Number(process.env.SLICES || 5));
+const TARGETS = (process.env.TARGETS || 'suggest').split(',');
 const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
 const BODIES = 50;
 
@@ -40,9 +49,9 @@ function cpuTicks(pid: number): number {
 }
 
 /** One copy of the service, metrics on or off, logging to a file in `work`: its URL and its process. */
-async function startCopy(work: string, metrics: boolean): Promise<{ url: string; pid: number }> {
+async function startCopy(work: string, name: string, metrics: boolean): Promise<{ url: string; pid: number }> {
   const port = await freePort();
-  const logFile = join(work, `service-${metrics ? 'on' : 'off'}.log`);
+  const logFile = join(work, `service-${name}.log`);
   const logFd = openSync(logFile, 'w');
   const child = spawn(process.execPath, ['--import', 'tsx', 'host/server.ts'], {
     cwd: ROOT,
@@ -55,7 +64,7 @@ async function startCopy(work: string, metrics: boolean): Promise<{ url: string;
   const listening = () => (readFileSync(logFile, 'utf8').match(/"msg":"listening"/g) ?? []).length;
   const deadline = Date.now() + 120_000;
   while (listening() < WORKERS) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`service (metrics ${metrics}) did not start: ${readFileSync(logFile, 'utf8').slice(-1000)}`);
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`service ${name} did not start: ${readFileSync(logFile, 'utf8').slice(-1000)}`);
     await sleep(200);
   }
   return { url, pid: child.pid! };
@@ -63,53 +72,73 @@ async function startCopy(work: string, metrics: boolean): Promise<{ url: string;
 
 const load = (url: string, target: LoadTarget, duration: number): Promise<AutocannonResult> => postLoad(url, target, CONNECTIONS, duration);
 
+const COPIES = ['on', 'off', 'off again'] as const;
+type Copy = (typeof COPIES)[number];
+
+/** ns per request the fast path adds with metrics on: a clock read and `observe`, over `calls` calls. */
+function countingNs(calls: number): number {
+  const stats = new ServiceMetrics({ defaultMetrics: false }).route('POST', '/api/v1/suggest/address');
+  let clock = performance.now();
+  const t0 = performance.now();
+  for (let i = 0; i < calls; i++) {
+    const begun = clock;
+    clock = performance.now();
+    stats.observe(200, 0.4 + (i & 7) * 0.1, clock - begun, 90 + (i & 15), 2_500 + (i & 1_023));
+  }
+  return ((performance.now() - t0) * 1e6) / calls;
+}
+
 async function main(): Promise<void> {
-  armWatchdog('metrics-overhead', 4 * (WARMUP + DURATION) + 240);
+  armWatchdog('metrics-overhead', 4 * COPIES.length * (WARMUP + DURATION) * TARGETS.length + 240);
   const work = mkdtempSync(join(tmpdir(), 'address-metrics-overhead-'));
-  const copies = { on: await startCopy(work, true), off: await startCopy(work, false) };
-  const urls = { on: copies.on.url, off: copies.off.url };
-  const targets = loadTargets(BODIES);
+  const copies = {} as Record<Copy, { url: string; pid: number }>;
+  for (const copy of COPIES) copies[copy] = await startCopy(work, copy.replace(' ', '-'), copy === 'on');
+  const targets = loadTargets(BODIES).filter((target) => TARGETS.some((name) => target.name.startsWith(name)));
   const load0 = loadavg()[0];
-  const rows: ({ endpoint: string; metrics: 'on' | 'off'; cpu_us_per_request: number } & ReturnType<typeof turnsSummary>)[] = [];
+  const rows: ({ endpoint: string; copy: Copy; cpu_us_per_request: number } & ReturnType<typeof turnsSummary>)[] = [];
   for (const target of targets) {
-    process.stderr.write(`${target.name}: ${WARMUP} s warm-up each, then ${SLICES} × ${DURATION / SLICES} s per copy, alternating … `);
-    const runs: Record<'on' | 'off', AutocannonResult[]> = { on: [], off: [] };
-    const ticks = { on: 0, off: 0 };
-    if (WARMUP > 0) for (const kind of ['on', 'off'] as const) await load(urls[kind], target, WARMUP);
+    process.stderr.write(`${target.name}: ${WARMUP} s warm-up each, then ${SLICES} × ${DURATION / SLICES} s per copy, rotating … `);
+    const runs = Object.fromEntries(COPIES.map((copy) => [copy, [] as AutocannonResult[]])) as Record<Copy, AutocannonResult[]>;
+    const ticks = Object.fromEntries(COPIES.map((copy) => [copy, 0])) as Record<Copy, number>;
+    if (WARMUP > 0) for (const copy of COPIES) await load(copies[copy].url, target, WARMUP);
     for (let slice = 0; slice < SLICES; slice++) {
-      for (const kind of slice % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
-        const before = cpuTicks(copies[kind].pid);
-        runs[kind].push(await load(urls[kind], target, DURATION / SLICES));
-        ticks[kind] += cpuTicks(copies[kind].pid) - before;
+      for (let k = 0; k < COPIES.length; k++) {
+        const copy = COPIES[(slice + k) % COPIES.length];
+        const before = cpuTicks(copies[copy].pid);
+        runs[copy].push(await load(copies[copy].url, target, DURATION / SLICES));
+        ticks[copy] += cpuTicks(copies[copy].pid) - before;
       }
     }
-    for (const kind of ['on', 'off'] as const) {
-      const summary = turnsSummary(runs[kind]);
-      rows.push({ endpoint: target.name, metrics: kind, ...summary, cpu_us_per_request: (ticks[kind] * 10_000) / summary.completed });
+    for (const copy of COPIES) {
+      const summary = turnsSummary(runs[copy]);
+      rows.push({ endpoint: target.name, copy, ...summary, cpu_us_per_request: (ticks[copy] * 10_000) / summary.completed });
     }
-    const [on, off] = rows.slice(-2);
-    process.stderr.write(`on ${on.rps.toFixed(0)} req/s ${on.cpu_us_per_request.toFixed(1)} µs CPU, off ${off.rps.toFixed(0)} req/s ${off.cpu_us_per_request.toFixed(1)} µs CPU\n`);
+    process.stderr.write(`${rows.slice(-COPIES.length).map((row) => `${row.copy} ${row.rps.toFixed(0)} req/s`).join(', ')}\n`);
   }
-  const scrape = await (await fetch(`${urls.on}/metrics`)).text();
+  const scrape = await (await fetch(`${copies.on.url}/metrics`)).text();
   const counted = scrape.split('\n').filter((line) => line.startsWith('address_http_requests_total{')).map((line) => line.replace(/^address_http_requests_total/, ''));
   stopChildren();
+  countingNs(1_000_000);
+  const ns = countingNs(5_000_000);
 
   console.log(`\n${cpus()[0]?.model ?? ''}, ${availableParallelism()} cores; each copy ${WORKERS} worker(s), log level ${LOG_LEVEL}; autocannon in this process; ` +
-    `${CONNECTIONS} connections, ${DURATION} s per copy in ${SLICES} alternating turns after ${WARMUP} s of warm-up; load average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}\n`);
-  console.log('| endpoint | metrics | req/s | p50 ms | p99 ms | non-2xx | errors | CPU µs/request | req/s on ÷ off | CPU on ÷ off |');
+    `${CONNECTIONS} connections, ${DURATION} s per copy in ${SLICES} rotating turns after ${WARMUP} s of warm-up; load average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}\n`);
+  console.log('| endpoint | metrics | req/s | p50 ms | p99 ms | non-2xx | errors | CPU µs/request | req/s ÷ off | CPU ÷ off |');
   console.log('|:--|:--|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const row of rows) {
-    const off = rows.find((r) => r.endpoint === row.endpoint && r.metrics === 'off')!;
-    const on = row.metrics === 'on';
+    const off = rows.find((r) => r.endpoint === row.endpoint && r.copy === 'off')!;
+    const ratio = (x: number, y: number) => (row.copy === 'off' ? '—' : `×${(x / y).toFixed(3)}`);
     console.log(
-      `| ${row.endpoint} | ${row.metrics} | ${row.rps.toFixed(0)} | ${row.p50_ms.toFixed(1)} | ${row.p99_ms.toFixed(1)} | ${row.non2xx} | ${row.errors} | ${row.cpu_us_per_request.toFixed(1)} | ` +
-        `${on ? `×${(row.rps / off.rps).toFixed(3)}` : '—'} | ${on ? `×${(row.cpu_us_per_request / off.cpu_us_per_request).toFixed(3)}` : '—'} |`,
+      `| ${row.endpoint} | ${row.copy} | ${row.rps.toFixed(0)} | ${row.p50_ms.toFixed(1)} | ${row.p99_ms.toFixed(1)} | ${row.non2xx} | ${row.errors} | ${row.cpu_us_per_request.toFixed(1)} | ` +
+        `${ratio(row.rps, off.rps)} | ${ratio(row.cpu_us_per_request, off.cpu_us_per_request)} |`,
     );
   }
-  console.log(`\ncounted by the copy with metrics on: ${counted.join(', ')}`);
+  const offCpu = rows.find((row) => row.copy === 'off')!.cpu_us_per_request;
+  console.log(`\ncounting alone (in process): ${ns.toFixed(0)} ns a request, ${((100 * ns) / 1000 / offCpu).toFixed(2)} % of the ${offCpu.toFixed(1)} µs of CPU a ${rows[0].endpoint} request costs with metrics off`);
+  console.log(`counted by the copy with metrics on: ${counted.join(', ')}`);
   writeFileSync(
     join(ROOT, 'bench', 'metrics-overhead.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), workers: WORKERS, connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, slices: SLICES, log_level: LOG_LEVEL, cores: availableParallelism(), rows }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), workers: WORKERS, connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, slices: SLICES, log_level: LOG_LEVEL, cores: availableParallelism(), counting_ns: ns, rows }, null, 2)}\n`,
   );
   console.log('wrote bench/metrics-overhead.json');
   rmSync(work, { recursive: true, force: true });
