@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   const logFd = openSync(logFile, 'w');
   const service = spawn(process.execPath, ['--import', 'tsx', 'host/server.ts', '--config', configFile], {
     cwd: ROOT,
-    env: { ...process.env, WORKERS: String(WORKERS), PORT: String(servicePort) },
+    env: { ...process.env, WORKERS: String(WORKERS), HOST, PORT: String(servicePort) },
     stdio: ['ignore', logFd, logFd],
   });
   startedChild(service);
