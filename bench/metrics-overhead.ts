@@ -5,10 +5,11 @@
  * one with `metrics.Enabled` true (as shipped) and two with it false, driven in the same run by autocannon with
  * POST /api/v1/suggest/address (the fast path's cheapest request, so the one where counting weighs most; TARGETS=
  * suggest,clean adds /clean/address): CONNECTIONS (16) connections, WARMUP (1) s per copy not counted, then DURATION
- * (5) s per copy cut into SLICES (5) turns, each turn's order rotated, so that load from outside the bench falls on
+ * (5) s per copy cut into SLICES (15) turns, each turn's order rotated, so that load from outside the bench falls on
  * all alike. The two copies with metrics off measure the same thing: how far apart they land is the run's noise,
  * the floor under which on ÷ off says nothing. Besides req/s and p50/p99 it prints the CPU time the copy's
- * processes spent per request (/proc/<pid>/stat), which swings less than req/s on a machine shared with other work.
+ * processes spent per request (the median of its turns'), which swings less than req/s on a machine shared with
+ * other work.
  *
  * In process: the counting alone, what the fast path adds per request with metrics on (one clock read and
  * `RouteStats.observe`), timed over a few million calls, beside the CPU time a request costs.
@@ -16,7 +17,7 @@
  * About 20 s of load; loopback only, bounded by a watchdog. The copies log at LOG_LEVEL (info), to files.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AutocannonResult } from 'autocannon';
@@ -28,21 +29,22 @@ const WORKERS = Number(process.env.WORKERS || 1);
 const CONNECTIONS = Number(process.env.CONNECTIONS || 16);
 const DURATION = Number(process.env.DURATION || 5);
 const WARMUP = Number(process.env.WARMUP ?? 1);
-const SLICES = Math.max(1, Number(process.env.SLICES || 5));
+const SLICES = Math.max(1, Number(process.env.SLICES || 15));
 const TARGETS = (process.env.TARGETS || 'suggest').split(',');
 const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
 const BODIES = 50;
 
 
-/** CPU time (user + system, in ticks of 1/100 s) of a process and its children's live processes so far. */
-function cpuTicks(pid: number): number {
+/**
+ * CPU time in ns of a process (every thread: /proc/<pid>/task/<tid>/schedstat, whose first field is the time on a
+ * core; `stat`'s ticks of 10 ms are too coarse for a turn) and of its children (a cluster's workers) so far.
+ */
+function cpuNs(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields 14 and 15 of stat (utime, stime), counted from the state, the 3rd
-    const own = Number(fields[14 - 3]) + Number(fields[15 - 3]);
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    return own + children.reduce((sum, child) => sum + cpuTicks(child), 0);
+    return ns + children.reduce((sum, child) => sum + cpuNs(child), 0);
   } catch {
     return 0;
   }
@@ -73,6 +75,7 @@ async function startCopy(work: string, name: string, metrics: boolean): Promise<
 const load = (url: string, target: LoadTarget, duration: number): Promise<AutocannonResult> => postLoad(url, target, CONNECTIONS, duration);
 
 const COPIES = ['on', 'off', 'off again'] as const;
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
 type Copy = (typeof COPIES)[number];
 
 /** ns per request the fast path adds with metrics on: a clock read and `observe`, over `calls` calls. */
@@ -99,19 +102,21 @@ async function main(): Promise<void> {
   for (const target of targets) {
     process.stderr.write(`${target.name}: ${WARMUP} s warm-up each, then ${SLICES} × ${DURATION / SLICES} s per copy, rotating … `);
     const runs = Object.fromEntries(COPIES.map((copy) => [copy, [] as AutocannonResult[]])) as Record<Copy, AutocannonResult[]>;
-    const ticks = Object.fromEntries(COPIES.map((copy) => [copy, 0])) as Record<Copy, number>;
+    /** each turn's CPU µs a request */
+    const cpu = Object.fromEntries(COPIES.map((copy) => [copy, [] as number[]])) as Record<Copy, number[]>;
     if (WARMUP > 0) for (const copy of COPIES) await load(copies[copy].url, target, WARMUP);
     for (let slice = 0; slice < SLICES; slice++) {
       for (let k = 0; k < COPIES.length; k++) {
         const copy = COPIES[(slice + k) % COPIES.length];
-        const before = cpuTicks(copies[copy].pid);
-        runs[copy].push(await load(copies[copy].url, target, DURATION / SLICES));
-        ticks[copy] += cpuTicks(copies[copy].pid) - before;
+        const before = cpuNs(copies[copy].pid);
+        const run = await load(copies[copy].url, target, DURATION / SLICES);
+        runs[copy].push(run);
+        cpu[copy].push((cpuNs(copies[copy].pid) - before) / 1000 / Math.max(1, run.requests.total));
       }
     }
     for (const copy of COPIES) {
       const summary = turnsSummary(runs[copy]);
-      rows.push({ endpoint: target.name, copy, ...summary, cpu_us_per_request: (ticks[copy] * 10_000) / summary.completed });
+      rows.push({ endpoint: target.name, copy, ...summary, cpu_us_per_request: median(cpu[copy]) });
     }
     process.stderr.write(`${rows.slice(-COPIES.length).map((row) => `${row.copy} ${row.rps.toFixed(0)} req/s`).join(', ')}\n`);
   }
