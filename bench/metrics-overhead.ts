@@ -1,13 +1,13 @@
 /**
  * What the metrics cost (`npx tsx bench/metrics-overhead.ts`), two ways.
  *
- * Side by side: three copies of the real service (`host/server.ts`, WORKERS workers each, default 1) on 127.0.0.1,
- * one with `metrics.Enabled` true (as shipped) and two with it false, driven in the same run by autocannon with
+ * Side by side: four copies of the real service (`host/server.ts`, WORKERS workers each, default 1) on 127.0.0.1,
+ * two with `metrics.Enabled` true (as shipped) and two with it false, driven in the same run by autocannon with
  * POST /api/v1/suggest/address (the fast path's cheapest request, so the one where counting weighs most; TARGETS=
  * suggest,clean adds /clean/address): CONNECTIONS (16) connections, WARMUP (1) s per copy not counted, then DURATION
- * (5) s per copy cut into SLICES (15) turns, each turn's order rotated, so that load from outside the bench falls on
- * all alike. The two copies with metrics off measure the same thing: how far apart they land is the run's noise,
- * the floor under which on ÷ off says nothing. Besides req/s and p50/p99 it prints the CPU time the copy's
+ * (4) s per copy cut into SLICES (12) turns, each turn's order rotated, so that load from outside the bench falls on
+ * all alike. Two copies of one state measure the same thing: how far apart they land is the run's noise, the
+ * floor under which on ÷ off says nothing; on ÷ off is over both copies of each. Besides req/s and p50/p99 it prints the CPU time the copy's
  * processes spent per request (the median of its turns'), which swings less than req/s on a machine shared with
  * other work.
  *
@@ -27,9 +27,9 @@ import { armWatchdog, freePort, HOST, loadTargets, postLoad, sleep, startedChild
 
 const WORKERS = Number(process.env.WORKERS || 1);
 const CONNECTIONS = Number(process.env.CONNECTIONS || 16);
-const DURATION = Number(process.env.DURATION || 5);
+const DURATION = Number(process.env.DURATION || 4);
 const WARMUP = Number(process.env.WARMUP ?? 1);
-const SLICES = Math.max(1, Number(process.env.SLICES || 15));
+const SLICES = Math.max(1, Number(process.env.SLICES || 12));
 const TARGETS = (process.env.TARGETS || 'suggest').split(',');
 const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
 const BODIES = 50;
@@ -74,9 +74,16 @@ async function startCopy(work: string, name: string, metrics: boolean): Promise<
 
 const load = (url: string, target: LoadTarget, duration: number): Promise<AutocannonResult> => postLoad(url, target, CONNECTIONS, duration);
 
-const COPIES = ['on', 'off', 'off again'] as const;
+/**
+ * Started in this order (FIRST=on: on, off, off again, on again). Where a copy stands in the order weighs on what
+ * it measures (runs with every copy off saw the first started slower by up to 13 %): run both orders and take
+ * the mean of the two ratios.
+ */
+const COPIES =
+  process.env.FIRST === 'on' ? (['on', 'off', 'off again', 'on again'] as const) : (['off', 'on', 'on again', 'off again'] as const);
+const METRICS_ON = new Set<string>(['on', 'on again']);
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
-type Copy = (typeof COPIES)[number];
+type Copy = 'on' | 'off' | 'on again' | 'off again';
 
 /** ns per request the fast path adds with metrics on: a clock read and `observe`, over `calls` calls. */
 function countingNs(calls: number): number {
@@ -95,10 +102,12 @@ async function main(): Promise<void> {
   armWatchdog('metrics-overhead', 4 * COPIES.length * (WARMUP + DURATION) * TARGETS.length + 240);
   const work = mkdtempSync(join(tmpdir(), 'address-metrics-overhead-'));
   const copies = {} as Record<Copy, { url: string; pid: number }>;
-  for (const copy of COPIES) copies[copy] = await startCopy(work, copy.replace(' ', '-'), copy === 'on');
+  for (const copy of COPIES) copies[copy] = await startCopy(work, copy.replace(' ', '-'), METRICS_ON.has(copy));
   const targets = loadTargets(BODIES).filter((target) => TARGETS.some((name) => target.name.startsWith(name)));
   const load0 = loadavg()[0];
   const rows: ({ endpoint: string; copy: Copy; cpu_us_per_request: number } & ReturnType<typeof turnsSummary>)[] = [];
+  /** per endpoint, metrics on ÷ off: req/s over both copies of each state, CPU the median of all their turns */
+  const pooled: { endpoint: string; rps: number; cpu: number }[] = [];
   for (const target of targets) {
     process.stderr.write(`${target.name}: ${WARMUP} s warm-up each, then ${SLICES} × ${DURATION / SLICES} s per copy, rotating … `);
     const runs = Object.fromEntries(COPIES.map((copy) => [copy, [] as AutocannonResult[]])) as Record<Copy, AutocannonResult[]>;
@@ -118,6 +127,10 @@ async function main(): Promise<void> {
       const summary = turnsSummary(runs[copy]);
       rows.push({ endpoint: target.name, copy, ...summary, cpu_us_per_request: median(cpu[copy]) });
     }
+    const state = (on: boolean) => COPIES.filter((copy) => METRICS_ON.has(copy) === on);
+    const both = (on: boolean) => ({ rps: turnsSummary(state(on).flatMap((copy) => runs[copy])).rps, cpu: median(state(on).flatMap((copy) => cpu[copy])) });
+    const [on, off] = [both(true), both(false)];
+    pooled.push({ endpoint: target.name, rps: on.rps / off.rps, cpu: on.cpu / off.cpu });
     process.stderr.write(`${rows.slice(-COPIES.length).map((row) => `${row.copy} ${row.rps.toFixed(0)} req/s`).join(', ')}\n`);
   }
   const scrape = await (await fetch(`${copies.on.url}/metrics`)).text();
@@ -127,7 +140,7 @@ async function main(): Promise<void> {
   const ns = countingNs(5_000_000);
 
   console.log(`\n${cpus()[0]?.model ?? ''}, ${availableParallelism()} cores; each copy ${WORKERS} worker(s), log level ${LOG_LEVEL}; autocannon in this process; ` +
-    `${CONNECTIONS} connections, ${DURATION} s per copy in ${SLICES} rotating turns after ${WARMUP} s of warm-up; load average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}\n`);
+    `${CONNECTIONS} connections, ${DURATION} s per copy in ${SLICES} rotating turns after ${WARMUP} s of warm-up; started ${COPIES.join(', ')}; load average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}\n`);
   console.log('| endpoint | metrics | req/s | p50 ms | p99 ms | non-2xx | errors | CPU µs/request | req/s ÷ off | CPU ÷ off |');
   console.log('|:--|:--|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const row of rows) {
@@ -138,12 +151,15 @@ async function main(): Promise<void> {
         `${ratio(row.rps, off.rps)} | ${ratio(row.cpu_us_per_request, off.cpu_us_per_request)} |`,
     );
   }
+  for (const { endpoint, rps, cpu } of pooled) {
+    console.log(`\n${endpoint}, metrics on ÷ off over both copies of each: req/s ×${rps.toFixed(3)}, CPU a request ×${cpu.toFixed(3)} (the copies of one state apart: the rows' "again" beside their first)`);
+  }
   const offCpu = rows.find((row) => row.copy === 'off')!.cpu_us_per_request;
-  console.log(`\ncounting alone (in process): ${ns.toFixed(0)} ns a request, ${((100 * ns) / 1000 / offCpu).toFixed(2)} % of the ${offCpu.toFixed(1)} µs of CPU a ${rows[0].endpoint} request costs with metrics off`);
-  console.log(`counted by the copy with metrics on: ${counted.join(', ')}`);
+  console.log(`counting alone (in process): ${ns.toFixed(0)} ns a request, ${((100 * ns) / 1000 / offCpu).toFixed(2)} % of the ${offCpu.toFixed(1)} µs of CPU a ${rows[0].endpoint} request costs with metrics off`);
+  console.log(`counted by the first copy with metrics on: ${counted.join(', ')}`);
   writeFileSync(
     join(ROOT, 'bench', 'metrics-overhead.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), workers: WORKERS, connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, slices: SLICES, log_level: LOG_LEVEL, cores: availableParallelism(), counting_ns: ns, rows }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), workers: WORKERS, connections: CONNECTIONS, duration_s: DURATION, warmup_s: WARMUP, slices: SLICES, log_level: LOG_LEVEL, cores: availableParallelism(), order: COPIES, counting_ns: ns, pooled, rows }, null, 2)}\n`,
   );
   console.log('wrote bench/metrics-overhead.json');
   rmSync(work, { recursive: true, force: true });
