@@ -3,11 +3,11 @@
  * (`logDestination(options)`), and `flushOnExit()`, which writes what is still batched when the process exits.
  *
  * A reader of stdout may go away (`… | head -2`, a log shipper that died): every write then fails with EPIPE. The
- * service keeps serving and stops logging: the first failed write turns the stream into one that drops its lines,
- * and says so once on stderr. sonic-boom's own `flushSync` retries a failed write forever whatever the error, EPIPE
- * included, and an exit handler that called it never returned, so no exit (SIGTERM's, the forced one) happened:
- * `flushOnExit` writes the batch once and gives up on any error but a full pipe's (EAGAIN), which it retries a
- * bounded number of times.
+ * service keeps serving and stops logging: the first failed write (any error, not only pino's EPIPE) turns the
+ * stream into one that drops its lines, and says so once on stderr. When the first write to fail is the one at exit,
+ * sonic-boom's own `flushSync` retries it forever whatever the error, EPIPE included: an exit handler that called it
+ * never returned, and no exit (SIGTERM's, the forced one) happened. `flushOnExit` writes the batch once and gives up
+ * on any error but a full pipe's (EAGAIN), which it retries a bounded number of times.
  */
 import { writeSync } from 'node:fs';
 import pino from 'pino';
