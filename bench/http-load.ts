@@ -18,10 +18,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon, { type AutocannonResult } from 'autocannon';
+import type { AutocannonResult } from 'autocannon';
 import { loadConfig } from '../host/config.js';
-import { cleanQueries, ROOT, suggestQueries } from './fixtures.js';
-import { freePort, HOST, sleep } from './net.js';
+import { ROOT } from './fixtures.js';
+import { armWatchdog, freePort, HOST, loadTargets, postLoad, sleep, startedChild, stopChildren, turnsSummary, type LoadTarget } from './net.js';
 
 const WORKERS = Number(process.env.WORKERS || availableParallelism());
 const CONNECTIONS = Number(process.env.CONNECTIONS || 32);
@@ -31,11 +31,6 @@ const SLICES = Math.max(1, Number(process.env.SLICES || 5));
 const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
 const BODIES = 50;
 
-const children: ChildProcess[] = [];
-const stopChildren = () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-};
-process.on('exit', stopChildren);
 
 async function waitFor(what: string, child: ChildProcess, ready: () => Promise<boolean>, seconds: number, logFile?: string): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
@@ -54,12 +49,6 @@ async function get(url: string): Promise<boolean> {
   const response = await fetch(url);
   await response.arrayBuffer();
   return response.ok;
-}
-
-interface Target {
-  name: string;
-  path: string;
-  bodies: string[];
 }
 
 interface Outcome {
@@ -86,23 +75,10 @@ function cpuTimes(): { idle: number; total: number } | null {
   }
 }
 
-async function load(url: string, target: Target, duration: number): Promise<AutocannonResult> {
-  return autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration,
-    timeout: 10,
-    requests: target.bodies.map((body) => ({ method: 'POST', path: target.path, headers: { 'content-type': 'application/json' }, body })),
-  });
-}
+const load = (url: string, target: LoadTarget, duration: number): Promise<AutocannonResult> => postLoad(url, target, CONNECTIONS, duration);
 
 async function main(): Promise<void> {
-  const watchdog = setTimeout(() => {
-    console.error('http-load: watchdog fired, stopping');
-    stopChildren();
-    process.exit(2);
-  }, (4 * (WARMUP + DURATION) + 120) * 1000);
-  watchdog.unref();
+  armWatchdog('http-load', 4 * (WARMUP + DURATION) + 120);
 
   const work = mkdtempSync(join(tmpdir(), 'address-http-load-'));
   const servicePort = await freePort();
@@ -126,10 +102,10 @@ async function main(): Promise<void> {
   const logFd = openSync(logFile, 'w');
   const service = spawn(process.execPath, ['--import', 'tsx', 'host/server.ts', '--config', configFile], {
     cwd: ROOT,
-    env: { ...process.env, WORKERS: String(WORKERS), PORT: String(servicePort) },
+    env: { ...process.env, WORKERS: String(WORKERS), HOST, PORT: String(servicePort) },
     stdio: ['ignore', logFd, logFd],
   });
-  children.push(service);
+  startedChild(service);
   closeSync(logFd);
   const serviceUrl = `http://${HOST}:${servicePort}`;
   const t0 = performance.now();
@@ -138,14 +114,7 @@ async function main(): Promise<void> {
   if (LOG_LEVEL !== 'info') await sleep(2000); // no log lines to count: give the other workers time
   console.log(`service up in ${((performance.now() - t0) / 1000).toFixed(1)} s (${WORKERS} workers, log level ${LOG_LEVEL})`);
 
-  const targets: Target[] = [
-    { name: 'suggest/address', path: '/api/v1/suggest/address', bodies: suggestQueries().slice(0, BODIES).map((q) => JSON.stringify({ query: q.query, count: q.count, countryCode: 'RU' })) },
-    {
-      name: 'clean/address',
-      path: '/api/v1/clean/address',
-      bodies: cleanQueries().filter((q) => q.country === 'ru').slice(0, BODIES).map((q) => JSON.stringify({ query: q.query, countryCode: 'RU' })),
-    },
-  ];
+  const targets = loadTargets(BODIES);
   // record the service's reply to every body: the floor answers the same bytes
   const recorded: { key: string; status: number; type: string; body: string }[] = [];
   for (const target of targets) {
@@ -172,14 +141,13 @@ async function main(): Promise<void> {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  children.push(floor);
+  startedChild(floor);
   const floorUrl = `http://${HOST}:${floorPort}`;
   await waitFor('floor', floor, () => get(`${floorUrl}/ready`), 60);
   await sleep(1000);
 
   const outcomes: Outcome[] = [];
   const load0 = loadavg()[0];
-  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
   for (const target of targets) {
     const runs: Record<'service' | 'floor', AutocannonResult[]> = { service: [], floor: [] };
     // where the two cores' time goes during each target's turns: a service bound by its round trip leaves them idle
@@ -199,18 +167,10 @@ async function main(): Promise<void> {
       }
     }
     for (const kind of ['service', 'floor'] as const) {
-      const turns = runs[kind];
-      const seconds = turns.reduce((sum, r) => sum + r.duration, 0);
       outcomes.push({
         endpoint: target.name,
         target: kind,
-        rps: turns.reduce((sum, r) => sum + r.requests.total, 0) / seconds,
-        p50_ms: median(turns.map((r) => r.latency.p50)),
-        p99_ms: median(turns.map((r) => r.latency.p99)),
-        mb_per_s: turns.reduce((sum, r) => sum + r.throughput.total, 0) / seconds / 1024 / 1024,
-        completed: turns.reduce((sum, r) => sum + r.requests.total, 0),
-        non2xx: turns.reduce((sum, r) => sum + r.non2xx, 0),
-        errors: turns.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
+        ...turnsSummary(runs[kind]),
         idle_pct: idle[kind].total > 0 ? (100 * idle[kind].idle) / idle[kind].total : null,
       });
     }

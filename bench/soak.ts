@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   // --trace-gc: the workers inherit it and print a line per collection (and change nothing else)
   service = spawn(process.execPath, ['--trace-gc', '--import', 'tsx', 'host/server.ts', '--config', configFile], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, HOST, PORT: String(port) },
     stdio: ['ignore', logFd, logFd],
   });
   closeSync(logFd);

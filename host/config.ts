@@ -1,8 +1,10 @@
 /**
  * The service configuration: `config/address-service.yaml` (or `--config <file>` / `ADDRESS_SERVICE_CONFIG`),
  * validated with ajv at start; a bad file throws a message naming the file and the key. Defaults fill what is
- * absent. `PORT` env and `--port` override the port of `gateway.Listen`, `WORKERS` env the worker count,
- * `ADDRESS_SERVICE_OPERATOR_KEY` env `auth.OperatorKey`, `CORS_ORIGINS` env (comma-separated) `cors.AllowedOrigins`.
+ * absent. `PORT` env and `--port` override the port of `gateway.Listen`, `HOST` env and `--host` its host (the flag
+ * wins over the variable, both over the file), `WORKERS` env the worker count, `ADDRESS_SERVICE_OPERATOR_KEY` env
+ * `auth.OperatorKey`, `CORS_ORIGINS` env (comma-separated) `cors.AllowedOrigins`, `METRICS_ENABLED` and
+ * `METRICS_PATH` the `metrics` section.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -11,6 +13,7 @@ import { Ajv } from 'ajv';
 import { formatErrors } from './schemas/validator.js';
 import { publicKeyFrom } from './license.js';
 import type { HouseCodes } from './engine/dictionary.js';
+import { COUNTRIES, type Country } from './engine/types.js';
 
 export interface Config {
   gateway: {
@@ -23,6 +26,8 @@ export interface Config {
     /** the processes' CPU scheduling policy: `batch` (Linux SCHED_BATCH, host/scheduling.ts) or `normal` */
     Scheduling: 'batch' | 'normal';
     ShutdownTimeout: number;
+    /** worker deaths in a row (none 60 s apart) after which the primary gives up and exits 4 (docs/OPERATIONS.md) */
+    RestartLimit: number;
   };
   license: {
     Key: string;
@@ -42,6 +47,13 @@ export interface Config {
     Dir: string;
     /** where the houses' FIAS GUIDs, GAR ids and cadastral numbers live */
     HouseCodes: HouseCodes;
+    /** the countries the service must serve; empty: those whose dictionary is in Dir when the service starts */
+    Countries: Country[];
+  };
+  metrics: {
+    /** `GET <Path>`: Prometheus text of every worker's counters, summed (host/metrics.ts) */
+    Enabled: boolean;
+    Path: string;
   };
   log: {
     Level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -78,6 +90,7 @@ export const CONFIG_SCHEMA = {
         Balance: { type: 'string', enum: ['roundrobin', 'os'], default: 'roundrobin' },
         Scheduling: { type: 'string', enum: ['batch', 'normal'], default: 'batch' },
         ShutdownTimeout: { type: 'integer', minimum: 0, default: 10000 },
+        RestartLimit: { type: 'integer', minimum: 0, default: 10 },
       },
     },
     license: {
@@ -119,6 +132,16 @@ export const CONFIG_SCHEMA = {
       properties: {
         Dir: { type: 'string', minLength: 1, default: 'build/dictionaries' },
         HouseCodes: { enum: ['memory', 'file', 'auto'], default: 'auto' },
+        Countries: { type: 'array', items: { enum: COUNTRIES }, uniqueItems: true, default: [] },
+      },
+    },
+    metrics: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        Enabled: { type: 'boolean', default: true },
+        Path: { type: 'string', pattern: '^/[^?#\\s]*$', 'x-message': 'ожидается путь, например /metrics', default: '/metrics' },
       },
     },
     log: {
@@ -150,10 +173,13 @@ export class ConfigError extends Error {}
 
 export interface ConfigOverrides {
   port?: number;
+  host?: string;
   workers?: number;
   operatorKey?: string;
   /** CORS_ORIGINS env: comma-separated origins, replacing cors.AllowedOrigins */
   corsOrigins?: string[];
+  metricsEnabled?: boolean;
+  metricsPath?: string;
 }
 
 /** What a document that is not a mapping of sections holds, for the message refusing it. */
@@ -202,13 +228,24 @@ export function configFromObject(document: unknown, source = 'конфигура
     config.auth.OperatorKey = overrides.operatorKey;
   }
   if (overrides.port !== undefined) config.gateway.Listen = withPort(config.gateway.Listen, overrides.port);
+  if (overrides.host !== undefined) config.gateway.Listen = withHost(config.gateway.Listen, overrides.host);
+  const { port } = parseListen(config.gateway.Listen);
+  if (port > 65535) throw new ConfigError(`${source}: gateway.Listen: порт ${port} вне диапазона 0–65535.`);
   if (overrides.workers !== undefined) config.gateway.Workers = overrides.workers;
+  if (overrides.metricsEnabled !== undefined) config.metrics.Enabled = overrides.metricsEnabled;
+  if (overrides.metricsPath !== undefined) config.metrics.Path = overrides.metricsPath;
   return config;
 }
 
 export function withPort(listen: string, port: number): string {
   const colon = listen.lastIndexOf(':');
   return `${listen.slice(0, colon)}:${port}`;
+}
+
+/** `listen` with its host replaced; an IPv6 address goes in brackets. */
+export function withHost(listen: string, host: string): string {
+  const colon = listen.lastIndexOf(':');
+  return `${host.includes(':') ? `[${host}]` : host}${listen.slice(colon)}`;
 }
 
 export function parseListen(listen: string): { host: string; port: number } {
@@ -224,6 +261,21 @@ function parsePort(value: string | undefined, name: string): number | undefined 
   return port;
 }
 
+/** A host name or IP address to listen on: `HOST` / `--host`. */
+function parseHost(value: string | undefined, name: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const host = value.replace(/^\[|\]$/g, '');
+  if (!/^([0-9a-fA-F:.]+|[A-Za-z0-9.-]+)$/.test(host)) throw new ConfigError(`${name}: ожидается имя хоста или IP-адрес, например 127.0.0.1 или ::1, получено «${value}».`);
+  return host;
+}
+
+function parseFlag(value: string | undefined, name: string): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (/^(1|true|on|yes)$/i.test(value)) return true;
+  if (/^(0|false|off|no)$/i.test(value)) return false;
+  throw new ConfigError(`${name}: ожидается true или false, получено «${value}».`);
+}
+
 function argValue(argv: string[], name: string): string | undefined {
   const index = argv.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
   if (index < 0) return undefined;
@@ -231,7 +283,7 @@ function argValue(argv: string[], name: string): string | undefined {
   return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[index + 1];
 }
 
-/** Reads the file (absent file: all defaults), then PORT / --port and WORKERS overrides. */
+/** Reads the file (absent file: all defaults), then the PORT / --port, HOST / --host, WORKERS and METRICS_* overrides. */
 export function loadConfig(options: { path?: string; argv?: string[]; env?: NodeJS.ProcessEnv } = {}): Config {
   const argv = options.argv ?? process.argv.slice(2);
   const env = options.env ?? process.env;
@@ -257,5 +309,9 @@ export function loadConfig(options: { path?: string; argv?: string[]; env?: Node
   const operatorKey = env[OPERATOR_KEY_ENV] || undefined;
   const corsText = env.CORS_ORIGINS;
   const corsOrigins = corsText === undefined || corsText.trim() === '' ? undefined : corsText.split(',').map((origin) => origin.trim()).filter(Boolean);
-  return configFromObject(document, path, { port, workers, operatorKey, corsOrigins });
+  const host = parseHost(argValue(argv, '--host'), '--host') ?? parseHost(env.HOST, 'HOST');
+  const metricsEnabled = parseFlag(env.METRICS_ENABLED, 'METRICS_ENABLED');
+  const metricsPath = env.METRICS_PATH || undefined;
+  if (metricsPath !== undefined && !/^\/[^?#\s]*$/.test(metricsPath)) throw new ConfigError(`METRICS_PATH: ожидается путь, например /metrics, получено «${metricsPath}».`);
+  return configFromObject(document, path, { port, host, workers, operatorKey, corsOrigins, metricsEnabled, metricsPath });
 }

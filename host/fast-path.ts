@@ -24,6 +24,7 @@ import { declaredTooLarge, handOverBody, parseJsonBody, readBody } from './middl
 import { toJsonBytes } from './records/json.js';
 import { ROUTES, routePaths } from './routes/index.js';
 import type { AppServices, RouteDefinition, RouteRequest } from './routes/route.js';
+import type { RouteStats } from './metrics.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -45,6 +46,9 @@ interface Ready {
   origin: string[];
   fast: FastRoute;
   start: number;
+  /** the request body's bytes and the handler's ms, for the metrics */
+  bytesIn: number;
+  engineMs: number;
 }
 
 interface FastRoute {
@@ -53,6 +57,8 @@ interface FastRoute {
   authenticate: Authenticate | null;
   /** its access log line */
   log: (status: number, ms: number) => void;
+  /** its counters (`GET /metrics`), null when metrics are off */
+  stats: RouteStats | null;
 }
 
 /** The query of a path without a query string. */
@@ -64,7 +70,9 @@ function fastRoutes(services: AppServices): Map<string, FastRoute> {
   for (const route of ROUTES) {
     if (route.method !== 'POST') continue;
     const authenticate = authCheck(services.config, route.auth);
-    for (const path of routePaths(route)) table.set(path, { route, path, authenticate, log: requestLogger(services.logger, 'POST', path) });
+    for (const path of routePaths(route)) {
+      table.set(path, { route, path, authenticate, log: requestLogger(services.logger, 'POST', path), stats: services.metrics?.route('POST', path) ?? null });
+    }
   }
   return table;
 }
@@ -88,6 +96,7 @@ export function requestHandler(app: AddressApp): RequestHandler {
   const cors = corsPolicy(services.config);
   /** the answer's headers before its type and length: `*` (the default) is the same list for every request */
   const anyOrigin = cors.varies ? null : originHeaders(cors, undefined);
+  const counted = services.metrics !== undefined;
 
   /** The handler's answer as JSON bytes, or null when anything threw (Koa then answers). */
   function answer(fast: FastRoute, request: RouteRequest, bytes: Buffer): Buffer | null | Promise<Buffer | null> {
@@ -121,12 +130,19 @@ export function requestHandler(app: AddressApp): RequestHandler {
 
   function endTurn(): void {
     try {
+      // the handlers' times, for the metrics only: answered back to back, one clock read a request (the end of one
+      // answer is the start of the next)
+      let clock = counted ? performance.now() : 0;
       for (const { req, res, fast, request, bytes, start } of waiting) {
+        const begun = clock;
         const answered = answer(fast, request, bytes);
-        if (answered instanceof Promise) void answered.then((out) => send(req, res, fast, out, bytes, start));
-        else send(req, res, fast, answered, bytes, start);
+        if (answered instanceof Promise) void answered.then((out) => send(req, res, fast, out, bytes, start, counted ? performance.now() - begun : 0));
+        else {
+          if (counted) clock = performance.now();
+          send(req, res, fast, answered, bytes, start, clock - begun);
+        }
       }
-      for (const { res, bytes, origin, fast, start } of ready) {
+      for (const { res, bytes, origin, fast, start, bytesIn, engineMs } of ready) {
         try {
           // WriteTimeout may have answered 504 already (server.ts): the line says so
           if (!res.writableEnded) {
@@ -134,7 +150,9 @@ export function requestHandler(app: AddressApp): RequestHandler {
             res.writeHead(200, [...origin, 'Content-Type', JSON_TYPE, 'Content-Length', String(bytes.length)]);
             res.end(bytes);
           }
-          fast.log(res.statusCode, elapsedMs(start));
+          const ms = elapsedMs(start);
+          fast.log(res.statusCode, ms);
+          fast.stats?.observe(res.statusCode, ms, engineMs, bytesIn, bytes.length);
         } catch (err) {
           // nothing here throws on a live response; should one, its connection goes, never the process or the batch
           logger.warn({ err, url: fast.path }, 'answer not written');
@@ -150,13 +168,13 @@ export function requestHandler(app: AddressApp): RequestHandler {
     }
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, fast: FastRoute, answered: Buffer | null, bytesIn: Buffer, start: number): void {
+  function send(req: IncomingMessage, res: ServerResponse, fast: FastRoute, answered: Buffer | null, bytesIn: Buffer, start: number, engineMs: number): void {
     if (answered === null) {
       handOverBody(req, bytesIn);
       void koa(req, res);
       return;
     }
-    ready.push({ res, bytes: answered, origin: anyOrigin ?? originHeaders(cors, req.headers.origin), fast, start });
+    ready.push({ res, bytes: answered, origin: anyOrigin ?? originHeaders(cors, req.headers.origin), fast, start, bytesIn: bytesIn.length, engineMs });
     atTurnEnd();
   }
 

@@ -1,20 +1,28 @@
 /**
- * Listens. `tsx host/server.ts [--config file] [--port n]`: the primary process forks one worker per CPU
- * core (`gateway.Workers`, `WORKERS` env; 1 → no cluster), replaces a worker that dies, forwards SIGHUP
- * (dictionary reload) and SIGTERM/SIGINT (graceful shutdown) to the workers, and runs license renewal,
- * relaying an installed key to every worker. `--license-server` runs the license server instead.
+ * Listens. `tsx host/server.ts [--config file] [--host h] [--port n]`: the primary process forks one worker per CPU
+ * core (`gateway.Workers`, `WORKERS` env; 1 → no cluster), replaces a worker that dies (with backoff, giving up
+ * past `gateway.RestartLimit`: restart-policy.ts), forwards SIGHUP (dictionary reload) and SIGTERM/SIGINT (graceful
+ * shutdown) to the workers, sums the workers' metrics for `GET /metrics` (metrics.ts), and runs license renewal,
+ * relaying an installed key to every worker. `--license-server` runs the license server instead. Exit codes:
+ * restart-policy.ts `EXIT` (docs/OPERATIONS.md).
  */
 import cluster, { type Worker } from 'node:cluster';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createApp, swapEngine, type AddressApp } from './app.js';
 import { requestHandler } from './fast-path.js';
 import { loadConfig, parseListen, type Config } from './config.js';
-import type { Engine } from './engine/types.js';
+import { COUNTRIES, type Country, type Engine } from './engine/types.js';
 import type { HouseCodes } from './engine/dictionary.js';
+import { blobFile } from './engine/index.js';
+import { reloadEngine } from './engine/reload.js';
+import { logDestination } from './log-destination.js';
+import { clusterScrape, metricsEndpoint, ServiceMetrics, workerScrape } from './metrics.js';
+import { EXIT, isListenError, RestartPolicy } from './restart-policy.js';
 import { LicenseManager } from './license.js';
 import { applyScheduling } from './scheduling.js';
 import { envelope, JSON_TYPE } from './middleware/errors.js';
@@ -272,11 +280,19 @@ export async function startServer(options: {
   const dir = resolve(config.dictionaries.Dir);
   const started = performance.now();
   const houseCodes = config.dictionaries.HouseCodes;
+  if (config.dictionaries.Countries.length === 0) config.dictionaries.Countries = countriesAtStart(dir);
   const engine = await options.createEngine({ dir, houseCodes, log: (line) => logger.info(line) });
   logger.info({ dir, countries: engine.countries(), ms: Math.round(performance.now() - started) }, 'dictionaries loaded');
   const license = options.license ?? licenseManager(config, logger);
   const app = createApp({ engine, config, logger, license });
+  const metrics = config.metrics.Enabled ? new ServiceMetrics({ engine: () => app.services.engine }) : undefined;
+  // before the fast path is made: it takes its routes' counters from here
+  app.services.metrics = metrics;
   const handle = requestHandler(app);
+  const metricsPath = metrics ? config.metrics.Path : null;
+  const serveMetrics = metrics
+    ? metricsEndpoint(cluster.isWorker ? workerScrape(metrics) : () => metrics.registry.metrics(), (err) => logger.warn({ err }, 'metrics not collected'))
+    : null;
   let closing = false;
   /** a response that closes while the server closes lets the connections it leaves idle go */
   const closeIdleAfter = (res: ServerResponse) => res.once('close', () => server.closeIdleConnections());
@@ -285,15 +301,21 @@ export async function startServer(options: {
       res.setHeader('Connection', 'close');
       closeIdleAfter(res);
     }
-    handle(req, res);
+    if (req.url === metricsPath && req.method === 'GET') serveMetrics!(req, res);
+    else handle(req, res);
   }, logger);
   const { host, port } = options.listen ?? parseListen(config.gateway.Listen);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolveListen();
-    });
+    try {
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolveListen();
+      });
+    } catch (err) {
+      // a port out of range throws here, not as 'error'
+      reject(err);
+    }
   });
   const address = server.address();
   const url = typeof address === 'object' && address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : '';
@@ -324,11 +346,20 @@ export async function startServer(options: {
     reload() {
       reloading ??= (async () => {
         try {
-          // the dictionaries replaced close their files once collected (in-flight requests may still read them)
-          const next = await options.createEngine({ dir, houseCodes });
+          // the dictionaries replaced close their files once collected (in-flight requests may still read them);
+          // a country whose file is missing or bad keeps the dictionary it had (engine/reload.ts)
+          const { engine: next, failures } = await reloadEngine(app.services.engine, { dir, houseCodes });
           swapEngine(app, next);
-          logger.info({ dir, countries: next.countries() }, 'dictionaries reloaded');
+          metrics?.reloads.inc();
+          for (const { country, file, reason, kept } of failures) {
+            metrics?.reloadFailures.inc({ country });
+            logger.error({ country, file, reason }, kept ? 'dictionary not reloaded: the one loaded before stays in service' : 'dictionary not loaded');
+          }
+          const line = { dir, countries: next.countries(), failed: failures.map((failure) => failure.country) };
+          if (failures.length > 0) logger.warn(line, 'dictionaries reloaded, some files failed');
+          else logger.info(line, 'dictionaries reloaded');
         } catch (err) {
+          metrics?.reloadFailures.inc({ country: 'all' });
           logger.error({ err }, 'dictionary reload failed: the loaded dictionaries stay in service');
         } finally {
           reloading = null;
@@ -337,6 +368,20 @@ export async function startServer(options: {
       return reloading;
     },
   };
+}
+
+/** Set by the primary for its workers: the countries served at start (a worker started later expects them too). */
+const COUNTRIES_AT_START = 'ADDRESS_SERVICE_COUNTRIES_AT_START';
+
+/**
+ * The countries the service must serve when `dictionaries.Countries` is empty: those whose dictionary file was in
+ * `dir` when the service started (the primary's look, passed to its workers), so that a worker started after a file
+ * went missing reports the country absent (health 503) instead of serving without it.
+ */
+function countriesAtStart(dir: string): Country[] {
+  const passed = process.env[COUNTRIES_AT_START];
+  if (passed !== undefined) return passed.split(',').filter((code): code is Country => (COUNTRIES as readonly string[]).includes(code));
+  return COUNTRIES.filter((country) => existsSync(blobFile(dir, country)));
 }
 
 type ClusterMessage = { type: 'license'; key: string };
@@ -364,17 +409,37 @@ async function runWorker(config: Config, logger: Logger, inCluster: boolean): Pr
     logLicense(license, logger);
     license.startRenewal();
   }
-  const running = await startServer({ config, logger, createEngine: await loadEngineFactory(), license });
-  process.on('SIGHUP', () => void running.reload());
+  // a SIGHUP while the dictionaries load (its default action ends the process) reloads once they are in service
+  let running: RunningServer | null = null;
+  let reloadWhenUp = false;
+  process.on('SIGHUP', () => {
+    if (running) void running.reload();
+    else reloadWhenUp = true;
+  });
+  try {
+    running = await startServer({ config, logger, createEngine: await loadEngineFactory(), license });
+  } catch (err) {
+    if (!isListenError(err)) throw err;
+    // no restart mends it: the primary, seeing this exit code, stops the service with it
+    logger.fatal({ err, listen: config.gateway.Listen }, `cannot listen on ${config.gateway.Listen}: ${(err as Error).message}`);
+    process.exit(EXIT.CANNOT_LISTEN);
+  }
+  const served = running;
+  if (reloadWhenUp) void served.reload();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: draining requests in flight');
     license.stopRenewal();
-    void running.close().then(() => {
+    // close() cuts the connections left at ShutdownTimeout; should it still not end, the process does
+    setTimeout(() => {
+      logger.error('requests still in flight after ShutdownTimeout + 5 s: exiting');
+      process.exit(EXIT.SHUTDOWN_FORCED);
+    }, config.gateway.ShutdownTimeout + 5_000).unref();
+    void served.close().then(() => {
       logger.info('stopped');
-      process.exit(0);
+      process.exit(EXIT.STOPPED);
     });
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
@@ -385,6 +450,15 @@ async function runWorker(config: Config, logger: Logger, inCluster: boolean): Pr
 function runPrimary(config: Config, logger: Logger, count: number): void {
   const license = licenseManager(config, logger);
   logLicense(license, logger);
+  // what a worker started later must serve too (countriesAtStart)
+  process.env[COUNTRIES_AT_START] = (config.dictionaries.Countries.length > 0
+    ? config.dictionaries.Countries
+    : countriesAtStart(resolve(config.dictionaries.Dir))).join(',');
+  const metrics = config.metrics.Enabled ? new ServiceMetrics({ primary: true }) : undefined;
+  if (metrics) clusterScrape(metrics);
+  const restarts = new RestartPolicy(config.gateway.RestartLimit);
+  /** workers to start once their backoff has passed */
+  const pending = new Set<NodeJS.Timeout>();
   let stopping = false;
   const broadcast = (message: ClusterMessage) => {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.send(message);
@@ -408,26 +482,66 @@ function runPrimary(config: Config, logger: Logger, count: number): void {
   // before the first fork: the workers' listening sockets take the policy in force when they listen
   cluster.schedulingPolicy = config.gateway.Balance === 'os' ? cluster.SCHED_NONE : cluster.SCHED_RR;
   for (let i = 0; i < count; i++) fork();
+  const alive = () => Object.values(cluster.workers ?? {}).filter((worker) => worker && !worker.isDead()).length;
+  /**
+   * Ends the service: no more restarts, SIGTERM to every worker, exit `code` once none is alive (at once when none
+   * is); workers still alive after `graceMs` are killed and the exit code is `forcedCode`.
+   */
+  const end = (code: number, graceMs: number, forcedCode: number) => {
+    stopping = true;
+    for (const timer of pending) clearTimeout(timer);
+    license.stopRenewal();
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    setTimeout(() => {
+      logger.error({ graceMs }, 'workers still running: killing them');
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+      process.exit(forcedCode);
+    }, graceMs);
+    cluster.on('exit', () => {
+      if (alive() === 0) process.exit(code);
+    });
+    // every worker may be dead already, waiting for its restart
+    if (alive() === 0) process.exit(code);
+  };
+  /** what cannot serve: the workers get 5 s, and the exit code says why either way */
+  const giveUp = (code: number) => end(code, 5_000, code);
   cluster.on('exit', (worker, code, signal) => {
+    metrics?.workers.set(alive());
     if (stopping) return;
-    logger.error({ pid: worker.process.pid, code, signal }, 'worker died: starting a new one');
-    setTimeout(fork, 500).unref();
+    if (code === EXIT.CANNOT_LISTEN) {
+      logger.fatal({ worker: worker.process.pid, listen: config.gateway.Listen }, `cannot serve: a worker could not listen on ${config.gateway.Listen} (its log line says why): exiting ${EXIT.CANNOT_LISTEN}`);
+      giveUp(EXIT.CANNOT_LISTEN);
+      return;
+    }
+    const delay = restarts.died(Date.now());
+    if (delay === null) {
+      logger.fatal(
+        { worker: worker.process.pid, code, signal, deaths: restarts.deaths, limit: config.gateway.RestartLimit },
+        `cannot serve: workers died ${restarts.deaths} times in a row (gateway.RestartLimit ${config.gateway.RestartLimit}): exiting ${EXIT.CRASH_LOOP}`,
+      );
+      giveUp(EXIT.CRASH_LOOP);
+      return;
+    }
+    logger.error({ worker: worker.process.pid, code, signal, restartInMs: delay, deaths: restarts.deaths }, 'worker died: starting a new one');
+    // not unref'd: with every worker dead, this timer is what keeps the primary, and so the service, alive
+    const timer = setTimeout(() => {
+      pending.delete(timer);
+      if (stopping) return;
+      metrics?.workerRestarts.inc();
+      fork();
+      metrics?.workers.set(alive());
+    }, delay);
+    pending.add(timer);
   });
+  metrics?.workers.set(alive());
   process.on('SIGHUP', () => {
     logger.info('SIGHUP: reloading dictionaries in every worker');
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
   });
   const stop = (signal: string) => {
     if (stopping) return;
-    stopping = true;
-    license.stopRenewal();
     logger.info({ signal }, 'shutting down the workers');
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    const force = setTimeout(() => process.exit(1), config.gateway.ShutdownTimeout + 5_000);
-    force.unref();
-    cluster.on('exit', () => {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-    });
+    end(EXIT.STOPPED, config.gateway.ShutdownTimeout + 5_000, EXIT.SHUTDOWN_FORCED);
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
@@ -444,21 +558,17 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   // not a write per request line (flushed before every exit). The write is synchronous, as pino's default: an
   // asynchronous one goes through libuv's thread pool, and waking that thread and being called back cost a
   // worker ≈4.5 µs a request under load on 2 cores (docs/DESIGN.md, "Request path")
-  const destination = pino.destination({ dest: 1, sync: true, minLength: LOG_BATCH_BYTES, maxWrite: LOG_WRITE_BYTES, periodicFlush: LOG_FLUSH_MS });
-  const logger = pino({ level: config.log.Level, base: { pid: process.pid } }, destination);
-  process.on('exit', () => {
-    try {
-      destination.flushSync();
-    } catch {
-      // nothing left to flush, or stdout is gone
-    }
-  });
+  // a reader of stdout that goes away (EPIPE) stops the logging, never the service or its exit (log-destination.ts)
+  const destination = logDestination({ fd: 1, minLength: LOG_BATCH_BYTES, maxWrite: LOG_WRITE_BYTES, periodicFlush: LOG_FLUSH_MS });
+  const logger = pino({ level: config.log.Level, base: { pid: process.pid } }, destination.stream);
+  process.on('exit', () => destination.flushOnExit());
+  process.stderr.on('error', () => undefined);
   // a request never crashes the process (the error middleware answers it); anything else that escapes is
   // logged, and a broken worker exits so the primary starts a fresh one
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception: exiting');
-    process.exit(1);
+    process.exit(EXIT.FAILED);
   });
   const count = workerCount(config);
   // once, in the first process: the workers a primary forks inherit the policy
@@ -470,6 +580,6 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('host/server.ts')) {
   main().catch((err: unknown) => {
     console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
+    process.exit(EXIT.FAILED);
   });
 }

@@ -1,6 +1,21 @@
-/** One pino line per request: method, path, status, duration, and the error message of a failure. */
+/**
+ * One pino line per request: method, path, status, duration, and the error message of a failure; and the request
+ * counted in the metrics (`GET /metrics`) when they are on.
+ */
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
+import type { ServiceMetrics } from '../metrics.js';
+import { ROUTES, routePaths } from '../routes/index.js';
+
+/** The paths counted under their own name; any other path is counted as its router pattern, or `other`. */
+const ROUTE_LABELS = new Set([...ROUTES.flatMap((route) => routePaths(route)), '/api/v1/openapi.json', '/v1/openapi.json']);
+
+/** The metrics' route label of a request: bounded, whatever paths clients send. */
+function routeLabel(ctx: Context): string {
+  if (ROUTE_LABELS.has(ctx.path)) return ctx.path;
+  const matched = (ctx as Context & { _matchedRoute?: unknown })._matchedRoute;
+  return typeof matched === 'string' ? matched : 'other';
+}
 
 /** Milliseconds since `start` (a `performance.now()`), to 0.01 ms. */
 export function elapsedMs(start: number): number {
@@ -35,7 +50,13 @@ export function accessLog(logger: Logger) {
     try {
       await next();
     } finally {
-      logRequest(logger, ctx.method, ctx.path, ctx.status, elapsedMs(start), ctx.state.error as { code?: number; message?: string } | undefined);
+      const ms = elapsedMs(start);
+      logRequest(logger, ctx.method, ctx.path, ctx.status, ms, ctx.state.error as { code?: number; message?: string } | undefined);
+      const metrics = (ctx.app as { services?: { metrics?: ServiceMetrics } }).services?.metrics;
+      if (metrics) {
+        const engineMs = typeof ctx.state.engineMs === 'number' ? ctx.state.engineMs : -1;
+        metrics.route(ctx.method, routeLabel(ctx)).observe(ctx.status, ms, engineMs, ctx.request.length ?? 0, ctx.response.length ?? 0);
+      }
     }
   };
 }

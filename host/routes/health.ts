@@ -1,4 +1,8 @@
-/** GET /health: 200 when at least one dictionary is loaded (a readiness probe), else 503 code 14. */
+/**
+ * GET /health: 200 when every country the service must serve (`dictionaries.Countries`, by default those whose
+ * dictionary was in place at start) is loaded (a readiness probe). 503 code 14 when none is loaded, or when one of
+ * them is absent (degraded: the others are served; `details` names what is missing).
+ */
 import { UnavailableError } from '../errors.js';
 import type { RouteDefinition } from './route.js';
 
@@ -15,6 +19,10 @@ export const healthRoute: RouteDefinition = {
   handle(request, services) {
     const countries = request.engine.countries();
     if (countries.length === 0) throw new UnavailableError('справочники не загружены.');
+    const missing = services.config.dictionaries.Countries.filter((country) => !countries.includes(country));
+    if (missing.length > 0) {
+      throw new UnavailableError(`справочники не загружены: ${missing.join(', ')}; остальные страны обслуживаются.`, [{ status: 'degraded', countries, missing }]);
+    }
     return { status: 'ok', countries, license: services.license.state().status };
   },
 };

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/types.js';
 import type { LicenseManager } from '../license.js';
+import type { ServiceMetrics } from '../metrics.js';
 import type { RequestSchema } from '../schemas/validator.js';
 
 export interface AppServices {
@@ -14,6 +15,8 @@ export interface AppServices {
   config: Config;
   license: LicenseManager;
   logger: Logger;
+  /** the request counters (`GET /metrics`), absent when metrics are off */
+  metrics?: ServiceMetrics;
 }
 
 /**

@@ -155,7 +155,7 @@ describe('node:cluster', () => {
 
   it('replaces a dead worker, reloads every worker on SIGHUP and exits 0 on SIGTERM', async () => {
     child = spawn(process.execPath, ['--import', 'tsx', 'host/server.ts', '--port', '0'], {
-      env: { ...process.env, WORKERS: '2', ADDRESS_SERVICE_CONFIG: '', PORT: '' },
+      env: { ...process.env, WORKERS: '2', ADDRESS_SERVICE_CONFIG: '', PORT: '', HOST: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const events: { msg: string; pid: number; url?: string }[] = [];

@@ -20,7 +20,9 @@ describe('loadConfig()', () => {
     const config = loadConfig({ path: 'config/address-service.yaml', argv: [], env: {} });
     expect(config.gateway).toMatchObject({ Listen: '0.0.0.0:8080', ReadTimeout: 60000, WriteTimeout: 60000, Balance: 'roundrobin', Scheduling: 'batch' });
     expect(config.auth.Enabled).toBe(false);
-    expect(config.dictionaries).toEqual({ Dir: 'build/dictionaries', HouseCodes: 'auto' });
+    expect(config.dictionaries).toEqual({ Dir: 'build/dictionaries', HouseCodes: 'auto', Countries: [] });
+    expect(config.metrics).toEqual({ Enabled: true, Path: '/metrics' });
+    expect(config.gateway.RestartLimit).toBe(10);
     expect(config.license.Key).toBe('');
   });
 
@@ -43,6 +45,31 @@ describe('loadConfig()', () => {
     expect(loadConfig({ path, argv: [], env: { PORT: '9100' } }).gateway.Listen).toBe('127.0.0.1:9100');
     expect(loadConfig({ path, argv: ['--port', '9200'], env: { PORT: '9100' } }).gateway.Listen).toBe('127.0.0.1:9200');
     expect(loadConfig({ path, argv: [], env: { WORKERS: '3' } }).gateway.Workers).toBe(3);
+  });
+
+  it('lets --host win over HOST and HOST over the file, IPv6 in brackets', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const path = join(dir, 'a.yaml');
+    writeFileSync(path, 'gateway:\n  Listen: "0.0.0.0:9000"\n');
+    expect(loadConfig({ path, argv: [], env: { HOST: '127.0.0.1' } }).gateway.Listen).toBe('127.0.0.1:9000');
+    expect(loadConfig({ path, argv: ['--host', '::1'], env: { HOST: '127.0.0.1' } }).gateway.Listen).toBe('[::1]:9000');
+    expect(loadConfig({ path, argv: ['--host=localhost', '--port=9300'], env: {} }).gateway.Listen).toBe('localhost:9300');
+    expect(parseListen(loadConfig({ path, argv: [], env: { HOST: '[::1]', PORT: '81' } }).gateway.Listen)).toEqual({ host: '::1', port: 81 });
+    expect(() => loadConfig({ path, argv: [], env: { HOST: 'a b' } })).toThrow(/^HOST: ожидается имя хоста или IP-адрес/);
+  });
+
+  it('refuses a gateway.Listen port out of range', () => {
+    expect(() => configFromObject({ gateway: { Listen: '0.0.0.0:99999' } })).toThrow('конфигурация: gateway.Listen: порт 99999 вне диапазона 0–65535.');
+  });
+
+  it('turns metrics off or moves them with METRICS_ENABLED and METRICS_PATH', () => {
+    const load = (env: Record<string, string>) => loadConfig({ path: 'config/address-service.yaml', argv: [], env }).metrics;
+    expect(load({ METRICS_ENABLED: 'false' })).toEqual({ Enabled: false, Path: '/metrics' });
+    expect(load({ METRICS_ENABLED: '1', METRICS_PATH: '/internal/metrics' })).toEqual({ Enabled: true, Path: '/internal/metrics' });
+    expect(() => load({ METRICS_ENABLED: 'maybe' })).toThrow(/^METRICS_ENABLED: ожидается true или false/);
+    expect(() => load({ METRICS_PATH: 'metrics' })).toThrow(/^METRICS_PATH: ожидается путь/);
+    expect(() => configFromObject({ metrics: { Path: 'x' } })).toThrow(/metrics\.Path: ожидается путь/);
+    expect(() => configFromObject({ dictionaries: { Countries: ['ru', 'de'] } })).toThrow(/dictionaries\.Countries\[1\]/);
   });
 
   it('throws a message naming the bad key', () => {
