@@ -1,0 +1,213 @@
+/**
+ * Batch files (`npx tsx bench/batch.bench.ts [rows…]`, default 100000 1000000): rows/s and peak RSS of
+ * `address-service clean` (bin/address-service.js, a child process, every core) on CSV and XLSX files of messy
+ * addresses, beside the ceiling (the same rows through the engine and the record builders in one thread of this
+ * process, times the cores) and beside the HTTP API on the same rows (POST /api/v1/clean/address to host/server.ts,
+ * one worker per core, CONNECTIONS keep-alive connections, HTTP_ROWS rows: a short run).
+ *
+ * The rows: dev's clean addresses (EVAL_FILE) repeated with variation (case, spaces and commas, a flat, a postcode,
+ * a wrong-layout or missing letter), seeded so every run writes the same files (in a temporary folder).
+ * Peak RSS is the child's VmHWM (/proc), read every 100 ms: the main thread and the worker threads together.
+ * Loopback only, bounded: the HTTP run stops after HTTP_ROWS rows or 20 s.
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'node:http';
+import { createEngine } from '../host/engine/index.js';
+import { dadataAddress } from '../host/records/dadata-record.js';
+import { standardizeAddress } from '../host/routes/standardize.js';
+import { cleanQueries, ROOT, rng } from './fixtures.js';
+import { freePort, HOST, sleep } from './net.js';
+import { XlsxWriter } from '../cli/batch/xlsx-writer.js';
+import { xlsxRow } from '../cli/batch/xlsx-writer.js';
+import { csvField } from '../cli/batch/records.js';
+
+const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const ROWS = SIZES.length ? SIZES : [100_000, 1_000_000];
+const CORES = availableParallelism();
+const CONNECTIONS = Number(process.env.CONNECTIONS || 32);
+const HTTP_ROWS = Number(process.env.HTTP_ROWS || 100_000);
+const HTTP_SECONDS = 20;
+
+/** A dev address made messier, the same for the same `random`. */
+function vary(query: string, random: () => number, row: number): string {
+  let text = query;
+  const pick = random();
+  if (pick < 0.15) text = text.toUpperCase();
+  else if (pick < 0.3) text = text.toLowerCase();
+  if (random() < 0.2) text = text.replace(/, /g, ' , ').replace(/ /g, '  ');
+  if (random() < 0.25 && !/кв/i.test(text)) text += `, кв ${1 + (row % 180)}`;
+  if (random() < 0.1) text = `${text};`;
+  if (random() < 0.05) {
+    const at = Math.floor(random() * text.length);
+    text = text.slice(0, at) + text.slice(at + 1);
+  }
+  return text;
+}
+
+function rowsOf(count: number): string[][] {
+  const queries = cleanQueries().filter((q) => q.country === 'ru').map((q) => q.query);
+  const random = rng(20260401);
+  const rows: string[][] = [];
+  for (let i = 0; i < count; i++) rows.push([String(i + 1), vary(queries[i % queries.length], random, i), i % 3 === 0 ? 'client' : 'partner']);
+  return rows;
+}
+
+async function writeCsv(file: string, count: number): Promise<void> {
+  const out = createWriteStream(file);
+  const random = rng(7);
+  const queries = cleanQueries().filter((q) => q.country === 'ru').map((q) => q.query);
+  out.write('id,address,kind\n');
+  for (let i = 0; i < count; i++) {
+    const line = `${i + 1},${csvField(vary(queries[i % queries.length], random, i), ',')},${i % 3 === 0 ? 'client' : 'partner'}\n`;
+    if (!out.write(line)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+async function writeXlsx(file: string, count: number): Promise<void> {
+  const out = createWriteStream(file);
+  const writer = new XlsxWriter(out, 'addresses');
+  const random = rng(7);
+  const queries = cleanQueries().filter((q) => q.country === 'ru').map((q) => q.query);
+  await writer.write(xlsxRow(1, ['id', 'address', 'kind'], []));
+  let xml = '';
+  for (let i = 0; i < count; i++) {
+    xml += xlsxRow(i + 2, [i + 1, vary(queries[i % queries.length], random, i), i % 3 === 0 ? 'client' : 'partner'], []);
+    if (xml.length > 1 << 16) {
+      await writer.write(xml);
+      xml = '';
+    }
+  }
+  await writer.write(xml);
+  await writer.end();
+  await once(out, 'close');
+}
+
+/** The ceiling: the engine and the record builders in this thread, over the same rows, for ≈3 s. */
+async function ceiling(rows: string[][]): Promise<{ standardize: number; pipeline: number }> {
+  const engine = await createEngine({ countries: ['ru'] });
+  const dictionary = engine.dictionary('ru')!;
+  const measure = (fn: (query: string) => unknown): number => {
+    for (let i = 0; i < 5000; i++) fn(rows[i % rows.length][1]);
+    const started = performance.now();
+    let n = 0;
+    while (performance.now() - started < 3000) {
+      for (let k = 0; k < 1000; k++, n++) fn(rows[n % rows.length][1]);
+    }
+    return n / ((performance.now() - started) / 1000);
+  };
+  return {
+    standardize: measure((query) => engine.standardize('ru', query)),
+    pipeline: measure((query) => dadataAddress(standardizeAddress(engine, 'ru', dictionary, query).record)),
+  };
+}
+
+/** Runs the CLI on a file; wall time and the child's peak RSS. */
+async function runCli(args: string[]): Promise<{ seconds: number; peakMb: number; summary: string }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'address-service.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  let peakKb = 0;
+  const poll = setInterval(() => {
+    try {
+      const match = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (match) peakKb = Math.max(peakKb, Number(match[1]));
+    } catch {
+      // exited
+    }
+  }, 100);
+  const [code] = (await once(child, 'exit')) as [number];
+  clearInterval(poll);
+  if (code !== 0) throw new Error(`address-service ${args.join(' ')} exited ${code}:\n${stderr}`);
+  return { seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024, summary: stderr.trim() };
+}
+
+/** POST /api/v1/clean/address for the rows, CONNECTIONS at a time, against host/server.ts on every core. */
+async function http(rows: string[][]): Promise<number> {
+  const port = await freePort();
+  const work = mkdtempSync(join(tmpdir(), 'address-batch-http-'));
+  const config = join(work, 'config.yaml');
+  writeFileSync(config, `gateway:\n  Listen: "${HOST}:${port}"\n  Workers: ${CORES}\ndictionaries:\n  Dir: "${join(ROOT, 'build', 'dictionaries')}"\nlog:\n  Level: warn\n`);
+  const server = spawn(process.execPath, ['--import', 'tsx', 'host/server.ts', '--config', config], { cwd: ROOT, stdio: 'ignore' });
+  try {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      if (Date.now() > deadline) throw new Error('server not up in 120 s');
+      const up = await fetch(`http://${HOST}:${port}/api/v1/health`).then((r) => r.ok, () => false);
+      if (up) break;
+      await sleep(200);
+    }
+    await sleep(1000);
+    const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+    const post = (query: string) => new Promise<void>((resolve, reject) => {
+      const body = JSON.stringify({ query, countryCode: 'RU' });
+      const req = request({ host: HOST, port, path: '/api/v1/clean/address', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    const count = Math.min(HTTP_ROWS, rows.length);
+    let next = 0;
+    const started = performance.now();
+    const stopAt = started + HTTP_SECONDS * 1000;
+    const lane = async () => {
+      while (next < count && performance.now() < stopAt) await post(rows[next++][1]);
+    };
+    await Promise.all(Array.from({ length: CONNECTIONS }, lane));
+    const rate = next / ((performance.now() - started) / 1000);
+    agent.destroy();
+    return rate;
+  } finally {
+    server.kill('SIGTERM');
+    await once(server, 'exit');
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const commit = (() => {
+    try {
+      return readFileSync(join(ROOT, '.git', 'HEAD'), 'utf8').trim();
+    } catch {
+      return '';
+    }
+  })();
+  console.log(`batch bench: ${cpus()[0]?.model ?? 'cpu'} × ${CORES}, node ${process.version}, ${new Date().toISOString()} ${commit}`);
+  const sample = rowsOf(20_000);
+  const core = await ceiling(sample);
+  console.log(`ceiling, one thread: standardize ${Math.round(core.standardize)} rows/s, standardize + record + DaData record ${Math.round(core.pipeline)} rows/s; × ${CORES} cores = ${Math.round(core.pipeline * CORES)} rows/s`);
+  const work = mkdtempSync(join(tmpdir(), 'address-batch-'));
+  const results: Record<string, unknown>[] = [];
+  try {
+    for (const count of ROWS) {
+      for (const format of ['csv', 'xlsx'] as const) {
+        const input = join(work, `rows-${count}.${format}`);
+        if (format === 'csv') await writeCsv(input, count);
+        else await writeXlsx(input, count);
+        const run = await runCli(['clean', input, '-o', join(work, `out-${count}.${format}`), '--quiet']);
+        const rate = count / run.seconds;
+        const row = { rows: count, format, seconds: +run.seconds.toFixed(1), rowsPerSecond: Math.round(rate), ofCeiling: +(rate / (core.pipeline * CORES)).toFixed(2), peakRssMb: Math.round(run.peakMb) };
+        results.push(row);
+        console.log(`${format} ${count} rows: ${row.rowsPerSecond} rows/s (${row.ofCeiling} of the ceiling), ${row.seconds} s, peak RSS ${row.peakRssMb} MB`);
+        rmSync(input, { force: true });
+        rmSync(join(work, `out-${count}.${format}`), { force: true });
+      }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  if (process.env.HTTP !== '0') {
+    const rate = await http(sample);
+    console.log(`HTTP POST /api/v1/clean/address, ${CONNECTIONS} connections, ${CORES} workers: ${Math.round(rate)} rows/s (${(rate / (core.pipeline * CORES)).toFixed(2)} of the ceiling)`);
+  }
+}
+
+await main();
