@@ -144,12 +144,15 @@ function resultOf(engine: Engine, setup: BatchSetup, row: InputRow): Outcome {
     const record = buildAddressRecord(resolutionOfFound(dictionary, hit.found), dictionary, { method: 'geosearch', original: '' });
     return { record, dadata: dadataAddress(record) };
   }
-  let address = '';
-  for (const column of setup.address) {
-    const part = cellText(row.values[column]).trim();
-    if (part !== '') address = address === '' ? part : `${address}, ${part}`;
+  // one column is the query as written (what POST /clean/address would be sent); several are joined, trimmed
+  let address = setup.address.length === 1 ? cellText(row.values[setup.address[0]]) : '';
+  if (setup.address.length > 1) {
+    for (const column of setup.address) {
+      const part = cellText(row.values[column]).trim();
+      if (part !== '') address = address === '' ? part : `${address}, ${part}`;
+    }
   }
-  if (address === '') return { error: 'empty address' };
+  if (address.trim() === '') return { error: 'empty address' };
   const record = standardizeAddress(engine, setup.country, dictionary, address).record;
   return { record, dadata: dadataAddress(record) };
 }

@@ -23,21 +23,29 @@ export function hasBom(head: Uint8Array): boolean {
 }
 
 /**
- * UTF-8 when the sample decodes as UTF-8 (its last line, perhaps cut in the middle of a character, aside), else
- * cp1251 (any byte sequence is cp1251).
+ * UTF-8 when more lines of the sample with bytes beyond ASCII decode as UTF-8 than not (a UTF-8 file with a broken line
+ * stays UTF-8, and that line is an exception; in cp1251 text hardly a line of Cyrillic is valid UTF-8), else cp1251
+ * (any byte sequence is cp1251). The last line of an incomplete sample, perhaps cut inside a character, is left out.
  */
 export function sniffEncoding(sample: Uint8Array, complete: boolean): TextEncoding {
-  let end = sample.length;
-  if (!complete) {
-    const newline = sample.lastIndexOf(0x0a);
-    if (newline > 0) end = newline + 1;
+  let valid = 0;
+  let invalid = 0;
+  let start = 0;
+  while (start < sample.length) {
+    const newline = sample.indexOf(0x0a, start);
+    if (newline < 0 && !complete) break;
+    const end = newline < 0 ? sample.length : newline;
+    const line = sample.subarray(start, end);
+    start = end + 1;
+    if (line.every((byte) => byte < 0x80)) continue;
+    try {
+      STRICT_UTF8.decode(line);
+      valid++;
+    } catch {
+      invalid++;
+    }
   }
-  try {
-    STRICT_UTF8.decode(sample.subarray(0, end));
-    return 'utf-8';
-  } catch {
-    return 'cp1251';
-  }
+  return invalid === 0 || valid > invalid ? 'utf-8' : 'cp1251';
 }
 
 const CANDIDATES = [';', ',', '\t', '|'];
