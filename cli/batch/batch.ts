@@ -63,7 +63,8 @@ export interface BatchTask {
 
 export interface BatchResult {
   seq: number;
-  text: string;
+  /** the output rows, UTF-8 (written here, not in the main thread; transferred, not copied) */
+  bytes: Uint8Array;
   count: number;
   /** `line<TAB>reason<TAB>text` lines */
   exceptions: string;
@@ -210,11 +211,33 @@ export class RowWriter {
   }
 }
 
+/**
+ * The output of a batch as UTF-8 bytes, each line encoded as it is made: no string of the whole batch lives on
+ * through the batch's collections (it would be promoted and collected as old space).
+ */
+class ByteSink {
+  private buffer = Buffer.allocUnsafe(256 * 1024);
+  length = 0;
+
+  write(text: string): void {
+    if (this.length + text.length * 3 > this.buffer.length) {
+      const next = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + text.length * 3));
+      this.buffer.copy(next, 0, 0, this.length);
+      this.buffer = next;
+    }
+    this.length += this.buffer.write(text, this.length);
+  }
+
+  bytes(): Uint8Array {
+    return new Uint8Array(this.buffer.buffer, this.buffer.byteOffset, this.length);
+  }
+}
+
 /** One batch: every row read, resolved and written. */
 export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, writer = new RowWriter(setup)): BatchResult {
   const qc: Record<string, number> = {};
   const qcGeo: Record<string, number> = {};
-  let text = '';
+  const out = new ByteSink();
   let exceptions = '';
   let exceptionCount = 0;
   let count = 0;
@@ -238,7 +261,7 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
     qc[qcKey] = (qc[qcKey] ?? 0) + 1;
     const geoKey = found ? String(found.qc_geo) : '-';
     qcGeo[geoKey] = (qcGeo[geoKey] ?? 0) + 1;
-    text += writer.line(row, writer.results(outcome), task.firstOutputRow + count);
+    out.write(writer.line(row, writer.results(outcome), task.firstOutputRow + count));
     count++;
   };
   if (task.rows) {
@@ -255,5 +278,5 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
       start = end;
     }
   }
-  return { seq: task.seq, text, count, exceptions, exceptionCount, qc, qcGeo };
+  return { seq: task.seq, bytes: out.bytes(), count, exceptions, exceptionCount, qc, qcGeo };
 }

@@ -298,10 +298,10 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
   const errorsOut = options.errors ? createWriteStream(options.errors, { flags: errorsAppending ? 'a' : 'w' }) : null;
   if (errorsOut && !errorsAppending) errorsOut.write('line\treason\ttext\n');
   const xlsx = format === 'xlsx' ? new XlsxWriter(out, sheetName) : null;
-  const write = async (text: string) => {
-    if (text === '') return;
-    if (xlsx) await xlsx.write(text);
-    else if (!out.write(text)) await once(out, 'drain');
+  const write = async (data: string | Uint8Array) => {
+    if (data.length === 0) return;
+    if (xlsx) await xlsx.write(data);
+    else if (!out.write(data)) await once(out, 'drain');
   };
   let outputRow = 1;
   if (!appending) {
@@ -339,7 +339,7 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
   let seq = 0;
   const writeOne = async () => {
     const result = await pending.shift()!;
-    await write(result.text);
+    await write(result.bytes);
     if (errorsOut && result.exceptions && !errorsOut.write(result.exceptions)) await once(errorsOut, 'drain');
     summary.rows += result.count;
     summary.exceptions += result.exceptionCount;

@@ -85,7 +85,7 @@ export class XlsxWriter {
   }
 
   /** Resolves once the text is taken (waits while the zip's buffers are full). */
-  async write(xml: string): Promise<void> {
+  async write(xml: string | Uint8Array): Promise<void> {
     if (!this.sheet.write(xml)) await once(this.sheet, 'drain');
   }
 
