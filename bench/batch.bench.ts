@@ -7,13 +7,18 @@
  *
  * The rows: dev's clean addresses (EVAL_FILE) repeated with variation (case, spaces and commas, a flat, a postcode,
  * a wrong-layout or missing letter), seeded so every run writes the same files (in a temporary folder).
- * Peak RSS is the child's VmHWM (/proc), read every 100 ms: the main thread and the worker threads together.
+ * The child runs under /usr/bin/time: its CPU time (every thread) and peak RSS (the main thread and the worker threads
+ * together). On a shared machine wall-clock rates move with other load; rows per CPU second, against the ceiling's
+ * rows per CPU second in one thread, is the batch path's own overhead.
+ * rows/s is over the job's own time (its summary line: from reading the input to the last row written, the workers'
+ * start and engine loading included); the wall time with the process start (tsx) is printed beside it. The ceiling is
+ * measured again before each run, as the load of a shared machine moves.
  * Loopback only, bounded: the HTTP run stops after HTTP_ROWS rows or 20 s.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { createEngine } from '../host/engine/index.js';
@@ -88,44 +93,40 @@ async function writeXlsx(file: string, count: number): Promise<void> {
   await once(out, 'close');
 }
 
-/** The ceiling: the engine and the record builders in this thread, over the same rows, for ≈3 s. */
-async function ceiling(rows: string[][]): Promise<{ standardize: number; pipeline: number }> {
-  const engine = await createEngine({ countries: ['ru'] });
+let benchEngine: ReturnType<typeof createEngine> | null = null;
+
+/**
+ * The ceiling: the engine and the record builders in this thread, over the same rows, for ≈3 s each: rows per second
+ * of wall time, and per second of this process's CPU time (what the load of a shared machine moves least).
+ */
+async function ceiling(rows: string[][]): Promise<{ standardize: number; pipeline: number; pipelineCpu: number }> {
+  const engine = await (benchEngine ??= createEngine({ countries: ['ru'] }));
   const dictionary = engine.dictionary('ru')!;
-  const measure = (fn: (query: string) => unknown): number => {
+  const measure = (fn: (query: string) => unknown): { wall: number; cpu: number } => {
     for (let i = 0; i < 5000; i++) fn(rows[i % rows.length][1]);
     const started = performance.now();
+    const cpu = process.cpuUsage();
     let n = 0;
     while (performance.now() - started < 3000) {
       for (let k = 0; k < 1000; k++, n++) fn(rows[n % rows.length][1]);
     }
-    return n / ((performance.now() - started) / 1000);
+    const used = process.cpuUsage(cpu);
+    return { wall: n / ((performance.now() - started) / 1000), cpu: n / ((used.user + used.system) / 1e6) };
   };
-  return {
-    standardize: measure((query) => engine.standardize('ru', query)),
-    pipeline: measure((query) => dadataAddress(standardizeAddress(engine, 'ru', dictionary, query).record)),
-  };
+  const pipeline = measure((query) => dadataAddress(standardizeAddress(engine, 'ru', dictionary, query).record));
+  return { standardize: measure((query) => engine.standardize('ru', query)).wall, pipeline: pipeline.wall, pipelineCpu: pipeline.cpu };
 }
 
-/** Runs the CLI on a file; wall time and the child's peak RSS. */
-async function runCli(args: string[]): Promise<{ seconds: number; peakMb: number; summary: string }> {
+/** Runs the CLI on a file under /usr/bin/time: wall time, CPU time (every thread) and peak RSS. */
+async function runCli(args: string[]): Promise<{ seconds: number; cpuSeconds: number; peakMb: number; summary: string }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'address-service.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('/usr/bin/time', ['-f', 'TIME %U %S %M', process.execPath, join(ROOT, 'bin', 'address-service.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  let peakKb = 0;
-  const poll = setInterval(() => {
-    try {
-      const match = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (match) peakKb = Math.max(peakKb, Number(match[1]));
-    } catch {
-      // exited
-    }
-  }, 100);
   const [code] = (await once(child, 'exit')) as [number];
-  clearInterval(poll);
   if (code !== 0) throw new Error(`address-service ${args.join(' ')} exited ${code}:\n${stderr}`);
-  return { seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024, summary: stderr.trim() };
+  const [, user, system, maxKb] = /TIME ([\d.]+) ([\d.]+) (\d+)/.exec(stderr) ?? [];
+  return { seconds: (performance.now() - started) / 1000, cpuSeconds: Number(user) + Number(system), peakMb: Number(maxKb) / 1024, summary: stderr.trim() };
 }
 
 /** POST /api/v1/clean/address for the rows, CONNECTIONS at a time, against host/server.ts on every core. */
@@ -175,7 +176,7 @@ async function http(rows: string[][]): Promise<number> {
 async function main(): Promise<void> {
   const commit = (() => {
     try {
-      return readFileSync(join(ROOT, '.git', 'HEAD'), 'utf8').trim();
+      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
     } catch {
       return '';
     }
@@ -183,7 +184,10 @@ async function main(): Promise<void> {
   console.log(`batch bench: ${cpus()[0]?.model ?? 'cpu'} × ${CORES}, node ${process.version}, ${new Date().toISOString()} ${commit}`);
   const sample = rowsOf(20_000);
   const core = await ceiling(sample);
-  console.log(`ceiling, one thread: standardize ${Math.round(core.standardize)} rows/s, standardize + record + DaData record ${Math.round(core.pipeline)} rows/s; × ${CORES} cores = ${Math.round(core.pipeline * CORES)} rows/s`);
+  console.log(
+    `ceiling, one thread: standardize ${Math.round(core.standardize)} rows/s, standardize + record + DaData record ${Math.round(core.pipeline)} rows/s ` +
+      `(${Math.round(core.pipelineCpu)} per CPU second); × ${CORES} cores = ${Math.round(core.pipeline * CORES)} rows/s; load ${loadavg()[0].toFixed(1)}`,
+  );
   const work = mkdtempSync(join(tmpdir(), 'address-batch-'));
   const results: Record<string, unknown>[] = [];
   try {
@@ -192,11 +196,23 @@ async function main(): Promise<void> {
         const input = join(work, `rows-${count}.${format}`);
         if (format === 'csv') await writeCsv(input, count);
         else await writeXlsx(input, count);
+        // the ceiling measured again just before: the machine's load moves
+        const near = await ceiling(sample);
         const run = await runCli(['clean', input, '-o', join(work, `out-${count}.${format}`), '--quiet']);
-        const rate = count / run.seconds;
-        const row = { rows: count, format, seconds: +run.seconds.toFixed(1), rowsPerSecond: Math.round(rate), ofCeiling: +(rate / (core.pipeline * CORES)).toFixed(2), peakRssMb: Math.round(run.peakMb) };
+        const jobSeconds = Number(/ in ([\d.]+) s /.exec(run.summary)?.[1] ?? run.seconds);
+        const rate = count / jobSeconds;
+        const row = {
+          rows: count, format, jobSeconds, wallSeconds: +run.seconds.toFixed(1), rowsPerSecond: Math.round(rate),
+          ceiling: Math.round(near.pipeline * CORES), ofCeiling: +(rate / (near.pipeline * CORES)).toFixed(2),
+          rowsPerCpuSecond: Math.round(count / run.cpuSeconds), cpuCeiling: Math.round(near.pipelineCpu),
+          cpuOfCeiling: +(count / run.cpuSeconds / near.pipelineCpu).toFixed(2), peakRssMb: Math.round(run.peakMb), load: +loadavg()[0].toFixed(1),
+        };
         results.push(row);
-        console.log(`${format} ${count} rows: ${row.rowsPerSecond} rows/s (${row.ofCeiling} of the ceiling), ${row.seconds} s, peak RSS ${row.peakRssMb} MB`);
+        console.log(
+          `${format} ${count} rows: ${row.rowsPerSecond} rows/s in the job, ${row.jobSeconds} s (${row.wallSeconds} s with the process start); ` +
+            `ceiling ${row.ceiling} rows/s → ${row.ofCeiling}; per CPU second ${row.rowsPerCpuSecond} rows against ${row.cpuCeiling} in one thread → ${row.cpuOfCeiling}; ` +
+            `peak RSS ${row.peakRssMb} MB; load ${row.load}`,
+        );
         rmSync(input, { force: true });
         rmSync(join(work, `out-${count}.${format}`), { force: true });
       }
@@ -206,7 +222,7 @@ async function main(): Promise<void> {
   }
   if (process.env.HTTP !== '0') {
     const rate = await http(sample);
-    console.log(`HTTP POST /api/v1/clean/address, ${CONNECTIONS} connections, ${CORES} workers: ${Math.round(rate)} rows/s (${(rate / (core.pipeline * CORES)).toFixed(2)} of the ceiling)`);
+    console.log(`HTTP POST /api/v1/clean/address, ${CONNECTIONS} connections, ${CORES} workers: ${Math.round(rate)} rows/s (${(rate / (core.pipeline * CORES)).toFixed(2)} of the first ceiling); load ${loadavg()[0].toFixed(1)}`);
   }
 }
 

@@ -335,22 +335,27 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
     mode: options.progress ?? (stderr.isTTY ? 'bar' : 'lines'),
   });
   const inFlight = threads * 2 + 1;
-  const pending: Promise<BatchResult>[] = [];
+  /** the batches out, in order, with the input bytes each covers (progress: what is done, not what is read ahead) */
+  const pending: { result: Promise<BatchResult>; bytes: number }[] = [];
+  let bytesDone = kind === 'xlsx' ? 0 : first.head.length - body.length;
   let seq = 0;
   const writeOne = async () => {
-    const result = await pending.shift()!;
+    const batch = pending.shift()!;
+    const result = await batch.result;
+    bytesDone += batch.bytes;
     await write(result.bytes);
     if (errorsOut && result.exceptions && !errorsOut.write(result.exceptions)) await once(errorsOut, 'drain');
     summary.rows += result.count;
     summary.exceptions += result.exceptionCount;
     add(summary.qc, result.qc);
     add(summary.qcGeo, result.qcGeo);
-    progress.update(summary.rows, bytesRead);
+    // XLSX: the bytes the reader took (it reads as it parses); else the bytes of the rows written
+    progress.update(summary.rows, kind === 'xlsx' ? bytesRead : bytesDone);
   };
   const submit = async (task: Omit<BatchTask, 'seq' | 'firstOutputRow'>, count: number) => {
-    const promise = run({ ...task, seq: seq++, firstOutputRow: outputRow });
-    promise.catch(() => {}); // awaited in order by writeOne
-    pending.push(promise);
+    const result = run({ ...task, seq: seq++, firstOutputRow: outputRow });
+    result.catch(() => {}); // awaited in order by writeOne
+    pending.push({ result, bytes: task.bytes?.length ?? 0 });
     outputRow += count;
     while (pending.length >= inFlight) await writeOne();
   };
@@ -401,6 +406,7 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
         let i = 0;
         for (; i < ends.length && toSkip > 0; i++, toSkip--) {
           line += countLines(carry.subarray(start, ends[i]));
+          bytesDone += ends[i] - start;
           start = ends[i];
         }
         while (i < ends.length && !stopped()) {
@@ -429,7 +435,7 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
     progress.stop();
     if (!(inputStream as Readable).destroyed && options.input !== '-') inputStream.destroy();
     // what is out is written (a failure leaves what was written before it)
-    for (const promise of pending.splice(0)) await promise.catch(() => null);
+    for (const batch of pending.splice(0)) await batch.result.catch(() => null);
     await pool?.destroy();
     if (xlsx) await xlsx.end();
     if (options.output) {
