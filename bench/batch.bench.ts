@@ -1,19 +1,15 @@
 /**
  * Batch files (`npx tsx bench/batch.bench.ts [rows…]`, default 100000 1000000): rows/s and peak RSS of
  * `address-service clean` (bin/address-service.js, a child process, every core) on CSV and XLSX files of messy
- * addresses, beside the ceiling (the same rows through the engine and the record builders in one thread of this
- * process, times the cores) and beside the HTTP API on the same rows (POST /api/v1/clean/address to host/server.ts,
- * one worker per core, CONNECTIONS keep-alive connections, HTTP_ROWS rows: a short run).
- *
- * The rows: dev's clean addresses (EVAL_FILE) repeated with variation (case, spaces and commas, a flat, a postcode,
- * a wrong-layout or missing letter), seeded so every run writes the same files (in a temporary folder).
- * The child runs under /usr/bin/time: its CPU time (every thread) and peak RSS (the main thread and the worker threads
- * together). On a shared machine wall-clock rates move with other load; rows per CPU second, against the ceiling's
- * rows per CPU second in one thread, is the batch path's own overhead.
+ * addresses (messy-addresses.ts: dev's clean addresses repeated with variation), beside two references:
+ * - the ceiling: the same rows through the engine and the record builders on as many threads as cores, no file
+ *   (batch-ceiling.ts), measured just before and just after each run, under the load the run had (a shared
+ *   machine's load moves); also, once, one thread of this process: `standardize` alone and with the records;
+ * - the HTTP API on the same rows: POST /api/v1/clean/address to host/server.ts (one worker per core), CONNECTIONS
+ *   keep-alive connections, at most HTTP_ROWS rows or 20 s (loopback only, bounded).
  * rows/s is over the job's own time (its summary line: from reading the input to the last row written, the workers'
- * start and engine loading included); the wall time with the process start (tsx) is printed beside it. The ceiling is
- * measured again before each run, as the load of a shared machine moves.
- * Loopback only, bounded: the HTTP run stops after HTTP_ROWS rows or 20 s.
+ * start and engine loading included); the wall time with the process start (tsx) is printed beside it. The child
+ * runs under /usr/bin/time: its CPU time (every thread) and peak RSS (the main thread and the workers together).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +20,8 @@ import { Agent, request } from 'node:http';
 import { createEngine } from '../host/engine/index.js';
 import { dadataAddress } from '../host/records/dadata-record.js';
 import { standardizeAddress } from '../host/routes/standardize.js';
-import { cleanQueries, ROOT, rng } from './fixtures.js';
+import { ROOT } from './fixtures.js';
+import { messyRows } from './messy-addresses.js';
 import { freePort, HOST, sleep } from './net.js';
 import { XlsxWriter } from '../cli/batch/xlsx-writer.js';
 import { xlsxRow } from '../cli/batch/xlsx-writer.js';
@@ -37,38 +34,11 @@ const CONNECTIONS = Number(process.env.CONNECTIONS || 32);
 const HTTP_ROWS = Number(process.env.HTTP_ROWS || 100_000);
 const HTTP_SECONDS = 20;
 
-/** A dev address made messier, the same for the same `random`. */
-function vary(query: string, random: () => number, row: number): string {
-  let text = query;
-  const pick = random();
-  if (pick < 0.15) text = text.toUpperCase();
-  else if (pick < 0.3) text = text.toLowerCase();
-  if (random() < 0.2) text = text.replace(/, /g, ' , ').replace(/ /g, '  ');
-  if (random() < 0.25 && !/кв/i.test(text)) text += `, кв ${1 + (row % 180)}`;
-  if (random() < 0.1) text = `${text};`;
-  if (random() < 0.05) {
-    const at = Math.floor(random() * text.length);
-    text = text.slice(0, at) + text.slice(at + 1);
-  }
-  return text;
-}
-
-function rowsOf(count: number): string[][] {
-  const queries = cleanQueries().filter((q) => q.country === 'ru').map((q) => q.query);
-  const random = rng(20260401);
-  const rows: string[][] = [];
-  for (let i = 0; i < count; i++) rows.push([String(i + 1), vary(queries[i % queries.length], random, i), i % 3 === 0 ? 'client' : 'partner']);
-  return rows;
-}
-
 async function writeCsv(file: string, count: number): Promise<void> {
   const out = createWriteStream(file);
-  const random = rng(7);
-  const queries = cleanQueries().filter((q) => q.country === 'ru').map((q) => q.query);
   out.write('id,address,kind\n');
-  for (let i = 0; i < count; i++) {
-    const line = `${i + 1},${csvField(vary(queries[i % queries.length], random, i), ',')},${i % 3 === 0 ? 'client' : 'partner'}\n`;
-    if (!out.write(line)) await once(out, 'drain');
+  for (const [id, address, kind] of messyRows(count)) {
+    if (!out.write(`${id},${csvField(address, ',')},${kind}\n`)) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');
@@ -77,12 +47,10 @@ async function writeCsv(file: string, count: number): Promise<void> {
 async function writeXlsx(file: string, count: number): Promise<void> {
   const out = createWriteStream(file);
   const writer = new XlsxWriter(out, 'addresses');
-  const random = rng(7);
-  const queries = cleanQueries().filter((q) => q.country === 'ru').map((q) => q.query);
   await writer.write(xlsxRow(1, ['id', 'address', 'kind'], []));
   let xml = '';
-  for (let i = 0; i < count; i++) {
-    xml += xlsxRow(i + 2, [i + 1, vary(queries[i % queries.length], random, i), i % 3 === 0 ? 'client' : 'partner'], []);
+  for (const [id, address, kind] of messyRows(count)) {
+    xml += xlsxRow(id + 1, [id, address, kind], []);
     if (xml.length > 1 << 16) {
       await writer.write(xml);
       xml = '';
@@ -91,6 +59,16 @@ async function writeXlsx(file: string, count: number): Promise<void> {
   await writer.write(xml);
   await writer.end();
   await once(out, 'close');
+}
+
+/** The parallel ceiling (bench/batch-ceiling.ts): CORES threads running the rows through the engine, no file. */
+async function parallelCeiling(): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'batch-ceiling.ts'), String(CORES), '4'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  const [code] = (await once(child, 'exit')) as [number];
+  if (code !== 0) throw new Error(`batch-ceiling exited ${code}`);
+  return (JSON.parse(out) as { rowsPerSecond: number }).rowsPerSecond;
 }
 
 let benchEngine: ReturnType<typeof createEngine> | null = null;
@@ -182,7 +160,7 @@ async function main(): Promise<void> {
     }
   })();
   console.log(`batch bench: ${cpus()[0]?.model ?? 'cpu'} × ${CORES}, node ${process.version}, ${new Date().toISOString()} ${commit}`);
-  const sample = rowsOf(20_000);
+  const sample = [...messyRows(20_000)].map(([id, address, kind]) => [String(id), address, kind]);
   const core = await ceiling(sample);
   console.log(
     `ceiling, one thread: standardize ${Math.round(core.standardize)} rows/s, standardize + record + DaData record ${Math.round(core.pipeline)} rows/s ` +
@@ -196,21 +174,22 @@ async function main(): Promise<void> {
         const input = join(work, `rows-${count}.${format}`);
         if (format === 'csv') await writeCsv(input, count);
         else await writeXlsx(input, count);
-        // the ceiling measured again just before: the machine's load moves
-        const near = await ceiling(sample);
+        // the ceiling measured just before and just after, under the same load as the run
+        const before = await parallelCeiling();
         const run = await runCli(['clean', input, '-o', join(work, `out-${count}.${format}`), '--quiet']);
+        const after = await parallelCeiling();
+        const near = (before + after) / 2;
         const jobSeconds = Number(/ in ([\d.]+) s /.exec(run.summary)?.[1] ?? run.seconds);
         const rate = count / jobSeconds;
         const row = {
           rows: count, format, jobSeconds, wallSeconds: +run.seconds.toFixed(1), rowsPerSecond: Math.round(rate),
-          ceiling: Math.round(near.pipeline * CORES), ofCeiling: +(rate / (near.pipeline * CORES)).toFixed(2),
-          rowsPerCpuSecond: Math.round(count / run.cpuSeconds), cpuCeiling: Math.round(near.pipelineCpu),
-          cpuOfCeiling: +(count / run.cpuSeconds / near.pipelineCpu).toFixed(2), peakRssMb: Math.round(run.peakMb), load: +loadavg()[0].toFixed(1),
+          ceiling: Math.round(near), ofCeiling: +(rate / near).toFixed(2), rowsPerCpuSecond: Math.round(count / run.cpuSeconds),
+          peakRssMb: Math.round(run.peakMb), load: +loadavg()[0].toFixed(1),
         };
         results.push(row);
         console.log(
           `${format} ${count} rows: ${row.rowsPerSecond} rows/s in the job, ${row.jobSeconds} s (${row.wallSeconds} s with the process start); ` +
-            `ceiling ${row.ceiling} rows/s → ${row.ofCeiling}; per CPU second ${row.rowsPerCpuSecond} rows against ${row.cpuCeiling} in one thread → ${row.cpuOfCeiling}; ` +
+            `ceiling on ${CORES} threads ${before}…${after} rows/s → ${row.ofCeiling}; ${row.rowsPerCpuSecond} rows per CPU second; ` +
             `peak RSS ${row.peakRssMb} MB; load ${row.load}`,
         );
         rmSync(input, { force: true });
@@ -221,8 +200,13 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   if (process.env.HTTP !== '0') {
+    const before = await parallelCeiling();
     const rate = await http(sample);
-    console.log(`HTTP POST /api/v1/clean/address, ${CONNECTIONS} connections, ${CORES} workers: ${Math.round(rate)} rows/s (${(rate / (core.pipeline * CORES)).toFixed(2)} of the first ceiling); load ${loadavg()[0].toFixed(1)}`);
+    const after = await parallelCeiling();
+    console.log(
+      `HTTP POST /api/v1/clean/address, ${CONNECTIONS} connections, ${CORES} workers: ${Math.round(rate)} rows/s; ` +
+        `ceiling on ${CORES} threads ${before}…${after} rows/s → ${(rate / ((before + after) / 2)).toFixed(2)}; load ${loadavg()[0].toFixed(1)}`,
+    );
   }
 }
 
