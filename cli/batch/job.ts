@@ -16,6 +16,7 @@ import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { Piscina } from 'piscina';
+import { blobFile } from '../../host/engine/index.js';
 import type { Country, Engine, GeoLevel } from '../../host/engine/types.js';
 import { runBatch, RowWriter, type BatchResult, type BatchSetup, type BatchTask, type OutputFormat, type TextEncoding } from './batch.js';
 import { Progress } from './progress.js';
@@ -170,6 +171,10 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
   const batchRows = options.batchRows ?? 1000;
   const stderr = options.stderr ?? process.stderr;
 
+  if (options.engine ? !options.engine.dictionary(options.country) : !existsSync(blobFile(options.dictionaries, options.country))) {
+    throw new JobError(`no ${options.country} dictionary in ${options.dictionaries}: build it with \`address-service dict build ${options.country}\` (or npx tsx scripts/prepare.ts)`);
+  }
+
   // the input, its size, and the bytes read so far (progress)
   let totalBytes = 0;
   let inputStream: Readable;
@@ -182,6 +187,7 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
   let bytesRead = 0;
   inputStream.on('data', (chunk: Buffer) => (bytesRead += chunk.length));
   const first = await head(inputStream, SNIFF_BYTES);
+  if (first.head.length === 0) throw new JobError(`${options.input === '-' ? 'stdin' : options.input} is empty`);
   const kind = sniffKind(first.head);
 
   // what the input is: columns, encoding, delimiter

@@ -139,6 +139,14 @@ describe('clean <input>: golden files', () => {
     expect(first).toEqual({ id: '1', city: 'Екатеринбург', street: 'Малышева', house: '5', result: 'Свердловская обл, г Екатеринбург, ул Малышева, д 5', qc: 0 });
   });
 
+  it('refuses an empty input, and a country whose dictionary is not built, before any row', async () => {
+    writeFileSync(join(work, 'empty.csv'), '');
+    await expect(runJob({ op: 'clean', input: join(work, 'empty.csv'), country: 'ru', fields: ['qc'], dictionaries: DICTIONARIES_DIR, engine, output: join(work, 'e.csv') }))
+      .rejects.toThrow(/empty\.csv is empty/);
+    await expect(runJob({ op: 'clean', input: join(GOLDEN, 'list.tsv'), country: 'kz', fields: ['qc'], dictionaries: work, output: join(work, 'e.csv') }))
+      .rejects.toThrow(/no kz dictionary in .*: build it with `address-service dict build kz`/);
+  });
+
   it('refuses a column the input does not have, naming the columns it has', async () => {
     await expect(job('utf8-bom.csv', { output: 'x.csv', columns: ['addr'] })).rejects.toThrow(/no address column "addr": the columns are 1 "id", 2 "city", 3 "street", 4 "house"/);
   });
