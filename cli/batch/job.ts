@@ -62,6 +62,8 @@ export interface JobOptions {
   stdout?: Writable;
   stderr?: Writable & { isTTY?: boolean };
   progress?: 'bar' | 'lines' | 'off';
+  /** lines: at most one every this many ms (default 10 s) */
+  progressEveryMs?: number;
 }
 
 export interface JobSummary {
@@ -339,6 +341,7 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
     label: options.op,
     totalBytes,
     mode: options.progress ?? (stderr.isTTY ? 'bar' : 'lines'),
+    everyMs: options.progressEveryMs,
   });
   const inFlight = threads * 2 + 1;
   /** the batches out, in order, with the input bytes each covers (progress: what is done, not what is read ahead) */
@@ -359,9 +362,10 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
     progress.update(summary.rows, kind === 'xlsx' ? bytesRead : bytesDone);
   };
   const submit = async (task: Omit<BatchTask, 'seq' | 'firstOutputRow'>, count: number) => {
+    const bytes = task.bytes?.length ?? 0; // (read before the bytes are transferred to a worker)
     const result = run({ ...task, seq: seq++, firstOutputRow: outputRow });
     result.catch(() => {}); // awaited in order by writeOne
-    pending.push({ result, bytes: task.bytes?.length ?? 0 });
+    pending.push({ result, bytes });
     outputRow += count;
     while (pending.length >= inFlight) await writeOne();
   };

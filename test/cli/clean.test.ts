@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -203,6 +204,22 @@ function engineProxy(target: Engine, onFirst: () => void): Engine {
     },
   });
 }
+
+describe('progress lines (stderr not a terminal)', () => {
+  it('count the rows written and the share of the input they cover, up to 100 %, with the worker pool', async () => {
+    let text = '';
+    const stderr = new Writable({ write(chunk, _encoding, done) { text += chunk; done(); } });
+    const summary = await runJob({
+      op: 'clean', input: join(GOLDEN, 'excel-cp1251.csv'), output: join(work, 'progress.csv'), country: 'ru', fields: ['qc'],
+      dictionaries: DICTIONARIES_DIR, threads: 1, batchRows: 1, stderr, progress: 'lines', progressEveryMs: 0,
+    });
+    expect(summary.rows).toBe(6);
+    const lines = text.trim().split('\n');
+    expect(lines).toHaveLength(6);
+    expect(lines[0]).toMatch(/^clean 1 rows \| \d+ rows\/s \| \d+% \| ETA \d+ s$/);
+    expect(lines[5]).toMatch(/^clean 6 rows \| \d+ rows\/s \| 100% \| ETA 0 s$/);
+  });
+});
 
 describe('bin/address-service.js clean (worker pool)', () => {
   it('writes the same bytes as the job in process', async () => {
