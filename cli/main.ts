@@ -128,9 +128,13 @@ function jobOptions(input: string, flags: FileJobFlags, op: JobOptions['op'], de
   };
 }
 
-/** Runs a TypeScript entry of the repository in a child node (tsx loaded), passing signals on; resolves to its exit code. */
+/**
+ * Runs a TypeScript entry of the repository in a child node (tsx loaded) in the installation's folder, as `npm start`
+ * and `npm run dict:build` do (relative paths of the configuration are read from there), passing signals on;
+ * resolves to its exit code.
+ */
 function runScript(script: string, args: string[]): Promise<number> {
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), resolve(ROOT, script), ...args], { stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), resolve(ROOT, script), ...args], { stdio: 'inherit', cwd: ROOT });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => [signal, forward(signal)] as const);
   for (const [signal, handler] of handlers) process.on(signal, handler);
