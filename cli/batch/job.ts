@@ -165,10 +165,19 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
   const errorsOut = options.errors ? createWriteStream(options.errors, { flags: errorsAppending ? 'a' : 'w' }) : null;
   if (errorsOut && !errorsAppending) errorsOut.write('line\treason\ttext\n');
   const xlsx = format === 'xlsx' ? new XlsxWriter(out, sheetName) : null;
+  // an output that fails (a full disk, a closed pipe: `… | head`) stops the job, which then fails with its error
+  let outputError: Error | null = null;
+  const onOutputError = (err: Error) => (outputError ??= new Error(`cannot write the output: ${err.message}`));
+  out.on('error', onOutputError);
+  errorsOut?.on('error', onOutputError);
   const write = async (data: string | Uint8Array) => {
-    if (data.length === 0) return;
-    if (xlsx) await xlsx.write(data);
-    else if (!out.write(data)) await once(out, 'drain');
+    if (data.length === 0 || outputError) return;
+    try {
+      if (xlsx) await xlsx.write(data);
+      else if (!out.write(data)) await once(out, 'drain');
+    } catch (err) {
+      onOutputError(err as Error);
+    }
   };
   let outputRow = 1;
   if (!appending) {
@@ -231,12 +240,12 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
     outputRow += count;
     while (pending.length >= inFlight) await writeOne();
   };
-  const stopped = () => options.signal?.aborted === true;
+  const stopped = () => options.signal?.aborted === true || outputError !== null;
 
   let failure: unknown = null;
   try {
     for await (const batch of input.batches(batchRows, skip, stopped)) await submit(batch);
-    while (pending.length > 0) await writeOne();
+    while (pending.length > 0 && outputError === null) await writeOne();
   } catch (err) {
     failure = err;
   } finally {
@@ -245,16 +254,21 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
     // what is out is written (a failure leaves what was written before it)
     for (const batch of pending.splice(0)) await batch.result.catch(() => null);
     await pool?.destroy();
-    if (xlsx) await xlsx.end();
-    if (options.output) {
-      if (!xlsx) out.end();
-      await finished(out);
-    }
-    if (errorsOut) {
-      errorsOut.end();
-      await finished(errorsOut);
+    try {
+      if (xlsx && outputError === null) await xlsx.end();
+      if (options.output) {
+        if (!xlsx) out.end();
+        await finished(out);
+      }
+      if (errorsOut) {
+        errorsOut.end();
+        await finished(errorsOut);
+      }
+    } catch (err) {
+      onOutputError(err as Error);
     }
   }
+  if (outputError) throw outputError;
   if (failure) throw failure;
   const seconds = (performance.now() - started) / 1000;
   return {
@@ -265,7 +279,7 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
     qcGeo: summary.qcGeo,
     seconds,
     rowsPerSecond: seconds > 0 ? summary.rows / seconds : 0,
-    interrupted: stopped(),
+    interrupted: options.signal?.aborted === true,
     resumeAt: input.skipped() + summary.rows,
     output: options.output ?? '(stdout)',
     errors: options.errors,

@@ -148,6 +148,12 @@ describe('clean <input>: golden files', () => {
       .rejects.toThrow(/no kz dictionary in .*: build it with `address-service dict build kz`/);
   });
 
+  it('stops with an error when the output cannot be written (a closed pipe), not a crash', async () => {
+    const stdout = new Writable({ write(_chunk, _encoding, done) { done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })); } });
+    await expect(runJob({ op: 'clean', input: join(GOLDEN, 'list.tsv'), country: 'ru', fields: ['qc'], dictionaries: DICTIONARIES_DIR, engine, stdout, progress: 'off' }))
+      .rejects.toThrow('cannot write the output: write EPIPE');
+  });
+
   it('refuses a column the input does not have, naming the columns it has', async () => {
     await expect(job('utf8-bom.csv', { output: 'x.csv', columns: ['addr'] })).rejects.toThrow(/no address column "addr": the columns are 1 "id", 2 "city", 3 "street", 4 "house"/);
   });
