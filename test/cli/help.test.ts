@@ -36,6 +36,11 @@ describe('address-service --help', () => {
     expect(help('serve')).toContain('--config <file>');
   });
 
+  it('scripts/standardize.ts --help prints its usage instead of standardizing "--help"', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/standardize.ts', '--help'], { timeout: 30_000 });
+    expect(stdout).toMatch(/^Usage: npx tsx scripts\/standardize\.ts \[--country ru\|kz\|by\|ua\] "query" …/);
+  });
+
   it('the bin prints the help and exits 0; an unknown subcommand exits non-zero with a hint', async () => {
     const run = promisify(execFile);
     const { stdout } = await run(process.execPath, ['bin/address-service.js', 'clean', '--help'], { timeout: 30_000 });
