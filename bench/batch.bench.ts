@@ -2,9 +2,10 @@
  * Batch files (`npx tsx bench/batch.bench.ts [rows…]`, default 100000 1000000): rows/s and peak RSS of
  * `address-service clean` (bin/address-service.js, a child process, every core) on CSV and XLSX files of messy
  * addresses (messy-addresses.ts: dev's clean addresses repeated with variation), beside two references:
- * - the ceiling: the same rows through the engine and the record builders on as many threads as cores, no file
- *   (batch-ceiling.ts), measured just before and just after each run, under the load the run had (a shared
- *   machine's load moves); also, once, one thread of this process: `standardize` alone and with the records;
+ * - the ceilings: the same rows on as many threads as cores, no file (batch-ceiling.ts): through the core alone
+ *   (`engine.standardize`, the in-process core rate), and through the core and the records a default row needs (no
+ *   metro stations), measured just before and just after each run, under the load the run had (a shared machine's
+ *   load moves); also, once, one thread of this process: `standardize` alone and with the full clean record;
  * - the HTTP API on the same rows: POST /api/v1/clean/address to host/server.ts (one worker per core), CONNECTIONS
  *   keep-alive connections, at most HTTP_ROWS rows or 20 s (loopback only, bounded).
  * rows/s is over the job's own time (its summary line: from reading the input to the last row written, the workers'
@@ -61,14 +62,14 @@ async function writeXlsx(file: string, count: number): Promise<void> {
   await once(out, 'close');
 }
 
-/** The parallel ceiling (bench/batch-ceiling.ts): CORES threads running the rows through the engine, no file. */
-async function parallelCeiling(): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'batch-ceiling.ts'), String(CORES), '4'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+/** The parallel ceilings (bench/batch-ceiling.ts): CORES threads running the rows through the core, and with the records. */
+async function parallelCeiling(): Promise<{ core: number; records: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'batch-ceiling.ts'), String(CORES), '3'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk) => (out += chunk));
   const [code] = (await once(child, 'exit')) as [number];
   if (code !== 0) throw new Error(`batch-ceiling exited ${code}`);
-  return (JSON.parse(out) as { rowsPerSecond: number }).rowsPerSecond;
+  return JSON.parse(out) as { core: number; records: number };
 }
 
 let benchEngine: ReturnType<typeof createEngine> | null = null;
@@ -178,19 +179,20 @@ async function main(): Promise<void> {
         const before = await parallelCeiling();
         const run = await runCli(['clean', input, '-o', join(work, `out-${count}.${format}`), '--quiet']);
         const after = await parallelCeiling();
-        const near = (before + after) / 2;
+        const core = (before.core + after.core) / 2;
+        const records = (before.records + after.records) / 2;
         const jobSeconds = Number(/ in ([\d.]+) s /.exec(run.summary)?.[1] ?? run.seconds);
         const rate = count / jobSeconds;
         const row = {
           rows: count, format, jobSeconds, wallSeconds: +run.seconds.toFixed(1), rowsPerSecond: Math.round(rate),
-          ceiling: Math.round(near), ofCeiling: +(rate / near).toFixed(2), rowsPerCpuSecond: Math.round(count / run.cpuSeconds),
-          peakRssMb: Math.round(run.peakMb), load: +loadavg()[0].toFixed(1),
+          core: Math.round(core), ofCore: +(rate / core).toFixed(2), records: Math.round(records), ofRecords: +(rate / records).toFixed(2),
+          rowsPerCpuSecond: Math.round(count / run.cpuSeconds), peakRssMb: Math.round(run.peakMb), load: +loadavg()[0].toFixed(1),
         };
         results.push(row);
         console.log(
           `${format} ${count} rows: ${row.rowsPerSecond} rows/s in the job, ${row.jobSeconds} s (${row.wallSeconds} s with the process start); ` +
-            `ceiling on ${CORES} threads ${before}…${after} rows/s → ${row.ofCeiling}; ${row.rowsPerCpuSecond} rows per CPU second; ` +
-            `peak RSS ${row.peakRssMb} MB; load ${row.load}`,
+            `core on ${CORES} threads ${before.core}…${after.core} rows/s → ${row.ofCore}; core + records ${before.records}…${after.records} → ${row.ofRecords}; ` +
+            `${row.rowsPerCpuSecond} rows per CPU second; peak RSS ${row.peakRssMb} MB; load ${row.load}`,
         );
         rmSync(input, { force: true });
         rmSync(join(work, `out-${count}.${format}`), { force: true });
@@ -205,7 +207,7 @@ async function main(): Promise<void> {
     const after = await parallelCeiling();
     console.log(
       `HTTP POST /api/v1/clean/address, ${CONNECTIONS} connections, ${CORES} workers: ${Math.round(rate)} rows/s; ` +
-        `ceiling on ${CORES} threads ${before}…${after} rows/s → ${(rate / ((before + after) / 2)).toFixed(2)}; load ${loadavg()[0].toFixed(1)}`,
+        `core on ${CORES} threads ${before.core}…${after.core} rows/s → ${(rate / ((before.core + after.core) / 2)).toFixed(2)}; load ${loadavg()[0].toFixed(1)}`,
     );
   }
 }

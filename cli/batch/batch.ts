@@ -7,7 +7,7 @@
  */
 import iconv from 'iconv-lite';
 import type { Country, Engine, GeoLevel } from '../../host/engine/types.js';
-import { buildAddressRecord, type AddressRecord } from '../../host/records/address-record.js';
+import { buildAddressRecord, resolveObjects, type AddressRecord } from '../../host/records/address-record.js';
 import { dadataAddress, type DadataAddress } from '../../host/records/dadata-record.js';
 import { resolutionOfFound } from '../../host/records/resolution.js';
 import { standardizeAddress } from '../../host/routes/standardize.js';
@@ -126,6 +126,14 @@ function readNdjson(setup: BatchSetup, bytes: Uint8Array): InputRow {
 /** The row's result, or the reason it has none. */
 type Outcome = { record: AddressRecord; dadata: DadataAddress } | { error: string } | { notFound: true };
 
+const METRO_WANTED = new WeakMap<BatchSetup, boolean>();
+/** Whether a result column shows the metro stations (`metro`: DaData's list, or our record's when no DaData field is asked). */
+function withMetro(setup: BatchSetup): boolean {
+  let wanted = METRO_WANTED.get(setup);
+  if (wanted === undefined) METRO_WANTED.set(setup, (wanted = setup.fields.includes('metro')));
+  return wanted;
+}
+
 /** `56,8` as well as `56.8` (spreadsheets in Russian write decimal commas). */
 function coordinate(value: unknown): number {
   if (typeof value === 'number') return value;
@@ -154,7 +162,14 @@ function resultOf(engine: Engine, setup: BatchSetup, row: InputRow): Outcome {
     }
   }
   if (address.trim() === '') return { error: 'empty address' };
-  const record = standardizeAddress(engine, setup.country, dictionary, address).record;
+  let record: AddressRecord;
+  if (withMetro(setup)) record = standardizeAddress(engine, setup.country, dictionary, address).record;
+  else {
+    // the record POST /clean/address answers but its metro list, which no result column asked for (the stations'
+    // lookup costs as much as the rest of the record)
+    const resolution = engine.standardize(setup.country, address);
+    record = buildAddressRecord(resolution, dictionary, { method: 'clean', original: address }, resolution.matched ? resolveObjects(resolution, dictionary) : null);
+  }
   return { record, dadata: dadataAddress(record) };
 }
 
