@@ -6,6 +6,11 @@ import { createEngine } from '../host/engine/index.js';
 import type { Country } from '../host/engine/types.js';
 
 const args = process.argv.slice(2);
+if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
+  console.log('Usage: npx tsx scripts/standardize.ts [--country ru|kz|by|ua] "query" …\n' +
+    'Prints the levels, house and quality the engine resolves for each query. Files: address-service clean (docs/CLI.md).');
+  process.exit(0);
+}
 const at = args.indexOf('--country');
 const country = (at >= 0 ? args.splice(at, 2)[1] : 'ru') as Country;
 const engine = await createEngine({ countries: [country], wasmFile: process.env.WASM || undefined });

@@ -11,8 +11,8 @@
  * area or sub_area when `division` is `municipal`.
  */
 import { readFileSync } from 'node:fs';
-import type { Quality } from '../engine/types.js';
-import type { AddressRecord, LevelRecord, MetroRecord } from './address-record.js';
+import { LEVEL_KEYS, type Quality } from '../engine/types.js';
+import type { AddressRecord, LevelRecord, MetroRecord, ResolvedObjects } from './address-record.js';
 import TYPES from './dadata-types.json' with { type: 'json' };
 import { transliterate } from './transliterate.js';
 
@@ -503,4 +503,18 @@ export function dadataSuggestion(record: AddressRecord, extras: DadataExtras = {
     unrestricted_value: dadataValue(data, { unrestricted: true }),
     data,
   };
+}
+
+/** OKATO, OKTMO and tax office of the deepest level that has each: what DaData's record takes from the registry. */
+export function registryCodes(objects: ResolvedObjects | null): Pick<DadataExtras, 'okato' | 'oktmo' | 'taxOffice'> {
+  const codes: Pick<DadataExtras, 'okato' | 'oktmo' | 'taxOffice'> = {};
+  if (!objects) return codes;
+  for (let i = LEVEL_KEYS.length - 1; i >= 0; i--) {
+    const object = objects.levels[LEVEL_KEYS[i]];
+    if (!object || LEVEL_KEYS[i] === 'municipal') continue;
+    codes.okato ??= object.okato || undefined;
+    codes.oktmo ??= object.oktmo || undefined;
+    codes.taxOffice ??= object.ifns || undefined;
+  }
+  return codes;
 }

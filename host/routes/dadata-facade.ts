@@ -7,26 +7,12 @@ import { COUNTRY_INFO } from '../countries.js';
 import { COUNTRIES, LEVEL_KEYS, type Country, type Dictionary, type Engine, type Resolution, type Scope } from '../engine/types.js';
 import { buildAddressRecord, onePerPlace, resolveObjects, type AddressRecord, type BuildOptions, type ResolvedObjects } from '../records/address-record.js';
 import {
-  dadataSuggestion, DADATA_BOUNDS, type DadataAddress, type DadataBound, type DadataExtras, type DadataLevel, type DadataSuggestion, type SuggestionView,
+  dadataSuggestion, DADATA_BOUNDS, registryCodes, type DadataAddress, type DadataBound, type DadataExtras, type DadataLevel, type DadataSuggestion, type SuggestionView,
 } from '../records/dadata-record.js';
 import { shared } from '../records/shared.js';
 import type { DadataGeoLocation, DadataLocation } from '../schemas/dadata.js';
 
 const fold = (text: string): string => text.trim().toLowerCase().replace(/ё/g, 'е');
-
-/** OKATO, OKTMO and tax office of the deepest level that has each: what DaData's record takes from the registry. */
-export function registryCodes(objects: ResolvedObjects | null): Pick<DadataExtras, 'okato' | 'oktmo' | 'taxOffice'> {
-  const codes: Pick<DadataExtras, 'okato' | 'oktmo' | 'taxOffice'> = {};
-  if (!objects) return codes;
-  for (let i = LEVEL_KEYS.length - 1; i >= 0; i--) {
-    const object = objects.levels[LEVEL_KEYS[i]];
-    if (!object || LEVEL_KEYS[i] === 'municipal') continue;
-    codes.okato ??= object.okato || undefined;
-    codes.oktmo ??= object.oktmo || undefined;
-    codes.taxOffice ??= object.ifns || undefined;
-  }
-  return codes;
-}
 
 type Suggested = { record: AddressRecord; suggestion: DadataSuggestion };
 

@@ -62,7 +62,10 @@ describe.runIf(HAS_DATA)('applyDelta(deltas) on the region 99 archive', () => {
     await buildDictionaries({ dataDir: DATA_DIR, outDir: updatedDir, countries: ['ru'], garOnly: true, log: quiet });
     mkdirSync(baseDir);
     copyFileSync(join(updatedDir, 'ru.dict'), join(baseDir, 'ru.dict'));
-    await applyDelta({ deltas: [deltaFile], dir: updatedDir, dataDir: DATA_DIR, log: quiet });
+    // through the command line a user runs: address-service dict update
+    const cli = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/address-service.js'), 'dict', 'update', '--delta', deltaFile, '--dir', updatedDir, '--data-dir', DATA_DIR], { encoding: 'utf8' });
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(cli.stdout).toMatch(/ru dictionary now of 20230703/);
     await buildDictionaries({ dataDir: afterData, outDir: afterDir, countries: ['ru'], garOnly: true, log: quiet });
     [updated, after, base] = await Promise.all([updatedDir, afterDir, baseDir].map((dir) => createEngine({ dir, wasmFile: DEBUG_WASM, countries: ['ru'] })));
 
@@ -155,7 +158,7 @@ describe.runIf(HAS_DATA)('applyDelta(deltas) on the region 99 archive', () => {
   });
 
   it('exits non-zero from the command line with the reason', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts/dict-update.ts'), '--delta', deltaFile, '--dir', baseDir], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/address-service.js'), 'dict', 'update', '--delta', deltaFile, '--dir', baseDir], { encoding: 'utf8' });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/dict-update failed: .*no GAR update store here/);
   });

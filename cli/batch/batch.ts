@@ -1,0 +1,300 @@
+/**
+ * One batch of rows, in and out: decodes and splits each record of the batch (CSV or NDJSON bytes, or the cell values
+ * of an XLSX sheet), standardizes its address (or looks up its point), and writes the output rows as the output
+ * format's text: CSV/TSV lines, NDJSON lines or the sheet XML of XLSX rows. Runs in the pool's workers (worker.ts),
+ * and in process where a test or a small job wants it. A bad row is never an error of the batch: it gets an empty
+ * result, a line in `exceptions`, and the batch goes on.
+ */
+import iconv from 'iconv-lite';
+import type { Country, Engine, GeoLevel } from '../../host/engine/types.js';
+import { buildAddressRecord, resolveObjects, type AddressRecord, type ResolvedObjects } from '../../host/records/address-record.js';
+import { dadataAddress, registryCodes, type DadataAddress } from '../../host/records/dadata-record.js';
+import { resolutionOfFound } from '../../host/records/resolution.js';
+import { standardizeAddress } from '../../host/routes/standardize.js';
+import { cellText, fieldReader, type FieldReader } from './fields.js';
+import { countLines, csvField, splitRecord, withoutLineEnd } from './records.js';
+import { xlsxRow } from './xlsx-writer.js';
+
+export type InputKind = 'csv' | 'ndjson' | 'rows';
+export type OutputFormat = 'csv' | 'tsv' | 'ndjson' | 'xlsx';
+export type TextEncoding = 'utf-8' | 'cp1251';
+
+/** What every batch of one job shares. */
+export interface BatchSetup {
+  op: 'clean' | 'geocode';
+  country: Country;
+  input: {
+    kind: InputKind;
+    /** csv: the field delimiter */
+    delimiter: string;
+    encoding: TextEncoding;
+    /** the input's column names (the header's, else `1`, `2`, …; NDJSON: the first object's keys) */
+    columns: string[];
+    /** csv: the field count every record should have; 0 = any */
+    width: number;
+  };
+  /** clean: the columns (indexes into `input.columns`) joined into the address */
+  address: number[];
+  /** geocode: the latitude and longitude columns, the level sought and the radius in metres */
+  geo?: { lat: number; lon: number; level?: GeoLevel; radius: number };
+  fields: string[];
+  output: {
+    format: OutputFormat;
+    delimiter: string;
+    eol: string;
+    /** csv in and out with one delimiter: a good record's text is copied as it was, results after it */
+    rawCopy: boolean;
+  };
+}
+
+export interface BatchTask {
+  seq: number;
+  /** csv, ndjson: the bytes of whole records, with `ends` the end of each (exclusive) */
+  bytes?: Uint8Array;
+  ends?: number[];
+  /** csv, ndjson: the line number of the first record */
+  firstLine: number;
+  /** rows: each row's cell values, and its row number in the sheet */
+  rows?: unknown[][];
+  lines?: number[];
+  /** xlsx output: the sheet row number of the first row written */
+  firstOutputRow: number;
+}
+
+export interface BatchResult {
+  seq: number;
+  /** the output rows, UTF-8 (written here, not in the main thread; transferred, not copied) */
+  bytes: Uint8Array;
+  count: number;
+  /** `line<TAB>reason<TAB>text` lines */
+  exceptions: string;
+  exceptionCount: number;
+  /** rows by DaData's qc and qc_geo (`-` for rows without a result) */
+  qc: Record<string, number>;
+  qcGeo: Record<string, number>;
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+const LOSSY_UTF8 = new TextDecoder('utf-8');
+
+/** An exception line's text: one line, at most this many characters. */
+const SNIPPET_CHARS = 200;
+
+/** A row read from the input: its values aligned with the columns, and what went wrong with it. */
+interface InputRow {
+  values: unknown[];
+  /** NDJSON: the object as read (written back whole) */
+  object?: Record<string, unknown>;
+  /** the record's text as read, without its line end (csv, ndjson) */
+  text: string;
+  error?: string;
+}
+
+function decode(bytes: Uint8Array, encoding: TextEncoding): { text: string; error?: string } {
+  if (encoding === 'cp1251') return { text: iconv.decode(bytes as Buffer, 'win1251') };
+  try {
+    return { text: STRICT_UTF8.decode(bytes) };
+  } catch {
+    return { text: LOSSY_UTF8.decode(bytes), error: 'undecodable bytes: not UTF-8' };
+  }
+}
+
+function readCsv(setup: BatchSetup, bytes: Uint8Array): InputRow {
+  const decoded = decode(bytes, setup.input.encoding);
+  const text = withoutLineEnd(decoded.text);
+  const split = splitRecord(text, setup.input.delimiter);
+  const width = setup.input.width;
+  const error = decoded.error ?? split.error ?? (text === '' ? 'empty line' : width > 0 && split.fields.length !== width ? `${split.fields.length} fields where the header has ${width}` : undefined);
+  return { values: split.fields, text, error };
+}
+
+function readNdjson(setup: BatchSetup, bytes: Uint8Array): InputRow {
+  const decoded = decode(bytes, 'utf-8');
+  const text = withoutLineEnd(decoded.text);
+  if (decoded.error) return { values: [], text, error: decoded.error };
+  let object: unknown;
+  try {
+    object = JSON.parse(text);
+  } catch {
+    return { values: [], text, error: text.trim() === '' ? 'empty line' : 'not JSON' };
+  }
+  if (object === null || typeof object !== 'object' || Array.isArray(object)) return { values: [], text, error: 'not a JSON object' };
+  const record = object as Record<string, unknown>;
+  return { values: setup.input.columns.map((column) => record[column]), object: record, text };
+}
+
+/** The row's result, or the reason it has none. */
+type Outcome = { record: AddressRecord; dadata: DadataAddress } | { error: string } | { notFound: true };
+
+const METRO_WANTED = new WeakMap<BatchSetup, boolean>();
+/** Whether a result column shows the metro stations (`metro`: DaData's list, or our record's when no DaData field is asked). */
+function withMetro(setup: BatchSetup): boolean {
+  let wanted = METRO_WANTED.get(setup);
+  if (wanted === undefined) METRO_WANTED.set(setup, (wanted = setup.fields.includes('metro')));
+  return wanted;
+}
+
+/** `56,8` as well as `56.8` (spreadsheets in Russian write decimal commas). */
+function coordinate(value: unknown): number {
+  if (typeof value === 'number') return value;
+  const text = cellText(value).trim().replace(',', '.');
+  return text === '' || !/^[-+]?\d+(\.\d*)?$/.test(text) ? NaN : Number(text);
+}
+
+function resultOf(engine: Engine, setup: BatchSetup, row: InputRow): Outcome {
+  const dictionary = engine.dictionary(setup.country)!;
+  if (setup.op === 'geocode') {
+    const geo = setup.geo!;
+    const lat = coordinate(row.values[geo.lat]);
+    const lon = coordinate(row.values[geo.lon]);
+    if (!(Math.abs(lat) <= 90) || !(Math.abs(lon) <= 180)) return { error: `no point: latitude ${cellText(row.values[geo.lat]) || '(empty)'}, longitude ${cellText(row.values[geo.lon]) || '(empty)'}` };
+    const hit = engine.nearest(setup.country, lat, lon, geo.level, geo.radius);
+    if (!hit) return { notFound: true };
+    const record = buildAddressRecord(resolutionOfFound(dictionary, hit.found), dictionary, { method: 'geosearch', original: '' });
+    return { record, dadata: dadataAddress(record) };
+  }
+  // one column is the query as written (what POST /clean/address would be sent); several are joined, trimmed
+  let address = setup.address.length === 1 ? cellText(row.values[setup.address[0]]) : '';
+  if (setup.address.length > 1) {
+    for (const column of setup.address) {
+      const part = cellText(row.values[column]).trim();
+      if (part !== '') address = address === '' ? part : `${address}, ${part}`;
+    }
+  }
+  if (address.trim() === '') return { error: 'empty address' };
+  let record: AddressRecord;
+  let objects: ResolvedObjects | null;
+  if (withMetro(setup)) ({ record, objects } = standardizeAddress(engine, setup.country, dictionary, address));
+  else {
+    // the record POST /clean/address answers but its metro list, which no result column asked for (the stations'
+    // lookup costs as much as the rest of the record)
+    const resolution = engine.standardize(setup.country, address);
+    objects = resolution.matched ? resolveObjects(resolution, dictionary) : null;
+    record = buildAddressRecord(resolution, dictionary, { method: 'clean', original: address }, objects);
+  }
+  // the record DaData's cleaner answers (POST /api/v1/clean/address with an array: the same function)
+  return { record, dadata: dadataAddress(record, { ...registryCodes(objects), source: address }) };
+}
+
+/** Writes rows in the output format. */
+export class RowWriter {
+  private readonly readers: FieldReader[];
+
+  constructor(private readonly setup: BatchSetup) {
+    this.readers = setup.fields.map(fieldReader);
+  }
+
+  /** The header row: the input's columns, then the result fields. */
+  header(): string {
+    return this.line({ values: this.setup.input.columns, text: '' }, this.setup.fields, 1, true);
+  }
+
+  results(outcome: Outcome | null): unknown[] {
+    if (!outcome || !('record' in outcome)) return this.readers.map(() => null);
+    return this.readers.map((read) => read(outcome.record, outcome.dadata));
+  }
+
+  line(row: InputRow, results: unknown[], rowNumber: number, header = false): string {
+    const { output, input } = this.setup;
+    switch (output.format) {
+      case 'ndjson': {
+        const object: Record<string, unknown> = row.object ? { ...row.object } : {};
+        if (!row.object && input.kind === 'ndjson' && !header) object._input = row.text; // a line that is not an object, as read
+        else if (!row.object) input.columns.forEach((column, i) => (object[column] = row.values[i] ?? null));
+        this.setup.fields.forEach((field, i) => (object[field] = results[i] ?? null));
+        return `${JSON.stringify(object)}\n`;
+      }
+      case 'xlsx':
+        return xlsxRow(rowNumber, this.cells(row, header), results);
+      default: {
+        const delimiter = output.delimiter;
+        let text = '';
+        if (output.rawCopy && !row.error && !header && !row.object) text = row.text;
+        else {
+          const cells = this.cells(row, header);
+          for (let i = 0; i < cells.length; i++) text += i === 0 ? csvField(cellText(cells[i]), delimiter) : delimiter + csvField(cellText(cells[i]), delimiter);
+        }
+        for (const value of results) text += delimiter + csvField(cellText(value), delimiter);
+        return text + output.eol;
+      }
+    }
+  }
+
+  /** The input cells of a row, as many as the columns (a short row padded; a long one kept whole). */
+  private cells(row: InputRow, header: boolean): unknown[] {
+    const width = this.setup.input.columns.length;
+    if (header || row.object) return row.object ? this.setup.input.columns.map((column) => row.object![column]) : row.values;
+    if (row.values.length >= width) return row.values;
+    return [...row.values, ...new Array<string>(width - row.values.length).fill('')];
+  }
+}
+
+/**
+ * The output of a batch as UTF-8 bytes, each line encoded as it is made: no string of the whole batch lives on
+ * through the batch's collections (it would be promoted and collected as old space).
+ */
+class ByteSink {
+  private buffer = Buffer.allocUnsafe(256 * 1024);
+  length = 0;
+
+  write(text: string): void {
+    if (this.length + text.length * 3 > this.buffer.length) {
+      const next = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + text.length * 3));
+      this.buffer.copy(next, 0, 0, this.length);
+      this.buffer = next;
+    }
+    this.length += this.buffer.write(text, this.length);
+  }
+
+  bytes(): Uint8Array {
+    return new Uint8Array(this.buffer.buffer, this.buffer.byteOffset, this.length);
+  }
+}
+
+/** One batch: every row read, resolved and written. */
+export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, writer = new RowWriter(setup)): BatchResult {
+  const qc: Record<string, number> = {};
+  const qcGeo: Record<string, number> = {};
+  const out = new ByteSink();
+  let exceptions = '';
+  let exceptionCount = 0;
+  let count = 0;
+  const each = (row: InputRow, line: number) => {
+    let outcome: Outcome | null = null;
+    if (row.error === undefined) {
+      try {
+        outcome = resultOf(engine, setup, row);
+      } catch (err) {
+        outcome = { error: `engine error: ${err instanceof Error ? err.message : String(err)}` };
+      }
+    }
+    const error = row.error ?? (outcome && 'error' in outcome ? outcome.error : undefined);
+    if (error !== undefined) {
+      exceptionCount++;
+      const snippet = (row.text || row.values.map(cellText).join(' ')).replace(/[\t\r\n]+/g, ' ').slice(0, SNIPPET_CHARS);
+      exceptions += `${line}\t${error}\t${snippet}\n`;
+    }
+    const found = outcome && 'record' in outcome ? outcome.dadata : null;
+    const qcKey = found ? String(found.qc) : error !== undefined ? 'exception' : 'not found';
+    qc[qcKey] = (qc[qcKey] ?? 0) + 1;
+    const geoKey = found ? String(found.qc_geo) : '-';
+    qcGeo[geoKey] = (qcGeo[geoKey] ?? 0) + 1;
+    out.write(writer.line(row, writer.results(outcome), task.firstOutputRow + count));
+    count++;
+  };
+  if (task.rows) {
+    task.rows.forEach((values, i) => each({ values, text: '' }, task.lines?.[i] ?? task.firstLine + i));
+  } else if (task.bytes && task.ends) {
+    const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+    const read = setup.input.kind === 'ndjson' ? readNdjson : readCsv;
+    let start = 0;
+    let line = task.firstLine;
+    for (const end of task.ends) {
+      const record = bytes.subarray(start, end);
+      each(read(setup, record), line);
+      line += countLines(record);
+      start = end;
+    }
+  }
+  return { seq: task.seq, bytes: out.bytes(), count, exceptions, exceptionCount, qc, qcGeo };
+}

@@ -1,0 +1,22 @@
+/**
+ * A pool worker: loads the engine once (the job's country alone) and runs batches (batch.ts) for the job whose setup
+ * came in `workerData`. Started through worker.mjs, which makes TypeScript loadable in the thread.
+ */
+import { workerData } from 'node:worker_threads';
+import { createEngine } from '../../host/engine/index.js';
+import { runBatch, RowWriter, type BatchResult, type BatchSetup, type BatchTask } from './batch.js';
+
+export interface WorkerData {
+  setup: BatchSetup;
+  dictionaries: string;
+  wasmFile?: string;
+}
+
+const data = workerData as WorkerData;
+const engine = await createEngine({ dir: data.dictionaries, wasmFile: data.wasmFile, countries: [data.setup.country] });
+if (!engine.dictionary(data.setup.country)) throw new Error(`no ${data.setup.country} dictionary in ${data.dictionaries}`);
+const writer = new RowWriter(data.setup);
+
+export default function run(task: BatchTask): BatchResult {
+  return runBatch(engine, data.setup, task, writer);
+}

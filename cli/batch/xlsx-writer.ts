@@ -1,0 +1,96 @@
+/**
+ * A streaming XLSX writer: one sheet of inline strings and numbers, the least a spreadsheet reader needs
+ * ([Content_Types].xml, the relationships, the workbook, the sheet). The workers write the sheet's rows as XML text
+ * (`xlsxRow`), so the main thread only passes text on; yazl deflates it (zlib, off the main thread) into the zip as it
+ * comes, switching to ZIP64 past 4 GiB. Memory stays that of the stream's buffers whatever the row count.
+ */
+import { PassThrough, type Writable } from 'node:stream';
+import { once } from 'node:events';
+import yazl from 'yazl';
+
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const DOC_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+const CONTENT_TYPES = `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+  '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+  '<Default Extension="xml" ContentType="application/xml"/>' +
+  '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+  '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>';
+const ROOT_RELS = `${XML_HEAD}<Relationships xmlns="${REL_NS}"><Relationship Id="rId1" Type="${DOC_REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`;
+const WORKBOOK_RELS = `${XML_HEAD}<Relationships xmlns="${REL_NS}"><Relationship Id="rId1" Type="${DOC_REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`;
+const workbook = (sheet: string) =>
+  `${XML_HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${DOC_REL}"><sheets><sheet name="${escapeXml(sheet)}" sheetId="1" r:id="rId1"/></sheets></workbook>`;
+
+/** XML text: `&<>"` escaped, and the characters XML 1.0 cannot hold (controls but tab and line breaks) dropped. */
+export function escapeXml(text: string): string {
+  if (!/[&<>"\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(text)) return text;
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+const COLUMN_LETTERS: string[] = [];
+/** `A`, `B`, …, `Z`, `AA`, … for column index 0, 1, … */
+export function columnLetter(index: number): string {
+  let letters = COLUMN_LETTERS[index];
+  if (letters === undefined) {
+    letters = '';
+    for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+    COLUMN_LETTERS[index] = letters;
+  }
+  return letters;
+}
+
+function cell(ref: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? `<c r="${ref}"><v>${value}</v></c>` : '';
+  if (typeof value === 'boolean') return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
+  const text = value instanceof Date ? value.toISOString() : typeof value === 'string' ? value : JSON.stringify(value);
+  return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(text)}</t></is></c>`;
+}
+
+/** One sheet row: the input's cells, then the results. */
+export function xlsxRow(rowNumber: number, cells: readonly unknown[], results: readonly unknown[]): string {
+  let xml = `<row r="${rowNumber}">`;
+  for (let i = 0; i < cells.length; i++) xml += cell(columnLetter(i) + rowNumber, cells[i]);
+  for (let i = 0; i < results.length; i++) xml += cell(columnLetter(cells.length + i) + rowNumber, results[i]);
+  return `${xml}</row>`;
+}
+
+/** Writes a workbook of one sheet to `out` (ended with the zip, unless it is stdout); `write` the rows' XML, then `end`. */
+export class XlsxWriter {
+  private readonly zip = new yazl.ZipFile();
+  private readonly sheet = new PassThrough();
+  private readonly done: Promise<void>;
+
+  constructor(out: Writable, sheetName: string) {
+    const finished = new Promise<void>((resolve, reject) => {
+      this.zip.outputStream.once('end', resolve);
+      this.zip.outputStream.once('error', reject);
+    });
+    this.zip.outputStream.pipe(out);
+    this.zip.addBuffer(Buffer.from(CONTENT_TYPES), '[Content_Types].xml');
+    this.zip.addBuffer(Buffer.from(ROOT_RELS), '_rels/.rels');
+    this.zip.addBuffer(Buffer.from(workbook(sheetName.slice(0, 31) || 'Sheet1')), 'xl/workbook.xml');
+    this.zip.addBuffer(Buffer.from(WORKBOOK_RELS), 'xl/_rels/workbook.xml.rels');
+    this.zip.addReadStream(this.sheet, 'xl/worksheets/sheet1.xml');
+    this.zip.end();
+    this.sheet.write(`${XML_HEAD}<worksheet xmlns="${MAIN_NS}"><sheetData>`);
+    this.done = finished;
+  }
+
+  /** Resolves once the text is taken (waits while the zip's buffers are full). */
+  async write(xml: string | Uint8Array): Promise<void> {
+    if (!this.sheet.write(xml)) await once(this.sheet, 'drain');
+  }
+
+  async end(): Promise<void> {
+    this.sheet.end('</sheetData></worksheet>');
+    await this.done;
+  }
+}
