@@ -56,7 +56,7 @@ function appendHistory(rows: Row[], isoDate: string, machine: string): void {
     machine,
     case: r.case,
     value: round(r.hz),
-    unit: 'per_s',
+    unit: 'ops/s',
     peer: r.peer,
     ratio: r.peer_hz ? round(r.hz / r.peer_hz) : null,
   }));
