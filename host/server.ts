@@ -450,6 +450,8 @@ async function runWorker(config: Config, logger: Logger, inCluster: boolean): Pr
 function runPrimary(config: Config, logger: Logger, count: number): void {
   const license = licenseManager(config, logger);
   logLicense(license, logger);
+  // the process to signal: SIGHUP reloads the dictionaries, SIGTERM stops (the `pid` of this line)
+  logger.info({ workers: count }, `primary: SIGHUP to pid ${process.pid} reloads the dictionaries, SIGTERM stops the service`);
   // what a worker started later must serve too (countriesAtStart)
   process.env[COUNTRIES_AT_START] = (config.dictionaries.Countries.length > 0
     ? config.dictionaries.Countries
