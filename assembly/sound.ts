@@ -16,6 +16,10 @@
  * vocabulary, the key's 31-bit FNV-1a hash in the high half and the word id in the low, sorted) is built from the
  * trie by the first look-up after a dictionary is attached, one walk over the trie's words; a look-up hashes the
  * query's key and reads the run of equal hashes by binary search. Memory: 8 bytes per word of the vocabulary.
+ *
+ * A word spelled by ear with a slip besides (`Совиская` for Советская, `Чоклова` for Чкалова) is one edit away by
+ * key: `soundWordsNear` tries the keys one deletion, transposition, substitution or insertion from the query's
+ * (each a look-up of the same table), for words of SOUND_NEAR_LETTERS or more, when nothing else read the word.
  */
 import { reserve, u16At, NORM } from './memory';
 import { TRIE, trieCount, trieNode, wordCount } from './blob';
@@ -25,6 +29,8 @@ import { heapAt, setHeapAt, sortAscending } from './heap';
 export const SOUND_MIN_LETTERS: i32 = 5;
 /** the most words one key may name before it is no way in (a key that common tells nothing) */
 const SOUND_MAX_WORDS: i32 = 8;
+/** the shortest word whose key's one-edit neighbours are tried (shorter keys have too many neighbours) */
+export const SOUND_NEAR_LETTERS: i32 = 7;
 /** the longest word keyed (longer ones are compounds the fuzzy walk reads) */
 const SOUND_MAX_LETTERS: i32 = 40;
 
@@ -42,6 +48,8 @@ let builtWords: i32 = -1;
 /** the letters being keyed (a trie path or a query word) and the key */
 let LETTERS: usize = 0;
 let KEY: usize = 0;
+/** a neighbour of the query's key being tried */
+let NEAR: usize = 0;
 let STACK: usize = 0;
 /** words found by the last `soundWords` */
 let FOUND: usize = 0;
@@ -106,11 +114,11 @@ function keyOf(n: i32): i32 {
   return m;
 }
 
-/** 31 bits of FNV-1a over the key. */
-function hashKey(m: i32): i64 {
+/** 31 bits of FNV-1a over the m letters at `base` (KEY, or a neighbour of it in NEAR). */
+function hashKey(m: i32, base: usize = KEY): i64 {
   let h: u32 = 2166136261;
   for (let k = 0; k < m; k++) {
-    h ^= <u32>load<u16>(KEY + (<usize>k << 1));
+    h ^= <u32>load<u16>(base + (<usize>k << 1));
     h *= 16777619;
   }
   return <i64>(h >>> 1);
@@ -126,6 +134,7 @@ function ensureSoundKeys(): void {
   if (LETTERS == 0) {
     LETTERS = reserve(<usize>(SOUND_MAX_LETTERS + 1) << 1);
     KEY = reserve(<usize>(SOUND_MAX_LETTERS + 1) << 1);
+    NEAR = reserve(<usize>(SOUND_MAX_LETTERS + 2) << 1);
     STACK = reserve(<usize>(SOUND_MAX_LETTERS + 2) << 4);
     FOUND = reserve(<usize>SOUND_MAX_WORDS << 2);
   }
@@ -172,7 +181,59 @@ export function soundWords(start: i32, len: i32): i32 {
   ensureSoundKeys();
   if (soundCount == 0) return 0;
   for (let k = 0; k < len; k++) store<u16>(LETTERS + (<usize>k << 1), <u16>u16At(NORM, start + k));
-  const hash = hashKey(keyOf(len));
+  if (!collect(hashKey(keyOf(len)))) foundCount = 0;
+  return foundCount;
+}
+
+/** The letters a key is written in (what `heard` leaves): the substitutions and insertions tried. */
+const KEY_LETTERS = 'абвгджзиклмнпрстуфхцчшщы';
+
+/**
+ * The words whose key is one edit from the key of NORM[start … start+len) (the query's own key excluded: that is
+ * `soundWords`), in `foundWord(0 … foundCount)`; none for a word shorter than SOUND_NEAR_LETTERS, or when the
+ * neighbours name more than SOUND_MAX_WORDS words.
+ */
+export function soundWordsNear(start: i32, len: i32): i32 {
+  foundCount = 0;
+  if (len < SOUND_NEAR_LETTERS || len > SOUND_MAX_LETTERS) return 0;
+  ensureSoundKeys();
+  if (soundCount == 0) return 0;
+  for (let k = 0; k < len; k++) store<u16>(LETTERS + (<usize>k << 1), <u16>u16At(NORM, start + k));
+  const m = keyOf(len);
+  // a letter typed in more: the key without it
+  for (let i = 0; i < m; i++) {
+    for (let k = 0, j = 0; k < m; k++) if (k != i) store<u16>(NEAR + (<usize>(j++) << 1), load<u16>(KEY + (<usize>k << 1)));
+    if (!collect(hashKey(m - 1, NEAR))) return (foundCount = 0);
+  }
+  // two letters swapped
+  for (let i = 0; i + 1 < m; i++) {
+    memory.copy(NEAR, KEY, <usize>m << 1);
+    store<u16>(NEAR + (<usize>i << 1), load<u16>(KEY + (<usize>(i + 1) << 1)));
+    store<u16>(NEAR + (<usize>(i + 1) << 1), load<u16>(KEY + (<usize>i << 1)));
+    if (!collect(hashKey(m, NEAR))) return (foundCount = 0);
+  }
+  for (let c = 0; c < KEY_LETTERS.length; c++) {
+    const letter = <u16>KEY_LETTERS.charCodeAt(c);
+    // a letter typed for another (not the first: people rarely mistype a word's first letter)
+    for (let i = 1; i < m; i++) {
+      if (load<u16>(KEY + (<usize>i << 1)) == letter) continue;
+      memory.copy(NEAR, KEY, <usize>m << 1);
+      store<u16>(NEAR + (<usize>i << 1), letter);
+      if (!collect(hashKey(m, NEAR))) return (foundCount = 0);
+    }
+    // a letter left out (after the first)
+    for (let i = 1; i <= m; i++) {
+      memory.copy(NEAR, KEY, <usize>i << 1);
+      store<u16>(NEAR + (<usize>i << 1), letter);
+      memory.copy(NEAR + (<usize>(i + 1) << 1), KEY + (<usize>i << 1), <usize>(m - i) << 1);
+      if (!collect(hashKey(m + 1, NEAR))) return (foundCount = 0);
+    }
+  }
+  return foundCount;
+}
+
+/** Adds the words of key hash `hash` to FOUND (each once); false when they would pass SOUND_MAX_WORDS. */
+function collect(hash: i64): bool {
   // the first entry of the hash: binary search on the high half
   let low = 0;
   let high = soundCount;
@@ -181,13 +242,16 @@ export function soundWords(start: i32, len: i32): i32 {
     if ((heapAt(SOUND, mid) >> 32) < hash) low = mid + 1;
     else high = mid;
   }
-  let n = 0;
   for (let k = low; k < soundCount && (heapAt(SOUND, k) >> 32) == hash; k++) {
-    if (n == SOUND_MAX_WORDS) return (foundCount = 0);
-    store<i32>(FOUND + (<usize>n << 2), <i32>(heapAt(SOUND, k) & 0xffffffff));
-    n++;
+    const wordId = <i32>(heapAt(SOUND, k) & 0xffffffff);
+    let seen = false;
+    for (let f = 0; f < foundCount && !seen; f++) seen = load<i32>(FOUND + (<usize>f << 2)) == wordId;
+    if (seen) continue;
+    if (foundCount == SOUND_MAX_WORDS) return false;
+    store<i32>(FOUND + (<usize>foundCount << 2), wordId);
+    foundCount++;
   }
-  return (foundCount = n);
+  return true;
 }
 
 /** The k-th word `soundWords` found. */

@@ -27,7 +27,7 @@
 import { reserve, setI32, u16At, NORM } from './memory';
 import { TRIE, trieCount, trieNode, word } from './blob';
 import { normVariant, VARIANT_TRANSLIT, nearKeys, keyNeighbours } from './text';
-import { soundWords, foundWord } from './sound';
+import { soundWords, soundWordsNear, foundWord } from './sound';
 
 const CH_SOFT: i32 = 0x44c; // ь
 const CH_HARD: i32 = 0x44a; // ъ
@@ -414,13 +414,18 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
 }
 
 /**
- * The words that sound as NORM[start … start+len) is written (sound.ts), each at the cost of one edit: the way in for a
- * word spelled by ear that the fuzzy walk found nothing for (`маяковскова` → маяковского). Returns the hits written.
+ * The words that sound as NORM[start … start+len) is written (sound.ts), each at the cost of one edit, else those one
+ * edit away by sound at the cost of two: the way in for a word spelled by ear that the fuzzy walk found nothing for
+ * (`маяковскова` → маяковского, `совиская` → советская). Returns the hits written.
  */
 export function lookupSound(start: i32, len: i32): i32 {
   hitCount = 0;
   const n = soundWords(start, len);
   for (let k = 0; k < n; k++) addHit(foundWord(k), 1);
+  if (hitCount > 0) return hitCount;
+  // spelled by ear and with a slip besides (`совиская`): a key one edit away, at the cost of two edits
+  const near = soundWordsNear(start, len);
+  for (let k = 0; k < near; k++) addHit(foundWord(k), 2);
   return hitCount;
 }
 
