@@ -48,8 +48,11 @@ let builtWords: i32 = -1;
 /** the letters being keyed (a trie path or a query word) and the key */
 let LETTERS: usize = 0;
 let KEY: usize = 0;
-/** a neighbour of the query's key being tried */
-let NEAR: usize = 0;
+/** FNV-1a state after each prefix of the query's key (u32 × (m + 1)), so a neighbour's hash costs its tail only */
+let PREFIX: usize = 0;
+/** one bit per key hash (low bits): a neighbour whose bit is clear names no word, without a binary search */
+let FILTER: usize = 0;
+let filterMask: u32 = 0;
 let STACK: usize = 0;
 /** words found by the last `soundWords` */
 let FOUND: usize = 0;
@@ -114,11 +117,11 @@ function keyOf(n: i32): i32 {
   return m;
 }
 
-/** 31 bits of FNV-1a over the m letters at `base` (KEY, or a neighbour of it in NEAR). */
-function hashKey(m: i32, base: usize = KEY): i64 {
+/** 31 bits of FNV-1a over the key's m letters. */
+function hashKey(m: i32): i64 {
   let h: u32 = 2166136261;
   for (let k = 0; k < m; k++) {
-    h ^= <u32>load<u16>(base + (<usize>k << 1));
+    h ^= <u32>load<u16>(KEY + (<usize>k << 1));
     h *= 16777619;
   }
   return <i64>(h >>> 1);
@@ -134,7 +137,7 @@ function ensureSoundKeys(): void {
   if (LETTERS == 0) {
     LETTERS = reserve(<usize>(SOUND_MAX_LETTERS + 1) << 1);
     KEY = reserve(<usize>(SOUND_MAX_LETTERS + 1) << 1);
-    NEAR = reserve(<usize>(SOUND_MAX_LETTERS + 2) << 1);
+    PREFIX = reserve(<usize>(SOUND_MAX_LETTERS + 2) << 2);
     STACK = reserve(<usize>(SOUND_MAX_LETTERS + 2) << 4);
     FOUND = reserve(<usize>SOUND_MAX_WORDS << 2);
   }
@@ -169,6 +172,38 @@ function ensureSoundKeys(): void {
     }
   }
   sortAscending(SOUND, soundCount);
+  // the filter: 16 bits a word or more (a power of two), so about one neighbour in ten passes it by chance
+  let bits: u32 = 1 << 16;
+  while (bits < <u32>soundCount * 16 && bits < (1 << 30)) bits <<= 1;
+  FILTER = reserve(<usize>(bits >>> 3));
+  memory.fill(FILTER, 0, <usize>(bits >>> 3));
+  filterMask = bits - 1;
+  for (let k = 0; k < soundCount; k++) {
+    const bit = <u32>(heapAt(SOUND, k) >> 32) & filterMask;
+    store<u8>(FILTER + (bit >>> 3), load<u8>(FILTER + (bit >>> 3)) | <u8>((<u32>1) << (bit & 7)));
+  }
+}
+
+const FNV_OFFSET: u32 = 2166136261;
+const FNV_PRIME: u32 = 16777619;
+
+// @ts-ignore: decorator
+@inline function fnv(h: u32, c: u32): u32 {
+  return (h ^ c) * FNV_PRIME;
+}
+
+/** The hash state after feeding KEY[from … m) to state h. */
+function fnvKey(h: u32, from: i32, m: i32): u32 {
+  for (let k = from; k < m; k++) h = fnv(h, <u32>load<u16>(KEY + (<usize>k << 1)));
+  return h;
+}
+
+/** The words of a neighbour's final hash state h, unless the filter says there are none. */
+function collectNear(h: u32): bool {
+  const hash = <i64>(h >>> 1);
+  const bit = <u32>hash & filterMask;
+  if ((load<u8>(FILTER + (bit >>> 3)) & <u8>((<u32>1) << (bit & 7))) == 0) return true;
+  return collect(hash);
 }
 
 /**
@@ -200,34 +235,33 @@ export function soundWordsNear(start: i32, len: i32): i32 {
   if (soundCount == 0) return 0;
   for (let k = 0; k < len; k++) store<u16>(LETTERS + (<usize>k << 1), <u16>u16At(NORM, start + k));
   const m = keyOf(len);
-  // a letter typed in more: the key without it
+  // the hash state after each prefix of the key: a neighbour's hash is its prefix's state and its tail
+  let h = FNV_OFFSET;
+  store<u32>(PREFIX, h);
+  for (let k = 0; k < m; k++) {
+    h = fnv(h, <u32>load<u16>(KEY + (<usize>k << 1)));
+    store<u32>(PREFIX + (<usize>(k + 1) << 2), h);
+  }
   for (let i = 0; i < m; i++) {
-    for (let k = 0, j = 0; k < m; k++) if (k != i) store<u16>(NEAR + (<usize>(j++) << 1), load<u16>(KEY + (<usize>k << 1)));
-    if (!collect(hashKey(m - 1, NEAR))) return (foundCount = 0);
+    const before = load<u32>(PREFIX + (<usize>i << 2));
+    const here = <u32>load<u16>(KEY + (<usize>i << 1));
+    // a letter typed in more: the key without it
+    if (!collectNear(fnvKey(before, i + 1, m))) return (foundCount = 0);
+    // two letters swapped
+    if (i + 1 < m) {
+      const next = <u32>load<u16>(KEY + (<usize>(i + 1) << 1));
+      if (next != here && !collectNear(fnvKey(fnv(fnv(before, next), here), i + 2, m))) return (foundCount = 0);
+    }
+    for (let c = 0; c < KEY_LETTERS.length; c++) {
+      const letter = <u32>KEY_LETTERS.charCodeAt(c);
+      // a letter typed for another, and a letter left out (not before the first: people rarely mistype it)
+      if (i > 0 && letter != here && !collectNear(fnvKey(fnv(before, letter), i + 1, m))) return (foundCount = 0);
+      if (i > 0 && !collectNear(fnvKey(fnv(before, letter), i, m))) return (foundCount = 0);
+    }
   }
-  // two letters swapped
-  for (let i = 0; i + 1 < m; i++) {
-    memory.copy(NEAR, KEY, <usize>m << 1);
-    store<u16>(NEAR + (<usize>i << 1), load<u16>(KEY + (<usize>(i + 1) << 1)));
-    store<u16>(NEAR + (<usize>(i + 1) << 1), load<u16>(KEY + (<usize>i << 1)));
-    if (!collect(hashKey(m, NEAR))) return (foundCount = 0);
-  }
+  // a letter left out at the end
   for (let c = 0; c < KEY_LETTERS.length; c++) {
-    const letter = <u16>KEY_LETTERS.charCodeAt(c);
-    // a letter typed for another (not the first: people rarely mistype a word's first letter)
-    for (let i = 1; i < m; i++) {
-      if (load<u16>(KEY + (<usize>i << 1)) == letter) continue;
-      memory.copy(NEAR, KEY, <usize>m << 1);
-      store<u16>(NEAR + (<usize>i << 1), letter);
-      if (!collect(hashKey(m, NEAR))) return (foundCount = 0);
-    }
-    // a letter left out (after the first)
-    for (let i = 1; i <= m; i++) {
-      memory.copy(NEAR, KEY, <usize>i << 1);
-      store<u16>(NEAR + (<usize>i << 1), letter);
-      memory.copy(NEAR + (<usize>(i + 1) << 1), KEY + (<usize>i << 1), <usize>(m - i) << 1);
-      if (!collect(hashKey(m + 1, NEAR))) return (foundCount = 0);
-    }
+    if (!collectNear(fnv(load<u32>(PREFIX + (<usize>m << 2)), <u32>KEY_LETTERS.charCodeAt(c)))) return (foundCount = 0);
   }
   return foundCount;
 }
