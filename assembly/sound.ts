@@ -18,12 +18,19 @@
  * query's key and reads the run of equal hashes by binary search. Memory: 8 bytes per word of the vocabulary.
  *
  * A word spelled by ear with a slip besides (`Совиская` for Советская, `Чоклова` for Чкалова) is one edit away by
- * key: `soundWordsNear` tries the keys one deletion, transposition, substitution or insertion from the query's
- * (each a look-up of the same table), for words of SOUND_NEAR_LETTERS or more, when nothing else read the word.
+ * key: `soundWordsNear` tries the keys one deletion, transposition, substitution or insertion from the key
+ * `soundWords` made (each a look-up of the same table, behind a bit filter), for words of SOUND_NEAR_LETTERS or more,
+ * when nothing else read the word.
  */
 import { reserve, u16At, NORM } from './memory';
 import { TRIE, trieCount, trieNode, wordCount } from './blob';
 import { heapAt, setHeapAt, sortAscending } from './heap';
+import {
+  CH_A as A, CH_BE as B, CH_VE as V, CH_GE as G, CH_DE as D, CH_E as E, CH_ZHE as ZH, CH_ZE as Z, CH_I as I,
+  CH_I_SHORT as J, CH_O as O, CH_PE as P, CH_ES as S, CH_TE as T, CH_U as U, CH_EF as F, CH_TSE as TS, CH_CHE as CH,
+  CH_SHA as SH, CH_SHCHA as SHCH, CH_HARD as HARD, CH_YERU as Y, CH_SOFT as SOFT, CH_E_ROUND as EH, CH_YU as YU,
+  CH_YA as YA, CH_KA as K,
+} from './text';
 
 /** words shorter than this have no sound key: their spellings are too close to each other */
 export const SOUND_MIN_LETTERS: i32 = 5;
@@ -34,13 +41,6 @@ export const SOUND_NEAR_LETTERS: i32 = 7;
 /** the longest word keyed (longer ones are compounds the fuzzy walk reads) */
 const SOUND_MAX_LETTERS: i32 = 40;
 
-const A: i32 = 0x430; const B: i32 = 0x431; const V: i32 = 0x432; const G: i32 = 0x433; const D: i32 = 0x434;
-const E: i32 = 0x435; const ZH: i32 = 0x436; const Z: i32 = 0x437; const I: i32 = 0x438; const J: i32 = 0x439;
-const K: i32 = 0x43a; const O: i32 = 0x43e; const P: i32 = 0x43f; const S: i32 = 0x441; const T: i32 = 0x442;
-const U: i32 = 0x443; const F: i32 = 0x444; const TS: i32 = 0x446; const CH: i32 = 0x447; const SH: i32 = 0x448;
-const SHCH: i32 = 0x449; const HARD: i32 = 0x44a; const Y: i32 = 0x44b; const SOFT: i32 = 0x44c; const EH: i32 = 0x44d;
-const YU: i32 = 0x44e; const YA: i32 = 0x44f;
-
 let SOUND: usize = 0;
 let soundCount: i32 = 0;
 let builtTrie: usize = 0;
@@ -48,6 +48,9 @@ let builtWords: i32 = -1;
 /** the letters being keyed (a trie path or a query word) and the key */
 let LETTERS: usize = 0;
 let KEY: usize = 0;
+/** the length of the key `soundWords` last wrote to KEY (−1: none), and of the word it was made from */
+let keyLength: i32 = -1;
+let keyedLetters: i32 = 0;
 /** FNV-1a state after each prefix of the query's key (u32 × (m + 1)), so a neighbour's hash costs its tail only */
 let PREFIX: usize = 0;
 /** one bit per key hash (low bits): a neighbour whose bit is clear names no word, without a binary search */
@@ -119,12 +122,7 @@ function keyOf(n: i32): i32 {
 
 /** 31 bits of FNV-1a over the key's m letters. */
 function hashKey(m: i32): i64 {
-  let h: u32 = 2166136261;
-  for (let k = 0; k < m; k++) {
-    h ^= <u32>load<u16>(KEY + (<usize>k << 1));
-    h *= 16777619;
-  }
-  return <i64>(h >>> 1);
+  return finalHash(fnvKey(FNV_OFFSET, 0, m));
 }
 
 /** Builds SOUND from the trie's words (once per attached vocabulary). */
@@ -179,9 +177,15 @@ function ensureSoundKeys(): void {
   memory.fill(FILTER, 0, <usize>(bits >>> 3));
   filterMask = bits - 1;
   for (let k = 0; k < soundCount; k++) {
-    const bit = <u32>(heapAt(SOUND, k) >> 32) & filterMask;
+    const bit = filterBit(heapAt(SOUND, k) >> 32);
     store<u8>(FILTER + (bit >>> 3), load<u8>(FILTER + (bit >>> 3)) | <u8>((<u32>1) << (bit & 7)));
   }
+}
+
+/** The filter's bit of a key hash. */
+// @ts-ignore: decorator
+@inline function filterBit(hash: i64): u32 {
+  return <u32>hash & filterMask;
 }
 
 const FNV_OFFSET: u32 = 2166136261;
@@ -192,6 +196,12 @@ const FNV_PRIME: u32 = 16777619;
   return (h ^ c) * FNV_PRIME;
 }
 
+/** A key's hash, 31 bits, from its final FNV-1a state. */
+// @ts-ignore: decorator
+@inline function finalHash(h: u32): i64 {
+  return <i64>(h >>> 1);
+}
+
 /** The hash state after feeding KEY[from … m) to state h. */
 function fnvKey(h: u32, from: i32, m: i32): u32 {
   for (let k = from; k < m; k++) h = fnv(h, <u32>load<u16>(KEY + (<usize>k << 1)));
@@ -200,8 +210,8 @@ function fnvKey(h: u32, from: i32, m: i32): u32 {
 
 /** The words of a neighbour's final hash state h, unless the filter says there are none. */
 function collectNear(h: u32): bool {
-  const hash = <i64>(h >>> 1);
-  const bit = <u32>hash & filterMask;
+  const hash = finalHash(h);
+  const bit = filterBit(hash);
   if ((load<u8>(FILTER + (bit >>> 3)) & <u8>((<u32>1) << (bit & 7))) == 0) return true;
   return collect(hash);
 }
@@ -212,11 +222,14 @@ function collectNear(h: u32): bool {
  */
 export function soundWords(start: i32, len: i32): i32 {
   foundCount = 0;
+  keyLength = -1;
   if (len < SOUND_MIN_LETTERS || len > SOUND_MAX_LETTERS) return 0;
   ensureSoundKeys();
   if (soundCount == 0) return 0;
   for (let k = 0; k < len; k++) store<u16>(LETTERS + (<usize>k << 1), <u16>u16At(NORM, start + k));
-  if (!collect(hashKey(keyOf(len)))) foundCount = 0;
+  keyLength = keyOf(len);
+  keyedLetters = len;
+  if (!collect(hashKey(keyLength))) foundCount = 0;
   return foundCount;
 }
 
@@ -224,17 +237,14 @@ export function soundWords(start: i32, len: i32): i32 {
 const KEY_LETTERS = 'абвгджзиклмнпрстуфхцчшщы';
 
 /**
- * The words whose key is one edit from the key of NORM[start … start+len) (the query's own key excluded: that is
- * `soundWords`), in `foundWord(0 … foundCount)`; none for a word shorter than SOUND_NEAR_LETTERS, or when the
+ * The words whose key is one edit from the key of the word `soundWords` was last given (its own key excluded: that
+ * is `soundWords`), in `foundWord(0 … foundCount)`; none for a word shorter than SOUND_NEAR_LETTERS, or when the
  * neighbours name more than SOUND_MAX_WORDS words.
  */
-export function soundWordsNear(start: i32, len: i32): i32 {
+export function soundWordsNear(): i32 {
   foundCount = 0;
-  if (len < SOUND_NEAR_LETTERS || len > SOUND_MAX_LETTERS) return 0;
-  ensureSoundKeys();
-  if (soundCount == 0) return 0;
-  for (let k = 0; k < len; k++) store<u16>(LETTERS + (<usize>k << 1), <u16>u16At(NORM, start + k));
-  const m = keyOf(len);
+  if (keyLength < 0 || keyedLetters < SOUND_NEAR_LETTERS) return 0;
+  const m = keyLength;
   // the hash state after each prefix of the key: a neighbour's hash is its prefix's state and its tail
   let h = FNV_OFFSET;
   store<u32>(PREFIX, h);

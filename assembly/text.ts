@@ -23,6 +23,35 @@ export const VARIANT_COUNT: i32 = 4;
 
 export const CH_SPACE: i32 = 32;
 
+// The lower-case Cyrillic letters the folding leaves (ё is е), by their sound, for the rules that name them.
+export const CH_A: i32 = 0x430; // а
+export const CH_BE: i32 = 0x431; // б
+export const CH_VE: i32 = 0x432; // в
+export const CH_GE: i32 = 0x433; // г
+export const CH_DE: i32 = 0x434; // д
+export const CH_E: i32 = 0x435; // е
+export const CH_ZHE: i32 = 0x436; // ж
+export const CH_ZE: i32 = 0x437; // з
+export const CH_I: i32 = 0x438; // и
+export const CH_I_SHORT: i32 = 0x439; // й
+export const CH_KA: i32 = 0x43a; // к
+export const CH_O: i32 = 0x43e; // о
+export const CH_PE: i32 = 0x43f; // п
+export const CH_ES: i32 = 0x441; // с
+export const CH_TE: i32 = 0x442; // т
+export const CH_U: i32 = 0x443; // у
+export const CH_EF: i32 = 0x444; // ф
+export const CH_TSE: i32 = 0x446; // ц
+export const CH_CHE: i32 = 0x447; // ч
+export const CH_SHA: i32 = 0x448; // ш
+export const CH_SHCHA: i32 = 0x449; // щ
+export const CH_HARD: i32 = 0x44a; // ъ
+export const CH_YERU: i32 = 0x44b; // ы
+export const CH_SOFT: i32 = 0x44c; // ь
+export const CH_E_ROUND: i32 = 0x44d; // э
+export const CH_YU: i32 = 0x44e; // ю
+export const CH_YA: i32 = 0x44f; // я
+
 // @ts-ignore: decorator
 @inline export function isCyr(c: i32): bool {
   return c >= 0x430 && c <= 0x44f;

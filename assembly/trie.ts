@@ -26,18 +26,11 @@
  */
 import { reserve, setI32, u16At, NORM } from './memory';
 import { TRIE, trieCount, trieNode, word } from './blob';
-import { normVariant, VARIANT_TRANSLIT, nearKeys, keyNeighbours } from './text';
+import {
+  normVariant, VARIANT_TRANSLIT, nearKeys, keyNeighbours, CH_SOFT, CH_HARD, CH_E, CH_E_ROUND, CH_TE, CH_ES, CH_CHE, CH_TSE, CH_SHCHA,
+} from './text';
 import { soundWords, soundWordsNear, foundWord } from './sound';
 
-const CH_SOFT: i32 = 0x44c; // ь
-const CH_HARD: i32 = 0x44a; // ъ
-const CH_E: i32 = 0x435; // е
-const CH_E_ROUND: i32 = 0x44d; // э
-const CH_TE: i32 = 0x442; // т
-const CH_ES: i32 = 0x441; // с
-const CH_CHE: i32 = 0x447; // ч
-const CH_TSE: i32 = 0x446; // ц
-const CH_SHCHA: i32 = 0x449; // щ
 /** a soft or hard sign a transliteration dropped costs nothing: how many a word may hold beyond the budget */
 const TRANSLIT_SLACK: i32 = 2;
 
@@ -424,7 +417,7 @@ export function lookupSound(start: i32, len: i32): i32 {
   for (let k = 0; k < n; k++) addHit(foundWord(k), 1);
   if (hitCount > 0) return hitCount;
   // spelled by ear and with a slip besides (`совиская`): a key one edit away, at the cost of two edits
-  const near = soundWordsNear(start, len);
+  const near = soundWordsNear();
   for (let k = 0; k < near; k++) addHit(foundWord(k), 2);
   return hitCount;
 }
