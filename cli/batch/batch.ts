@@ -7,7 +7,7 @@
  */
 import iconv from 'iconv-lite';
 import type { Country, Engine, GeoLevel } from '../../host/engine/types.js';
-import { buildAddressRecord, resolveObjects, type AddressRecord, type ResolvedObjects } from '../../host/records/address-record.js';
+import { buildAddressRecord, type AddressRecord } from '../../host/records/address-record.js';
 import { dadataAddress, registryCodes, type DadataAddress } from '../../host/records/dadata-record.js';
 import { resolutionOfFound } from '../../host/records/resolution.js';
 import { standardizeAddress } from '../../host/routes/standardize.js';
@@ -162,16 +162,8 @@ function resultOf(engine: Engine, setup: BatchSetup, row: InputRow): Outcome {
     }
   }
   if (address.trim() === '') return { error: 'empty address' };
-  let record: AddressRecord;
-  let objects: ResolvedObjects | null;
-  if (withMetro(setup)) ({ record, objects } = standardizeAddress(engine, setup.country, dictionary, address));
-  else {
-    // the record POST /clean/address answers but its metro list, which no result column asked for (the stations'
-    // lookup costs as much as the rest of the record)
-    const resolution = engine.standardize(setup.country, address);
-    objects = resolution.matched ? resolveObjects(resolution, dictionary) : null;
-    record = buildAddressRecord(resolution, dictionary, { method: 'clean', original: address }, objects);
-  }
+  // the record POST /clean/address answers, its metro list only when a result column shows it
+  const { record, objects } = standardizeAddress(engine, setup.country, dictionary, address, { metro: withMetro(setup) });
   // the record DaData's cleaner answers (POST /api/v1/clean/address with an array: the same function)
   return { record, dadata: dadataAddress(record, { ...registryCodes(objects), source: address }) };
 }

@@ -21,9 +21,17 @@ function metroLookup(engine: Engine, country: Country): NearestMetro {
   return lookup;
 }
 
-export function standardizeAddress(engine: Engine, country: Country, dictionary: Dictionary, query: string): { record: AddressRecord; objects: ResolvedObjects | null } {
+/**
+ * The record POST /clean/address answers, and the registry objects it was built from. `metro: false` leaves its
+ * metro list empty (the stations' lookup costs as much as the rest of the record: a file's rows ask for it only when
+ * a result column shows it).
+ */
+export function standardizeAddress(
+  engine: Engine, country: Country, dictionary: Dictionary, query: string, options: { metro?: boolean } = {},
+): { record: AddressRecord; objects: ResolvedObjects | null } {
   const resolution = engine.standardize(country, query);
   const objects = resolution.matched ? resolveObjects(resolution, dictionary) : null;
-  const record = buildAddressRecord(resolution, dictionary, { method: 'clean', original: query, nearestMetro: metroLookup(engine, country) }, objects);
+  const nearestMetro = options.metro === false ? undefined : metroLookup(engine, country);
+  const record = buildAddressRecord(resolution, dictionary, { method: 'clean', original: query, nearestMetro }, objects);
   return { record, objects };
 }
