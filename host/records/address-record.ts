@@ -15,7 +15,7 @@ import {
 } from '../engine/types.js';
 import { cleanedInput } from '../engine/engine.js';
 import { completeHouseParts, emptyHouseParts, houseFullName } from './house-details.js';
-import { shared } from './shared.js';
+import { foldName, shared } from './shared.js';
 import { levelFullName } from './type-placement.js';
 
 export type RecordMethod = 'clean' | 'suggest' | 'idsearch' | 'center' | 'geosearch';
@@ -95,7 +95,7 @@ const FOLDED_NAMES = new WeakMap<ObjectInfo, string>();
 function foldedName(object: ObjectInfo): string {
   let folded = FOLDED_NAMES.get(object);
   if (folded === undefined) {
-    folded = object.name.trim().toLowerCase().replace(/ё/g, 'е');
+    folded = foldName(object.name);
     FOLDED_NAMES.set(object, folded);
   }
   return folded;

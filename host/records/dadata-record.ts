@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { LEVEL_KEYS, type Quality } from '../engine/types.js';
 import type { AddressRecord, LevelRecord, MetroRecord, ResolvedObjects } from './address-record.js';
 import TYPES from './dadata-types.json' with { type: 'json' };
+import { foldName } from './shared.js';
 import { transliterate } from './transliterate.js';
 
 /** The levels of DaData's record that carry `*_fias_id, *_kladr_id, *_with_type, *_type, *_type_full, *` */
@@ -141,7 +142,6 @@ interface RegionFacts {
   capital: Text;
 }
 
-const fold = (text: string): string => text.trim().toLowerCase().replace(/ё/g, 'е');
 
 const REGIONS: Map<string, RegionFacts> = (() => {
   const table = new Map<string, RegionFacts>();
@@ -149,7 +149,7 @@ const REGIONS: Map<string, RegionFacts> = (() => {
   for (const line of tsv.split('\n')) {
     if (!line.trim() || line.startsWith('#')) continue;
     const [country, key, iso, federalDistrict, capital] = line.split('\t');
-    table.set(`${country}:${fold(key)}`, { iso: nonEmpty(iso), federalDistrict: nonEmpty(federalDistrict), capital: nonEmpty(capital) });
+    table.set(`${country}:${foldName(key)}`, { iso: nonEmpty(iso), federalDistrict: nonEmpty(federalDistrict), capital: nonEmpty(capital) });
   }
   return table;
 })();
@@ -157,7 +157,7 @@ const REGIONS: Map<string, RegionFacts> = (() => {
 function regionFacts(record: AddressRecord): RegionFacts | null {
   const country = record.country.alpha2.toLowerCase();
   const key = country === 'ru' ? record.region.codes.kladr.slice(0, 2) : record.region.name;
-  return key ? (REGIONS.get(`${country}:${fold(key)}`) ?? null) : null;
+  return key ? (REGIONS.get(`${country}:${foldName(key)}`) ?? null) : null;
 }
 
 const TYPE_TABLES = TYPES as Record<string, Record<string, string>>;
@@ -356,7 +356,7 @@ export function dadataAddress(record: AddressRecord, extras: DadataExtras = {}):
   const qc = cleaner && quality ? qcParse(quality, found) : null;
   // the cleaner says coordinates were not determined (5) when nothing matched; a hint always matched
   const geo = found ? qcGeo(geoLevel) : cleaner ? 5 : null;
-  const capital = facts?.capital && levels.city.name && fold(levels.city.name) === fold(facts.capital) ? '2' : null;
+  const capital = facts?.capital && levels.city.name && foldName(levels.city.name) === foldName(facts.capital) ? '2' : null;
   const data = {
     source: cleaner ? extras.source! : null,
     result: null as Text,

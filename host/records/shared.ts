@@ -6,6 +6,11 @@
  */
 const SHARED = new WeakMap<object, Uint8Array | null>();
 
+/** A name folded for comparing (trimmed, lower case, ё as е): places, countries and DaData's location names. */
+export function foldName(text: string): string {
+  return text.trim().toLowerCase().replace(/ё/g, 'е');
+}
+
 function freezeDeep<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     for (const member of Object.values(value)) freezeDeep(member);

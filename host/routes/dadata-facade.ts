@@ -9,10 +9,9 @@ import { buildAddressRecord, onePerPlace, resolveObjects, type AddressRecord, ty
 import {
   dadataSuggestion, DADATA_BOUNDS, registryCodes, type DadataAddress, type DadataBound, type DadataExtras, type DadataLevel, type DadataSuggestion, type SuggestionView,
 } from '../records/dadata-record.js';
-import { shared } from '../records/shared.js';
+import { foldName, shared } from '../records/shared.js';
 import type { DadataGeoLocation, DadataLocation } from '../schemas/dadata.js';
 
-const fold = (text: string): string => text.trim().toLowerCase().replace(/ё/g, 'е');
 
 type Suggested = { record: AddressRecord; suggestion: DadataSuggestion };
 
@@ -50,7 +49,7 @@ export function suggestionOf(
 const COUNTRY_BY_WORD = new Map<string, Country>();
 for (const country of COUNTRIES) {
   const info = COUNTRY_INFO[country];
-  for (const word of [info.name, info.alpha2, info.alpha3, country, ...(country === 'by' ? ['Белоруссия'] : [])]) COUNTRY_BY_WORD.set(fold(word), country);
+  for (const word of [info.name, info.alpha2, info.alpha3, country, ...(country === 'by' ? ['Белоруссия'] : [])]) COUNTRY_BY_WORD.set(foldName(word), country);
 }
 
 /**
@@ -67,7 +66,7 @@ export function requestCountries(engine: Engine, locations: DadataLocation[] | u
       if (!value) continue;
       if (value === '*') any = true;
       else {
-        const country = COUNTRY_BY_WORD.get(fold(value));
+        const country = COUNTRY_BY_WORD.get(foldName(value));
         if (country) named.add(country);
         else named.add('unknown' as Country);
       }
@@ -163,15 +162,15 @@ export function inLocation(data: DadataAddress, location: DadataLocation): boole
     if (!value) continue;
     if (member === 'country' || member === 'country_iso_code') {
       if (value === '*') continue;
-      const country = COUNTRY_BY_WORD.get(fold(value));
+      const country = COUNTRY_BY_WORD.get(foldName(value));
       if (!country || COUNTRY_INFO[country].alpha2 !== data.country_iso_code) return false;
     } else if (member === 'kladr_id') {
       const kladr = kladrPrefix(value);
       if (!kladr || !kladrCodes(data).some((code) => code.startsWith(kladr.prefix))) return false;
     } else if (member.endsWith('_fias_id')) {
-      if (fold(String(data[member as keyof DadataAddress] ?? '')) !== fold(value)) return false;
+      if (foldName(String(data[member as keyof DadataAddress] ?? '')) !== foldName(value)) return false;
     } else if (member === 'postal_code' || member === 'region_iso_code' || member.endsWith('_type_full') || NAME_MEMBERS.includes(member as DadataLevel)) {
-      if (fold(String(data[member as keyof DadataAddress] ?? '')) !== fold(value)) return false;
+      if (foldName(String(data[member as keyof DadataAddress] ?? '')) !== foldName(value)) return false;
     }
   }
   return true;
