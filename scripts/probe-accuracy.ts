@@ -1,6 +1,6 @@
 /**
  * Accuracy probe: `npx tsx scripts/probe-accuracy.ts [--seed 7] [--per-source 160] [--show-misses 40] [--kind typo]
- * [--wasm old.wasm] [--dictionaries old/] [--worse]`
+ * [--wasm old.wasm] [--dictionaries old/] [--worse] [--cases-out cases.jsonl]`
  * makes new queries of the kinds of messiness in the evaluation's dev set (typo, layout, translit,
  * abbreviations, reordering, missing types and city, flats, postcodes, noise, case, and several at once) from addresses of the
  * built dictionaries that dev.jsonl does not hold — GAR houses of region 99, OSM houses of Екатеринбург,
@@ -12,11 +12,12 @@
  * among the first five hints. An address another street of the same name shares (`ул Ленина 5` in many towns)
  * is always written with its town. The seed fixes the sample and the corruptions, so runs are repeatable.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomFrom } from '../dictionaries/synth/names.js';
 import { createEngine, ROOT } from '../host/engine/index.js';
 import type { Country, Dictionary, ObjectInfo, Resolution } from '../host/engine/types.js';
+import { layout, translit } from './query-forms.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string): string => {
@@ -34,6 +35,8 @@ const WORSE = args.includes('--worse');
 /** another core or other dictionaries (a baseline to compare with): `--wasm old.wasm --dictionaries old/` */
 const WASM_FILE = option('--wasm', '');
 const DICTIONARY_DIR = option('--dictionaries', '');
+/** writes the cases (country, kind, check, query) as JSON lines, for scripts/compare-answers.ts */
+const CASES_OUT = option('--cases-out', '');
 const DATA_DIR = process.env.DATA_DIR ?? join(ROOT, '..', 'shared', 'data');
 const DEV_FILE = join(ROOT, '..', 'shared', 'eval', 'dev.jsonl');
 const SUGGEST_COUNT = 5;
@@ -122,17 +125,6 @@ function typo(word: string): string {
   }
 }
 
-const LAYOUT_FROM = 'йцукенгшщзхъфывапролджэячсмитьбюё';
-const LAYOUT_TO = "qwertyuiop[]asdfghjkl;'zxcvbnm,.`";
-const layout = (text: string): string =>
-  [...text.toLowerCase()].map((ch) => { const at = LAYOUT_FROM.indexOf(ch); return at >= 0 ? LAYOUT_TO[at] : ch; }).join('');
-
-const TRANSLIT: Record<string, string> = {
-  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'y', к: 'k', л: 'l', м: 'm',
-  н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'shch',
-  ъ: '', ы: 'y', ь: '', э: 'e', ю: 'yu', я: 'ya', і: 'i', ї: 'yi', є: 'ye', ў: 'u',
-};
-const translit = (text: string): string => [...text.toLowerCase()].map((ch) => TRANSLIT[ch] ?? ch).join('');
 
 // ---------------------------------------------------------------------------------------------------------
 // Cases
@@ -555,6 +547,10 @@ function expected(dict: Dictionary, c: Case): string {
   if (c.check === 'city' || c.check === 'name-hint') return dict.object(c.target).fullName;
   const h = dict.house(c.house);
   return `${dict.chain(h.parent).map((id) => dict.object(id).fullName).join(', ')} д ${h.number}${h.block ? ` к${h.block}` : ''}${h.building ? ` стр${h.building}` : ''}${c.flat ? ` кв ${c.flat}` : ''}`;
+}
+
+if (CASES_OUT) {
+  writeFileSync(CASES_OUT, cases.map((c) => JSON.stringify({ country: c.country, kind: c.kind, check: c.check, query: c.query })).join('\n') + '\n');
 }
 
 const tally = new Map<string, { n: number; ok: number }>();
