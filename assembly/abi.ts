@@ -29,13 +29,9 @@ import { suggestInto, prepareHintOrder } from './solve/suggest';
 import { ensureSubtrees } from './subtree';
 import { setupGrid, nearestInto, nearestMetroInto, buildGrid, attachMetro } from './grid';
 
-const R_STATUS: i32 = 0;
-const R_PARTS: i32 = 11;
-const R_LEFT: i32 = 11 + 19 * 2;
-const MAX_LEFT: i32 = 32;
-/** folded text of the parts: R_TEXT_COUNT chars follow, parts index it as (start, length) */
-const R_TEXT: i32 = R_LEFT + 1 + MAX_LEFT * 2;
-const R_TEXT_CAPACITY: i32 = 1024;
+// the result region's layout (format/result.ts); R_TEXT: folded text of the parts, which index it as (start, length)
+import { R_STATUS, R_PARTS, R_LEFT, MAX_LEFT, R_TEXT, R_TEXT_CAPACITY } from './layout';
+
 export function setup(): void {
   setupArenas();
   // a word of the vocabulary, or a house keyword (`кв`): what a comma in a layout string may stand before

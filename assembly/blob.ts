@@ -19,7 +19,7 @@
  *   types    TYPE_STRIDE i32: levelMask (bit = level), flags (TYPE_COMMON_STREET)
  *   grid     see grid.ts
  */
-export const FORMAT_VERSION: i32 = 5;
+export { FORMAT_VERSION } from './layout';
 
 export const OBJ_STRIDE: i32 = 10;
 export const O_PARENT: i32 = 0;

@@ -23,7 +23,9 @@ import { cyrillicInput, isDigit, normVariant, VARIANT_PLAIN, VARIANT_TRANSLIT } 
 import { hasVocabulary, isTypeWord } from './trie';
 import { ensureSubtrees, postcodeObject, postcodeSlice } from './subtree';
 
-export const PART_COUNT: i32 = 19;
+import { PART_COUNT } from './layout';
+
+export { PART_COUNT };
 export const P_HOUSE: i32 = 0;
 export const P_CASE: i32 = 1;
 export const P_BUILD: i32 = 2;

@@ -6,9 +6,9 @@
  * Run as a child of bench/batch.bench.ts, next to each measured command, under the same load.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { createEngine } from '../host/engine/index.js';
-import { dadataAddress } from '../host/records/dadata-record.js';
-import { buildAddressRecord, resolveObjects } from '../host/records/address-record.js';
+import { createEngine } from '../engine/index.js';
+import { dadataAddress } from '../engine/records/dadata-record.js';
+import { buildAddressRecord, resolveObjects } from '../engine/records/address-record.js';
 import { messyRows } from './messy-addresses.js';
 
 const SAMPLE = 20_000;

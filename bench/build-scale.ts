@@ -36,9 +36,9 @@ import { openZip } from '../dictionaries/sources/zip.js';
 import { randomFrom } from '../dictionaries/synth/names.js';
 import { existingArchive, generateGarScale, type GarScaleOptions, type GarScaleResult } from '../dictionaries/synth/gar-scale.js';
 import { typeTable } from '../dictionaries/types.js';
-import { AddressEngine } from '../host/engine/engine.js';
-import { readBlobFile } from '../host/engine/blob-file.js';
-import { defaultWasmFile, loadDictionaryFile } from '../host/engine/index.js';
+import { AddressEngine } from '../engine/engine.js';
+import { readBlobFile } from '../engine/blob-file.js';
+import { defaultWasmFile, loadDictionaryFile } from '../engine/index.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SELF = fileURLToPath(import.meta.url);
@@ -157,7 +157,7 @@ async function childLoad(dictFile: string): Promise<LoadReport> {
   global.gc?.();
   const rssBeforeMb = rssMb();
   const started = performance.now();
-  // the server's own path (host/engine/index.ts): the file read section by section, never whole
+  // the server's own path (engine/index.ts): the file read section by section, never whole
   const dictionary = await loadDictionaryFile(dictFile, module);
   const loadMs = performance.now() - started;
   await settle();
@@ -235,7 +235,7 @@ async function childLoad(dictFile: string): Promise<LoadReport> {
  */
 async function childFind(dictFile: string): Promise<{ firstFindByIdMs: number; findByIdUs: number; rssBeforeMb: number; rssAfterMb: number; heapAfterMb: number }> {
   const module = await WebAssembly.compile(readFileSync(defaultWasmFile()));
-  // the server's own path (host/engine/index.ts): the file read section by section, never whole
+  // the server's own path (engine/index.ts): the file read section by section, never whole
   const dictionary = await loadDictionaryFile(dictFile, module);
   global.gc?.();
   const rssBeforeMb = rssMb();

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Country } from '../host/engine/types.js';
+import type { Country } from '../engine/types.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const EVAL_FILE = resolve(ROOT, process.env.EVAL_FILE ?? '../shared/eval/dev.jsonl');

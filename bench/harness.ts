@@ -9,7 +9,7 @@
  * then the p99 of a batch divided by its size (marked "batched" in the notes).
  */
 import { Bench } from 'tinybench';
-import { createEngine, type AddressEngine } from '../host/engine/index.js';
+import { createEngine, type AddressEngine } from '../engine/index.js';
 import { ROOT } from './fixtures.js';
 
 export { ROOT };

@@ -6,6 +6,7 @@
  * not the other 13 members, ordinals, phones or fractions the core's grammar handles. So it does less
  * work than the core; read its ratio as an upper bound of what plain JS would cost.
  */
+import { foldCase } from '../format/fold.js';
 
 export const KIND_ALPHA = 1;
 export const KIND_DIGIT = 2;
@@ -20,7 +21,7 @@ export class TwinTokenizer {
 
   /** Folds and splits `text`; returns the token count. */
   tokenize(text: string): number {
-    const folded = text.toLowerCase().replace(/ё/g, 'е');
+    const folded = foldCase(text);
     this.folded = folded;
     let count = 0;
     let sep = 0;

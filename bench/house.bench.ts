@@ -8,6 +8,7 @@
 import { houseStrings } from './fixtures.js';
 import { consume, isMain, measure, row, runStandalone, type BenchContext, type Row } from './harness.js';
 import { parseHouseTwin, TwinTokenizer } from './house-twin.js';
+import { foldCase } from '../format/fold.js';
 
 const BATCH = 20;
 const CHECKED = ['house', 'case', 'build', 'flat'] as const;
@@ -26,9 +27,8 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     checked++;
     const core = engine.parseHouse(f.text).parts;
     const js = parseHouseTwin(twin, f.text);
-    const norm = (s: string) => s.toLowerCase().replace(/ё/g, 'е');
-    if (CHECKED.every((k) => core[k] === norm(f.expect![k]))) coreRight++;
-    if (CHECKED.every((k) => js[k] === norm(f.expect![k]))) twinRight++;
+    if (CHECKED.every((k) => core[k] === foldCase(f.expect![k]))) coreRight++;
+    if (CHECKED.every((k) => js[k] === foldCase(f.expect![k]))) twinRight++;
   }
 
   let i = 0;

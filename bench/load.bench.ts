@@ -4,7 +4,7 @@
  * build/dictionaries (what a server worker holds), then the time of `LoadedDictionary.fromBytes` for
  * ru.dict (msgpack decode, core instance, sections copied in, grid built, host columns) versus the
  * msgpack decode of the same bytes alone, and of the server's load of the file section by section
- * (host/engine/blob-file.ts) versus reading it whole and loading its bytes; and the sections' checksums
+ * (engine/blob-file.ts) versus reading it whole and loading its bytes; and the sections' checksums
  * (format/blob.ts): the file read through and verified alone, and CRC-32 over the blob's bytes, zlib's (the
  * server's) against the plain JS one (the browser's), whose rate is what a national blob's check costs.
  */
@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 import * as zlib from 'node:zlib';
 import { unpack } from 'msgpackr';
 import { crc32, nativeCrc32 } from '../format/blob.js';
-import { readBlobFile } from '../host/engine/blob-file.js';
-import { blobFile, createEngine, defaultWasmFile, loadDictionaryFile, LoadedDictionary } from '../host/engine/index.js';
+import { readBlobFile } from '../engine/blob-file.js';
+import { blobFile, createEngine, defaultWasmFile, loadDictionaryFile, LoadedDictionary } from '../engine/index.js';
 import { BENCH_TIME_MS, consume, isMain, measure, row, ROOT, type BenchContext, type Row } from './harness.js';
 
 const MB = 1024 * 1024;

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AddressEngine, blobFile, LoadedDictionary } from '../host/engine/index.js';
+import { AddressEngine, blobFile, LoadedDictionary } from '../engine/index.js';
 import { cleanQueries, ROOT, suggestQueries } from './fixtures.js';
 
 const USAGE = 'usage: tsx bench/scale-paired.ts <blob> <core.wasm> [<core.wasm> …] | --dictionaries <core.wasm> <small> <big> [<small> <big> …]';

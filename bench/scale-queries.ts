@@ -12,7 +12,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AddressEngine, blobFile, defaultWasmFile, LoadedDictionary } from '../host/engine/index.js';
+import { AddressEngine, blobFile, defaultWasmFile, LoadedDictionary } from '../engine/index.js';
 import { cleanQueries, ROOT, suggestQueries } from './fixtures.js';
 
 const args = process.argv.slice(2);

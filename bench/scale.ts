@@ -36,7 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { buildModels } from '../dictionaries/build-model.js';
 import { encodeBlob } from '../dictionaries/blob-writer.js';
 import { gaOf, type MergedHouse, type MergedModel, type MergedObject } from '../dictionaries/merged.js';
-import { AddressEngine, blobFile, defaultWasmFile, LoadedDictionary } from '../host/engine/index.js';
+import { AddressEngine, blobFile, defaultWasmFile, LoadedDictionary } from '../engine/index.js';
 import { cleanQueries, rng, suggestQueries } from './fixtures.js';
 import { consume, formatTable, isMain, measure, row, ROOT, type BenchContext, type Row } from './harness.js';
 

@@ -6,7 +6,7 @@
  * Queries in Latin letters run three analyses (plain, keyboard layout, transliteration), so they get
  * their own row. Every query is run once first; a throw is reported with the query that caused it.
  */
-import type { Country } from '../host/engine/types.js';
+import type { Country } from '../engine/types.js';
 import { cleanQueries } from './fixtures.js';
 import { consume, isMain, measure, row, runStandalone, type BenchContext, type Row } from './harness.js';
 

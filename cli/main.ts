@@ -11,8 +11,8 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { parseCountryCode } from '../host/countries.js';
-import type { Country, GeoLevel } from '../host/engine/types.js';
+import { parseCountryCode } from '../engine/countries.js';
+import type { Country, GeoLevel } from '../engine/types.js';
 import { CLEAN_FIELDS, GEOCODE_FIELDS, parseFields } from './batch/fields.js';
 import { JobError, runJob, type JobOptions, type JobSummary } from './batch/job.js';
 

@@ -10,12 +10,12 @@
  *   number, type                pool ids (numbers and types repeat: `1`…`500`, `кв`, `оф`)
  *   gar u32, fias 16 B, cadnum 2 × u32 (cadnum.ts), source u8
  */
-import { decodeCadnum, encodeCadnum } from './cadnum.js';
+import { decodeCadnum, encodeCadnum } from '../format/cadnum.js';
 import { bytes, guidIndex, LazyColumn, StringPool, type HouseReferences, type Section } from './house-store.js';
 import type { ApartmentRecord } from './model.js';
 import type { MergedApartment } from './merged.js';
-import { guidPrefixes, indexOfSorted, orderBy } from './order.js';
-import { guidInto, guidText } from './guid.js';
+import { guidPrefixes, indexOfSorted, orderBy } from '../format/order.js';
+import { guidInto, guidText } from '../format/guid.js';
 
 export class ApartmentStore {
   count = 0;

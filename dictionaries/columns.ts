@@ -9,7 +9,7 @@
  *
  * A column with no value in any row is written as nil, and the reader reads nil as empty rows.
  */
-import { guidInto } from './guid.js';
+import { guidInto } from '../format/guid.js';
 
 const bytes = (array: ArrayBufferView): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 

@@ -4,10 +4,7 @@
  * A test (test/unit/dictionaries/fold.test.ts) runs both over the same strings.
  */
 
-const FOLD: Record<string, string> = {
-  ё: 'е', є: 'е', і: 'и', ї: 'и', ґ: 'г', ў: 'у', ә: 'а', ғ: 'г', қ: 'к', ң: 'н', ө: 'о', ұ: 'у', ү: 'у', һ: 'х',
-  '–': '-', '—': '-', '−': '-', '\\': '/', '№': 'н',
-};
+import { FOLD, foldCase } from '../format/fold.js';
 
 export function foldChar(ch: string): string {
   const c = ch.toLowerCase();
@@ -140,9 +137,7 @@ export function nameWords(text: string): string[] {
 /** Key of a house as the core builds it from the parsed parts: 10, 10а, 10/2, 10к2, 10с12. */
 export function houseKey(number: string, block?: string, building?: string, liter?: string): { key: string; base: number } {
   const clean = (s: string | undefined) =>
-    (s ?? '')
-      .toLowerCase()
-      .replace(/ё/g, 'е')
+    foldCase(s ?? '')
       .replace(/корпус|корп\.?/g, 'к')
       .replace(/строение|стр\.?/g, 'с')
       .replace(/литера|литер|лит\.?/g, '')

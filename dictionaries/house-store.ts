@@ -25,11 +25,11 @@
  */
 import type { Codes, HouseRecord } from './model.js';
 import type { MergedHouse } from './merged.js';
-import { decodeCadnum, encodeCadnum } from './cadnum.js';
+import { decodeCadnum, encodeCadnum } from '../format/cadnum.js';
 import { houseKey } from './fold.js';
-import { FLAG_MULTI_FLAT, FLAG_MULTI_FLAT_KNOWN, FLAG_POSSESSION, FLAG_STEAD } from './house-flags.js';
-import { guidInto, guidText } from './guid.js';
-import { indexOfSorted, lowerBound } from './order.js';
+import { FLAG_MULTI_FLAT, FLAG_MULTI_FLAT_KNOWN, FLAG_POSSESSION, FLAG_STEAD } from '../format/house-flags.js';
+import { guidInto, guidText } from '../format/guid.js';
+import { indexOfSorted, lowerBound } from '../format/order.js';
 import { BinBlocks, BLOCK_ROWS, CHUNK_SHIFT, ChunkedColumn, SpillFile } from './spill.js';
 
 export type TypedArray = Int32Array | Uint32Array | Uint8Array | Uint16Array | Float64Array;

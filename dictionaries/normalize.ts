@@ -4,9 +4,10 @@
  * registries that write a region differently (`Чувашия Республика`, `Респ Чувашская - Чувашия`,
  * `Чувашская Республика - Чувашия` all share the key `чувашия`... when a type word is dropped).
  */
+import { foldCase } from '../format/fold.js';
 
 export function fold(text: string): string {
-  return text.toLowerCase().replace(/ё/g, 'е').replace(/[«»"'`’]/g, '').trim();
+  return foldCase(text).replace(/[«»"'`’]/g, '').trim();
 }
 
 /** a join key for place names: folded, hyphens and dots as spaces, whitespace collapsed */

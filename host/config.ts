@@ -12,8 +12,8 @@ import { parse as parseYaml } from 'yaml';
 import { Ajv } from 'ajv';
 import { formatErrors } from './schemas/validator.js';
 import { publicKeyFrom } from './license.js';
-import type { HouseCodes } from './engine/dictionary.js';
-import { COUNTRIES, type Country } from './engine/types.js';
+import type { HouseCodes } from '../engine/dictionary.js';
+import { COUNTRIES, type Country } from '../engine/types.js';
 
 export interface Config {
   gateway: {

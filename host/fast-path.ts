@@ -21,7 +21,7 @@ import { authCheck, type Authenticate } from './middleware/auth.js';
 import { answerPreflight, corsPolicy, isPreflight, originHeaders } from './middleware/cors.js';
 import { JSON_TYPE } from './middleware/errors.js';
 import { declaredTooLarge, handOverBody, parseJsonBody, readBody } from './middleware/json-body.js';
-import { toJsonBytes } from './records/json.js';
+import { toJsonBytes } from '../engine/records/json.js';
 import { ROUTES, routePaths } from './routes/index.js';
 import type { AppServices, RouteDefinition, RouteRequest } from './routes/route.js';
 import type { RouteStats } from './metrics.js';

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync, renameSync } from '
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { FailedPreconditionError, InvalidArgumentError, PermissionDeniedError } from './errors.js';
-import type { Country } from './engine/types.js';
+import type { Country } from '../engine/types.js';
 
 export interface LicensePayload {
   customer: string;

@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client';
 import { UnavailableError } from './errors.js';
 import { envelope, JSON_TYPE } from './middleware/errors.js';
-import { COUNTRIES, type Engine } from './engine/types.js';
+import { COUNTRIES, type Engine } from '../engine/types.js';
 
 /** seconds */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -16,10 +16,10 @@ import pino, { type Logger } from 'pino';
 import { createApp, swapEngine, type AddressApp } from './app.js';
 import { requestHandler } from './fast-path.js';
 import { loadConfig, parseListen, type Config } from './config.js';
-import { COUNTRIES, type Country, type Engine } from './engine/types.js';
-import type { HouseCodes } from './engine/dictionary.js';
-import { blobFile } from './engine/index.js';
-import { reloadEngine } from './engine/reload.js';
+import { COUNTRIES, type Country, type Engine } from '../engine/types.js';
+import type { HouseCodes } from '../engine/dictionary.js';
+import { blobFile } from '../engine/index.js';
+import { reloadEngine } from '../engine/reload.js';
 import { logDestination } from './log-destination.js';
 import { clusterScrape, metricsEndpoint, ServiceMetrics, workerScrape } from './metrics.js';
 import { EXIT, isListenError, RestartPolicy } from './restart-policy.js';
@@ -42,11 +42,11 @@ const LOG_FLUSH_MS = 500;
 
 type EngineFactory = (options: { dir: string; houseCodes?: HouseCodes; log?: (line: string) => void }) => Promise<Engine>;
 
-/** `host/engine/index.ts` (the lead's) exports `createEngine({dir})`. */
+/** `engine/index.ts` (the lead's) exports `createEngine({dir})`. */
 export async function loadEngineFactory(): Promise<EngineFactory> {
-  const modulePath = './engine/index.js';
+  const modulePath = '../engine/index.js';
   const module = (await import(modulePath)) as { createEngine?: EngineFactory };
-  if (typeof module.createEngine !== 'function') throw new Error('host/engine/index.ts does not export createEngine({dir})');
+  if (typeof module.createEngine !== 'function') throw new Error('engine/index.ts does not export createEngine({dir})');
   return module.createEngine;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Writes host/records/dadata-types.json: each type abbreviation's full name, lower case, as DaData's records carry it
+ * Writes engine/records/dadata-types.json: each type abbreviation's full name, lower case, as DaData's records carry it
  * in `*_type_full` (`обл` → `область`), from dictionaries/data/types.tsv (the first row of an abbreviation wins;
  * the Ukrainian and Kazakh rows are kept apart, the Belarusian rows spell Russian abbreviations in Belarusian and are
  * left out). `npx tsx scripts/dadata-types.ts`; test/unit/records/dadata-record.test.ts checks the file is current.
@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const TYPES_TSV = fileURLToPath(new URL('../dictionaries/data/types.tsv', import.meta.url));
-export const DADATA_TYPES_JSON = fileURLToPath(new URL('../host/records/dadata-types.json', import.meta.url));
+export const DADATA_TYPES_JSON = fileURLToPath(new URL('../engine/records/dadata-types.json', import.meta.url));
 
 /** Countries whose own rows name types in their own language, kept as their own table. */
 const OWN_ROWS = new Set(['ua', 'kz']);

@@ -1,6 +1,6 @@
 /**
  * Builds what `npm start`, `npm test` and `npm run bench` need, when it is missing or older than its
- * inputs: the wasm (release; with --debug also the debug build the tests run; the builder's XML scanner), the default
+ * inputs: assembly/layout.ts from format/ (scripts/assembly-layout.ts), the wasm (release; with --debug also the debug build the tests run; the builder's XML scanner), the default
  * dictionaries from DATA_DIR (default ../shared/data) and the page at `/` (build/web: without it the page's first
  * request would build it). Fails loudly with the step that failed.
  */
@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDictionaries } from '../dictionaries/build.js';
+import { writeAssemblyLayout } from './assembly-layout.js';
 import { buildWeb, webBuildIsStale } from '../web/build.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -60,6 +61,7 @@ async function dictionaries(): Promise<void> {
 }
 
 try {
+  if (writeAssemblyLayout()) console.log('wrote assembly/layout.ts from format/');
   asc('release');
   if (debug) asc('debug');
   asc('xml-scan');

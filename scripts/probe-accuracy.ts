@@ -15,8 +15,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomFrom } from '../dictionaries/synth/names.js';
-import { createEngine, ROOT } from '../host/engine/index.js';
-import type { Country, Dictionary, ObjectInfo, Resolution } from '../host/engine/types.js';
+import { createEngine, ROOT } from '../engine/index.js';
+import type { Country, Dictionary, ObjectInfo, Resolution } from '../engine/types.js';
 import { layout, translit } from './query-forms.js';
 
 const args = process.argv.slice(2);

@@ -2,8 +2,8 @@
  * Debugging CLI: `npx tsx scripts/standardize.ts [--country ru] "query" …` prints the levels, house and
  * quality the engine resolves for each query (what the solver chose, without the HTTP layer).
  */
-import { createEngine } from '../host/engine/index.js';
-import type { Country } from '../host/engine/types.js';
+import { createEngine } from '../engine/index.js';
+import type { Country } from '../engine/types.js';
 
 const args = process.argv.slice(2);
 if (args.length === 0 || args.includes('--help') || args.includes('-h')) {

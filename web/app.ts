@@ -9,6 +9,7 @@
  * service worker active with every file cached) and `timings` (keystroke → hints rendered, per keystroke).
  */
 import { createEngine, type AddressRecord, type WebEngine } from './engine.js';
+import { foldCase } from '../format/fold.js';
 
 interface PageManifest {
   buildId: string;
@@ -72,14 +73,12 @@ const megabytes = (bytes: number): string => `${(bytes / 1048576).toFixed(1).rep
 
 // ---- hints ----
 
-const fold = (text: string): string => text.toLowerCase().replace(/ё/g, 'е');
-
 /** The hint's text with the typed word beginnings in <mark>; its textContent stays addressFull. */
 function highlighted(text: string, query: string): DocumentFragment {
-  const words = fold(query).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = foldCase(query).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const out = document.createDocumentFragment();
   for (const piece of text.split(/([\p{L}\p{N}]+)/u)) {
-    const folded = fold(piece);
+    const folded = foldCase(piece);
     const match = /[\p{L}\p{N}]/u.test(piece) ? words.filter((w) => folded.startsWith(w)).sort((a, b) => b.length - a.length)[0] : undefined;
     if (!match) {
       out.append(piece);

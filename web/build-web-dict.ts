@@ -21,9 +21,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'msgpackr';
-import { decodeBlob } from '../host/engine/dictionary.js';
+import { decodeBlob } from '../engine/dictionary.js';
 import { blobMapBytes } from '../dictionaries/blob-writer.js';
-import { COUNTRIES, type Country } from '../host/engine/types.js';
+import { COUNTRIES, type Country } from '../engine/types.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -68,7 +68,7 @@ export function webBlob(sourceBytes: Uint8Array, source = 'blob'): { bytes: Uint
   const houses: Record<string, Uint8Array | string[]> = {};
   for (const [name, value] of Object.entries(blob.host.houses)) {
     if (DROPPED_HOUSE_COLUMNS.includes(name)) dropped.push(`houses.${name}`);
-    // decoded from bytes: no section is left in a file (a `ColdSection` comes only from host/engine/blob-file.ts)
+    // decoded from bytes: no section is left in a file (a `ColdSection` comes only from engine/blob-file.ts)
     else houses[name] = value as Uint8Array | string[];
   }
   const apartmentCount = blob.counts.apartments ?? 0;

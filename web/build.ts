@@ -74,8 +74,8 @@ export function webBuildIsStale(options: WebBuildOptions = {}): boolean {
   const built = statSync(manifest).mtimeMs;
   const sources = Math.max(
     newest(WEB),
-    newest(join(ROOT, 'host', 'engine')),
-    newest(join(ROOT, 'host', 'records')),
+    newest(join(ROOT, 'engine')),
+    newest(join(ROOT, 'format')),
     newest(options.wasmFile ?? DEFAULT_WASM_FILE),
     newest(options.dictionariesDir ?? DEFAULT_DICTIONARIES_DIR, (name) => name.endsWith('.dict')),
   );

@@ -3,22 +3,22 @@
  * loads one country's blob (a web dictionary of build-web-dict.ts or a server blob) into its own core
  * instance and answers with the server's records. No I/O and no Node API: the caller brings the bytes.
  *
- * It is the server's code, not a copy of it: AddressEngine (host/engine/engine.ts) turns the core's result
- * records into Resolutions, buildAddressRecord (host/records/address-record.ts) turns those into
- * AddressRecords, and standardize is the clean route's own `standardizeAddress`. The hints' letter rule is the routes' own (host/routes/hint-letters.ts); what
+ * It is the server's code, not a copy of it: AddressEngine (engine/engine.ts) turns the core's result
+ * records into Resolutions, buildAddressRecord (engine/records/address-record.ts) turns those into
+ * AddressRecords, and standardize is the clean route's own `standardizeAddress`. The hints' letter rule is the routes' own (engine/hint-letters.ts); what
  * is repeated here is the suggest route's count rule (absent or 0 → 10, over 20 → 20), because the route's module
  * also compiles the request schemas; test/browser/parity.test.ts holds both sides to the same answers.
  */
-import { AddressEngine } from '../host/engine/engine.js';
-import { LoadedDictionary } from '../host/engine/dictionary.js';
-import type { Country } from '../host/engine/types.js';
-import { hintRecords, type AddressRecord, type HouseDetailsRecord } from '../host/records/address-record.js';
-import { completeHouseParts, houseFullName } from '../host/records/house-details.js';
-import { standardizeAddress } from '../host/routes/standardize.js';
-import { MIN_LETTERS, letterCount } from '../host/routes/hint-letters.js';
+import { AddressEngine } from '../engine/engine.js';
+import { LoadedDictionary } from '../engine/dictionary.js';
+import type { Country } from '../engine/types.js';
+import { hintRecords, type AddressRecord, type HouseDetailsRecord } from '../engine/records/address-record.js';
+import { completeHouseParts, houseFullName } from '../engine/records/house-details.js';
+import { standardizeAddress } from '../engine/standardize.js';
+import { MIN_LETTERS, letterCount } from '../engine/hint-letters.js';
 
-export type { AddressRecord, HouseDetailsRecord } from '../host/records/address-record.js';
-export type { Country } from '../host/engine/types.js';
+export type { AddressRecord, HouseDetailsRecord } from '../engine/records/address-record.js';
+export type { Country } from '../engine/types.js';
 
 /** The suggest route's rules (host/routes/suggest-address.ts, conventions.md). */
 export { MIN_LETTERS };

@@ -6,11 +6,11 @@
  * result, a line in `exceptions`, and the batch goes on.
  */
 import iconv from 'iconv-lite';
-import type { Country, Engine, GeoLevel } from '../../host/engine/types.js';
-import { buildAddressRecord, type AddressRecord } from '../../host/records/address-record.js';
-import { dadataAddress, registryCodes, type DadataAddress } from '../../host/records/dadata-record.js';
-import { resolutionOfFound } from '../../host/records/resolution.js';
-import { standardizeAddress } from '../../host/routes/standardize.js';
+import type { Country, Engine, GeoLevel } from '../../engine/types.js';
+import { buildAddressRecord, type AddressRecord } from '../../engine/records/address-record.js';
+import { dadataAddress, registryCodes, type DadataAddress } from '../../engine/records/dadata-record.js';
+import { resolutionOfFound } from '../../engine/records/resolution.js';
+import { standardizeAddress } from '../../engine/standardize.js';
 import { cellText, fieldReader, type FieldReader } from './fields.js';
 import { countLines, csvField, splitRecord, withoutLineEnd } from './records.js';
 import { xlsxRow } from './xlsx-writer.js';

@@ -1,10 +1,10 @@
 /**
- * The result columns of a batch: names of DaData's flat record (host/records/dadata-record.ts) or paths into our
+ * The result columns of a batch: names of DaData's flat record (engine/records/dadata-record.ts) or paths into our
  * AddressRecord (`houseDetails.house`, `region.codes.fias`, `quality.level`), checked before the first row is read.
  */
-import type { AddressRecord } from '../../host/records/address-record.js';
-import { DADATA_ADDRESS_FIELDS, type DadataAddress } from '../../host/records/dadata-record.js';
-import { HOUSE_PART_KEYS, LEVEL_KEYS } from '../../host/engine/types.js';
+import type { AddressRecord } from '../../engine/records/address-record.js';
+import { DADATA_ADDRESS_FIELDS, type DadataAddress } from '../../engine/records/dadata-record.js';
+import { HOUSE_PART_KEYS, LEVEL_KEYS } from '../../engine/types.js';
 
 /** The result columns `clean` writes when no --fields is given. */
 export const CLEAN_FIELDS = [

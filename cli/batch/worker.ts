@@ -3,7 +3,7 @@
  * came in `workerData`. Started through worker.mjs, which makes TypeScript loadable in the thread.
  */
 import { workerData } from 'node:worker_threads';
-import { createEngine } from '../../host/engine/index.js';
+import { createEngine } from '../../engine/index.js';
 import { runBatch, RowWriter, type BatchResult, type BatchSetup, type BatchTask } from './batch.js';
 
 export interface WorkerData {

@@ -43,7 +43,7 @@ import { NumberMap } from './compact-map.js';
 import type { FlatRecord } from './flat-xml.js';
 import { inlineScan, workerScan, type GarScan, type ScanJob } from './gar-scan.js';
 import { WasmRecords, XML_SCAN_WASM } from './flat-xml-wasm.js';
-import { decodeCadnum, encodeCadnum } from '../cadnum.js';
+import { decodeCadnum, encodeCadnum } from '../../format/cadnum.js';
 import {
   APARTMENT,
   APARTMENT_TABLES,

@@ -21,6 +21,7 @@ import { readFile } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { Level, type AddressObject, type HouseRecord, type LevelNumber, type ModelSink } from '../model.js';
 import { HOUSE_LOOKALIKES } from '../fold.js';
+import { foldCase } from '../../format/fold.js';
 import { nameKey } from '../normalize.js';
 import { typeTable, type Country, type TypeTable } from '../types.js';
 import { streamXml } from './xml.js';
@@ -305,7 +306,7 @@ function aliasesOf(tags: Map<string, string>, name: string): string[] {
  * digit is its Cyrillic letter: `44c1` → number 44, building 1; `12a` → `12а`.
  */
 export function parseHouseNumber(text: string): Pick<HouseRecord, 'number' | 'block' | 'building' | 'liter'> {
-  let rest = text.trim().replace(/(?<=\d\s?)[a-zA-Z](?![a-zA-Z])/g, (ch) => HOUSE_LOOKALIKES[ch] ?? ch).toLowerCase().replace(/ё/g, 'е');
+  let rest = foldCase(text.trim().replace(/(?<=\d\s?)[a-zA-Z](?![a-zA-Z])/g, (ch) => HOUSE_LOOKALIKES[ch] ?? ch));
   const result: Pick<HouseRecord, 'number' | 'block' | 'building' | 'liter'> = { number: '' };
   const take = (pattern: RegExp): string | undefined => {
     const match = pattern.exec(rest);

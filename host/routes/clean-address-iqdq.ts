@@ -1,9 +1,9 @@
 /** POST /clean/address/iqdq: the standardization result as one legacy flat record. */
-import { iqdqRecord } from '../records/legacy-record.js';
+import { iqdqRecord } from '../../engine/records/legacy-record.js';
 import { cleanAddressRequest } from '../schemas/clean-address.js';
 import { requireDictionary } from './country.js';
 import type { RouteDefinition } from './route.js';
-import { standardizeAddress } from './standardize.js';
+import { standardizeAddress } from '../../engine/standardize.js';
 
 export const cleanAddressIqdqRoute: RouteDefinition = {
   method: 'POST',

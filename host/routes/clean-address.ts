@@ -3,12 +3,12 @@
  * (DaData's cleaner body, `["мск сухонская 11 89"]`) answers an array of DaData address records, one per string,
  * in order (Russia's dictionary, as DaData's cleaner; records/dadata-record.ts).
  */
-import { dadataAddress, registryCodes, type DadataAddress } from '../records/dadata-record.js';
+import { dadataAddress, registryCodes, type DadataAddress } from '../../engine/records/dadata-record.js';
 import { cleanAddressRequest } from '../schemas/clean-address.js';
 import { dadataCleanRequest } from '../schemas/dadata.js';
 import { requireDictionary } from './country.js';
 import type { AppServices, RouteDefinition, RouteRequest } from './route.js';
-import { standardizeAddress } from './standardize.js';
+import { standardizeAddress } from '../../engine/standardize.js';
 
 function dadataClean(request: RouteRequest, services: AppServices): DadataAddress[] {
   const sources = dadataCleanRequest.parse(request.body);

@@ -1,5 +1,5 @@
 /** POST /clean/house: only the house part of a string; works for any country. */
-import { houseFullName, completeHouseParts } from '../records/house-details.js';
+import { houseFullName, completeHouseParts } from '../../engine/records/house-details.js';
 import { cleanHouseRequest } from '../schemas/clean-house.js';
 import { parseCountryField } from './country.js';
 import type { RouteDefinition } from './route.js';

@@ -1,6 +1,6 @@
 /** The installed dictionary a request's country code names, or the error conventions.md prescribes. */
-import { COUNTRY_INFO, parseCountryCode } from '../countries.js';
-import type { Country, Dictionary, Engine } from '../engine/types.js';
+import { COUNTRY_INFO, parseCountryCode } from '../../engine/countries.js';
+import type { Country, Dictionary, Engine } from '../../engine/types.js';
 import { FailedPreconditionError, InvalidArgumentError } from '../errors.js';
 import type { LicenseManager } from '../license.js';
 

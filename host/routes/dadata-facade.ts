@@ -3,13 +3,13 @@
  * (to narrow the engine's reading) and then checked on each record exactly as DaData states them, and the
  * suggestion of one engine resolution (records/dadata-record.ts).
  */
-import { COUNTRY_INFO } from '../countries.js';
-import { COUNTRIES, LEVEL_KEYS, type Country, type Dictionary, type Engine, type Resolution, type Scope } from '../engine/types.js';
-import { buildAddressRecord, onePerPlace, resolveObjects, type AddressRecord, type BuildOptions, type ResolvedObjects } from '../records/address-record.js';
+import { COUNTRY_INFO } from '../../engine/countries.js';
+import { COUNTRIES, LEVEL_KEYS, type Country, type Dictionary, type Engine, type Resolution, type Scope } from '../../engine/types.js';
+import { buildAddressRecord, onePerPlace, resolveObjects, type AddressRecord, type BuildOptions, type ResolvedObjects } from '../../engine/records/address-record.js';
 import {
   dadataSuggestion, DADATA_BOUNDS, registryCodes, type DadataAddress, type DadataBound, type DadataExtras, type DadataLevel, type DadataSuggestion, type SuggestionView,
-} from '../records/dadata-record.js';
-import { foldName, shared } from '../records/shared.js';
+} from '../../engine/records/dadata-record.js';
+import { foldName, shared } from '../../engine/records/shared.js';
 import type { DadataGeoLocation, DadataLocation } from '../schemas/dadata.js';
 
 

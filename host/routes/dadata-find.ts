@@ -4,9 +4,9 @@
  * a radius, nearest first; a place when no house is near), `iplocate/address` (no IP database: `{"location":
  * null}`), `status/address` (what suggestions-jquery and @dadata/suggestions read before they start).
  */
-import { COUNTRIES, type Country, type Dictionary, type Engine, type Found, type Resolution } from '../engine/types.js';
-import { resolutionOfFound } from '../records/resolution.js';
-import { type DadataSuggestion } from '../records/dadata-record.js';
+import { COUNTRIES, type Country, type Dictionary, type Engine, type Found, type Resolution } from '../../engine/types.js';
+import { resolutionOfFound } from '../../engine/records/resolution.js';
+import { type DadataSuggestion } from '../../engine/records/dadata-record.js';
 import {
   dadataCount, dadataFindByIdRequest, dadataGeolocateRequest, DADATA_GEO_DEFAULT_RADIUS, type DadataGeolocateRequest,
 } from '../schemas/dadata.js';

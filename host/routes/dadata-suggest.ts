@@ -5,11 +5,11 @@
  * leaving the others out; `from_bound`/`to_bound` keep the levels between them and cut the value to them;
  * `restrict_value` leaves the pinned place out of the value; `language: en` writes the record in Latin letters.
  */
-import type { Country, Engine, Resolution } from '../engine/types.js';
-import { type DadataSuggestion, type SuggestionView } from '../records/dadata-record.js';
+import type { Country, Engine, Resolution } from '../../engine/types.js';
+import { type DadataSuggestion, type SuggestionView } from '../../engine/records/dadata-record.js';
 import { dadataCount, dadataSuggestRequest, type DadataLocation, type DadataSuggestRequest } from '../schemas/dadata.js';
 import { interleave, inLocation, pinnedLevel, requestCountries, scopesOf, suggestionOf, uniqueHints, withinBounds } from './dadata-facade.js';
-import { MIN_LETTERS, letterCount } from './hint-letters.js';
+import { MIN_LETTERS, letterCount } from '../../engine/hint-letters.js';
 import type { AppServices, RouteDefinition, RouteRequest } from './route.js';
 
 /** Hints read for each one answered when the records are then checked (locations, bounds): the check leaves some out. */

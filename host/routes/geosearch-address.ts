@@ -1,7 +1,7 @@
 /** POST /geosearch/address: the address at a point, of a chosen level, within a radius. */
 import { NotFoundError } from '../errors.js';
-import { buildAddressRecord } from '../records/address-record.js';
-import { resolutionOfFound } from '../records/resolution.js';
+import { buildAddressRecord } from '../../engine/records/address-record.js';
+import { resolutionOfFound } from '../../engine/records/resolution.js';
 import { GEOSEARCH_DEFAULT_RADIUS, geosearchAddressRequest } from '../schemas/geosearch-address.js';
 import { requireDictionary } from './country.js';
 import type { RouteDefinition } from './route.js';

@@ -2,7 +2,7 @@
  * Registry identifiers: the registries an id of UNKNOWN type may belong to, judged by its shape, and the
  * canonical spelling each registry's lookup expects.
  */
-import type { Dictionary, Found, IdKind } from '../engine/types.js';
+import type { Dictionary, Found, IdKind } from '../../engine/types.js';
 
 type KnownKind = Exclude<IdKind, 'UNKNOWN'>;
 

@@ -1,7 +1,7 @@
 /** POST /idsearch/address: the record of an object, house or apartment by its registry id. */
 import { NotFoundError } from '../errors.js';
-import { buildAddressRecord } from '../records/address-record.js';
-import { resolutionOfFound } from '../records/resolution.js';
+import { buildAddressRecord } from '../../engine/records/address-record.js';
+import { resolutionOfFound } from '../../engine/records/resolution.js';
 import { idsearchAddressRequest, normalizeIdKind } from '../schemas/idsearch-address.js';
 import { requireDictionary } from './country.js';
 import { candidateKinds, findById, spelledId } from './id-kind.js';

@@ -3,8 +3,8 @@
  * (Moscow → `г Москва, пл Красная, дом 1`); 404 when the locality has no house.
  */
 import { NotFoundError } from '../errors.js';
-import { buildAddressRecord } from '../records/address-record.js';
-import { resolutionOfFound } from '../records/resolution.js';
+import { buildAddressRecord } from '../../engine/records/address-record.js';
+import { resolutionOfFound } from '../../engine/records/resolution.js';
 import { idsearchCenterRequest } from '../schemas/idsearch-center.js';
 import { requireDictionary } from './country.js';
 import { findById } from './id-kind.js';

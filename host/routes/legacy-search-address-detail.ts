@@ -2,12 +2,12 @@
  * GET /legacy/searchAddressDetail, /legacy/searchAddressDetailDHL (alias searchAddressDetailVariant, with
  * the FIAS codes of the levels) and /legacy/checkAddress: standardization as an array of one flat record.
  */
-import { checkAddressRecord, searchAddressDetailRecord, searchAddressDetailVariantRecord } from '../records/legacy-record.js';
-import type { AddressRecord, ResolvedObjects } from '../records/address-record.js';
+import { checkAddressRecord, searchAddressDetailRecord, searchAddressDetailVariantRecord } from '../../engine/records/legacy-record.js';
+import type { AddressRecord, ResolvedObjects } from '../../engine/records/address-record.js';
 import { legacyAddrRequest } from '../schemas/legacy.js';
 import { requireDictionary } from './country.js';
 import type { RouteDefinition } from './route.js';
-import { standardizeAddress } from './standardize.js';
+import { standardizeAddress } from '../../engine/standardize.js';
 
 function legacyStandardize(build: (record: AddressRecord, objects: ResolvedObjects | null) => object): RouteDefinition['handle'] {
   return (request, services) => {

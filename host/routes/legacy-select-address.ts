@@ -1,6 +1,6 @@
 /** GET /legacy/selectAddress: hints as flat records (`letters`, `country`, `countreturnrec`). */
-import { hintRecords } from '../records/address-record.js';
-import { selectAddressRecord } from '../records/legacy-record.js';
+import { hintRecords } from '../../engine/records/address-record.js';
+import { selectAddressRecord } from '../../engine/records/legacy-record.js';
 import { legacySelectRequest } from '../schemas/legacy.js';
 import { requireDictionary } from './country.js';
 import type { RouteDefinition } from './route.js';

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { Engine } from '../engine/types.js';
+import type { Engine } from '../../engine/types.js';
 import type { LicenseManager } from '../license.js';
 import type { ServiceMetrics } from '../metrics.js';
 import type { RequestSchema } from '../schemas/validator.js';

@@ -1,12 +1,12 @@
 /** POST /suggest/address: hints for a partial address, from 3 letters on. */
-import type { Scope } from '../engine/types.js';
-import { hintRecords } from '../records/address-record.js';
+import type { Scope } from '../../engine/types.js';
+import { hintRecords } from '../../engine/records/address-record.js';
 import { SUGGEST_DEFAULT_COUNT, SUGGEST_MAX_COUNT, suggestAddressRequest, type ScopeRequest } from '../schemas/suggest-address.js';
 import { requireDictionary } from './country.js';
 import type { RouteDefinition } from './route.js';
-import { MIN_LETTERS, letterCount } from './hint-letters.js';
+import { MIN_LETTERS, letterCount } from '../../engine/hint-letters.js';
 
-export { MIN_LETTERS, letterCount } from './hint-letters.js';
+export { MIN_LETTERS, letterCount } from '../../engine/hint-letters.js';
 
 /** count absent or 0 → 10, over 20 → 20 (conventions.md). */
 export function suggestCount(count: number | undefined): number {

@@ -1,6 +1,6 @@
 /** GET /version: the service version and the versions of the loaded dictionaries; never needs a key. */
 import { readFileSync } from 'node:fs';
-import { COUNTRIES, type Engine } from '../engine/types.js';
+import { COUNTRIES, type Engine } from '../../engine/types.js';
 import type { RouteDefinition } from './route.js';
 
 export const SERVICE_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;

@@ -16,7 +16,7 @@ import { basename, join, resolve } from 'node:path';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { NotFoundError, UnavailableError } from '../errors.js';
-import { ROOT } from '../engine/index.js';
+import { ROOT } from '../../engine/index.js';
 
 const WEB_DIR = join(ROOT, 'build', 'web');
 const FILE = /^[a-z0-9][a-z0-9._-]*$/i;

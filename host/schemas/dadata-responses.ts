@@ -1,5 +1,5 @@
 /** JSON schemas of the DaData facade's answers, for the OpenAPI document and the tests that check real answers. */
-import { DADATA_ADDRESS_FIELDS } from '../records/dadata-record.js';
+import { DADATA_ADDRESS_FIELDS } from '../../engine/records/dadata-record.js';
 
 const TEXT = { type: ['string', 'null'] };
 const SPECIAL: Record<string, Record<string, unknown>> = {

@@ -3,7 +3,7 @@
  * (suggestions-jquery, @dadata/suggestions, dadata-py, react-dadata) send them. Members the facade does not
  * read are let through, as DaData lets them.
  */
-import { DADATA_BOUNDS } from '../records/dadata-record.js';
+import { DADATA_BOUNDS } from '../../engine/records/dadata-record.js';
 import { requestSchema } from './validator.js';
 
 export const DADATA_QUERY_MAX_LENGTH = 300;

@@ -1,5 +1,5 @@
 /** POST /geosearch/address: `{latitude, longitude, countryCode, addresslevel, radius}`. */
-import type { GeoLevel } from '../engine/types.js';
+import type { GeoLevel } from '../../engine/types.js';
 import { COUNTRY_CODE } from './common.js';
 import { requestSchema } from './validator.js';
 

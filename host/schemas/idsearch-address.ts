@@ -1,5 +1,5 @@
 /** POST /idsearch/address: `{query, type, countryCode}`; `type` is matched case-insensitively. */
-import type { IdKind } from '../engine/types.js';
+import type { IdKind } from '../../engine/types.js';
 import { COUNTRY_CODE, textField } from './common.js';
 import { requestSchema } from './validator.js';
 

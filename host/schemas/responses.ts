@@ -3,7 +3,7 @@
  * responses against them (so the document stays true). Objects are closed (`additionalProperties: false`).
  */
 import { DADATA_RESPONSE_SCHEMAS } from './dadata-responses.js';
-import { HOUSE_PART_KEYS } from '../engine/types.js';
+import { HOUSE_PART_KEYS } from '../../engine/types.js';
 
 const string = { type: 'string' } as const;
 const closed = (properties: Record<string, unknown>, required = Object.keys(properties)) =>

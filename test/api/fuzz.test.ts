@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../host/engine/index.js';
+import { createEngine } from '../../engine/index.js';
 import { DICTIONARIES_DIR, schemaErrors, startTestServer, type TestServer } from './helpers.js';
 
 let api: TestServer;

@@ -6,7 +6,7 @@
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../host/engine/index.js';
+import { createEngine } from '../../engine/index.js';
 import { DICTIONARIES_DIR, startTestServer, type TestServer } from './helpers.js';
 
 const GOLDEN_DIR = 'test/golden';

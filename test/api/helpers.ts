@@ -1,5 +1,5 @@
 /**
- * Starts `createApp()` with the REAL engine and dictionaries (`createEngine({dir})` of host/engine, the
+ * Starts `createApp()` with the REAL engine and dictionaries (`createEngine({dir})` of engine/, the
  * blobs of `npm run dict:build` in `build/dictionaries`, or DICTIONARIES_DIR) on 127.0.0.1, port 0, and
  * calls it with fetch. The engine is loaded once per test file.
  */
@@ -10,7 +10,7 @@ import pino from 'pino';
 import { createApp, type AddressApp } from '../../host/app.js';
 import { configFromObject } from '../../host/config.js';
 import { requestHandler } from '../../host/fast-path.js';
-import type { Engine } from '../../host/engine/types.js';
+import type { Engine } from '../../engine/types.js';
 import type { LicenseManager } from '../../host/license.js';
 import { RESPONSE_SCHEMAS } from '../../host/schemas/responses.js';
 import { loadEngineFactory } from '../../host/server.js';

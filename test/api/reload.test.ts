@@ -1,5 +1,5 @@
 /**
- * A dictionary reload with a file missing or broken (host/engine/reload.ts through `RunningServer.reload()`): the
+ * A dictionary reload with a file missing or broken (engine/reload.ts through `RunningServer.reload()`): the
  * country stays served from the dictionary loaded before, the failure is logged at error naming the file and
  * counted in the metrics; /health answers 503 code 14 when a country that must be served is absent.
  */

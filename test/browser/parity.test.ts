@@ -7,8 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultWasmFile } from '../../host/engine/index.js';
-import { COUNTRIES, type Country } from '../../host/engine/types.js';
+import { defaultWasmFile } from '../../engine/index.js';
+import { COUNTRIES, type Country } from '../../engine/types.js';
 import { webBlob } from '../../web/build-web-dict.js';
 import { createEngine, type AddressRecord } from '../../web/engine.js';
 import { DICTIONARIES_DIR, startServer, type RunningTestServer } from './server.js';

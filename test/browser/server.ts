@@ -1,6 +1,6 @@
 /**
  * The real server in-process for the browser tests: `createApp()` with the real engine (`createEngine`
- * of host/engine over build/dictionaries, or DICTIONARIES_DIR) listening on 127.0.0.1, port 0. It keeps the
+ * of engine/ over build/dictionaries, or DICTIONARIES_DIR) listening on 127.0.0.1, port 0. It keeps the
  * request line of every request it receives, so a test can prove that a page sent none.
  */
 import { createServer, type Server } from 'node:http';
@@ -9,7 +9,7 @@ import pino from 'pino';
 import { createApp, type AddressApp } from '../../host/app.js';
 import { requestHandler } from '../../host/fast-path.js';
 import { configFromObject } from '../../host/config.js';
-import { createEngine } from '../../host/engine/index.js';
+import { createEngine } from '../../engine/index.js';
 
 export const DICTIONARIES_DIR = resolve(process.env.DICTIONARIES_DIR ?? 'build/dictionaries');
 

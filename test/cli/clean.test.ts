@@ -14,7 +14,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLEAN_FIELDS, GEOCODE_FIELDS } from '../../cli/batch/fields.js';
 import { runJob, type JobOptions, type JobSummary } from '../../cli/batch/job.js';
-import type { Engine } from '../../host/engine/types.js';
+import type { Engine } from '../../engine/types.js';
 import { DICTIONARIES_DIR, realEngine } from '../api/helpers.js';
 
 const GOLDEN = resolve('test/golden/cli');

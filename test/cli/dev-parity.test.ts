@@ -12,10 +12,10 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJob } from '../../cli/batch/job.js';
 import { fieldReader } from '../../cli/batch/fields.js';
-import type { Country } from '../../host/engine/types.js';
-import type { AddressRecord } from '../../host/records/address-record.js';
-import { DADATA_ADDRESS_FIELDS, dadataAddress, registryCodes, type DadataAddress } from '../../host/records/dadata-record.js';
-import { standardizeAddress } from '../../host/routes/standardize.js';
+import type { Country } from '../../engine/types.js';
+import type { AddressRecord } from '../../engine/records/address-record.js';
+import { DADATA_ADDRESS_FIELDS, dadataAddress, registryCodes, type DadataAddress } from '../../engine/records/dadata-record.js';
+import { standardizeAddress } from '../../engine/standardize.js';
 import { DICTIONARIES_DIR, realEngine, startTestServer, type TestServer } from '../api/helpers.js';
 
 const EVAL_FILE = resolve(process.env.EVAL_FILE ?? '../shared/eval/dev.jsonl');

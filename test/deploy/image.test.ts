@@ -15,7 +15,7 @@ import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { readBlobFile } from '../../host/engine/blob-file.js';
+import { readBlobFile } from '../../engine/blob-file.js';
 import { ROOT } from '../helpers/engine.js';
 
 /** the node image's `node` user */

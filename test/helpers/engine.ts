@@ -7,10 +7,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, type AddressEngine } from '../../host/engine/index.js';
-import type { Country, Dictionary, HouseParts, LevelKey, Quality, Resolution } from '../../host/engine/types.js';
-import { LEVEL_KEYS } from '../../host/engine/types.js';
-import { WasmCore } from '../../host/engine/wasm-core.js';
+import { createEngine, type AddressEngine } from '../../engine/index.js';
+import type { Country, Dictionary, HouseParts, LevelKey, Quality, Resolution } from '../../engine/types.js';
+import { LEVEL_KEYS } from '../../engine/types.js';
+import { WasmCore } from '../../engine/wasm-core.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const DEBUG_WASM = join(ROOT, 'build', 'wasm', 'core.debug.wasm');

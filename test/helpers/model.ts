@@ -5,8 +5,8 @@
  */
 import { encodeBlob } from '../../dictionaries/blob-writer.js';
 import type { MergedApartment, MergedHouse, MergedModel, MergedObject } from '../../dictionaries/merged.js';
-import { AddressEngine } from '../../host/engine/engine.js';
-import { LoadedDictionary } from '../../host/engine/dictionary.js';
+import { AddressEngine } from '../../engine/engine.js';
+import { LoadedDictionary } from '../../engine/dictionary.js';
 import { debugWasm } from './engine.js';
 
 export const REGION = 0;

@@ -22,8 +22,8 @@ import yazl from 'yazl';
 import { encodeBlob } from '../../dictionaries/blob-writer.js';
 import { ModelBuilder } from '../../dictionaries/merge.js';
 import { readGar } from '../../dictionaries/sources/gar.js';
-import { LoadedDictionary } from '../../host/engine/dictionary.js';
-import { AddressEngine } from '../../host/engine/engine.js';
+import { LoadedDictionary } from '../../engine/dictionary.js';
+import { AddressEngine } from '../../engine/engine.js';
 import { debugWasm } from './engine.js';
 
 /** the GUID of GAR object `id` in this archive */

@@ -6,7 +6,7 @@
  * tokenizer (which joins `пр-кт` into `пркт` in place), so after it NORM holds exactly what fold.ts's
  * `foldText` should produce.
  */
-import type { WasmCore } from '../../host/engine/wasm-core.js';
+import type { WasmCore } from '../../engine/wasm-core.js';
 
 const MARKER = 'ЩЪЁЖЩЪЁЖЩЪЁЖЪЩ';
 const MARKER_FOLDED = 'щъежщъежщъежъщ';

@@ -5,8 +5,8 @@
  * typed in the wrong keyboard layout and transliterated.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AddressEngine } from '../../../host/engine/engine.js';
-import type { LoadedDictionary } from '../../../host/engine/dictionary.js';
+import type { AddressEngine } from '../../../engine/engine.js';
+import type { LoadedDictionary } from '../../../engine/dictionary.js';
 import { debugEngine } from '../../helpers/engine.js';
 
 const RUSSIAN_KEYS = 'йцукенгшщзхъфывапролджэячсмитьбю';

@@ -6,8 +6,8 @@
  * point answers with the object of that level on its chain (the street, city or region it lies in).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AddressEngine } from '../../../host/engine/engine.js';
-import type { Dictionary, GeoLevel } from '../../../host/engine/types.js';
+import type { AddressEngine } from '../../../engine/engine.js';
+import type { Dictionary, GeoLevel } from '../../../engine/types.js';
 import { debugEngine, objectByPath } from '../../helpers/engine.js';
 
 /** mulberry32: a seeded PRNG, so a failure replays. */

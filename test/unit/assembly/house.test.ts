@@ -5,8 +5,8 @@
  * parseHouse needs no dictionary, so the engine here runs a bare core.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AddressEngine } from '../../../host/engine/engine.js';
-import type { HouseParts } from '../../../host/engine/types.js';
+import { AddressEngine } from '../../../engine/engine.js';
+import type { HouseParts } from '../../../engine/types.js';
 import { bareCore, filledParts } from '../../helpers/engine.js';
 
 let engine: AddressEngine;

@@ -5,14 +5,12 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AddressEngine } from '../../../host/engine/engine.js';
-import type { LoadedDictionary } from '../../../host/engine/dictionary.js';
-import type { WasmCore } from '../../../host/engine/wasm-core.js';
+import type { AddressEngine } from '../../../engine/engine.js';
+import type { LoadedDictionary } from '../../../engine/dictionary.js';
+import type { WasmCore } from '../../../engine/wasm-core.js';
+import { R_LEFT } from '../../../format/result.js';
 import { debugEngine } from '../../helpers/engine.js';
 
-const R_PARTS = 11;
-const PART_COUNT = 19;
-const R_LEFT = R_PARTS + PART_COUNT * 2;
 
 /** Chars addresses are made of, plus the ones that break naive code: controls, lone surrogates, astral. */
 const ADDRESS_CHARS = [

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AddressEngine } from '../../../host/engine/engine.js';
+import type { AddressEngine } from '../../../engine/engine.js';
 import { bareCore, debugEngine, standardizeRu } from '../../helpers/engine.js';
 import { NormWindow } from '../../helpers/norm.js';
 

@@ -8,9 +8,9 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTypeTable } from '../../../dictionaries/blob-writer.js';
 import { foldText, nameWords } from '../../../dictionaries/fold.js';
-import type { AddressEngine } from '../../../host/engine/engine.js';
-import type { LoadedDictionary } from '../../../host/engine/dictionary.js';
-import { LEVEL_KEYS, type Resolution } from '../../../host/engine/types.js';
+import type { AddressEngine } from '../../../engine/engine.js';
+import type { LoadedDictionary } from '../../../engine/dictionary.js';
+import { LEVEL_KEYS, type Resolution } from '../../../engine/types.js';
 import { debugEngine } from '../../helpers/engine.js';
 import { engineOfModel, streetsModel } from '../../helpers/model.js';
 

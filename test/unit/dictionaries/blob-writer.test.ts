@@ -10,9 +10,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BLOB_MAGIC, FORMAT_VERSION, byTrieReading, encodeBlob, flattenTrie, genitiveName, initialName, isSpelling, loadTypeTable, renumberWords, typeWordsIn, wordWeight, writeBlob } from '../../../dictionaries/blob-writer.js';
-import { BlobError, LoadedDictionary, decodeBlob } from '../../../host/engine/dictionary.js';
+import { BlobError, LoadedDictionary, decodeBlob } from '../../../engine/dictionary.js';
 import { HouseStore, Int32Builder } from '../../../dictionaries/house-store.js';
-import type { AddressEngine } from '../../../host/engine/engine.js';
+import type { AddressEngine } from '../../../engine/engine.js';
 import { debugWasm, houseOf, viewOf } from '../../helpers/engine.js';
 import {
   CITY, LENINA, MARTA, REGION, SMALL_APARTMENTS, SMALL_HOUSES, SMALL_METRO, SMALL_OBJECTS, engineOfModel, mergedModel, smallModel, streetsModel,

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { guidInto, guidText } from '../../../dictionaries/guid.js';
+import { guidInto, guidText } from '../../../format/guid.js';
 import { HouseStore, type HouseReferences, type HouseSections, type HouseStoreOptions } from '../../../dictionaries/house-store.js';
 import type { HouseRecord } from '../../../dictionaries/model.js';
 import { BinBlocks, ChunkedColumn, SpillFile } from '../../../dictionaries/spill.js';

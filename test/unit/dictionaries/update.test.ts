@@ -7,8 +7,8 @@ import { buildDictionaries } from '../../../dictionaries/build.js';
 import { readGar } from '../../../dictionaries/sources/gar.js';
 import { generateGarDelta, type GarDeltaResult } from '../../../dictionaries/synth/gar-delta.js';
 import { applyDelta } from '../../../dictionaries/update/apply-delta.js';
-import { createEngine, type AddressEngine } from '../../../host/engine/index.js';
-import { LEVEL_KEYS, type Resolution } from '../../../host/engine/types.js';
+import { createEngine, type AddressEngine } from '../../../engine/index.js';
+import { LEVEL_KEYS, type Resolution } from '../../../engine/types.js';
 import { DEBUG_WASM, viewOf } from '../../helpers/engine.js';
 import { CollectingSink, DATA_DIR, HAS_DATA, REPO_ROOT } from './sink.js';
 

@@ -1,5 +1,5 @@
 /**
- * readBlobFile / loadBlobFile (host/engine/blob-file.ts): a blob file read section by section loads the same
+ * readBlobFile / loadBlobFile (engine/blob-file.ts): a blob file read section by section loads the same
  * dictionary as its bytes read whole (LoadedDictionary.fromBytes), for each of the four real dictionaries;
  * a file that is cut short, of another magic or format, or not msgpack at all is refused with the file named.
  */
@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pack } from 'msgpackr';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadBlobFile, readBlobFile } from '../../../host/engine/blob-file.js';
-import { BlobError, LoadedDictionary } from '../../../host/engine/dictionary.js';
-import { AddressEngine } from '../../../host/engine/engine.js';
+import { BLOB_MAGIC } from '../../../format/blob.js';
+import { loadBlobFile, readBlobFile } from '../../../engine/blob-file.js';
+import { BlobError, LoadedDictionary } from '../../../engine/dictionary.js';
+import { AddressEngine } from '../../../engine/engine.js';
 import { debugWasm, DICTIONARIES_DIR } from '../../helpers/engine.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'blob-file-'));
@@ -119,7 +120,7 @@ describe('readBlobFile(file)', () => {
     writeFileSync(other, pack({ magic: 'SOMETHING', format: 4, core: { objects: new Uint8Array(40) } }));
     expect(() => readBlobFile(other)).toThrow(/other\.dict: not a dictionary blob \(bad magic\); rebuild it with npm run dict:build/);
     const old = join(dir, 'old.dict');
-    writeFileSync(old, pack({ magic: 'ADDRDICT', format: 2, core: {} }));
+    writeFileSync(old, pack({ magic: BLOB_MAGIC, format: 2, core: {} }));
     expect(() => readBlobFile(old)).toThrow(/old\.dict: dictionary format 2, this service reads format 5; rebuild it with npm run dict:build/);
     await expect(LoadedDictionary.fromBytes(readFileSync(old), await debugWasm(), old)).rejects.toThrow(/dictionary format 2, this service reads format 5/);
   });

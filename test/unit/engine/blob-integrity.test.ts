@@ -1,7 +1,7 @@
 /**
  * Damaged dictionary files (format/blob.ts's section checksums): random bytes written inside a copy of a real
  * built blob, the file's size unchanged, are refused at load with the file and the section named, by the file
- * reader (host/engine/blob-file.ts), the bytes reader (LoadedDictionary.fromBytes, the browser's) and the
+ * reader (engine/blob-file.ts), the bytes reader (LoadedDictionary.fromBytes, the browser's) and the
  * server, which on a reload keeps the dictionaries it has serving and logs the refusal.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,12 +11,12 @@ import { Writable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { crc32, FORMAT_VERSION } from '../../../format/blob.js';
-import { loadBlobFile, readBlobFile } from '../../../host/engine/blob-file.js';
-import { BlobError, LoadedDictionary } from '../../../host/engine/dictionary.js';
+import { crc32 } from '../../../format/blob.js';
+import { loadBlobFile, readBlobFile } from '../../../engine/blob-file.js';
+import { BlobError, LoadedDictionary } from '../../../engine/dictionary.js';
 import { configFromObject } from '../../../host/config.js';
 import { loadEngineFactory, startServer } from '../../../host/server.js';
-import { debugWasm, DICTIONARIES_DIR, ROOT } from '../../helpers/engine.js';
+import { debugWasm, DICTIONARIES_DIR } from '../../helpers/engine.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'blob-integrity-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,13 +67,6 @@ describe('crc32(bytes, crc)', () => {
       expect(crc32(bytes.subarray(Math.floor(length / 3)), crc32(bytes.subarray(0, Math.floor(length / 3))))).toBe(expected);
     }
     expect(crc32(Buffer.from('123456789'))).toBe(0xcbf43926);
-  });
-});
-
-describe('FORMAT_VERSION', () => {
-  it('is the one assembly/blob.ts reads', () => {
-    const assembly = readFileSync(join(ROOT, 'assembly', 'blob.ts'), 'utf8');
-    expect(assembly).toMatch(new RegExp(`^export const FORMAT_VERSION: i32 = ${FORMAT_VERSION};$`, 'm'));
   });
 });
 

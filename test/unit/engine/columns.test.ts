@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { guidColumn, pooledColumn, textColumn, u32Column } from '../../../dictionaries/columns.js';
-import { GuidIndex, KeyIndex, PooledColumn, TextColumn, TextIndex, first, guidText, numbers } from '../../../host/engine/columns.js';
+import { GuidIndex, KeyIndex, PooledColumn, TextColumn, TextIndex, first, guidText, numbers } from '../../../engine/columns.js';
 
-describe('text columns (dictionaries/columns.ts → host/engine/columns.ts)', () => {
+describe('text columns (dictionaries/columns.ts → engine/columns.ts)', () => {
   it('read back every value, empty ones and multibyte ones included', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.constant(''), fc.string(), fc.constantFrom('Екатеринбург', 'Київ', 'Қостанай', '🏠')), { maxLength: 50 }), (values) => {

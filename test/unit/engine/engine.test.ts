@@ -1,12 +1,12 @@
 /**
- * AddressEngine (host/engine/engine.ts): how it turns the core's records into Resolutions — levels per
+ * AddressEngine (engine/engine.ts): how it turns the core's records into Resolutions — levels per
  * chain, the house spelled as the registry writes it, the apartment, geo quality, hints, scopes, metro —
  * over the hand-written model of test/helpers/model.ts, where every expected id is known.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AddressEngine, cleanedInput, cleanInput, emptyLevels, emptyParts, scopeName, wordBeingTyped } from '../../../host/engine/engine.js';
-import type { LoadedDictionary } from '../../../host/engine/dictionary.js';
+import { AddressEngine, collapseToWords, decodeHtmlEntities, emptyLevels, emptyParts, scopeName, wordBeingTyped } from '../../../engine/engine.js';
+import type { LoadedDictionary } from '../../../engine/dictionary.js';
 import { filledParts } from '../../helpers/engine.js';
 import { CITY, LENINA, MARTA, REGION, SMALL_OBJECTS, engineOfModel, mergedModel, smallModel } from '../../helpers/model.js';
 import type { MergedHouse, MergedObject } from '../../../dictionaries/merged.js';
@@ -17,24 +17,24 @@ beforeAll(async () => {
   ({ engine, dict } = await engineOfModel(smallModel()));
 });
 
-describe('cleanInput(text)', () => {
+describe('decodeHtmlEntities(text)', () => {
   it('decodes named and numeric HTML entities', () => {
-    expect(cleanInput('ул&nbsp;Ленина&#44; д&#x2E;5 &quot;А&quot; &laquo;x&raquo; &amp;')).toBe('ул Ленина, д.5 "А" «x» &');
+    expect(decodeHtmlEntities('ул&nbsp;Ленина&#44; д&#x2E;5 &quot;А&quot; &laquo;x&raquo; &amp;')).toBe('ул Ленина, д.5 "А" «x» &');
   });
 
   it('leaves unknown entities and plain text alone, and blanks impossible code points', () => {
-    expect(cleanInput('a &foo; b')).toBe('a &foo; b');
-    expect(cleanInput('&#0;x&#x110000;')).toBe(' x ');
-    expect(cleanInput('д 5')).toBe('д 5');
+    expect(decodeHtmlEntities('a &foo; b')).toBe('a &foo; b');
+    expect(decodeHtmlEntities('&#0;x&#x110000;')).toBe(' x ');
+    expect(decodeHtmlEntities('д 5')).toBe('д 5');
   });
 });
 
-describe('cleanedInput(text)', () => {
+describe('collapseToWords(text)', () => {
   it('drops control characters and punctuation standing alone, and keeps the words one space apart', () => {
-    expect(cleanedInput('  абракадабра ,,,   кадабра\t\u0000 ')).toBe('абракадабра кадабра');
-    expect(cleanedInput('zzz, qqq;')).toBe('zzz qqq');
-    expect(cleanedInput('№ 5 - д.7/1 (нет)')).toBe('5 д.7/1 (нет)');
-    expect(cleanedInput('\u200b\u0007')).toBe('');
+    expect(collapseToWords('  абракадабра ,,,   кадабра\t\u0000 ')).toBe('абракадабра кадабра');
+    expect(collapseToWords('zzz, qqq;')).toBe('zzz qqq');
+    expect(collapseToWords('№ 5 - д.7/1 (нет)')).toBe('5 д.7/1 (нет)');
+    expect(collapseToWords('\u200b\u0007')).toBe('');
   });
 });
 

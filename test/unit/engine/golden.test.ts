@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AddressEngine } from '../../../host/engine/engine.js';
+import type { AddressEngine } from '../../../engine/engine.js';
 import { ROOT, debugEngine, viewOf, type ResolutionView } from '../../helpers/engine.js';
 
 const FILE = join(ROOT, 'test', 'golden', 'engine', 'standardize.jsonl');

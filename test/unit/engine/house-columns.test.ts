@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FixedRows, guidText, orderBy, type ColdSection } from '../../../host/engine/columns.js';
-import { HouseIdIndex, houseColumns } from '../../../host/engine/house-columns.js';
+import { FixedRows, guidText, orderBy, type ColdSection } from '../../../engine/columns.js';
+import { HouseIdIndex, houseColumns } from '../../../engine/house-columns.js';
 
 const guidBytes = (guid: string): number[] => [...Buffer.from(guid.replace(/-/g, ''), 'hex')];
 

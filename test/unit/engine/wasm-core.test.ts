@@ -1,11 +1,11 @@
 /**
- * The hand-written WASM adapter (host/engine/wasm-core.ts) over the DEBUG core: the call boundary, the
+ * The hand-written WASM adapter (engine/wasm-core.ts) over the DEBUG core: the call boundary, the
  * input/result regions, typed-array views surviving memory growth, traps, and the zero-allocation
  * promise of docs/STYLE ("A test runs the core 100k times and checks that memory did not grow").
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CoreError, type WasmCore } from '../../../host/engine/wasm-core.js';
-import type { AddressEngine } from '../../../host/engine/engine.js';
+import { CoreError, type WasmCore } from '../../../engine/wasm-core.js';
+import type { AddressEngine } from '../../../engine/engine.js';
 import { bareCore, debugEngine } from '../../helpers/engine.js';
 
 /** Queries of every shape the core branches on: Cyrillic, Latin (three variants), layout, house parts, noise. */

@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MergedHouse, MergedObject } from '../../../../dictionaries/merged.js';
-import type { AddressEngine } from '../../../../host/engine/engine.js';
-import type { LoadedDictionary } from '../../../../host/engine/dictionary.js';
+import type { AddressEngine } from '../../../../engine/engine.js';
+import type { LoadedDictionary } from '../../../../engine/dictionary.js';
 import { engineOfModel, mergedModel } from '../../../helpers/model.js';
 
 const STREETS = ['Ленина', 'Мира', 'Садовая', 'Советская', 'Школьная', 'Молодежная', 'Лесная', 'Набережная'];

@@ -3,8 +3,8 @@
  * as a prefix, whole words with typos before it, houses once a number follows a street, counts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AddressEngine } from '../../../../host/engine/engine.js';
-import type { Dictionary } from '../../../../host/engine/types.js';
+import type { AddressEngine } from '../../../../engine/engine.js';
+import type { Dictionary } from '../../../../engine/types.js';
 import { addressOf, debugEngine, houseOf } from '../../../helpers/engine.js';
 
 let engine: AddressEngine;

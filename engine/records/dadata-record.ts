@@ -1,0 +1,520 @@
+/**
+ * The address record of DaData's API (`data` of a suggestion, an item of the cleaner's answer) from our
+ * AddressRecord: `dadataAddress(record, extras)`, a pure function; `dadataSuggestion` wraps it as
+ * `{value, unrestricted_value, data}`. One mapping for every output that speaks DaData (the facade's routes,
+ * files written for DaData's tools). What we do not know is null, never made up; docs/DADATA.md lists each field,
+ * where it comes from, and the qc* and fias_level scales.
+ *
+ * Levels: region, area, city, city_district (our cityArea), settlement (our settlement, else our plan structure),
+ * street (our street, else a plan structure under a settlement). `*_with_type` is our level's fullName,
+ * `*_type_full` the type written out (dadata-types.json, from the dictionaries' types.tsv). The municipal level is
+ * area or sub_area when `division` is `municipal`.
+ */
+import { readFileSync } from 'node:fs';
+import { LEVEL_KEYS, type Quality } from '../types.js';
+import type { AddressRecord, LevelRecord, MetroRecord, ResolvedObjects } from './address-record.js';
+import TYPES from './dadata-types.json' with { type: 'json' };
+import { foldName } from './shared.js';
+import { transliterate } from './transliterate.js';
+
+/** The levels of DaData's record that carry `*_fias_id, *_kladr_id, *_with_type, *_type, *_type_full, *` */
+export const DADATA_LEVELS = ['region', 'area', 'sub_area', 'city', 'city_district', 'settlement', 'street'] as const;
+export type DadataLevel = (typeof DADATA_LEVELS)[number];
+
+/** Bounds of from_bound/to_bound, shallow to deep. */
+export const DADATA_BOUNDS = ['country', 'region', 'area', 'city', 'settlement', 'street', 'house', 'flat'] as const;
+export type DadataBound = (typeof DADATA_BOUNDS)[number];
+
+type Text = string | null;
+
+export interface DadataMetro {
+  name: string;
+  line: string;
+  /** kilometres, to 0.1 */
+  distance: number;
+}
+
+/** Every field of DaData's address record, in the order DaData documents them. */
+export interface DadataAddress {
+  source: Text;
+  result: Text;
+  postal_code: Text;
+  country: Text;
+  country_iso_code: Text;
+  federal_district: Text;
+  region_fias_id: Text; region_kladr_id: Text; region_iso_code: Text; region_with_type: Text; region_type: Text; region_type_full: Text; region: Text;
+  area_fias_id: Text; area_kladr_id: Text; area_with_type: Text; area_type: Text; area_type_full: Text; area: Text;
+  sub_area_fias_id: Text; sub_area_kladr_id: Text; sub_area_with_type: Text; sub_area_type: Text; sub_area_type_full: Text; sub_area: Text;
+  city_fias_id: Text; city_kladr_id: Text; city_with_type: Text; city_type: Text; city_type_full: Text; city: Text;
+  city_area: Text;
+  city_district_fias_id: Text; city_district_kladr_id: Text; city_district_with_type: Text; city_district_type: Text; city_district_type_full: Text; city_district: Text;
+  settlement_fias_id: Text; settlement_kladr_id: Text; settlement_with_type: Text; settlement_type: Text; settlement_type_full: Text; settlement: Text;
+  street_fias_id: Text; street_kladr_id: Text; street_with_type: Text; street_type: Text; street_type_full: Text; street: Text;
+  stead_fias_id: Text; stead_cadnum: Text; stead_type: Text; stead_type_full: Text; stead: Text;
+  house_fias_id: Text; house_kladr_id: Text; house_cadnum: Text; house_type: Text; house_type_full: Text; house: Text;
+  block_type: Text; block_type_full: Text; block: Text;
+  entrance: Text;
+  floor: Text;
+  flat_fias_id: Text; flat_cadnum: Text; flat_type: Text; flat_type_full: Text; flat: Text;
+  flat_area: Text; square_meter_price: Text; flat_price: Text;
+  room_fias_id: Text; room_cadnum: Text; room_type: Text; room_type_full: Text; room: Text;
+  postal_box: Text;
+  fias_id: Text;
+  fias_code: Text;
+  fias_level: Text;
+  fias_actuality_state: Text;
+  kladr_id: Text;
+  geoname_id: Text;
+  capital_marker: Text;
+  okato: Text;
+  oktmo: Text;
+  tax_office: Text;
+  tax_office_legal: Text;
+  timezone: Text;
+  geo_lat: Text;
+  geo_lon: Text;
+  beltway_hit: Text;
+  beltway_distance: Text;
+  metro: DadataMetro[] | null;
+  divisions: null;
+  /** suggestions: a string ('0'…'5'); the cleaner: a number */
+  qc_geo: string | number | null;
+  qc_complete: number | null;
+  qc_house: number | null;
+  history_values: string[] | null;
+  unparsed_parts: Text;
+  qc: number | null;
+}
+
+/** The record's fields in DaData's order (the order `dadataAddress` writes them; the response schema lists them). */
+export const DADATA_ADDRESS_FIELDS: readonly (keyof DadataAddress)[] = [
+  'source', 'result', 'postal_code', 'country', 'country_iso_code', 'federal_district',
+  ...DADATA_LEVELS.flatMap((level) => [
+    `${level}_fias_id`, `${level}_kladr_id`, ...(level === 'region' ? ['region_iso_code'] : []), `${level}_with_type`, `${level}_type`,
+    `${level}_type_full`, level, ...(level === 'city' ? ['city_area'] : []),
+  ] as (keyof DadataAddress)[]),
+  'stead_fias_id', 'stead_cadnum', 'stead_type', 'stead_type_full', 'stead',
+  'house_fias_id', 'house_kladr_id', 'house_cadnum', 'house_type', 'house_type_full', 'house',
+  'block_type', 'block_type_full', 'block', 'entrance', 'floor',
+  'flat_fias_id', 'flat_cadnum', 'flat_type', 'flat_type_full', 'flat', 'flat_area', 'square_meter_price', 'flat_price',
+  'room_fias_id', 'room_cadnum', 'room_type', 'room_type_full', 'room', 'postal_box',
+  'fias_id', 'fias_code', 'fias_level', 'fias_actuality_state', 'kladr_id', 'geoname_id', 'capital_marker',
+  'okato', 'oktmo', 'tax_office', 'tax_office_legal', 'timezone', 'geo_lat', 'geo_lon', 'beltway_hit', 'beltway_distance',
+  'metro', 'divisions', 'qc_geo', 'qc_complete', 'qc_house', 'history_values', 'unparsed_parts', 'qc',
+];
+
+/** What an AddressRecord does not carry and a caller may know. All optional; absent means null. */
+export interface DadataExtras {
+  /** OKATO, OKTMO and tax office (IFNS) of the address: its deepest level that has them */
+  okato?: string;
+  oktmo?: string;
+  taxOffice?: string;
+  /** quality.geo when the record has no quality (a hint) */
+  geo?: number;
+  /** cleaner: the input string (`source`); also fills `result` and the qc* codes */
+  source?: string;
+  /** `municipal`: the municipal entity is the area (or sub_area for a settlement-level one) */
+  division?: 'administrative' | 'municipal';
+}
+
+export interface DadataSuggestion {
+  value: string;
+  unrestricted_value: string;
+  data: DadataAddress;
+}
+
+export interface SuggestionView {
+  /** `en`: names and types transliterated (transliterate.ts) */
+  language?: 'ru' | 'en';
+  /** value shows only the parts from `from` to `to` (from_bound/to_bound) */
+  from?: DadataBound;
+  to?: DadataBound;
+  /** value leaves out the levels up to this one (restrict_value under locations) */
+  restrictTo?: DadataLevel | null;
+}
+
+const nonEmpty = (value: string | undefined | null): Text => (value === undefined || value === null || value.trim() === '' ? null : value.trim());
+
+/** Region facts by country and key (dadata-regions.tsv). */
+interface RegionFacts {
+  iso: Text;
+  federalDistrict: Text;
+  capital: Text;
+}
+
+
+const REGIONS: Map<string, RegionFacts> = (() => {
+  const table = new Map<string, RegionFacts>();
+  const tsv = readFileSync(new URL('./dadata-regions.tsv', import.meta.url), 'utf8');
+  for (const line of tsv.split('\n')) {
+    if (!line.trim() || line.startsWith('#')) continue;
+    const [country, key, iso, federalDistrict, capital] = line.split('\t');
+    table.set(`${country}:${foldName(key)}`, { iso: nonEmpty(iso), federalDistrict: nonEmpty(federalDistrict), capital: nonEmpty(capital) });
+  }
+  return table;
+})();
+
+function regionFacts(record: AddressRecord): RegionFacts | null {
+  const country = record.country.alpha2.toLowerCase();
+  const key = country === 'ru' ? record.region.codes.kladr.slice(0, 2) : record.region.name;
+  return key ? (REGIONS.get(`${country}:${foldName(key)}`) ?? null) : null;
+}
+
+const TYPE_TABLES = TYPES as Record<string, Record<string, string>>;
+
+/** `обл` → `область`; a type the table does not hold: null. */
+export function typeFull(type: string, country: string): Text {
+  if (!type) return null;
+  const own = TYPE_TABLES[country.toLowerCase()];
+  if (own && Object.hasOwn(own, type)) return own[type];
+  return Object.hasOwn(TYPE_TABLES['*'], type) ? TYPE_TABLES['*'][type] : null;
+}
+
+interface LevelFields {
+  fias_id: Text; kladr_id: Text; with_type: Text; type: Text; type_full: Text; name: Text;
+}
+
+const NO_LEVEL: LevelFields = Object.freeze({ fias_id: null, kladr_id: null, with_type: null, type: null, type_full: null, name: null });
+
+function levelFields(level: LevelRecord | null | undefined, country: string): LevelFields {
+  if (!level || !level.name) return NO_LEVEL;
+  return {
+    fias_id: nonEmpty(level.codes.fias),
+    kladr_id: nonEmpty(level.codes.kladr),
+    with_type: nonEmpty(level.fullName),
+    type: nonEmpty(level.type),
+    type_full: typeFull(level.type, country),
+    name: nonEmpty(level.name),
+  };
+}
+
+/** Municipal types that name a settlement-level municipality (sub_area); the others (м.р-н, г.о, м.о) are an area. */
+const SUB_AREA_TYPES = new Set(['г.п', 'с.п', 'с/п', 'межсел.тер', 'вн.тер.г', 'вн.тер. г']);
+
+/** Our levels in DaData's places. */
+function dadataLevels(record: AddressRecord, division: DadataExtras['division']): Record<DadataLevel, LevelFields> {
+  const country = record.country.alpha2;
+  const planStructure = record.planStructure?.name ? record.planStructure : null;
+  const settlement = record.settlement?.name ? record.settlement : planStructure;
+  const street = record.street?.name ? record.street : settlement === planStructure ? null : planStructure;
+  const levels: Record<DadataLevel, LevelFields> = {
+    region: levelFields(record.region, country),
+    area: levelFields(record.area, country),
+    sub_area: NO_LEVEL,
+    city: levelFields(record.city, country),
+    city_district: levelFields(record.cityArea, country),
+    settlement: levelFields(settlement, country),
+    street: levelFields(street, country),
+  };
+  if (division === 'municipal' && record.municipal?.name) {
+    const municipal = levelFields(record.municipal, country);
+    if (SUB_AREA_TYPES.has(record.municipal.type)) levels.sub_area = municipal;
+    else levels.area = municipal;
+  }
+  return levels;
+}
+
+/** A designation's type as DaData writes it, and written out. */
+const HOUSE_TYPES = {
+  house: ['д', 'дом'], lend: ['влд', 'владение'], constr: ['соор', 'сооружение'],
+  case: ['к', 'корпус'], build: ['стр', 'строение'], liter: ['лит', 'литера'],
+  stead: ['уч', 'участок'],
+  flat: ['кв', 'квартира'], office: ['офис', 'офис'], place: ['пом', 'помещение'], kab: ['каб', 'кабинет'],
+  pav: ['пав', 'павильон'], block: ['блок', 'блок'], sek: ['секция', 'секция'],
+  room: ['ком', 'комната'],
+} as const;
+
+const upper = (value: string): string => value.toUpperCase();
+
+interface HouseFields {
+  stead_type: Text; stead_type_full: Text; stead: Text;
+  house_type: Text; house_type_full: Text; house: Text;
+  block_type: Text; block_type_full: Text; block: Text;
+  flat_type: Text; flat_type_full: Text; flat: Text;
+  room_type: Text; room_type_full: Text; room: Text;
+}
+
+/** The house part in DaData's fields: дом (or владение, сооружение), корпус/строение/литера as the block, the flat, the room. */
+function houseFields(record: AddressRecord): HouseFields {
+  const p = record.houseDetails;
+  const fields: HouseFields = {
+    stead_type: null, stead_type_full: null, stead: null, house_type: null, house_type_full: null, house: null,
+    block_type: null, block_type_full: null, block: null, flat_type: null, flat_type_full: null, flat: null,
+    room_type: null, room_type_full: null, room: null,
+  };
+  if (p.stead) [fields.stead_type, fields.stead_type_full, fields.stead] = [...HOUSE_TYPES.stead, upper(p.stead)];
+  const houseKey = p.house ? 'house' : p.lend ? 'lend' : p.constr ? 'constr' : null;
+  if (houseKey) [fields.house_type, fields.house_type_full, fields.house] = [...HOUSE_TYPES[houseKey], upper(p[houseKey])];
+  const blocks = (['case', 'build', 'liter', ...(houseKey === 'constr' ? [] : ['constr'] as const)] as const).filter((key) => p[key]);
+  if (blocks.length) {
+    const [first, ...rest] = blocks;
+    fields.block_type = HOUSE_TYPES[first][0];
+    fields.block_type_full = HOUSE_TYPES[first][1];
+    fields.block = [upper(p[first]), ...rest.map((key) => `${HOUSE_TYPES[key][0]} ${upper(p[key])}`)].join(' ');
+  }
+  const flatKey = (['flat', 'office', 'place', 'kab', 'pav', 'block', 'sek'] as const).find((key) => p[key]);
+  if (flatKey) [fields.flat_type, fields.flat_type_full, fields.flat] = [...HOUSE_TYPES[flatKey], upper(p[flatKey])];
+  if (p.room) [fields.room_type, fields.room_type_full, fields.room] = [...HOUSE_TYPES.room, upper(p.room)];
+  return fields;
+}
+
+/**
+ * fias_level (DaData: 0 country, 1 region, 3 area, 4 city, 5 city district, 6 settlement, 7 street, 8 house,
+ * 9 flat, 65 plan structure, 75 land plot, -1 nothing): the deepest part found in the registry.
+ */
+export function fiasLevel(record: AddressRecord): number {
+  const details = record.houseDetails;
+  const apartment = details.apartmentCodes;
+  if (apartment && (apartment.fias || apartment.gar || apartment.ga)) return 9;
+  if (houseFound(record)) return details.stead && !details.house ? 75 : 8;
+  if (record.street?.name) return 7;
+  if (record.planStructure?.name) return 65;
+  if (record.settlement?.name) return 6;
+  if (record.cityArea?.name) return 5;
+  if (record.city?.name) return 4;
+  if (record.area?.name) return 3;
+  if (record.region?.name) return 1;
+  return -1;
+}
+
+/** The registry's house is the record's: quality.house 3 (exact) when the record has quality, else a house part at all (hints are registry houses). */
+function houseFound(record: AddressRecord): boolean {
+  const details = record.houseDetails;
+  if (record.quality) return record.quality.house === 3;
+  return Boolean(details.house || details.stead || details.lend || details.constr);
+}
+
+/** qc_geo (DaData: 0 house, 1 nearest house, 2 street, 3 settlement, 4 city, 5 not determined) from quality.geo. */
+export function qcGeo(geo: number | undefined): number | null {
+  if (geo === undefined) return null;
+  if (geo >= 8) return 0;
+  if (geo >= 6) return 2;
+  if (geo === 5) return 3;
+  if (geo >= 3) return 4;
+  return 5;
+}
+
+/** qc (DaData: 0 sure, 1 leftovers or too little to be sure, 2 empty or garbage, 3 alternatives) from our quality. */
+export function qcParse(quality: Quality, matched: boolean): number {
+  if (!matched) return 2;
+  if (quality.unique >= 1) return 3;
+  if (quality.undefined >= 2 || quality.house === 4) return 1;
+  return 0;
+}
+
+/** qc_house (DaData: 2 the house found exactly, 10 not found). */
+export function qcHouse(quality: Quality): number {
+  return quality.house === 3 ? 2 : 10;
+}
+
+/**
+ * qc_complete (DaData: 0 fit for mail, 1 no region, 2 no city, 3 no street, 4 no house, 5 no flat (fit for a
+ * company or a private house), 6 unfit, 7 foreign address, 8 to a post office box, 9 check the parse first,
+ * 10 house not in the registry).
+ */
+export function qcComplete(record: AddressRecord, qc: number): number {
+  if (qc === 2) return 6;
+  if (record.country.alpha2 !== 'RU') return 7;
+  if (qc !== 0) return 9;
+  const details = record.houseDetails;
+  if (details.abon && !record.street?.name) return 8;
+  if (!record.region?.name) return 1;
+  if (!record.city?.name && !record.settlement?.name && !(record.region && isCityRegion(record))) return 2;
+  if (!record.street?.name && !record.planStructure?.name && !houseFound(record)) return 3;
+  if (!details.house && !details.stead && !details.lend && !details.constr) return 4;
+  if (!houseFound(record)) return 10;
+  if (!details.flat && !details.office && !details.place && !details.room && !details.kab) return 5;
+  return 0;
+}
+
+/** A region that is a city (Москва, Санкт-Петербург, Севастополь, Байконур; Київ): `г`/`м` typed. */
+function isCityRegion(record: AddressRecord): boolean {
+  return record.region.type === 'г' || record.region.type === 'м';
+}
+
+const coordinate = (value: number): Text => (Number.isFinite(value) && value !== 0 ? String(value) : null);
+
+function metroOf(metro: MetroRecord[] | undefined): DadataMetro[] | null {
+  if (!metro || metro.length === 0) return null;
+  return metro.map((station) => ({ name: station.name, line: station.line, distance: Math.round(station.distance / 100) / 10 }));
+}
+
+/** The address record DaData's API answers for `record`. Pure: the same arguments give the same record. */
+export function dadataAddress(record: AddressRecord, extras: DadataExtras = {}): DadataAddress {
+  const levels = dadataLevels(record, extras.division);
+  const house = houseFields(record);
+  const details = record.houseDetails;
+  const facts = regionFacts(record);
+  const found = record.address !== '' || record.addressFull !== '';
+  const cleaner = extras.source !== undefined;
+  const quality = record.quality;
+  const geoLevel = quality ? quality.geo : extras.geo;
+  const level = fiasLevel(record);
+  const at = levelAt(levels, level);
+  // the codes of the object at fias_level itself: an ancestor's would name another place
+  const fiasId = level === 9 ? nonEmpty(details.apartmentCodes?.fias) : level === 8 || level === 75 ? nonEmpty(details.codes?.fias) : at?.fias_id ?? null;
+  const qc = cleaner && quality ? qcParse(quality, found) : null;
+  // the cleaner says coordinates were not determined (5) when nothing matched; a hint always matched
+  const geo = found ? qcGeo(geoLevel) : cleaner ? 5 : null;
+  const capital = facts?.capital && levels.city.name && foldName(levels.city.name) === foldName(facts.capital) ? '2' : null;
+  const data = {
+    source: cleaner ? extras.source! : null,
+    result: null as Text,
+    postal_code: nonEmpty(record.postcode),
+    country: found || cleaner ? record.country.name : null,
+    country_iso_code: found || cleaner ? record.country.alpha2 : null,
+    federal_district: facts?.federalDistrict ?? null,
+  } as DadataAddress;
+  const out = data as unknown as Record<string, unknown>;
+  for (const name of DADATA_LEVELS) {
+    const fields = levels[name];
+    out[`${name}_fias_id`] = fields.fias_id;
+    out[`${name}_kladr_id`] = fields.kladr_id;
+    if (name === 'region') out.region_iso_code = facts?.iso ?? null;
+    out[`${name}_with_type`] = fields.with_type;
+    out[`${name}_type`] = fields.type;
+    out[`${name}_type_full`] = fields.type_full;
+    out[name] = fields.name;
+    if (name === 'city') out.city_area = null;
+  }
+  Object.assign(data, {
+    stead_fias_id: house.stead && houseFound(record) && !details.house ? nonEmpty(details.codes?.fias) : null,
+    stead_cadnum: null,
+    stead_type: house.stead_type, stead_type_full: house.stead_type_full, stead: house.stead,
+    house_fias_id: house.house && houseFound(record) ? nonEmpty(details.codes?.fias) : null,
+    house_kladr_id: null,
+    house_cadnum: nonEmpty(details.additional?.houseCadnum),
+    house_type: house.house_type, house_type_full: house.house_type_full, house: house.house,
+    block_type: house.block_type, block_type_full: house.block_type_full, block: house.block,
+    entrance: nonEmpty(details.entr),
+    floor: nonEmpty(details.floor),
+    flat_fias_id: nonEmpty(details.apartmentCodes?.fias),
+    flat_cadnum: nonEmpty(details.additional?.apartmentCadnum),
+    flat_type: house.flat_type, flat_type_full: house.flat_type_full, flat: house.flat,
+    flat_area: null, square_meter_price: null, flat_price: null,
+    room_fias_id: null, room_cadnum: null, room_type: house.room_type, room_type_full: house.room_type_full, room: house.room,
+    postal_box: nonEmpty(details.abon),
+    fias_id: fiasId,
+    fias_code: null,
+    fias_level: found ? String(level) : cleaner ? '-1' : null,
+    fias_actuality_state: fiasId ? '0' : null,
+    kladr_id: at?.kladr_id ?? null,
+    geoname_id: null,
+    capital_marker: capital,
+    okato: nonEmpty(extras.okato),
+    oktmo: nonEmpty(extras.oktmo),
+    tax_office: nonEmpty(extras.taxOffice),
+    tax_office_legal: null,
+    timezone: nonEmpty(record.timezone),
+    geo_lat: coordinate(record.coordinates.latitude),
+    geo_lon: coordinate(record.coordinates.longitude),
+    beltway_hit: null,
+    beltway_distance: null,
+    metro: metroOf(record.metro),
+    divisions: null,
+    qc_geo: geo === null ? null : cleaner ? geo : String(geo),
+    qc_complete: cleaner && quality ? qcComplete(record, qc!) : null,
+    qc_house: cleaner && quality ? qcHouse(quality) : null,
+    history_values: null,
+    unparsed_parts: nonEmpty(record.undefinedParts),
+    qc,
+  });
+  if (cleaner) data.result = found ? dadataValue(data) : null;
+  return data;
+}
+
+/** DaData's level of each fias_level of a place. */
+const LEVEL_OF_FIAS: Record<number, DadataLevel> = { 1: 'region', 3: 'area', 4: 'city', 5: 'city_district', 6: 'settlement', 65: 'settlement', 7: 'street' };
+
+/** The fields of the place at `fiasLevel` (a plan structure sits in settlement's or street's fields); null for a house or flat. */
+function levelAt(levels: Record<DadataLevel, LevelFields>, fiasLevel: number): LevelFields | null {
+  // no street at 65: the street's fields hold the plan structure when a settlement holds the settlement's
+  if (fiasLevel === 65) return levels.street.name ? levels.street : levels.settlement;
+  const name = LEVEL_OF_FIAS[fiasLevel];
+  return name ? levels[name] : null;
+}
+
+/** The level of DaData's record each from_bound/to_bound names (`house` and `flat`: the house part). */
+const BOUND_OF: Record<DadataLevel, DadataBound> = {
+  region: 'region', area: 'area', sub_area: 'area', city: 'city', city_district: 'city', settlement: 'settlement', street: 'street',
+};
+
+interface ValueOptions {
+  /** unrestricted: the postcode first, the region and the area always */
+  unrestricted?: boolean;
+  from?: DadataBound;
+  to?: DadataBound;
+  restrictTo?: DadataLevel | null;
+}
+
+const within = (bound: DadataBound, options: ValueOptions): boolean => {
+  const at = DADATA_BOUNDS.indexOf(bound);
+  return (!options.from || at >= DADATA_BOUNDS.indexOf(options.from)) && (!options.to || at <= DADATA_BOUNDS.indexOf(options.to));
+};
+
+/**
+ * The address in one line as DaData writes it: `г Екатеринбург, ул Вокзальная, д 15`. The short value leaves out
+ * the region before its own centre (dadata-regions.tsv) and the area before a city; a foreign address (not
+ * Russia's) starts with its country. The unrestricted value has the postcode, the region and the area.
+ */
+export function dadataValue(data: DadataAddress, options: ValueOptions = {}): string {
+  const parts: string[] = [];
+  const add = (text: Text): void => {
+    if (text) parts.push(text);
+  };
+  const restricted = options.restrictTo ? DADATA_LEVELS.indexOf(options.restrictTo) : -1;
+  const shows = (level: DadataLevel): boolean => DADATA_LEVELS.indexOf(level) > restricted && within(BOUND_OF[level], options);
+  if (options.unrestricted) add(data.postal_code);
+  if (data.country_iso_code && data.country_iso_code !== 'RU' && restricted < 0 && within('country', options)) add(data.country);
+  const cityIsCentre = data.capital_marker === '2';
+  if (shows('region') && (options.unrestricted || !cityIsCentre || options.from === 'region')) add(data.region_with_type);
+  if (shows('area') && (options.unrestricted || !data.city)) add(data.area_with_type);
+  if (shows('city') && data.city_with_type !== data.region_with_type) add(data.city_with_type);
+  if (shows('settlement')) add(data.settlement_with_type);
+  if (shows('street')) add(data.street_with_type);
+  if (within('house', options)) {
+    add(data.stead && `${data.stead_type} ${data.stead}`);
+    add(data.house && [`${data.house_type} ${data.house}`, data.block && `${data.block_type} ${data.block}`].filter(Boolean).join(' '));
+  }
+  if (within('flat', options)) {
+    add(data.flat && `${data.flat_type} ${data.flat}`);
+    add(data.room && `${data.room_type} ${data.room}`);
+    add(data.postal_box && `а/я ${data.postal_box}`);
+  }
+  return parts.join(', ');
+}
+
+/** Every string of the record in Latin letters (names, types, values); codes and numbers stay. */
+function transliterated(data: DadataAddress): DadataAddress {
+  const out = { ...data } as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(out)) {
+    if (typeof value === 'string' && !key.endsWith('_id') && !key.startsWith('qc')) out[key] = transliterate(value);
+    else if (Array.isArray(value) && key === 'metro') out[key] = (value as DadataMetro[]).map((s) => ({ ...s, name: transliterate(s.name), line: transliterate(s.line) }));
+  }
+  return out as unknown as DadataAddress;
+}
+
+/** `{value, unrestricted_value, data}` of a record, as DaData's suggestions and findById/geolocate list them. */
+export function dadataSuggestion(record: AddressRecord, extras: DadataExtras = {}, view: SuggestionView = {}): DadataSuggestion {
+  let data = dadataAddress(record, extras);
+  if (view.language === 'en') data = transliterated(data);
+  return {
+    value: dadataValue(data, { from: view.from, to: view.to, restrictTo: view.restrictTo }),
+    unrestricted_value: dadataValue(data, { unrestricted: true }),
+    data,
+  };
+}
+
+/** OKATO, OKTMO and tax office of the deepest level that has each: what DaData's record takes from the registry. */
+export function registryCodes(objects: ResolvedObjects | null): Pick<DadataExtras, 'okato' | 'oktmo' | 'taxOffice'> {
+  const codes: Pick<DadataExtras, 'okato' | 'oktmo' | 'taxOffice'> = {};
+  if (!objects) return codes;
+  for (let i = LEVEL_KEYS.length - 1; i >= 0; i--) {
+    const object = objects.levels[LEVEL_KEYS[i]];
+    if (!object || LEVEL_KEYS[i] === 'municipal') continue;
+    codes.okato ??= object.okato || undefined;
+    codes.oktmo ??= object.oktmo || undefined;
+    codes.taxOffice ??= object.ifns || undefined;
+  }
+  return codes;
+}

@@ -1,0 +1,91 @@
+/**
+ * records/dadata-record.ts on real records (the engine over build/dictionaries): the fields in DaData's order and
+ * nothing else, the type table current with the dictionaries' types.tsv, fias_level and the qc* scales, the Latin
+ * spelling, and the KLADR prefixes of `locations`.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../../engine/types.js';
+import { dadataAddress, DADATA_ADDRESS_FIELDS, fiasLevel, qcGeo, typeFull } from '../../../../engine/records/dadata-record.js';
+import { transliterate } from '../../../../engine/records/transliterate.js';
+import { kladrPrefix } from '../../../../host/routes/dadata-facade.js';
+import { standardizeAddress } from '../../../../engine/standardize.js';
+import { DADATA_TYPES_JSON, dadataTypesJson } from '../../../../scripts/dadata-types.js';
+import { realEngine } from '../../../api/helpers.js';
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await realEngine();
+});
+
+const clean = (query: string) => standardizeAddress(engine, 'ru', engine.dictionary('ru')!, query).record;
+
+describe('dadataAddress(record, extras)', () => {
+  it('writes every field DaData documents, in its order, and no other', () => {
+    for (const query of ['екатеринбург вокзальная 15 кв 3', 'свердловская', 'ааааа ббббб', '']) {
+      const data = dadataAddress(clean(query), { source: query });
+      expect(Object.keys(data), query).toEqual([...DADATA_ADDRESS_FIELDS]);
+    }
+  });
+
+  it('is a pure function of its arguments', () => {
+    const record = clean('г Байконур, ул Гагарина, д. 5');
+    const before = JSON.stringify(record);
+    expect(dadataAddress(record, { source: 'x' })).toEqual(dadataAddress(record, { source: 'x' }));
+    expect(JSON.stringify(record)).toBe(before);
+  });
+
+  it('maps the found level to fias_level: house 8, street 7, city 4, region 1, nothing -1', () => {
+    expect(fiasLevel(clean('екатеринбург вокзальная 15'))).toBe(8);
+    expect(fiasLevel(clean('екатеринбург вокзальная'))).toBe(7);
+    expect(fiasLevel(clean('г екатеринбург'))).toBe(4);
+    expect(fiasLevel(clean('свердловская обл'))).toBe(1);
+    expect(fiasLevel(clean('ааааа ббббб'))).toBe(-1);
+  });
+
+  it('maps quality.geo to qc_geo: house 0, street 2, settlement 3, city 4, region 5', () => {
+    expect([8, 7, 6, 5, 4, 3, 2, 1, 0].map(qcGeo)).toEqual([0, 2, 2, 3, 4, 4, 5, 5, 5]);
+    expect(qcGeo(undefined)).toBeNull();
+  });
+
+  it('leaves null what the record does not know, and never lends an ancestor\'s id to the address', () => {
+    const data = dadataAddress(clean('екатеринбург вокзальная 15'), { source: 'q' });
+    expect(data.house_fias_id).toBeNull();
+    expect(data.fias_id).toBeNull();
+    expect(data.city_fias_id).toMatch(/^[0-9a-f-]{36}$/);
+    for (const field of ['beltway_hit', 'flat_price', 'history_values', 'okato', 'tax_office_legal'] as const) expect(data[field]).toBeNull();
+  });
+});
+
+describe('dadata-types.json', () => {
+  it('is current with dictionaries/data/types.tsv (npx tsx scripts/dadata-types.ts writes it)', () => {
+    expect(readFileSync(DADATA_TYPES_JSON, 'utf8')).toBe(dadataTypesJson());
+  });
+
+  it('writes types out as DaData does, a country\'s own words first', () => {
+    expect(typeFull('обл', 'RU')).toBe('область');
+    expect(typeFull('пр-кт', 'RU')).toBe('проспект');
+    expect(typeFull('вул', 'UA')).toBe('вулиця');
+    expect(typeFull('нет такого', 'RU')).toBeNull();
+  });
+});
+
+describe('transliterate(text)', () => {
+  it('spells Cyrillic as passports do, keeping case', () => {
+    expect(transliterate('г Екатеринбург, ул Вокзальная, д 15')).toBe('g Ekaterinburg, ul Vokzalnaia, d 15');
+    expect(transliterate('Щёлково')).toBe('Shchelkovo');
+    expect(transliterate('ЩУКА')).toBe('SHCHUKA');
+    expect(transliterate('Хмельницький')).toBe('Khmelnitskii');
+    expect(transliterate('Latin 12')).toBe('Latin 12');
+  });
+});
+
+describe('kladrPrefix(code)', () => {
+  it('drops the actuality digits and trailing groups of zeros', () => {
+    expect(kladrPrefix('6600000100000')).toEqual({ prefix: '66000001', level: 'city' });
+    expect(kladrPrefix('66')).toEqual({ prefix: '66', level: 'region' });
+    expect(kladrPrefix('6610000000000')).toEqual({ prefix: '66100', level: 'area' });
+    expect(kladrPrefix('99000000000000800')).toEqual({ prefix: '990000000000008', level: 'street' });
+    expect(kladrPrefix('moscow')).toBeNull();
+  });
+});
