@@ -33,9 +33,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildModels } from '../dictionaries/build-model.js';
+import { buildModels } from '../dictionaries/countries.js';
 import { encodeBlob } from '../dictionaries/blob-writer.js';
-import { gaOf, type MergedHouse, type MergedModel, type MergedObject } from '../dictionaries/merged.js';
+import { gaOf, type MergedHouse, type MergedModel, type MergedObject } from '../dictionaries/merged-model.js';
 import { AddressEngine, blobFile, defaultWasmFile, LoadedDictionary } from '../host/engine/index.js';
 import { cleanQueries, rng, suggestQueries } from './fixtures.js';
 import { consume, formatTable, isMain, measure, row, ROOT, type BenchContext, type Row } from './harness.js';

@@ -8,9 +8,9 @@
 import { resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdirSync, rmSync } from 'node:fs';
-import { buildModels, inTunedMalloc } from './build-model.js';
+import { buildModels, inTunedMalloc } from './countries.js';
 import { writeBlob } from './blob-writer.js';
-import { gaOf, type MergedModel } from './merged.js';
+import { gaOf, type MergedModel } from './merged-model.js';
 import { GarStore } from './update/gar-store.js';
 
 /** the update store of ru's GAR records beside the dictionaries (docs/UPDATES.md) */

@@ -23,8 +23,8 @@
  * `order(parentIndex)` sorts rows by their resolved parent with a counting sort (two passes, one Uint32Array
  * of row numbers), which is how the merged model yields houses grouped by parent.
  */
-import type { Codes, HouseRecord } from './model.js';
-import type { MergedHouse } from './merged.js';
+import type { Codes, HouseRecord } from './source-model.js';
+import type { MergedHouse } from './merged-model.js';
 import { decodeCadnum, encodeCadnum } from './cadnum.js';
 import { houseKey } from './fold.js';
 import { FLAG_MULTI_FLAT, FLAG_MULTI_FLAT_KNOWN, FLAG_POSSESSION, FLAG_STEAD } from './house-flags.js';

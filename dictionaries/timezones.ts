@@ -7,7 +7,7 @@
  * - Ukraine: UTC+2 (Europe/Kyiv, standard time; summer time is not in this form), except the Crimea and Sevastopol,
  *   whose clocks run at UTC+3 (Europe/Simferopol).
  */
-import type { ModelSink } from './model.js';
+import type { ModelSink } from './source-model.js';
 
 type Country = ModelSink['country'];
 

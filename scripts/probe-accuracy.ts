@@ -14,7 +14,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomFrom } from '../dictionaries/synth/names.js';
+import { randomFrom } from '../bench/synth/names.js';
 import { createEngine, ROOT } from '../host/engine/index.js';
 import type { Country, Dictionary, ObjectInfo, Resolution } from '../host/engine/types.js';
 

@@ -4,7 +4,7 @@
  * shape (10, 10а, 10к2, 9/1, 12с3), an apartment and two metro stations.
  */
 import { encodeBlob } from '../../dictionaries/blob-writer.js';
-import type { MergedApartment, MergedHouse, MergedModel, MergedObject } from '../../dictionaries/merged.js';
+import type { MergedApartment, MergedHouse, MergedModel, MergedObject } from '../../dictionaries/merged-model.js';
 import { AddressEngine } from '../../host/engine/engine.js';
 import { LoadedDictionary } from '../../host/engine/dictionary.js';
 import { debugWasm } from './engine.js';

@@ -9,7 +9,7 @@ import { AddressEngine, cleanedInput, cleanInput, emptyLevels, emptyParts, scope
 import type { LoadedDictionary } from '../../../host/engine/dictionary.js';
 import { filledParts } from '../../helpers/engine.js';
 import { CITY, LENINA, MARTA, REGION, SMALL_OBJECTS, engineOfModel, mergedModel, smallModel } from '../../helpers/model.js';
-import type { MergedHouse, MergedObject } from '../../../dictionaries/merged.js';
+import type { MergedHouse, MergedObject } from '../../../dictionaries/merged-model.js';
 
 let engine: AddressEngine;
 let dict: LoadedDictionary;

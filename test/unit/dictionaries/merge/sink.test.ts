@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildModels } from '../../../dictionaries/build-model.js';
-import { gaOf, type MergedHouse, type MergedModel } from '../../../dictionaries/merged.js';
-import { ModelBuilder } from '../../../dictionaries/merge.js';
-import { Level, type AddressObject } from '../../../dictionaries/model.js';
-import { DATA_DIR, HAS_DATA } from './sink.js';
+import { buildModels } from '../../../../dictionaries/countries.js';
+import { gaOf, type MergedHouse, type MergedModel } from '../../../../dictionaries/merged-model.js';
+import { ModelBuilder } from '../../../../dictionaries/merge/sink.js';
+import { Level, type AddressObject } from '../../../../dictionaries/source-model.js';
+import { DATA_DIR, HAS_DATA } from '../sink.js';
 
 const region = (extra: Partial<AddressObject> = {}): AddressObject => ({
   key: 'fias:0c5b2444-70a0-4932-980c-b4dc0d3f02b5',

@@ -4,7 +4,7 @@
  * Houses are grouped by their parent object (`houseStart`/`houseCount` on the object) so the
  * writer can emit them in one pass.
  */
-import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, MunicipalObject, SourceInfo } from './model.js';
+import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, MunicipalObject, SourceInfo } from './source-model.js';
 import type { HouseStore } from './house-store.js';
 import type { ApartmentStore } from './apartment-store.js';
 

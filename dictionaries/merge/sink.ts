@@ -23,9 +23,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HouseStore, type HouseStoreOptions } from './house-store.js';
-import { ApartmentStore } from './apartment-store.js';
-import { GA_LENGTH, type MergedApartment, type MergedHouse, type MergedModel, type MergedMunicipal, type MergedObject } from './merged.js';
+import { HouseStore, type HouseStoreOptions } from '../house-store.js';
+import { ApartmentStore } from '../apartment-store.js';
+import { GA_LENGTH, type MergedApartment, type MergedHouse, type MergedModel, type MergedMunicipal, type MergedObject } from '../merged-model.js';
 import {
   LEVEL_NAMES,
   Level,
@@ -37,9 +37,9 @@ import {
   type ModelSink,
   type MunicipalObject,
   type SourceInfo,
-} from './model.js';
-import { distanceKm, nameKey, regionKeys } from './normalize.js';
-import { regionTimezone } from './timezones.js';
+} from '../source-model.js';
+import { distanceKm, nameKey, regionKeys } from '../join-keys.js';
+import { regionTimezone } from '../timezones.js';
 
 type Country = ModelSink['country'];
 
@@ -57,8 +57,8 @@ const GA_SLOTS: Record<number, { offset: number; width: number }> = {
 const ZERO = 0x30;
 /** a place farther than this from every known city is not placed in a region by coordinates */
 const NEAREST_CITY_MAX_KM = 120;
-const ALIASES_FILE = fileURLToPath(new URL('./data/aliases.tsv', import.meta.url));
-const NAME_VARIANTS_FILE = fileURLToPath(new URL('./data/name-variants.tsv', import.meta.url));
+const ALIASES_FILE = fileURLToPath(new URL('../data/aliases.tsv', import.meta.url));
+const NAME_VARIANTS_FILE = fileURLToPath(new URL('../data/name-variants.tsv', import.meta.url));
 
 type PostEntry = { area: string; postcode: string; lat?: number; lon?: number };
 /** region key → place name key → offices */
