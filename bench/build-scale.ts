@@ -488,7 +488,7 @@ async function main(): Promise<void> {
     const archive = reused ? { ...reused, generatedNow: false } : { ...(await generateGarScale(options)), generatedNow: true };
     log(`${houses}: archive ${archive.out} (${(archive.zipBytes / MB).toFixed(0)} MB, ${archive.houses} houses, ${archive.copies} copies${reused ? ', reused' : ''})`);
     const dictFile = join(SYNTH_DIR, `ru-${name}.dict`);
-    // with malloc tuned as `npm run dict:build` runs it (dictionaries/build-model.ts BUILD_MALLOC_ENV)
+    // with malloc tuned as `npm run dict:build` runs it (dictionaries/countries.ts BUILD_MALLOC_ENV)
     const build = await runChild<BuildReport>(['--child-build', archive.out, dictFile], ['--expose-gc'], BUILD_MALLOC_ENV);
     const b = build.report;
     const buildMs = Object.entries(b.phasesMs).reduce((sum, [name, ms]) => sum + (name === 'types' ? 0 : ms), 0);

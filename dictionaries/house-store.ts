@@ -12,7 +12,7 @@
  *   fias      16 B  the GUID's bytes; gar u32; osm kind u8 + id f64; lat/lon i32 degrees × 10⁷;
  *                   flags u8; flatCount u16; source u8 (merge only); parent i32
  *   municipal        sparse: (row, municipal id) pairs for the few houses whose municipal entity is not their
- *                   parent object's (model.ts `HouseRecord.municipal`); 0 bytes for the others
+ *                   parent object's (source-model.ts `HouseRecord.municipal`); 0 bytes for the others
  *
  * Columns grow a chunk (1 Mi rows) at a time, and a chunk exists only once a row in it has a value, so a
  * GAR-only build carries no coordinates and no OSM ids, an OSM-only build no GUIDs; GAR-like houses (60 %

@@ -1,6 +1,6 @@
 /**
  * GAR (ФИАС ГАР) reader: `gar_xml.zip` read in place, entry by entry (yauzl, zip64), each XML streamed
- * through the flat-record byte scanner (`flat-xml.ts`): every GAR file is one root of self-closing
+ * through the flat-record byte scanner (io/flat-xml.ts): every GAR file is one root of self-closing
  * records, and each table below names the few attributes it reads, decoded only for records it keeps.
  * Never extracts or loads a whole file.
  *

@@ -5,7 +5,7 @@
  * and line breaks inside tags, comments, upper-case GUIDs), so the byte scanner is held to what the saxes
  * reader gave on the same files. The expected digests in gar.test.ts were taken with the saxes reader
  * (commit b7eb4f3) before the scanner replaced it, when a FIAS object's key was spelled `fias:<guid>`; keys
- * are now the GUID itself (model.ts `fiasKey`), so the digest spells them as then (`spelledAsTaken`) and the
+ * are now the GUID itself (source-model.ts `fiasKey`), so the digest spells them as then (`spelledAsTaken`) and the
  * digests still hold the reader to the saxes reader's records.
  */
 import { createHash } from 'node:crypto';
