@@ -1,7 +1,7 @@
 /**
  * Subtree index, built once per dictionary from sections already loaded (the blob needs nothing new).
  *
- * Objects are numbered depth-first (dictionaries/merge.ts buildTree), so the subtree of object o is the id
+ * Objects are numbered depth-first (dictionaries/merge/tree.ts), so the subtree of object o is the id
  * range [o, END[o]); names are stored in object order and each posting list in name order, so the names of a
  * word inside a subtree are one slice of its posting list, found by binary search (`firstPostingAt`).
  *

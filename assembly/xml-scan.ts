@@ -1,5 +1,5 @@
 /**
- * The flat-XML record scanner of the dictionary builder (dictionaries/sources/flat-xml.ts), a module of its own
+ * The flat-XML record scanner of the dictionary builder (dictionaries/io/flat-xml.ts), a module of its own
  * (build/wasm/xml-scan.wasm), not part of the query core. It reads the records of the canonical shape, the one
  * every GAR file has: `<R NAME="value" NAME="value" …/>`, names of letters, digits and `_:.-`, double quotes,
  * values with no entity, tab, line break, other control character or `<`. For each it writes where the

@@ -1,6 +1,6 @@
 /**
  * Scale check of the dictionary build (its throughput and memory at national size): the real GAR reader, merge and blob
- * writer on synthetic national-size archives (dictionaries/synth/gar-scale.ts: region 99 replicated), then
+ * writer on synthetic national-size archives (bench/synth/gar-scale.ts: region 99 replicated), then
  * the blob loaded by the engine and queried. The ru dictionary is built from the synthetic GAR alone, with
  * the hflabs type abbreviations (socrbase.csv) the real build enriches its type table with.
  *
@@ -28,13 +28,13 @@ import { fileURLToPath } from 'node:url';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { writeBlob } from '../dictionaries/blob-writer.js';
-import { boundHeapGrowth, BUILD_MALLOC_ENV, GAR_BUILD_OPTIONS } from '../dictionaries/build-model.js';
-import { ModelBuilder } from '../dictionaries/merge.js';
+import { boundHeapGrowth, BUILD_MALLOC_ENV, GAR_BUILD_OPTIONS } from '../dictionaries/countries.js';
+import { ModelBuilder } from '../dictionaries/merge/sink.js';
 import { readGar } from '../dictionaries/sources/gar.js';
 import { readSocrbase } from '../dictionaries/sources/hflabs.js';
-import { openZip } from '../dictionaries/sources/zip.js';
-import { randomFrom } from '../dictionaries/synth/names.js';
-import { existingArchive, generateGarScale, type GarScaleOptions, type GarScaleResult } from '../dictionaries/synth/gar-scale.js';
+import { openZip } from '../dictionaries/io/zip.js';
+import { randomFrom } from './synth/names.js';
+import { existingArchive, generateGarScale, type GarScaleOptions, type GarScaleResult } from './synth/gar-scale.js';
 import { typeTable } from '../dictionaries/types.js';
 import { AddressEngine } from '../engine/engine.js';
 import { readBlobFile } from '../engine/blob-file.js';
@@ -488,7 +488,7 @@ async function main(): Promise<void> {
     const archive = reused ? { ...reused, generatedNow: false } : { ...(await generateGarScale(options)), generatedNow: true };
     log(`${houses}: archive ${archive.out} (${(archive.zipBytes / MB).toFixed(0)} MB, ${archive.houses} houses, ${archive.copies} copies${reused ? ', reused' : ''})`);
     const dictFile = join(SYNTH_DIR, `ru-${name}.dict`);
-    // with malloc tuned as `npm run dict:build` runs it (dictionaries/build-model.ts BUILD_MALLOC_ENV)
+    // with malloc tuned as `npm run dict:build` runs it (dictionaries/countries.ts BUILD_MALLOC_ENV)
     const build = await runChild<BuildReport>(['--child-build', archive.out, dictFile], ['--expose-gc'], BUILD_MALLOC_ENV);
     const b = build.report;
     const buildMs = Object.entries(b.phasesMs).reduce((sum, [name, ms]) => sum + (name === 'types' ? 0 : ms), 0);

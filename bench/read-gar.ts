@@ -1,6 +1,6 @@
 /**
  * Throughput of the GAR reader alone (the build's largest part): `readGar` over a `gar_xml.zip` (a synthetic
- * national-layout archive from dictionaries/synth/gar-scale.ts, or the real region) into a sink that only counts, so the
+ * national-layout archive from bench/synth/gar-scale.ts, or the real region) into a sink that only counts, so the
  * figure is the reader's: inflate + XML + the records it builds, no merge, no blob.
  *
  * Each run is a fresh child process (its own heap and peak RSS: the kernel's `maxRSS` of the child). The
@@ -26,7 +26,7 @@
  * Usage: tsx bench/read-gar.ts [archive ...] [--runs 3] [--digest] [--reader dictionaries/sources/gar.ts]
  *        [--threads 0|1|2] [--inflate 1|2] [--results build/read-gar.json]
  * Default archives: build/synth/gar-250000.zip and gar-1000000.zip (generate them with
- * `tsx dictionaries/synth/gar-scale.ts --houses 250000`, or let bench/build-scale.ts do it).
+ * `tsx bench/synth/gar-scale.ts --houses 250000`, or let bench/build-scale.ts do it).
  */
 import { spawn } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
@@ -35,11 +35,11 @@ import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ApartmentRecord, AddressObject, HouseRecord, ModelSink, MunicipalObject, SourceInfo } from '../dictionaries/model.js';
+import type { ApartmentRecord, AddressObject, HouseRecord, ModelSink, MunicipalObject, SourceInfo } from '../dictionaries/source-model.js';
 import { readSocrbase } from '../dictionaries/sources/hflabs.js';
 import { typeTable } from '../dictionaries/types.js';
-import { REGION_TABLES } from '../dictionaries/sources/gar-tables.js';
-import { openZip } from '../dictionaries/sources/zip.js';
+import { REGION_TABLES } from '../dictionaries/io/gar-tables.js';
+import { openZip } from '../dictionaries/io/zip.js';
 import { tableOf } from '../dictionaries/sources/gar.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -180,7 +180,7 @@ async function main(): Promise<void> {
   const valued = new Set(['runs', 'reader', 'results', 'threads', 'inflate'].flatMap((name) => [`--${name}`, option(args, name)]));
   const named = args.filter((arg) => !arg.startsWith('--') && !valued.has(arg)).map((arg) => resolve(arg));
   const archives = named.length > 0 ? named : ['gar-250000.zip', 'gar-1000000.zip'].map((name) => join(ROOT, 'build/synth', name));
-  for (const archive of archives) if (!existsSync(archive)) throw new Error(`${archive} missing: generate it with tsx dictionaries/synth/gar-scale.ts --houses N`);
+  for (const archive of archives) if (!existsSync(archive)) throw new Error(`${archive} missing: generate it with tsx bench/synth/gar-scale.ts --houses N`);
 
   const reports: RunReport[] = [];
   const lines = [

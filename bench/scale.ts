@@ -5,7 +5,7 @@
  * a measurement: real data has a larger vocabulary and other name statistics than copies of one extract.
  *
  * Two synthetic models (SCALE_MODEL), both from the ru model merged from the same sources as ru.dict
- * (dictionaries/build-model.ts; aliases and earlier names included), copied with new ids; copy 0 is the real
+ * (dictionaries/countries.ts; aliases and earlier names included), copied with new ids; copy 0 is the real
  * dictionary. In every other copy, places (levels 1–5, region … settlement) get a generated name of their own
  * (`Ровекани`, distinct per object and copy) and lose their aliases, so copies are distinct places that no query
  * names; streets keep their names and aliases, as streets repeat across real cities (`ул Мира` exists in
@@ -33,9 +33,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildModels } from '../dictionaries/build-model.js';
+import { buildModels } from '../dictionaries/countries.js';
 import { encodeBlob } from '../dictionaries/blob-writer.js';
-import { gaOf, type MergedHouse, type MergedModel, type MergedObject } from '../dictionaries/merged.js';
+import { gaOf, type MergedHouse, type MergedModel, type MergedObject } from '../dictionaries/merged-model.js';
 import { AddressEngine, blobFile, defaultWasmFile, LoadedDictionary } from '../engine/index.js';
 import { cleanQueries, rng, suggestQueries } from './fixtures.js';
 import { consume, formatTable, isMain, measure, row, ROOT, type BenchContext, type Row } from './harness.js';

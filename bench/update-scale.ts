@@ -1,6 +1,6 @@
 /**
  * Scale check of GAR updates (docs/UPDATES.md): on a synthetic national-size archive (bench/build-scale.ts,
- * dictionaries/synth/gar-scale.ts), the full build of a GAR-only ru dictionary from the archive alone and the
+ * bench/synth/gar-scale.ts), the full build of a GAR-only ru dictionary from the archive alone and the
  * one that writes the update store, beside the application of a delta of `--changes` records: a quarter retired houses, half the
  * hierarchy rows of a quarter moved to another street, a quarter new postcodes. Each step runs in a fresh
  * child process; its time and peak RSS (VmHWM, the kernel's own) are printed as a markdown table.
@@ -17,9 +17,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yazl from 'yazl';
 import { buildDictionaries } from '../dictionaries/build.js';
-import { recordLayout, streamFlatXml } from '../dictionaries/sources/flat-xml.js';
+import { recordLayout, streamFlatXml } from '../dictionaries/io/flat-xml.js';
 import { groupEntries } from '../dictionaries/sources/gar.js';
-import { openZip } from '../dictionaries/sources/zip.js';
+import { openZip } from '../dictionaries/io/zip.js';
 import { applyDelta } from '../dictionaries/update/apply-delta.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));

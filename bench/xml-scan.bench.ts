@@ -6,9 +6,9 @@
  * (≈1.2 MB of XML) in 256 KB chunks, as the reader gets them from inflate; the note gives ns per byte.
  */
 import { resolve } from 'node:path';
-import { FlatXmlScanner, type RecordShape } from '../dictionaries/sources/flat-xml.js';
-import { GAR_TABLES, type GarTableName } from '../dictionaries/sources/gar-tables.js';
-import { openZip } from '../dictionaries/sources/zip.js';
+import { FlatXmlScanner, type RecordShape } from '../dictionaries/io/flat-xml.js';
+import { GAR_TABLES, type GarTableName } from '../dictionaries/io/gar-tables.js';
+import { openZip } from '../dictionaries/io/zip.js';
 import { consume, isMain, measure, ROOT, row, runStandalone, type BenchContext, type Row } from './harness.js';
 
 const TABLES: GarTableName[] = ['AS_HOUSES_PARAMS', 'AS_ADM_HIERARCHY', 'AS_HOUSES', 'AS_ADDR_OBJ'];

@@ -12,8 +12,8 @@
  */
 import { decodeCadnum, encodeCadnum } from '../format/cadnum.js';
 import { bytes, guidIndex, LazyColumn, StringPool, type HouseReferences, type Section } from './house-store.js';
-import type { ApartmentRecord } from './model.js';
-import type { MergedApartment } from './merged.js';
+import type { ApartmentRecord } from './source-model.js';
+import type { MergedApartment } from './merged-model.js';
 import { guidPrefixes, indexOfSorted, orderBy } from '../format/order.js';
 import { guidInto, guidText } from '../format/guid.js';
 

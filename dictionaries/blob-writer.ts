@@ -20,13 +20,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pack } from 'msgpackr';
 import { distance } from 'fastest-levenshtein';
-import { GA_LENGTH, type MergedModel, type MergedObject } from './merged.js';
+import { GA_LENGTH, type MergedModel, type MergedObject } from './merged-model.js';
 import { foldText, nameWords } from './fold.js';
 import { HouseStore, Int32Builder } from './house-store.js';
 import { BinBlocks } from './spill.js';
 import { f64Column, fixedTextColumn, guidColumn, pooledColumn, textColumn, u32Column } from './columns.js';
 import { ApartmentStore } from './apartment-store.js';
-import { Level } from './model.js';
+import { Level } from './source-model.js';
 import { BLOB_MAGIC, BUILD_ID, CHECKSUMS, FORMAT_VERSION, nativeCrc32 } from '../format/blob.js';
 
 export { BLOB_MAGIC, FORMAT_VERSION };

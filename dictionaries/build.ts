@@ -1,5 +1,5 @@
 /**
- * `npm run dict:build`: reads every source under DATA_DIR (default ../shared/data), merges one model per
+ * The dictionary build command, `npm run dict:build`: reads every source under DATA_DIR (default ../shared/data), merges one model per
  * country and writes build/dictionaries/<country>.dict. Prints each country's summary and blob size.
  * Usage: tsx dictionaries/build.ts [--out DIR] [--no-gar-store] [country…]
  * `--no-gar-store`: ru's GAR read from the archive alone, without writing the update store (half the peak RSS at
@@ -8,9 +8,9 @@
 import { resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdirSync, rmSync } from 'node:fs';
-import { buildModels, inTunedMalloc } from './build-model.js';
+import { buildModels, inTunedMalloc } from './countries.js';
 import { writeBlob } from './blob-writer.js';
-import { gaOf, type MergedModel } from './merged.js';
+import { gaOf, type MergedModel } from './merged-model.js';
 import { GarStore } from './update/gar-store.js';
 
 /** the update store of ru's GAR records beside the dictionaries (docs/UPDATES.md) */
@@ -59,7 +59,7 @@ export async function writeModel(model: MergedModel, outDir: string, log: (s: st
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  // a national build runs with glibc's malloc tuned (build-model.ts BUILD_MALLOC_ENV): this process waits for it
+  // a national build runs with glibc's malloc tuned (countries.ts BUILD_MALLOC_ENV): this process waits for it
   const status = inTunedMalloc();
   if (status !== null) process.exit(status);
   const args = process.argv.slice(2);

@@ -1,5 +1,5 @@
 /**
- * Column writers for the blob's host sections, the builder's side of host/engine/columns.ts: no column is
+ * Column writers for the blob's host sections, the builder's side of engine/columns.ts: no column is
  * an array of JS strings in the blob, so the loader never makes one JS string per row.
  *
  *   textColumn    { text: UTF-8 of every value, ends: u32 end offset per row }

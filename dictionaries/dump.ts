@@ -4,9 +4,9 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildModels } from './build-model.js';
-import { LEVEL_NAMES } from './model.js';
-import { gaOf } from './merged.js';
+import { buildModels } from './countries.js';
+import { LEVEL_NAMES } from './source-model.js';
+import { gaOf } from './merged-model.js';
 
 const args = process.argv.slice(2);
 const findIndex = args.indexOf('--find');

@@ -12,7 +12,7 @@
  *   fias      16 B  the GUID's bytes; gar u32; osm kind u8 + id f64; lat/lon i32 degrees × 10⁷;
  *                   flags u8; flatCount u16; source u8 (merge only); parent i32
  *   municipal        sparse: (row, municipal id) pairs for the few houses whose municipal entity is not their
- *                   parent object's (model.ts `HouseRecord.municipal`); 0 bytes for the others
+ *                   parent object's (source-model.ts `HouseRecord.municipal`); 0 bytes for the others
  *
  * Columns grow a chunk (1 Mi rows) at a time, and a chunk exists only once a row in it has a value, so a
  * GAR-only build carries no coordinates and no OSM ids, an OSM-only build no GUIDs; GAR-like houses (60 %
@@ -23,8 +23,8 @@
  * `order(parentIndex)` sorts rows by their resolved parent with a counting sort (two passes, one Uint32Array
  * of row numbers), which is how the merged model yields houses grouped by parent.
  */
-import type { Codes, HouseRecord } from './model.js';
-import type { MergedHouse } from './merged.js';
+import type { Codes, HouseRecord } from './source-model.js';
+import type { MergedHouse } from './merged-model.js';
 import { decodeCadnum, encodeCadnum } from '../format/cadnum.js';
 import { houseKey } from './fold.js';
 import { FLAG_MULTI_FLAT, FLAG_MULTI_FLAT_KNOWN, FLAG_POSSESSION, FLAG_STEAD } from '../format/house-flags.js';

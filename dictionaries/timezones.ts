@@ -1,13 +1,13 @@
 /**
  * Time zones of the countries whose registries carry none (KATO, KATOTTG, GeoNames), in the records' form (`UTC+5`,
- * conventions.md), given to every region the merge leaves without one (merge.ts step 5; its places inherit it).
+ * conventions.md), given to every region the merge leaves without one (merge/top-down.ts; its places inherit it).
  * Russia's come per region and city from hflabs and are not touched. Standard time, as IANA's zones give it:
  * - Kazakhstan: one zone, UTC+5, since 1 March 2024 (tzdata 2024a: Asia/Almaty and Asia/Qostanay joined the west);
  * - Belarus: UTC+3 all year (Europe/Minsk);
  * - Ukraine: UTC+2 (Europe/Kyiv, standard time; summer time is not in this form), except the Crimea and Sevastopol,
  *   whose clocks run at UTC+3 (Europe/Simferopol).
  */
-import type { ModelSink } from './model.js';
+import type { ModelSink } from './source-model.js';
 
 type Country = ModelSink['country'];
 

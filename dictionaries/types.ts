@@ -8,8 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { LEVEL_NAMES, type LevelNumber } from './model.js';
-import { fold } from './normalize.js';
+import { LEVEL_NAMES, type LevelNumber } from './source-model.js';
+import { fold } from './join-keys.js';
 
 export interface AddressType {
   country: string; // `*` or ru/ua/by/kz

@@ -30,7 +30,7 @@ function mtime(file: string): number {
   return existsSync(file) ? statSync(file).mtimeMs : 0;
 }
 
-/** the wasm builds: the query core (release, debug) and the builder's XML scanner (dictionaries/sources/flat-xml-wasm.ts) */
+/** the wasm builds: the query core (release, debug) and the builder's XML scanner (dictionaries/io/flat-xml-wasm.ts) */
 const WASM = {
   release: { entry: 'assembly/index.ts', out: 'core.wasm' },
   debug: { entry: 'assembly/index.ts', out: 'core.debug.wasm' },

@@ -14,7 +14,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomFrom } from '../dictionaries/synth/names.js';
+import { randomFrom } from '../bench/synth/names.js';
 import { createEngine, ROOT } from '../engine/index.js';
 import type { Country, Dictionary, ObjectInfo, Resolution } from '../engine/types.js';
 import { layout, translit } from './query-forms.js';

@@ -1,6 +1,6 @@
 /**
  * GAR (ФИАС ГАР) reader: `gar_xml.zip` read in place, entry by entry (yauzl, zip64), each XML streamed
- * through the flat-record byte scanner (`flat-xml.ts`): every GAR file is one root of self-closing
+ * through the flat-record byte scanner (io/flat-xml.ts): every GAR file is one root of self-closing
  * records, and each table below names the few attributes it reads, decoded only for records it keeps.
  * Never extracts or loads a whole file.
  *
@@ -37,12 +37,12 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Entry } from 'yauzl';
-import { fiasKey, Level, type AddressObject, type HouseRecord, type LevelNumber, type ModelSink, type MunicipalObject } from '../model.js';
+import { fiasKey, Level, type AddressObject, type HouseRecord, type LevelNumber, type ModelSink, type MunicipalObject } from '../source-model.js';
 import { typeTable, type TypeTable } from '../types.js';
-import { NumberMap } from './compact-map.js';
-import type { FlatRecord } from './flat-xml.js';
-import { inlineScan, workerScan, type GarScan, type ScanJob } from './gar-scan.js';
-import { WasmRecords, XML_SCAN_WASM } from './flat-xml-wasm.js';
+import { NumberMap } from '../compact-map.js';
+import type { FlatRecord } from '../io/flat-xml.js';
+import { inlineScan, workerScan, type GarScan, type ScanJob } from '../io/gar-scan.js';
+import { WasmRecords, XML_SCAN_WASM } from '../io/flat-xml-wasm.js';
 import { decodeCadnum, encodeCadnum } from '../../format/cadnum.js';
 import {
   APARTMENT,
@@ -61,8 +61,8 @@ import {
   STEAD,
   TYPE_TABLES,
   type GarTableName,
-} from './gar-tables.js';
-import { openZip } from './zip.js';
+} from '../io/gar-tables.js';
+import { openZip } from '../io/zip.js';
 
 export interface GarOptions {
   /** region folders to read (`['77', '99']`); all when absent */

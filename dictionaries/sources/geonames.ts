@@ -13,8 +13,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Level, type ModelSink } from '../model.js';
-import { nameKey } from '../normalize.js';
+import { Level, type ModelSink } from '../source-model.js';
+import { nameKey } from '../join-keys.js';
 import { csvRows } from './hflabs.js';
 
 const REGIONS_FILE = fileURLToPath(new URL('../data/geonames-regions.tsv', import.meta.url));

@@ -12,8 +12,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { fiasKey, Level, type AddressObject, type ModelSink } from '../model.js';
-import { nameKey } from '../normalize.js';
+import { fiasKey, Level, type AddressObject, type ModelSink } from '../source-model.js';
+import { nameKey } from '../join-keys.js';
 import type { AddressType } from '../types.js';
 
 export interface HflabsPaths {

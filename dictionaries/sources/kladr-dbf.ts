@@ -6,7 +6,7 @@
  * Both are small (≤ 10 k rows) and read record by record anyway.
  */
 import { DBFFile } from 'dbffile';
-import { Level, type LevelNumber, type ModelSink } from '../model.js';
+import { Level, type LevelNumber, type ModelSink } from '../source-model.js';
 import type { AddressType } from '../types.js';
 
 /** KLADR SOCRBASE levels: 1 region, 2 area, 3 city, 4 settlement, 5 street */

@@ -7,7 +7,7 @@
  * nothing for rural okrugs (`… с.о.`), whose villages hang under the district; settlement → settlement
  * (`с.…`) or city (`г.…`). Kazakh names become aliases.
  */
-import { Level, type AddressObject, type LevelNumber, type ModelSink } from '../model.js';
+import { Level, type AddressObject, type LevelNumber, type ModelSink } from '../source-model.js';
 import { csvRows } from './hflabs.js';
 
 interface Parsed {

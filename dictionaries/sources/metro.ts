@@ -4,7 +4,7 @@
  * the caller says which city names belong to it (`cities`), or all are kept.
  */
 import { readFile } from 'node:fs/promises';
-import type { ModelSink } from '../model.js';
+import type { ModelSink } from '../source-model.js';
 
 interface HhCity {
   id: string;

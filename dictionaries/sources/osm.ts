@@ -19,12 +19,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
-import { Level, type AddressObject, type HouseRecord, type LevelNumber, type ModelSink } from '../model.js';
+import { Level, type AddressObject, type HouseRecord, type LevelNumber, type ModelSink } from '../source-model.js';
 import { HOUSE_LOOKALIKES } from '../fold.js';
+import { nameKey } from '../join-keys.js';
 import { foldCase } from '../../format/fold.js';
-import { nameKey } from '../normalize.js';
 import { typeTable, type Country, type TypeTable } from '../types.js';
-import { streamXml } from './xml.js';
+import { streamXml } from '../io/xml.js';
 
 export interface OsmCity {
   /** the city's name as the registries write it (`Екатеринбург`, `Москва`, `Київ`) */

@@ -4,7 +4,7 @@
  * (`Чувашия Республика`), area and city, matched to objects by name in the merge. Sorting centres,
  * parcel lockers and other non-delivery types are skipped.
  */
-import { type ModelSink } from '../model.js';
+import { type ModelSink } from '../source-model.js';
 import { csvRows } from './hflabs.js';
 
 /** office types that deliver to addresses: О отделение, П пункт, ГСП/Оп городские и опорные */

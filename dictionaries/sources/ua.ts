@@ -5,7 +5,7 @@
  * Севастополь) → region; P raion → area; H hromada → not a level of the address (its places hang under
  * the raion); M city → city; X селище, C село → settlement; B city district → cityArea.
  */
-import { Level, type LevelNumber, type ModelSink } from '../model.js';
+import { Level, type LevelNumber, type ModelSink } from '../source-model.js';
 import { csvRows } from './hflabs.js';
 
 const CATEGORIES: Record<string, { level: LevelNumber | null; type: string }> = {

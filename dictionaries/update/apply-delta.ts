@@ -6,7 +6,7 @@
  * dictionary's version becomes the newest delta's date. A running server takes the new file on SIGHUP.
  */
 import { join, resolve } from 'node:path';
-import { buildModels, GAR_BUILD_OPTIONS } from '../build-model.js';
+import { buildModels, GAR_BUILD_OPTIONS } from '../countries.js';
 import { GAR_STORE_FILE, writeModel } from '../build.js';
 import { GarStore } from './gar-store.js';
 import { ingestGarArchive, type IngestCounts } from './gar-ingest.js';

@@ -13,11 +13,11 @@
  * reads an archive, table by table in the reader's order, each table's rows in ID order.
  */
 import type { Entry } from 'yauzl';
-import { streamFlatXml } from '../sources/flat-xml.js';
+import { streamFlatXml } from '../io/flat-xml.js';
 import { defaultScanThreads, groupEntries, type GarRecordSource } from '../sources/gar.js';
-import { inlineScan, workerScan, type ScanJob } from '../sources/gar-scan.js';
-import { GAR_TABLES, idSlot, REGION_TABLES, scanLayout, TYPE_TABLES, type GarTableName, type ScanFilter } from '../sources/gar-tables.js';
-import { openZip, type ZipArchive } from '../sources/zip.js';
+import { inlineScan, workerScan, type ScanJob } from '../io/gar-scan.js';
+import { GAR_TABLES, idSlot, REGION_TABLES, scanLayout, TYPE_TABLES, type GarTableName, type ScanFilter } from '../io/gar-tables.js';
+import { openZip, type ZipArchive } from '../io/zip.js';
 import { GarStore, storedValue, storeKey } from './gar-store.js';
 
 export interface IngestOptions {

@@ -20,8 +20,8 @@
  */
 import { existsSync } from 'node:fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { FlatRecord } from '../sources/flat-xml.js';
-import { REGION_TABLES, TYPE_TABLES, type GarTableName } from '../sources/gar-tables.js';
+import { FlatRecord } from '../io/flat-xml.js';
+import { REGION_TABLES, TYPE_TABLES, type GarTableName } from '../io/gar-tables.js';
 
 /** every table the store keeps, in the order of their byte in the key */
 export const STORED_TABLES: readonly GarTableName[] = [...TYPE_TABLES, ...REGION_TABLES];

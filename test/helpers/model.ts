@@ -1,10 +1,10 @@
 /**
- * Small merged models written by hand (dictionaries/merged.ts), to run the real blob writer and the real
+ * Small merged models written by hand (dictionaries/merged-model.ts), to run the real blob writer and the real
  * core over data whose every value the test knows: a region, a city, two streets with houses of every key
  * shape (10, 10а, 10к2, 9/1, 12с3), an apartment and two metro stations.
  */
 import { encodeBlob } from '../../dictionaries/blob-writer.js';
-import type { MergedApartment, MergedHouse, MergedModel, MergedObject } from '../../dictionaries/merged.js';
+import type { MergedApartment, MergedHouse, MergedModel, MergedObject } from '../../dictionaries/merged-model.js';
 import { AddressEngine } from '../../engine/engine.js';
 import { LoadedDictionary } from '../../engine/dictionary.js';
 import { debugWasm } from './engine.js';

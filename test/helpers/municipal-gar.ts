@@ -20,7 +20,7 @@
 import { createWriteStream } from 'node:fs';
 import yazl from 'yazl';
 import { encodeBlob } from '../../dictionaries/blob-writer.js';
-import { ModelBuilder } from '../../dictionaries/merge.js';
+import { ModelBuilder } from '../../dictionaries/merge/sink.js';
 import { readGar } from '../../dictionaries/sources/gar.js';
 import { LoadedDictionary } from '../../engine/dictionary.js';
 import { AddressEngine } from '../../engine/engine.js';

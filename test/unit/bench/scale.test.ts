@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { settledModel, syntheticModel } from '../../../bench/scale.js';
-import type { MergedModel, MergedObject } from '../../../dictionaries/merged.js';
+import type { MergedModel, MergedObject } from '../../../dictionaries/merged-model.js';
 import { CITY, engineOfModel, mergedModel, REGION, SMALL_HOUSES, SMALL_OBJECTS } from '../../helpers/model.js';
 
 /**

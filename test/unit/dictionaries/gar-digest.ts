@@ -5,14 +5,14 @@
  * and line breaks inside tags, comments, upper-case GUIDs), so the byte scanner is held to what the saxes
  * reader gave on the same files. The expected digests in gar.test.ts were taken with the saxes reader
  * (commit b7eb4f3) before the scanner replaced it, when a FIAS object's key was spelled `fias:<guid>`; keys
- * are now the GUID itself (model.ts `fiasKey`), so the digest spells them as then (`spelledAsTaken`) and the
+ * are now the GUID itself (source-model.ts `fiasKey`), so the digest spells them as then (`spelledAsTaken`) and the
  * digests still hold the reader to the saxes reader's records.
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import yazl from 'yazl';
-import type { ModelSink } from '../../../dictionaries/model.js';
-import { openZip } from '../../../dictionaries/sources/zip.js';
+import type { ModelSink } from '../../../dictionaries/source-model.js';
+import { openZip } from '../../../dictionaries/io/zip.js';
 
 type Reader = (zip: string, sink: ModelSink, options: { asOf: string }) => Promise<{ objects: number; houses: number; steads: number; apartments: number }>;
 

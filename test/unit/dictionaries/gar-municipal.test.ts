@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Level } from '../../../dictionaries/model.js';
+import { Level } from '../../../dictionaries/source-model.js';
 import { deepestMunicipal, readGar } from '../../../dictionaries/sources/gar.js';
 import { FILES, guidOf, writeMunicipalGar } from '../../helpers/municipal-gar.js';
 import { CollectingSink } from './sink.js';

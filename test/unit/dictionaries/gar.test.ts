@@ -5,10 +5,10 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { Level } from '../../../dictionaries/model.js';
+import { Level } from '../../../dictionaries/source-model.js';
 import { readGar } from '../../../dictionaries/sources/gar.js';
-import { assignThreads, type ScanJob } from '../../../dictionaries/sources/gar-scan.js';
-import { generateGarScale } from '../../../dictionaries/synth/gar-scale.js';
+import { assignThreads, type ScanJob } from '../../../dictionaries/io/gar-scan.js';
+import { generateGarScale } from '../../../bench/synth/gar-scale.js';
 import { readerDigest, variantArchive } from './gar-digest.js';
 import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from './sink.js';
 

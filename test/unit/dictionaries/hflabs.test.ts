@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Level } from '../../../dictionaries/model.js';
+import { Level } from '../../../dictionaries/source-model.js';
 import { readHflabs } from '../../../dictionaries/sources/hflabs.js';
 import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from './sink.js';
 

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { guidInto, guidText } from '../../../format/guid.js';
 import { HouseStore, type HouseReferences, type HouseSections, type HouseStoreOptions } from '../../../dictionaries/house-store.js';
-import type { HouseRecord } from '../../../dictionaries/model.js';
+import type { HouseRecord } from '../../../dictionaries/source-model.js';
 import { BinBlocks, ChunkedColumn, SpillFile } from '../../../dictionaries/spill.js';
-import { NumberMap } from '../../../dictionaries/sources/compact-map.js';
+import { NumberMap } from '../../../dictionaries/compact-map.js';
 
 describe('HouseStore', () => {
   it('round-trips every field of a house', () => {

@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { writeFileSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ModelBuilder } from '../../../dictionaries/merge.js';
-import { Level } from '../../../dictionaries/model.js';
+import { ModelBuilder } from '../../../dictionaries/merge/sink.js';
+import { Level } from '../../../dictionaries/source-model.js';
 import { readKladrAltnames, readKladrSocrbase } from '../../../dictionaries/sources/kladr-dbf.js';
 import { DATA_DIR, HAS_DATA } from './sink.js';
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Level } from '../../../dictionaries/model.js';
+import { Level } from '../../../dictionaries/source-model.js';
 import { readGeonamesPostal } from '../../../dictionaries/sources/geonames.js';
 import { parseKatoName, readKato } from '../../../dictionaries/sources/kz.js';
 import { readMetro } from '../../../dictionaries/sources/metro.js';

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, ModelSink, MunicipalObject, SourceInfo } from '../../../dictionaries/model.js';
+import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, ModelSink, MunicipalObject, SourceInfo } from '../../../dictionaries/source-model.js';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const FIXTURES = resolve(REPO_ROOT, 'test/fixtures/dictionaries');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Level } from '../../../dictionaries/model.js';
+import { Level } from '../../../dictionaries/source-model.js';
 import { typeTable } from '../../../dictionaries/types.js';
 
 describe('typeTable() from data/types.tsv', () => {

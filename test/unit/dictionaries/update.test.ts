@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDictionaries } from '../../../dictionaries/build.js';
 import { readGar } from '../../../dictionaries/sources/gar.js';
-import { generateGarDelta, type GarDeltaResult } from '../../../dictionaries/synth/gar-delta.js';
+import { generateGarDelta, type GarDeltaResult } from '../../../bench/synth/gar-delta.js';
 import { applyDelta } from '../../../dictionaries/update/apply-delta.js';
 import { createEngine, type AddressEngine } from '../../../engine/index.js';
 import { LEVEL_KEYS, type Resolution } from '../../../engine/types.js';

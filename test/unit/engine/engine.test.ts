@@ -9,7 +9,7 @@ import { AddressEngine, collapseToWords, decodeHtmlEntities, emptyLevels, emptyP
 import type { LoadedDictionary } from '../../../engine/dictionary.js';
 import { filledParts } from '../../helpers/engine.js';
 import { CITY, LENINA, MARTA, REGION, SMALL_OBJECTS, engineOfModel, mergedModel, smallModel } from '../../helpers/model.js';
-import type { MergedHouse, MergedObject } from '../../../dictionaries/merged.js';
+import type { MergedHouse, MergedObject } from '../../../dictionaries/merged-model.js';
 
 let engine: AddressEngine;
 let dict: LoadedDictionary;

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MergedHouse, MergedObject } from '../../../../dictionaries/merged.js';
+import type { MergedHouse, MergedObject } from '../../../../dictionaries/merged-model.js';
 import type { AddressEngine } from '../../../../engine/engine.js';
 import type { LoadedDictionary } from '../../../../engine/dictionary.js';
 import { engineOfModel, mergedModel } from '../../../helpers/model.js';

@@ -103,7 +103,7 @@ describe('buildAddressRecord placement of the type', () => {
   it('falls back to the deepest level with coordinates when the house has none, and lends no city\'s postcode to its house', () => {
     const record = buildAddressRecord(resolution({ levels: { region: 2, city: 3, street: 4 }, house: 1, quality: { level: 8, house: 3, geo: 8 } }), dictionary, { method: 'clean', original: '' });
     // a city's postcode is its main post office's, wrong for most of its houses (the builder lends a small town's
-    // to its streets: dictionaries/merge.ts)
+    // to its streets: dictionaries/merge/top-down.ts)
     expect(record.postcode).toBe('');
     expect(record.coordinates).toEqual({ latitude: 58.6, longitude: 49.65 });
     expect(record.quality?.geo).toBe(1);

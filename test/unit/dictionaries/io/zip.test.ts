@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { openZip } from '../../../dictionaries/sources/zip.js';
+import { openZip } from '../../../../dictionaries/io/zip.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zip-test-'));
 const TEXT = Buffer.from('<ITEMS>' + '<ITEM ID="1" NAME="Байконур" />'.repeat(20_000) + '</ITEMS>', 'utf8');

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Level } from '../../../dictionaries/model.js';
-import { readGar, type GarCounts } from '../../../dictionaries/sources/gar.js';
-import { openZip } from '../../../dictionaries/sources/zip.js';
-import { generateGarScale, syntheticGuid, type GarScaleResult } from '../../../dictionaries/synth/gar-scale.js';
-import { CollectingSink, DATA_DIR, HAS_DATA } from './sink.js';
+import { Level } from '../../../../dictionaries/source-model.js';
+import { readGar, type GarCounts } from '../../../../dictionaries/sources/gar.js';
+import { openZip } from '../../../../dictionaries/io/zip.js';
+import { generateGarScale, syntheticGuid, type GarScaleResult } from '../../../../bench/synth/gar-scale.js';
+import { CollectingSink, DATA_DIR, HAS_DATA } from '../../dictionaries/sink.js';
 
 const SOURCE = resolve(DATA_DIR, 'ru/gar/gar_xml.zip');
 

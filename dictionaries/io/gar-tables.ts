@@ -1,7 +1,7 @@
 /**
  * The GAR tables the reader opens: for each, the attributes it reads (a `recordLayout`) and which records
  * it keeps, decided on the bytes before any string is made (current records; hierarchy rows that are
- * active; params of the types read and still valid on the build date). Shared by the reader (`gar.ts`) and
+ * active; params of the types read and still valid on the build date). Shared by the reader (sources/gar.ts) and
  * the scan worker (`gar-scan-worker.ts`), which applies `keep` where it scans.
  */
 import { recordLayout, type FlatRecord, type RecordShape } from './flat-xml.js';

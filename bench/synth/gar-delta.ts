@@ -15,7 +15,7 @@
  *  - params: a street's OKTMO changed the same way, and a cadastral number added to a house.
  * The houses of each kind are distinct; choices are seeded.
  *
- * Usage: tsx dictionaries/synth/gar-delta.ts --delta out/gar_delta_xml.zip --after out/gar_xml.zip
+ * Usage: tsx bench/synth/gar-delta.ts --delta out/gar_delta_xml.zip --after out/gar_xml.zip
  *        [--source ../shared/data/ru/gar/gar_xml.zip] [--date 20230703] [--seed 1] [--changes 5]
  */
 import { createWriteStream } from 'node:fs';
@@ -23,9 +23,9 @@ import { mkdir, rename } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yazl from 'yazl';
-import { streamXml, type Attributes } from '../sources/xml.js';
-import { openZip } from '../sources/zip.js';
-import { tableOf } from '../sources/gar.js';
+import { streamXml, type Attributes } from '../../dictionaries/io/xml.js';
+import { openZip } from '../../dictionaries/io/zip.js';
+import { tableOf } from '../../dictionaries/sources/gar.js';
 import { syntheticGuid } from './gar-scale.js';
 import { randomFrom } from './names.js';
 
@@ -299,7 +299,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const args = process.argv.slice(2);
   const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
   if (args.includes('--help') || !option('--delta')) {
-    console.log('Usage: tsx dictionaries/synth/gar-delta.ts --delta FILE [--after FILE] [--source gar_xml.zip] [--date YYYYMMDD] [--seed N] [--changes N]');
+    console.log('Usage: tsx bench/synth/gar-delta.ts --delta FILE [--after FILE] [--source gar_xml.zip] [--date YYYYMMDD] [--seed N] [--changes N]');
     process.exit(args.includes('--help') ? 0 : 1);
   }
   const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));

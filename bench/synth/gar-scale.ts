@@ -26,7 +26,7 @@
  * Every folder also opens with its own region object (`обл`, KLADR `NN00000000000`) in AS_ADDR_OBJ,
  * AS_ADM_HIERARCHY, AS_MUN_HIERARCHY, AS_ADDR_OBJ_PARAMS, AS_REESTR_OBJECTS and AS_CHANGE_HISTORY.
  *
- * Usage: tsx dictionaries/synth/gar-scale.ts --houses 1000000 [--out build/synth/gar-1000000.zip]
+ * Usage: tsx bench/synth/gar-scale.ts --houses 1000000 [--out build/synth/gar-1000000.zip]
  *        [--source ../shared/data/ru/gar/gar_xml.zip] [--seed 1] [--regions 85] [--cadastral 0.6] [--apartments 0]
  *        [--level 1]
  */
@@ -36,8 +36,8 @@ import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import yazl from 'yazl';
-import { streamXml, type Attributes } from '../sources/xml.js';
-import { openZip } from '../sources/zip.js';
+import { streamXml, type Attributes } from '../../dictionaries/io/xml.js';
+import { openZip } from '../../dictionaries/io/zip.js';
 import { NameGenerator, randomFrom } from './names.js';
 
 export interface GarScaleOptions {

@@ -1,10 +1,11 @@
 /**
- * The merged model of one country: what `merge.ts` produces and `blob-writer.ts` serializes.
+ * The merged model: the tree of one country that the merge (merge/) produces and `blob-writer.ts` serializes,
+ * as opposed to the source model (source-model.ts) the readers stream into the merge.
  * Objects are in an array whose index is the object id used by the core; `parent` is an index.
  * Houses are grouped by their parent object (`houseStart`/`houseCount` on the object) so the
  * writer can emit them in one pass.
  */
-import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, MunicipalObject, SourceInfo } from './model.js';
+import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, MunicipalObject, SourceInfo } from './source-model.js';
 import type { HouseStore } from './house-store.js';
 import type { ApartmentStore } from './apartment-store.js';
 
@@ -29,7 +30,7 @@ export interface MergedHouse extends Omit<HouseRecord, 'parent' | 'municipal'> {
   municipal?: number;
 }
 
-/** A municipal entity (model.ts `MunicipalObject`); objects and houses refer to it by its index. */
+/** A municipal entity (source-model.ts `MunicipalObject`); objects and houses refer to it by its index. */
 export type MergedMunicipal = MunicipalObject;
 
 export interface MergedApartment extends Omit<ApartmentRecord, 'house'> {

@@ -1,5 +1,7 @@
 /**
- * The normalized address model every reader streams into, and the merge step reads.
+ * The source model: the records every reader streams into the merge (`ModelSink`), in memory only.
+ * Readers write it (sources/), the merge reads it (merge/); the merged tree the writer reads is
+ * merged-model.ts.
  *
  * One `ModelSink` per country. Readers never build the whole model themselves: they call
  * `addObject`, `addHouse`, `addApartment`, `addMetro` record by record as they stream their source,
@@ -10,7 +12,7 @@
  * Keys: every object has a `key` unique within its country. An object the FIAS registry identifies is keyed
  * by its lower-case GUID itself (`fiasKey`); any other key is prefixed by the registry it came from
  * (`osm:W123`, `kato:100000000`, `katottg:UA01…`, `hf-area:…`), which a GUID never is. A record from a second
- * registry that is the same place is joined in `merge.ts` (by FIAS GUID, by KLADR code, or by name under
+ * registry that is the same place is joined by the merge (merge/join.ts: by FIAS GUID, by KLADR code, or by name under
  * the same parent), so the final object carries the codes of all registries.
  */
 
@@ -171,7 +173,7 @@ export interface SourceInfo {
   primary?: boolean;
 }
 
-/** What readers write into; implemented by `merge.ts`. */
+/** What readers write into; implemented by `ModelBuilder` (merge/sink.ts). */
 export interface ModelSink {
   readonly country: 'ru' | 'kz' | 'by' | 'ua';
   addObject(object: AddressObject): void;

@@ -1,14 +1,15 @@
 /**
- * Runs every reader over the shared data directory (`DATA_DIR`) and merges one model per country.
- * Which file feeds which country, and the city each OSM extract covers, is declared here; readers know
- * formats, not deployments. The lead's `build.ts` writes the blobs from what this returns.
+ * The build per country: runs every reader over the shared data directory (`DATA_DIR`) into one merge per
+ * country (merge/) and returns the merged models. Which file feeds which country, and the city each OSM
+ * extract covers, is declared here; readers know formats, not deployments. `build.ts` writes the blobs from
+ * what this returns.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { ModelBuilder } from './merge.js';
-import type { MergedModel } from './merged.js';
+import { ModelBuilder } from './merge/sink.js';
+import type { MergedModel } from './merged-model.js';
 import { readGar, readGarRecords, type GarOptions } from './sources/gar.js';
 import type { GarStore } from './update/gar-store.js';
 import { ingestGarArchive, storeRecords } from './update/gar-ingest.js';
@@ -55,7 +56,7 @@ export interface BuildOptions {
   garStore?: { store: GarStore; ingest: boolean };
   /** ru from GAR alone (and the type abbreviations): the scale benches and the update tests */
   garOnly?: boolean;
-  /** GA codes of an earlier build by object key, kept where the objects stay (merge.ts `previousGa`) */
+  /** GA codes of an earlier build by object key, kept where the objects stay (merge/ga-codes.ts) */
   previousGa?: ReadonlyMap<string, string>;
 }
 

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FlatXmlScanner, recordLayout, streamFlatXml, type FlatRecord } from '../../../dictionaries/sources/flat-xml.js';
-import { WasmRecords } from '../../../dictionaries/sources/flat-xml-wasm.js';
-import { streamXml } from '../../../dictionaries/sources/xml.js';
+import { FlatXmlScanner, recordLayout, streamFlatXml, type FlatRecord } from '../../../../dictionaries/io/flat-xml.js';
+import { WasmRecords } from '../../../../dictionaries/io/flat-xml-wasm.js';
+import { streamXml } from '../../../../dictionaries/io/xml.js';
 
 const HOUSE = recordLayout('HOUSE', ['OBJECTID', 'NAME', 'HOUSENUM', 'ISACTUAL', 'ENDDATE']);
 
