@@ -42,7 +42,7 @@ export const F_ORDINAL: i32 = 7;
 export const F_TYPE_A: i32 = 8;
 export const F_TYPE_B: i32 = 9;
 export const F_USED: i32 = 10;
-/** cached house keyword part of the token (house.ts keywordPart); −2 until asked */
+/** cached house keyword part of the token (house/keywords.ts keywordPart); −2 until asked */
 export const F_KEYWORD: i32 = 11;
 
 export let TOKENS: usize = 0;

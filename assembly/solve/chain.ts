@@ -31,7 +31,8 @@ import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse, placeTokens, readsTypedPlace,
 } from '../classify/names';
 import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, clearLeadsWanted, postcodeSlice, postcodeObject, scoped } from '../subtree';
-import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, houseFractionBaseLen, HOUSE_FRACTION_BUILD_KEY, houseLiterBaseLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
+import { typedPostcode } from '../house/grammar';
+import { HOUSE_KEY, houseKeyLen, houseBaseLen, HOUSE_ALT_KEY, houseAltKeyLen, houseFractionBaseLen, HOUSE_FRACTION_BUILD_KEY, houseLiterBaseLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house/key';
 import { setU16, u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
 import { callCount } from '../trie';
@@ -51,9 +52,9 @@ export const POSTCODE_BONUS: i32 = 20;
 export let bestObject: i32 = -1;
 export let bestHouse: i32 = -1;
 export let bestHouseExact: bool = false;
-/** the best chain's house is the wide reading's (house.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`) */
+/** the best chain's house is the wide reading's (house/key.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`) */
 export let bestHouseWide: bool = false;
-/** the best chain's house is the alternative key's (house.ts `HOUSE_ALT_KEY`: `73/1` as 73к1, `5 1` as 5к1) */
+/** the best chain's house is the alternative key's (house/key.ts `HOUSE_ALT_KEY`: `73/1` as 73к1, `5 1` as 5к1) */
 export let bestHouseAlt: bool = false;
 export let bestScore: i32 = -1000000;
 export let bestMask: u64 = 0;
