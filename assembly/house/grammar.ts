@@ -66,7 +66,7 @@ function isEntranceWord(i: i32): bool {
 
 /**
  * Token t is in a delivery note or a landmark after its opening word, in its part of the string (`вход со двора`,
- * `позвонить за час`, `ТЦ Гринвич`, `напротив школы`): text that says nothing of the address (abi.ts: a leftover of no
+ * `позвонить за час`, `ТЦ Гринвич`, `напротив школы`): text that says nothing of the address (solve/answer.ts: a leftover of no
  * weight).
  */
 export function inComment(t: i32): bool {
@@ -346,7 +346,7 @@ function markCountries(): void {
     const segment = tok(i, F_SEGMENT);
     const alone = (i == 0 || tok(i - 1, F_SEGMENT) != segment) && (last + 1 >= tokenCount || tok(last + 1, F_SEGMENT) != segment);
     // a title of two words (`Российская Федерация`) anywhere; one word in the middle may be a name's (`ул Россия`):
-    // a chain that does not read it leaves it out of the leftovers (abi.ts)
+    // a chain that does not read it leaves it out of the leftovers (solve/answer.ts)
     if (i != 0 && last + 1 < tokenCount && !alone && last == i) continue;
     for (let k = i; k <= last; k++) setTok(k, F_ROLE, ROLE_NOISE);
     i = last;

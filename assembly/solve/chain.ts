@@ -38,7 +38,7 @@ import { isCyr, isDigit } from '../text';
 import { callCount } from '../trie';
 import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, primeRest, restKey, openPostcode, NO_BOUND, TIE_ANY_KEY } from './scope';
 
-/** quality.unique: a runner-up at or above best − UNIQUE_MARGIN makes the answer not unique (abi.ts) */
+/** quality.unique: a runner-up at or above best − UNIQUE_MARGIN makes the answer not unique (answer.ts) */
 const UNIQUE_MARGIN: i32 = 30;
 const HOUSE_BONUS: i32 = 80;
 /**
@@ -439,14 +439,14 @@ function restLosesTies(bound: i32): bool {
 }
 
 /**
- * The best score of the earlier readings of this call (abi.ts: four foldings, a bare number read both ways):
+ * The best score of the earlier readings of this call (readings.ts: four foldings, a bare number read both ways):
  * a reading that cannot beat it is dropped whole, so it may stop as soon as neither its best nor anything
  * unread can (FloorFilter).
  */
 let floor: i32 = -2000000;
 let floorCall: i32 = -1;
 /**
- * This reading wins a tie with the floor (abi.ts reads the variants in another order than the one that breaks
+ * This reading wins a tie with the floor (readings.ts reads the variants in another order than the one that breaks
  * their ties, so an earlier variant read later keeps a tie): it may stop only below the floor.
  */
 let floorTies = false;

@@ -538,7 +538,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     const bound = areaBound > scopeBound ? areaBound : scopeBound;
     if (bound == NO_BOUND) break;
     if (topCount >= cap && bound < load<i32>(topAt(topCount - 1), 8)) break;
-    // a reading whose best rank cannot beat an earlier reading's is not written (abi.ts)
+    // a reading whose best rank cannot beat an earlier reading's is not written (readings.ts)
     if (bound <= writeAbove && (topCount == 0 || load<i32>(TOP, 8) <= writeAbove)) break;
     if (!tight) {
       tight = true;
