@@ -447,7 +447,7 @@ let tlOut2: i32 = 0;
 
 /** The variant NORM holds (the trie reads a transliteration more leniently: trie.ts). */
 export let normVariant: i32 = VARIANT_PLAIN;
-/** The input has a Cyrillic letter (set by the PLAIN reading): Latin keywords among Cyrillic words (house.ts `latinKeyword`) */
+/** The input has a Cyrillic letter (set by the PLAIN reading): Latin keywords among Cyrillic words (house/keywords.ts `latinKeyword`) */
 export let cyrillicInput = false;
 /**
  * The last LAYOUT reading took a `,` or `.` for a letter (`,fevfyf` → баумана). Then LAYOUT and LAYOUT_KEEP are two

@@ -42,7 +42,7 @@ export const F_ORDINAL: i32 = 7;
 export const F_TYPE_A: i32 = 8;
 export const F_TYPE_B: i32 = 9;
 export const F_USED: i32 = 10;
-/** cached house keyword part of the token (house.ts keywordPart); −2 until asked */
+/** cached house keyword part of the token (house/keywords.ts keywordPart); −2 until asked */
 export const F_KEYWORD: i32 = 11;
 
 export let TOKENS: usize = 0;
@@ -150,7 +150,7 @@ function shiftRight(i: i32, len: i32, at: i32): void {
 
 /**
  * Whether `tokenize` splits a run of letters that is no word of the vocabulary, nor the start of one, into two that
- * are (`борисаельцина` → бориса ельцина, `санктпетербург`, `уланудэ`): set by abi.ts for the readings that ask.
+ * are (`борисаельцина` → бориса ельцина, `санктпетербург`, `уланудэ`): set by abi.ts for the readings that ask (solve/readings.ts).
  */
 let splitGlued = false;
 /** hints: the second part of the last run may be the start of a word (`борисаельц`: the word being typed) */

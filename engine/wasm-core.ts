@@ -27,12 +27,17 @@ export interface CoreExports {
   parentOfHouse(id: number): number;
   /** the next house after `after` of house `id`'s object keyed as house `id` is (−1 none): `2` and stead `№2` */
   houseTwin(id: number, after: number): number;
+}
+
+/** The test hooks of the debug build (assembly/testing.ts); the release build has none (`WasmCore.hooks`). */
+export interface CoreTestHooks {
   /** diagnostics: 0 fuzzy walks, 1 trie nodes they visited (since start), 2 candidates the last call collected, 3 lookups answered from the call's memo, 4 names of the ordered rest the last call bounded one by one */
   stats(kind: number): number;
-  /** tests and bench: the input folded as `variant` looked up as one word; `cells` 1 for the reference walk; RESULT [count, (word, cost)…] */
+  /** the input folded as `variant` looked up as one word; `cells` 1 for the reference walk; RESULT [count, (word, cost)…] */
   lookupWord(len: number, variant: number, budget: number, prefix: number, cells: number): number;
-  /** tests: 1 makes standardize read every variant in order, none settling the call (its reference) */
+  /** 1 makes standardize read every variant in order, none settling the call (its reference) */
   setEveryReading(on: number): void;
+  /** how standardize passes the rest by once a runner-up is within the margin: 0 off, 1 on (the default), 2 checked */
   setStandardizeRaising(mode: number): void;
 }
 
@@ -96,6 +101,13 @@ export class WasmCore {
     this.u16 = new Uint16Array(buffer);
     this.i32 = new Int32Array(buffer);
     this.results = this.i32.subarray(this.resultPtr >>> 2);
+  }
+
+  /** The debug build's test hooks; throws on the release build, which has none. */
+  get hooks(): CoreTestHooks {
+    const hooks = this.exports as unknown as Partial<CoreTestHooks>;
+    if (typeof hooks.stats !== 'function') throw new CoreError('the core has no test hooks: load the debug build (build/wasm/core.debug.wasm)');
+    return hooks as CoreTestHooks;
   }
 
   /** Copies a section into core memory once and attaches it. */

@@ -33,7 +33,7 @@ function mtime(file: string): number {
 /** the wasm builds: the query core (release, debug) and the builder's XML scanner (dictionaries/io/flat-xml-wasm.ts) */
 const WASM = {
   release: { entry: 'assembly/index.ts', out: 'core.wasm' },
-  debug: { entry: 'assembly/index.ts', out: 'core.debug.wasm' },
+  debug: { entry: 'assembly/debug.ts', out: 'core.debug.wasm' },
   'xml-scan': { entry: 'assembly/xml-scan.ts', out: 'xml-scan.wasm' },
 } as const;
 

@@ -9,13 +9,16 @@
  * street name that repeats in thousands of places is scored where the query puts it. The answer is the one
  * scoring every candidate would give: ties fall to the candidate read first in one pass (names.ts).
  *
- * Solvers, in order (one reason each):
+ * Solvers, in order (one reason each), each the function of its name below (`scopeSolver` … `commonTypePenalty`):
+ * `solve` runs the scope and the floor, `chainScore` adds the solvers that score, `evaluate` takes off the place
+ * penalty and `tieBreak` applies the tie-breakers:
  *   ScopeSolver      the streets of the places named before the streets of the same name elsewhere, and those by
  *                    registry, weight and type, the tie-breaks below (speed only)
  *   FloorFilter      a reading of the query that cannot beat an earlier reading of it stops (speed only)
  *   AncestorSolver   region → … → street agreement is the strongest evidence of the right street
  *   HouseSolver      a house that exists under the street separates streets of the same name
  *   PostcodeSolver   a postcode in the input separates towns with the same street
+ *   PlacePenalty     a chain that reads none of the words naming a typed region or city is not that place's (`placeLeftBy`)
  *   RegistryPenalty  tie-breaker: an object the official registry (GAR) confirms beats one known only from OSM
  *   WeightPenalty    tie-breaker: the bigger place (population, houses) is the likelier one
  *   CommonTypePenalty last tie-breaker: in one town, a street of the country's commonest type (ул) beats another (пл)
@@ -28,13 +31,14 @@ import {
   objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse, placeTokens, readsTypedPlace,
 } from '../classify/names';
 import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, clearLeadsWanted, postcodeSlice, postcodeObject, scoped } from '../subtree';
-import { HOUSE_KEY, houseKeyLen, houseBaseLen, typedPostcode, HOUSE_ALT_KEY, houseAltKeyLen, houseFractionBaseLen, HOUSE_FRACTION_BUILD_KEY, houseLiterBaseLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house';
+import { typedPostcode } from '../house/grammar';
+import { HOUSE_KEY, houseKeyLen, houseBaseLen, HOUSE_ALT_KEY, houseAltKeyLen, houseFractionBaseLen, HOUSE_FRACTION_BUILD_KEY, houseLiterBaseLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house/key';
 import { setU16, u16At } from '../memory';
 import { isCyr, isDigit } from '../text';
 import { callCount } from '../trie';
 import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow, primeRest, restKey, openPostcode, NO_BOUND, TIE_ANY_KEY } from './scope';
 
-/** quality.unique: a runner-up at or above best − UNIQUE_MARGIN makes the answer not unique (abi.ts) */
+/** quality.unique: a runner-up at or above best − UNIQUE_MARGIN makes the answer not unique (answer.ts) */
 const UNIQUE_MARGIN: i32 = 30;
 const HOUSE_BONUS: i32 = 80;
 /**
@@ -48,9 +52,9 @@ export const POSTCODE_BONUS: i32 = 20;
 export let bestObject: i32 = -1;
 export let bestHouse: i32 = -1;
 export let bestHouseExact: bool = false;
-/** the best chain's house is the wide reading's (house.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`) */
+/** the best chain's house is the wide reading's (house/key.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`) */
 export let bestHouseWide: bool = false;
-/** the best chain's house is the alternative key's (house.ts `HOUSE_ALT_KEY`: `73/1` as 73к1, `5 1` as 5к1) */
+/** the best chain's house is the alternative key's (house/key.ts `HOUSE_ALT_KEY`: `73/1` as 73к1, `5 1` as 5к1) */
 export let bestHouseAlt: bool = false;
 export let bestScore: i32 = -1000000;
 export let bestMask: u64 = 0;
@@ -227,9 +231,25 @@ export function keyEquals(off: i32, len: i32, key: usize = 0): bool {
   return true;
 }
 
-/** Score of the chain ending at the candidate in slot p. */
+/**
+ * Score of the chain ending at the candidate in slot p: the solvers that add to it, in order (the top of the file).
+ * The tie-breaks (`tieBreak`) and the reading order (`solve`) are the others.
+ */
 export function chainScore(p: usize): i32 {
   const o = load<i32>(p);
+  let total = ancestorSolver(p, o);
+  total += houseSolver(o);
+  total += postcodeSolver(o);
+  return total;
+}
+
+/**
+ * AncestorSolver: region → … → street agreement is the strongest evidence of the right street. The candidate's own
+ * score and its type word's, plus those of each ancestor that is a candidate on other tokens; sets the chain's masks,
+ * whether it is historical and its weight (its biggest place's, WeightPenalty's).
+ */
+// @ts-ignore: decorator
+@inline function ancestorSolver(p: usize, o: i32): i32 {
   let total = load<i32>(p, 4) + load<i32>(p, 24);
   chainMask = load<u64>(p, 32);
   chainTypeMask = 0;
@@ -237,8 +257,6 @@ export function chainScore(p: usize): i32 {
   if (typeTok >= 0) chainTypeMask |= (<u64>1) << <u64>typeTok;
   chainHistorical = load<i32>(p, 16) != 0;
   chainWeight = obj(o, O_WEIGHT);
-  const postcode = typedPostcode();
-  let postcodeAgrees = postcode > 0 && obj(o, O_POSTCODE) == postcode;
   let a = obj(o, O_PARENT);
   while (a >= 0) {
     const q = objSlot(a, false);
@@ -252,15 +270,28 @@ export function chainScore(p: usize): i32 {
         if (load<i32>(q, 16) != 0) chainHistorical = true;
       }
     }
-    if (postcode > 0 && obj(a, O_POSTCODE) == postcode) postcodeAgrees = true;
     const w = obj(a, O_WEIGHT);
     if (w > chainWeight) chainWeight = w;
     a = obj(a, O_PARENT);
   }
-  if (withHouse) total += matchHouse(o);
-  else chainHouse = -1;
-  if (postcodeAgrees) total += POSTCODE_BONUS;
   return total;
+}
+
+/** HouseSolver: a house that exists under the street separates streets of the same name (`matchHouse`; not for hints). */
+// @ts-ignore: decorator
+@inline function houseSolver(o: i32): i32 {
+  if (withHouse) return matchHouse(o);
+  chainHouse = -1;
+  return 0;
+}
+
+/** PostcodeSolver: a postcode in the input separates towns with the same street (o or a place above it has it). */
+// @ts-ignore: decorator
+@inline function postcodeSolver(o: i32): i32 {
+  const postcode = typedPostcode();
+  if (postcode <= 0) return 0;
+  for (let a = o; a >= 0; a = obj(a, O_PARENT)) if (obj(a, O_POSTCODE) == postcode) return POSTCODE_BONUS;
+  return 0;
 }
 
 /** Weight of the last chain scored (population of its biggest place). */
@@ -408,14 +439,14 @@ function restLosesTies(bound: i32): bool {
 }
 
 /**
- * The best score of the earlier readings of this call (abi.ts: four foldings, a bare number read both ways):
+ * The best score of the earlier readings of this call (readings.ts: four foldings, a bare number read both ways):
  * a reading that cannot beat it is dropped whole, so it may stop as soon as neither its best nor anything
  * unread can (FloorFilter).
  */
 let floor: i32 = -2000000;
 let floorCall: i32 = -1;
 /**
- * This reading wins a tie with the floor (abi.ts reads the variants in another order than the one that breaks
+ * This reading wins a tie with the floor (readings.ts reads the variants in another order than the one that breaks
  * their ties, so an earlier variant read later keeps a tie): it may stop only below the floor.
  */
 let floorTies = false;
@@ -492,6 +523,36 @@ function placeAbove(place: i32, o: i32): i32 {
   return place;
 }
 
+/**
+ * Of two chains of one score and level, whether the one in slot p (`registry`: the registry confirms it; `common`: of
+ * the commonest street type) beats the best so far: the penalties in order, each > 0 for p, < 0 for the best, 0 on a
+ * tie; then the one read first.
+ */
+function tieBreak(p: usize, registry: bool, common: bool): bool {
+  let order = registryPenalty(registry);
+  if (order == 0) order = weightPenalty();
+  if (order == 0) order = commonTypePenalty(common);
+  return order != 0 ? order > 0 : readEarlier(p, bestSlot);
+}
+
+/** RegistryPenalty: an object the official registry (GAR) confirms beats one known only from OSM. */
+// @ts-ignore: decorator
+@inline function registryPenalty(registry: bool): i32 {
+  return registry == bestRegistry ? 0 : registry ? 1 : -1;
+}
+
+/** WeightPenalty: the bigger place (population, houses) of the last chain scored is the likelier one. */
+// @ts-ignore: decorator
+@inline function weightPenalty(): i32 {
+  return chainWeight == bestWeight ? 0 : chainWeight > bestWeight ? 1 : -1;
+}
+
+/** CommonTypePenalty: in one town, a street of the country's commonest type (ул) beats another (пл). */
+// @ts-ignore: decorator
+@inline function commonTypePenalty(common: bool): i32 {
+  return common == bestCommon ? 0 : common ? 1 : -1;
+}
+
 /** Scores candidates [from, to): the best chain, then the runner-up against it. */
 function evaluate(from: i32, to: i32): void {
   const previous = bestObject;
@@ -510,9 +571,7 @@ function evaluate(from: i32, to: i32): void {
     const common = commonStreet(o);
     const depth = tieDepth(level, o);
     const better = score > bestScore ||
-      (score == bestScore && (depth > bestDepth || (level == bestLevel &&
-        (registry != bestRegistry ? registry : chainWeight != bestWeight ? chainWeight > bestWeight :
-          common != bestCommon ? common : readEarlier(p, bestSlot)))));
+      (score == bestScore && (depth > bestDepth || (level == bestLevel && tieBreak(p, registry, common))));
     if (better) {
       bestSlot = p;
       bestRegistry = registry;
@@ -589,6 +648,24 @@ export function solveUnraised(): i32 {
   return score;
 }
 
+/**
+ * ScopeSolver: the streets of the places named before the streets of the same name elsewhere, and those by registry,
+ * weight and type, the tie-breaks (speed only; solve/scope.ts).
+ */
+function scopeSolver(): void {
+  restLeft = placeLeftOfRest();
+  openScope(leafGainBound(), extra - restLeft, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, chainHouseLoss, false);
+}
+
+/**
+ * FloorFilter: a reading of the query that cannot beat an earlier reading of it stops (speed only): nothing unread
+ * (`bound`) nor its best can pass the floor, or reach it when this reading loses a tie with it.
+ */
+// @ts-ignore: decorator
+@inline function floorFilter(bound: i32): bool {
+  return floorTies ? bound < floor && bestScore < floor : bound <= floor && bestScore <= floor;
+}
+
 /** Picks the best chain (see the top of the file); returns its score (or −1000000 when none). */
 export function solve(): i32 {
   raised = false;
@@ -626,8 +703,7 @@ export function solve(): i32 {
     if (houseFractionBaseLen > 0) leadsWanted(leadOf(HOUSE_KEY, houseFractionBaseLen, false), leadOf(HOUSE_KEY, houseFractionBaseLen, true));
     chargeMissingHouse(HOUSE_BONUS);
   }
-  restLeft = placeLeftOfRest();
-  openScope(leafGainBound(), extra - restLeft, anchorExtra, ORDER_CHAIN, chainKey, chainExtraOf, chainExtraOfLeaf, chainHouseLoss, false);
+  scopeSolver();
   // the places of the postcode typed first: then no street of the rest can have it, and its bound loses the bonus
   const from = objUsed;
   if (openPostcode(typedPostcode())) {
@@ -653,7 +729,7 @@ export function solve(): i32 {
     }
     const bound = nextBound();
     if (bound == NO_BOUND) break;
-    if (bound < needed || (floorTies ? bound < floor && bestScore < floor : bound <= floor && bestScore <= floor)) break;
+    if (bound < needed || floorFilter(bound)) break;
     if (!tight) {
       // before reading anything, the tighter bound (it costs a pass over the hit words' companions)
       tight = true;

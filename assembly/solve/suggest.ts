@@ -31,7 +31,9 @@ import {
   chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainTypeMask, lastChainWeight, scoreHouses, POSTCODE_BONUS,
   placeLeftBy, placeLeftOfRest, placeLeftUnder, houseKeyBefore, isAncestor,
 } from './chain';
-import { parseHouseParts, HOUSE_KEY, houseKeyLen, typedPostcode, HOUSE_WIDE_KEY, houseWideKeyLen, HOUSE_ALT_KEY, houseAltKeyLen, houseBare, houseAmbiguous, partFirst, P_HOUSE } from '../house';
+import { parseHouseParts, typedPostcode, houseBare, houseAmbiguous } from '../house/grammar';
+import { partFirst, P_HOUSE } from '../house/parts';
+import { HOUSE_KEY, houseKeyLen, HOUSE_WIDE_KEY, houseWideKeyLen, HOUSE_ALT_KEY, houseAltKeyLen } from '../house/key';
 import { exactWord, wordsBeginning, prefixLow, prefixHigh } from '../trie';
 import { tok, tokenCount, F_START, F_LEN, F_KIND, F_SEGMENT, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, openPostcode, NO_BOUND } from './scope';
@@ -156,7 +158,7 @@ function offer(o: i32, h: i32, rank: i32, hit: i32, nameId: i32, cap: i32, whole
 let lettered: bool = false;
 
 /**
- * The parsed house's other key (house.ts `HOUSE_ALT_KEY`: `214/2` typed, 214к2 in the registry; `14 к5`, 14/5) is read
+ * The parsed house's other key (house/key.ts `HOUSE_ALT_KEY`: `214/2` typed, 214к2 in the registry; `14 к5`, 14/5) is read
  * too, set once per reading: when it starts with the typed key's first two characters, as the bounds of the streets
  * not read yet know a street's houses by them (subtree.ts HOUSE_LEADS).
  */
@@ -180,7 +182,7 @@ function keyStartsWith(off: i32, len: i32): bool {
   return (len >= houseKeyLen && keyEquals(off, houseKeyLen)) || (lettered && keyWithLetter(off, len, true)) || keyIsAlt(off, len);
 }
 
-/** The house key is the wide reading's (house.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`). */
+/** The house key is the wide reading's (house/key.ts `HOUSE_WIDE_KEY`: `84-86`, `59б1`). */
 function keyIsWide(off: i32, len: i32): bool {
   return houseWideKeyLen > 0 && len == houseWideKeyLen && keyEquals(off, len, HOUSE_WIDE_KEY);
 }
@@ -536,7 +538,7 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
     const bound = areaBound > scopeBound ? areaBound : scopeBound;
     if (bound == NO_BOUND) break;
     if (topCount >= cap && bound < load<i32>(topAt(topCount - 1), 8)) break;
-    // a reading whose best rank cannot beat an earlier reading's is not written (abi.ts)
+    // a reading whose best rank cannot beat an earlier reading's is not written (readings.ts)
     if (bound <= writeAbove && (topCount == 0 || load<i32>(TOP, 8) <= writeAbove)) break;
     if (!tight) {
       tight = true;

@@ -80,7 +80,7 @@ describe('the core under any input', () => {
         if (s.postcode[0] >= 0) {
           expectInside(s.postcode, s.len, 'postcode');
           // six digits, or five as the string's first word (Ukraine's postcodes: `01033, Київ`; which characters
-          // before it the core reads as none is the tokenizer's business, test/unit/assembly/house.test.ts)
+          // before it the core reads as none is the tokenizer's business, test/unit/assembly/house/grammar.test.ts)
           expect(text.slice(s.postcode[0], s.postcode[0] + s.postcode[1])).toMatch(/^\d{5,6}$/);
         }
         for (const span of s.left) expectInside(span, s.len, 'leftover');

@@ -119,9 +119,9 @@ describe('standardize: folding', () => {
     // «город Байконур,ул Мира,дом 12»: `,` before a word is the key of б (`,fqrjyeh` байконур), and a comma where б
     // would spell no word (байконурбул, мирабдом): one reading spells every word right, with no fuzzy lookup
     const core = engine.dictionary('ru')!.core;
-    const walks = core.exports.stats(0);
+    const walks = core.hooks.stats(0);
     const commas = await standardizeRu('ujhjl ,fqrjyeh,ek vbhf,ljv 12');
-    expect(core.exports.stats(0)).toBe(walks);
+    expect(core.hooks.stats(0)).toBe(walks);
     expect(commas.levels).toEqual({ region: 'г Байконур', street: 'ул Мира' });
     expect(commas.house).toBe('12');
     expect(commas.quality.undefined).toBe(0);

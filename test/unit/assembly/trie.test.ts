@@ -213,7 +213,7 @@ describe('lookupWord(len, variant, budget, prefix, cells): the bit walk agrees w
     for (let id = 0; id < dict.objectCount; id++) for (const w of nameWords(dict.object(id).name)) if (w.length >= 3) words.add(w);
     const pool = [...words];
     const hits = (query: string, variant: number, budget: number, prefix: number, cells: number): number[] => {
-      const count = core.exports.lookupWord(core.write(query), variant, budget, prefix, cells);
+      const count = core.hooks.lookupWord(core.write(query), variant, budget, prefix, cells);
       return Array.from(core.result().subarray(1, 1 + 2 * count));
     };
     const edit = fc.record({ op: fc.integer({ min: 0, max: 3 }), at: fc.nat(40), letter: fc.constantFrom(...EDIT_LETTERS) });
@@ -245,11 +245,11 @@ describe('lookupWord(len, variant, budget, prefix, cells): the bit walk agrees w
   it('answers a word looked up again in the same call from the memo of the call\'s walks', async () => {
     const engine = await debugEngine();
     const core = engine.dictionary('ru')!.core;
-    const before = core.exports.stats(3);
+    const before = core.hooks.stats(3);
     // the two keyboard-layout readings spell `rfhfcmtdcrfzz` alike (карасьевскаяя, one edit from Карасьевская): the
     // second reading's walk is answered by the memo
     const res = engine.standardize('ru', 'trfnthby,ehu rfhfcmtdcrfzz 5');
-    expect(core.exports.stats(3)).toBeGreaterThan(before);
+    expect(core.hooks.stats(3)).toBeGreaterThan(before);
     expect(engine.dictionary('ru')!.object(res.levels.street).name).toBe('Карасьевская');
   });
 });

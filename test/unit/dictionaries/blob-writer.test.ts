@@ -511,7 +511,7 @@ describe('renumberWords(words, ids, nameWords)', () => {
     const visit = (node: number, path: string) => {
       if (path.length > 0) {
         const expected = trieReading(records, node);
-        const count = core.exports.lookupWord(core.write(path), 0, 0, 1, 0);
+        const count = core.hooks.lookupWord(core.write(path), 0, 0, 1, 0);
         const hits = Array.from(core.result().subarray(1, 1 + 2 * count));
         expect({ path, hits }).toEqual({ path, hits: expected.flatMap((id) => [id, 0]) });
         prefixes++;

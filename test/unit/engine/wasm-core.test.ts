@@ -3,10 +3,12 @@
  * input/result regions, typed-array views surviving memory growth, traps, and the zero-allocation
  * promise of docs/STYLE ("A test runs the core 100k times and checks that memory did not grow").
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CoreError, type WasmCore } from '../../../engine/wasm-core.js';
+import { CoreError, WasmCore } from '../../../engine/wasm-core.js';
 import type { AddressEngine } from '../../../engine/engine.js';
-import { bareCore, debugEngine } from '../../helpers/engine.js';
+import { ROOT, bareCore, debugEngine, debugWasm } from '../../helpers/engine.js';
 
 /** Queries of every shape the core branches on: Cyrillic, Latin (three variants), layout, house parts, noise. */
 const QUERIES = [
@@ -133,6 +135,27 @@ describe('WasmCore', () => {
       expect(() => fresh.exports.reserve(-8)).toThrow(CoreError);
       expect(fresh.lastAbort).toMatch(/^core abort at \d+:\d+$/);
     });
+  });
+});
+
+describe('hooks: the test hooks (assembly/testing.ts)', () => {
+  const HOOKS = ['stats', 'lookupWord', 'setEveryReading', 'setStandardizeRaising'];
+  const exported = (module: WebAssembly.Module) => WebAssembly.Module.exports(module).map((e) => e.name);
+
+  it('are exports of the debug build, beside every export of the release build', async () => {
+    const release = await WebAssembly.compile(await readFile(join(ROOT, 'build', 'wasm', 'core.wasm')));
+    const debug = exported(await debugWasm());
+    expect(debug).toEqual(expect.arrayContaining([...exported(release), ...HOOKS]));
+    const core = await bareCore();
+    expect(core.hooks.stats(0)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('are not exports of the release build, whose hooks getter refuses loudly', async () => {
+    const release = await WebAssembly.compile(await readFile(join(ROOT, 'build', 'wasm', 'core.wasm')));
+    expect(exported(release).filter((name) => HOOKS.includes(name))).toEqual([]);
+    const core = await WasmCore.create(release);
+    expect(() => core.hooks).toThrow(CoreError);
+    expect(() => core.hooks).toThrow(/debug build/);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The chain solver (assembly/solve/chain.ts) and the quality verdict (assembly/abi.ts writeStandardized)
+ * The chain solver (assembly/solve/chain.ts) and the quality verdict (assembly/solve/answer.ts writeStandardized)
  * through engine.standardize on the real ru dictionary: ancestors, houses and postcodes choosing among
  * streets of one name, a street given without its city, and every quality field of conventions.md.
  */
@@ -204,7 +204,7 @@ describe('standardize: quality', () => {
       expect((await standardizeRu('Екатеринбург, пер Обувщиков')).quality.unique).toBe(1);
     });
 
-    // Regression guard, once a bug (assembly/abi.ts writeStandardized): the runner-up margin for «not unique» (5 points) is smaller than
+    // Regression guard, once a bug (assembly/solve/answer.ts writeStandardized): the runner-up margin for «not unique» (5 points) is smaller than
     // what a name loses for one missed one-letter word (weight 20 → 4 points), so «7-й мкр» (exactly «мкр 7-й»)
     // is not unique because «мкр 7а» also exists, and the record is not valid.
     it('is 0 for a name given exactly although a name with one more letter exists (мкр 7-й, мкр 7а)', async () => {

@@ -192,7 +192,7 @@ describe('suggest over streets that repeat in every town', () => {
     // prefix in every town (20× slower hints at 10 M houses; docs/DECISIONS.md, "Speed rules that shape answers")
     const read = (d: typeof scoped, q: string) => {
       d.engine.suggest('ru', q, 5);
-      return d.dict.core.exports.stats(2);
+      return d.dict.core.hooks.stats(2);
     };
     const rows = built.towns.filter((t) => t.streets.length > 0).map(({ name, streets }, i) => {
       const q = `${name} ${streets[i % streets.length].slice(0, 4)}`;
@@ -210,7 +210,7 @@ describe('suggest over streets that repeat in every town', () => {
     // in the bounds of the rest read in order (names.ts chargeLeftTokens) every one of them is read
     const read = (d: typeof scoped, q: string) => {
       const hints = JSON.stringify(d.engine.suggest('ru', q, 5).map((r) => named(d, r)));
-      return { hints, read: d.dict.core.exports.stats(2) };
+      return { hints, read: d.dict.core.hooks.stats(2) };
     };
     const rows = ['Лесная', 'Садовая'].flatMap((word) => ['с', 'л', 'са', 'ле'].map((prefix) => {
       const q = `${word.toLowerCase()} ${prefix}`;
@@ -235,7 +235,7 @@ describe('suggest over streets that repeat in every town', () => {
     // read to bound it: 1,007 names read so over the 355 queries for five hints (1,293 without), 1,092 for ten (1,391)
     const looks = (count: number) => shortPrefixQueries(built).reduce((sum, q) => {
       scoped.engine.suggest('ru', q, count);
-      return sum + scoped.dict.core.exports.stats(4);
+      return sum + scoped.dict.core.hooks.stats(4);
     }, 0);
     expect(looks(5)).toBeLessThan(1250);
     expect(looks(10)).toBeLessThan(1330);
@@ -510,7 +510,7 @@ describe('hints of a word of many streets, one of which holds the word being typ
     // names looked at one by one (core stats(4)): 34 at each count, 71–86 when every name of Верхняя is
     for (const count of [5, 10, 20]) {
       a.engine.suggest('ru', 'верхняя уф', count);
-      expect(a.dict.core.exports.stats(4), `count ${count}`).toBeLessThan(50);
+      expect(a.dict.core.hooks.stats(4), `count ${count}`).toBeLessThan(50);
     }
   });
 });
@@ -544,16 +544,16 @@ describe('standardize of a street and a house without the town, the street in ma
       'Первомайская 20', 'Первомайская 21к1', 'Октябрьская 7', 'октябрьская 7 к1', 'тракт сибирский, д57а кв.222', 'сибирский тракт 57а'];
     /** names looked at one by one (core stats(4)) and candidates (stats(2)) per query, at a raising mode */
     const read = (mode: number): { looks: number; candidates: number }[] => {
-      a.dict.core.exports.setStandardizeRaising(mode);
+      a.dict.core.hooks.setStandardizeRaising(mode);
       const counts = queries.map((q) => {
         expect(JSON.stringify(named(a, a.engine.standardize('ru', q))), `${q}, raising ${mode}`).toBe(JSON.stringify(named(b, b.engine.standardize('ru', q))));
-        return { looks: a.dict.core.exports.stats(4), candidates: a.dict.core.exports.stats(2) };
+        return { looks: a.dict.core.hooks.stats(4), candidates: a.dict.core.hooks.stats(2) };
       });
-      a.dict.core.exports.setStandardizeRaising(1);
+      a.dict.core.hooks.setStandardizeRaising(1);
       return counts;
     };
     a.engine.standardize('ru', 'Октябрьская 7');
-    const byDefault = a.dict.core.exports.stats(2);
+    const byDefault = a.dict.core.hooks.stats(2);
     const raised = read(1);
     const unraised = read(0);
     read(2);
@@ -591,10 +591,10 @@ describe('any query over the country', () => {
         const answer = JSON.stringify(named(onePass, onePass.engine.standardize('ru', q)));
         // and with the rest passed by below the winner less the margin only, or every raised solve done again
         for (const mode of [1, 0, 2]) {
-          scoped.dict.core.exports.setStandardizeRaising(mode);
+          scoped.dict.core.hooks.setStandardizeRaising(mode);
           expect(JSON.stringify(named(scoped, scoped.engine.standardize('ru', q))), `raising ${mode}`).toBe(answer);
         }
-        scoped.dict.core.exports.setStandardizeRaising(1);
+        scoped.dict.core.hooks.setStandardizeRaising(1);
         expect(hintsDiffer([q], count)).toEqual([]);
       }),
       { numRuns: 400, seed: 8 },
@@ -629,7 +629,7 @@ const ends = ['ино', 'ищи', 'ецкое', 'иваново', 'ьцо', 'е�
 /** The candidates the hints of q collected (core stats(2)): what a reading read. */
 function collected(e: Loaded, q: string): number {
   e.engine.suggest('ru', q, 5);
-  return e.dict.core.exports.stats(2);
+  return e.dict.core.hooks.stats(2);
 }
 
 /** Hint queries whose hints differ between the scoped and the one-pass reading. */

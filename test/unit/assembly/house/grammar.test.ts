@@ -1,13 +1,13 @@
 /**
- * The house-part grammar (assembly/house.ts) through engine.parseHouse on the debug core: every
+ * The house-part grammar (assembly/house/) through engine.parseHouse on the debug core: every
  * HouseDetails member with its keywords, glued and spaced forms, fractions, flats after a hyphen, the
  * postcode, and the numbers that are never a house (phones, ordinals, names that begin with a number).
  * parseHouse needs no dictionary, so the engine here runs a bare core.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AddressEngine } from '../../../engine/engine.js';
-import type { HouseParts } from '../../../engine/types.js';
-import { bareCore, filledParts } from '../../helpers/engine.js';
+import { AddressEngine } from '../../../../engine/engine.js';
+import type { HouseParts } from '../../../../engine/types.js';
+import { bareCore, filledParts } from '../../../helpers/engine.js';
 
 let engine: AddressEngine;
 beforeAll(async () => {

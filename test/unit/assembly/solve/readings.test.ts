@@ -1,13 +1,13 @@
 /**
- * standardize(len) over text with Latin letters (assembly/abi.ts): the folding variants (PLAIN too) are read most
+ * standardize(len) over text with Latin letters (assembly/solve/readings.ts): the folding variants (PLAIN too) are read most
  * words spelled right first, and a reading that settles the call ends it. The answer must be the one of every
  * variant read in variant order (`setEveryReading(1)`, the reference), for addresses of the real ru dictionary
  * typed in the wrong keyboard layout and transliterated.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AddressEngine } from '../../../engine/engine.js';
-import type { LoadedDictionary } from '../../../engine/dictionary.js';
-import { debugEngine } from '../../helpers/engine.js';
+import type { AddressEngine } from '../../../../engine/engine.js';
+import type { LoadedDictionary } from '../../../../engine/dictionary.js';
+import { debugEngine } from '../../../helpers/engine.js';
 
 const RUSSIAN_KEYS = 'йцукенгшщзхъфывапролджэячсмитьбю';
 const LATIN_KEYS = "qwertyuiop[]asdfghjkl;'zxcvbnm,.";
@@ -79,9 +79,9 @@ describe('standardize(len): the readings of Latin text', () => {
     const differing: string[] = [];
     let matched = 0;
     for (const query of queries) {
-      core().exports.setEveryReading(1);
+      core().hooks.setEveryReading(1);
       const reference = engine.standardize('ru', query);
-      core().exports.setEveryReading(0);
+      core().hooks.setEveryReading(0);
       const answer = engine.standardize('ru', query);
       if (JSON.stringify(answer) !== JSON.stringify(reference)) differing.push(query);
       if (answer.matched && answer.house >= 0) matched++;
@@ -97,9 +97,9 @@ describe('standardize(len): the readings of Latin text', () => {
     const differing: string[] = [];
     let answered = 0;
     for (const query of queries) {
-      core().exports.setEveryReading(1);
+      core().hooks.setEveryReading(1);
       const reference = engine.suggest('ru', query, 5);
-      core().exports.setEveryReading(0);
+      core().hooks.setEveryReading(0);
       const hints = engine.suggest('ru', query, 5);
       if (JSON.stringify(hints) !== JSON.stringify(reference)) differing.push(query);
       if (hints.length > 0) answered++;
@@ -113,18 +113,18 @@ describe('standardize(len): the readings of Latin text', () => {
       ['Pfbycr ek Ktybyf 8', 'ул Ленина', '8'], // заинск ул ленина 8
       ['g. baykonur, ulitsa gagarina, dom 5', 'ул Гагарина', '5'],
     ]) {
-      const walks = core().exports.stats(0);
+      const walks = core().hooks.stats(0);
       const res = engine.standardize('ru', query);
-      expect({ query, walks: core().exports.stats(0) - walks }).toEqual({ query, walks: 0 });
+      expect({ query, walks: core().hooks.stats(0) - walks }).toEqual({ query, walks: 0 });
       expect(dict.object(res.levels.street).fullName).toBe(street);
       expect(res.parts.house).toBe(house);
     }
   });
 
   it('reads every variant when none settles the call (a word needs a fuzzy lookup)', () => {
-    const walks = core().exports.stats(0);
+    const walks = core().hooks.stats(0);
     const res = engine.standardize('ru', 'trfnthby,ehu ufufhbyyf 49'); // гагаринна: one edit
-    expect(core().exports.stats(0)).toBeGreaterThan(walks);
+    expect(core().hooks.stats(0)).toBeGreaterThan(walks);
     expect(dict.object(res.levels.street).fullName).toBe('ул Гагарина');
   });
 });
@@ -141,11 +141,11 @@ describe('standardize(len): a reading done again over the same folded text', () 
       return r.house >= 0 ? dict.houseLabel(r.house).number : null;
     };
     for (const mode of [1, 2, 0]) {
-      dict.core.exports.setStandardizeRaising(mode);
+      dict.core.hooks.setStandardizeRaising(mode);
       expect(house('пр-д Старый Зыковский , д. 4'), `raising ${mode}`).toBe('4');
       expect(house('пр-д Старый Зыковский 3'), `raising ${mode}`).toBe('3');
       expect(house('пр-кт Ленина 5 12'), `raising ${mode}`).toBe(house('проспект Ленина 5 12'));
     }
-    dict.core.exports.setStandardizeRaising(1);
+    dict.core.hooks.setStandardizeRaising(1);
   });
 });

@@ -1,12 +1,7 @@
 /**
  * House-part grammar: finds the postcode, the house number and every HouseDetails member in the token
  * table, marks their tokens (role HOUSE / POSTCODE) so the name classifiers skip them, and records each
- * member as a token range.
- *
- * Parts (index = HouseDetails order of conventions.md):
- *   0 house 1 case 2 build 3 liter 4 lend 5 constr 6 stead 7 entr 8 floor 9 flat 10 office 11 room
- *   12 kab 13 place 14 block 15 pav 16 sek 17 abon 18 munit
- * PARTS: PART_COUNT × [firstToken, lastToken] (−1 when absent).
+ * member as a token range in PARTS (parts.ts); then spells the house key (key.ts). Keywords: keywords.ts.
  *
  * What it reads:
  *   д 10а, дом53, д.20-18 (flat 18), 11/-89 (flat 89), 10/2 (a fraction), 10к2, 10 к 2, 10 корп. 2,
@@ -14,39 +9,20 @@
  *   7-й / 22-й (ordinals: part of a name, never a house), 6 digits alone (a postcode; 5 opening the string,
  *   before a word, too: Ukraine's), 11 digits (a phone).
  */
-import { NORM, reserve, i32At, setI32, u16At, setU16 } from './memory';
+import { NORM, u16At } from '../memory';
 import {
-  tok, setTok, tokChar, tokenCount, tokIs, spanIs, sourceChar, F_KEYWORD, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START, F_VALUE,
+  tok, setTok, tokChar, tokenCount, tokIs, F_KIND, F_LEN, F_SEP, F_ROLE, F_ORDINAL, F_SEGMENT, F_START, F_VALUE,
   KIND_DIGIT, KIND_ALPHA, SEP_HYPHEN, SEP_SLASH, SEP_COMMA, SEP_SPACE, SEP_DOT, ROLE_FREE, ROLE_HOUSE, ROLE_POSTCODE, ROLE_NOISE,
-} from './tokenize';
-import { cyrillicInput, isDigit, normVariant, VARIANT_PLAIN, VARIANT_TRANSLIT } from './text';
-import { hasVocabulary, isTypeWord } from './trie';
-import { ensureSubtrees, postcodeObject, postcodeSlice } from './subtree';
+} from '../tokenize';
+import { hasVocabulary, isTypeWord } from '../trie';
+import { ensureSubtrees, postcodeObject, postcodeSlice } from '../subtree';
+import {
+  PART_COUNT, P_HOUSE, P_CASE, P_BUILD, P_LITER, P_STEAD, P_ENTR, P_FLOOR, P_FLAT, P_OFFICE, P_ROOM, P_PLACE, P_BLOCK, P_PAV, P_SEK,
+  partFirst, partLast, setPart, setupParts,
+} from './parts';
+import { keywordPart, pairKeyword, pairLen, englishStreet, setupKeywords } from './keywords';
+import { buildHouseKey, setupKey } from './key';
 
-import { PART_COUNT } from './layout';
-
-export { PART_COUNT };
-export const P_HOUSE: i32 = 0;
-export const P_CASE: i32 = 1;
-export const P_BUILD: i32 = 2;
-export const P_LITER: i32 = 3;
-export const P_LEND: i32 = 4;
-export const P_CONSTR: i32 = 5;
-export const P_STEAD: i32 = 6;
-export const P_ENTR: i32 = 7;
-export const P_FLOOR: i32 = 8;
-export const P_FLAT: i32 = 9;
-export const P_OFFICE: i32 = 10;
-export const P_ROOM: i32 = 11;
-export const P_KAB: i32 = 12;
-export const P_PLACE: i32 = 13;
-export const P_BLOCK: i32 = 14;
-export const P_PAV: i32 = 15;
-export const P_SEK: i32 = 16;
-export const P_ABON: i32 = 17;
-export const P_MUNIT: i32 = 18;
-
-export let PARTS: usize = 0;
 /** postcode token index, −1 when none */
 export let postcodeToken: i32 = -1;
 
@@ -58,237 +34,20 @@ let postcodeValue: i32 = -1;
 export function typedPostcode(): i32 {
   return postcodeToken >= 0 ? postcodeValue : -1;
 }
-/** the house key: number, then к<case>, с<build>, as the dictionary writes them */
-export let HOUSE_KEY: usize = 0;
-export let houseKeyLen: i32 = 0;
-/** the key is a land plot's number, typed with its keyword (`уч 27`, `участок 2`) */
-export let houseKeyStead: bool = false;
-/** length of the bare number part of the key (before к/с) */
-export let houseBaseLen: i32 = 0;
-export const HOUSE_KEY_CAPACITY: i32 = 64;
-/**
- * The key read another way: a fraction as a corpus (73/1 → 73к1, as OSM often means it), a number after a space as
- * the corpus (`5 1` → 5к1, `altSpaced`) or a corpus as a fraction (`14 к2` → 14/2, `altFraction`); length 0 when none
- */
-export let HOUSE_ALT_KEY: usize = 0;
-export let houseAltKeyLen: i32 = 0;
-/** the number before the fraction (`5/1`: 1, the length of `5`), 0 when the key has no fraction */
-export let houseFractionBaseLen: i32 = 0;
-/**
- * The fraction read as the building (`7/2` → 7с2, GAR's `7 стр 2`), as long as HOUSE_ALT_KEY; filled when
- * houseFractionBaseLen > 0: the solver tries it where the street has neither 7/2 nor 7к2
- */
-export let HOUSE_FRACTION_BUILD_KEY: usize = 0;
-/**
- * The key's length before the литера typed with its word (`5 литер Б`: 1, the length of `5`), 0 when none: the
- * solver takes the house of that number when the street has no such letter (a partial match, as `5 к9`)
- */
-export let houseLiterBaseLen: i32 = 0;
-/**
- * The house read wide: with the flat of `84-86` (`84-86`, as OSM and GAR write some numbers), with the digits glued
- * after its letter (`59б1`), or with the keyword letter before a hyphen and a flat (`35д-253`: `35д`). The solver
- * takes a house of that key first; length 0 when there is no wide reading.
- */
-export let HOUSE_WIDE_KEY: usize = 0;
-export let houseWideKeyLen: i32 = 0;
-/** the last token of the wide reading, and whether it was read as the flat */
-export let wideLast: i32 = -1;
-export let wideTakesFlat = false;
 /** `35д-253`, `37к-148`: the keyword letter glued to the house number before a hyphen and a flat (−1: none) */
-let keywordLetter: i32 = -1;
+export let keywordLetter: i32 = -1;
 /**
  * The flat read from a bare number after a space or a hyphen (`Ленина 5 1`, `37-9`; −1: none): the alternative key
  * reads it as the corpus (5к1, 37к9), which the solver takes when the street has no house of the number alone
  * (`takeAltHouse`).
  */
-let spacedFlatAt: i32 = -1;
-/** The alternative key is the spaced number's corpus reading, not a fraction's (`73/1`). */
-let altSpaced = false;
-/** The alternative key reads the typed corpus as a fraction (`14 к2` → 14/2). */
-let altFraction = false;
-/** The alternative key reads the letter glued to the корпус as the литера (`12к4Б` → 12бк4). */
-let altCaseLiter = false;
+export let spacedFlatAt: i32 = -1;
 
+/** Carves the parts and the keys and orders the keywords, once (abi.ts `setup`). */
 export function setupHouse(): void {
-  if (PARTS == 0) {
-    PARTS = reserve(<usize>(PART_COUNT * 2) << 2);
-    HOUSE_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
-    HOUSE_ALT_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
-    HOUSE_FRACTION_BUILD_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
-    HOUSE_WIDE_KEY = reserve(<usize>HOUSE_KEY_CAPACITY << 1);
-  }
-}
-
-// @ts-ignore: decorator
-@inline export function partFirst(p: i32): i32 { return i32At(PARTS, p * 2); }
-// @ts-ignore: decorator
-@inline export function partLast(p: i32): i32 { return i32At(PARTS, p * 2 + 1); }
-// @ts-ignore: decorator
-@inline function setPart(p: i32, first: i32, last: i32): void {
-  setI32(PARTS, p * 2, first);
-  setI32(PARTS, p * 2 + 1, last);
-}
-
-/** Part a keyword token opens, or −1. Multi-token keywords (а/я, в/ч, кв-ра, п-д) are checked by the caller. */
-export function keywordPart(i: i32): i32 {
-  let part = tok(i, F_KEYWORD);
-  if (part == -2) {
-    part = readKeyword(i);
-    setTok(i, F_KEYWORD, part);
-  }
-  return part;
-}
-
-function readKeyword(i: i32): i32 {
-  if (tok(i, F_KIND) != KIND_ALPHA || englishStreet(i)) return -1;
-  const part = keywordAt(tok(i, F_START), tok(i, F_LEN));
-  // к and с alone with no number before them and a name's word before them are that name's initial (`Либкнехта К.,
-  // 20`, `Разина С. 36`), not a корпус or строение of no house
-  if ((part == P_CASE || part == P_BUILD) && tok(i, F_LEN) == 1 && i > 0 && tok(i - 1, F_KIND) == KIND_ALPHA &&
-      keywordAt(tok(i - 1, F_START), tok(i - 1, F_LEN)) < 0 && !digitBefore(i)) return -1;
-  return part;
-}
-
-/** The part the keyword NORM[at … at+len) opens (`кв` a flat), or −1. */
-export function keywordAt(at: i32, len: i32): i32 {
-  if (len > 12) return -1;
-  const part = len > 0 ? russianKeyword(at, len) : -1;
-  if (part >= 0) return part;
-  if (normVariant == VARIANT_TRANSLIT) return englishKeyword(at, len);
-  return normVariant == VARIANT_PLAIN && cyrillicInput && len >= 2 && u16At(NORM, at) < 0x80 ? latinKeyword(at, len) : -1;
-}
-
-/**
- * A keyword typed in Latin letters among Cyrillic words, as the string is read as typed (`Малышева 5 kv 3`: the
- * reading that transliterates the whole string reads the rest worse, and the as-typed one settles). Two letters at
- * least: a Latin letter alone after a number is the house's (`10a`).
- */
-function latinKeyword(at: i32, len: i32): i32 {
-  if (spanIs(at, len, 'kv') || spanIs(at, len, 'kvartira') || spanIs(at, len, 'kvart') || spanIs(at, len, 'apt') || spanIs(at, len, 'flat')) return P_FLAT;
-  if (spanIs(at, len, 'korp') || spanIs(at, len, 'korpus') || spanIs(at, len, 'kor')) return P_CASE;
-  if (spanIs(at, len, 'str') || spanIs(at, len, 'stroenie')) return P_BUILD;
-  if (spanIs(at, len, 'lit') || spanIs(at, len, 'liter') || spanIs(at, len, 'litera')) return P_LITER;
-  if (spanIs(at, len, 'of') || spanIs(at, len, 'ofis') || spanIs(at, len, 'office')) return P_OFFICE;
-  if (spanIs(at, len, 'kom') || spanIs(at, len, 'komn') || spanIs(at, len, 'komnata')) return P_ROOM;
-  if (spanIs(at, len, 'pom') || spanIs(at, len, 'pomeshchenie') || spanIs(at, len, 'pomeshenie')) return P_PLACE;
-  if (spanIs(at, len, 'et') || spanIs(at, len, 'etazh') || spanIs(at, len, 'floor')) return P_FLOOR;
-  if (spanIs(at, len, 'pod') || spanIs(at, len, 'podezd') || spanIs(at, len, 'podyezd') || spanIs(at, len, 'entrance')) return P_ENTR;
-  if (spanIs(at, len, 'dom')) return P_HOUSE;
-  if (spanIs(at, len, 'uch') || spanIs(at, len, 'uchastok')) return P_STEAD;
-  return -1;
-}
-
-/**
- * The Russian and Ukrainian house keywords as normalized (lower case, ё as е), each with the part it opens
- * (KEYWORD_PARTS, same index). A span is compared only with the keywords of its first letter (`keywordsFrom`).
- */
-const KEYWORD_WORDS: StaticArray<string> = [
-  'д', 'дом', 'н', 'дд', 'вл', 'влд', 'владение', 'двлд', 'домовладение', 'домовл', 'номер', 'буд', 'будинок', 'зд', 'здание',
-  'к', 'корп', 'корпус', 'кор', 'копр',
-  'с', 'стр', 'строение', 'стре', 'строен',
-  'лит', 'литер', 'литера', 'л',
-  'соор', 'сооружение', 'сооруж',
-  'уч', 'участок', 'зу',
-  'под', 'подъезд', 'подьезд', 'пд', 'парадная', 'парадной',
-  'эт', 'этаж', 'поверх',
-  'кв', 'квартира', 'кварт', 'квар', 'квра', 'кра',
-  'оф', 'офис',
-  'ком', 'комн', 'комната', 'кимн', 'кимната',
-  'каб', 'кабинет',
-  'пом', 'помещение', 'помещ',
-  'блок', 'бл',
-  'пав', 'павильон',
-  'сек', 'секц', 'секция',
-];
-const KEYWORD_PARTS: StaticArray<i32> = [
-  P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE, P_HOUSE,
-  P_CASE, P_CASE, P_CASE, P_CASE, P_CASE,
-  P_BUILD, P_BUILD, P_BUILD, P_BUILD, P_BUILD,
-  P_LITER, P_LITER, P_LITER, P_LITER,
-  P_CONSTR, P_CONSTR, P_CONSTR,
-  P_STEAD, P_STEAD, P_STEAD,
-  P_ENTR, P_ENTR, P_ENTR, P_ENTR, P_ENTR, P_ENTR,
-  P_FLOOR, P_FLOOR, P_FLOOR,
-  P_FLAT, P_FLAT, P_FLAT, P_FLAT, P_FLAT, P_FLAT,
-  P_OFFICE, P_OFFICE,
-  P_ROOM, P_ROOM, P_ROOM, P_ROOM, P_ROOM,
-  P_KAB, P_KAB,
-  P_PLACE, P_PLACE, P_PLACE,
-  P_BLOCK, P_BLOCK,
-  P_PAV, P_PAV,
-  P_SEK, P_SEK, P_SEK,
-];
-
-/** а … я */
-const INITIALS: i32 = 32;
-
-/** The slot of a first letter among INITIALS (а is 0), or out of range (≥ INITIALS as u32) for any other character. */
-// @ts-ignore: decorator
-@inline function initialSlot(code: i32): i32 { return code - 0x430; }
-
-/** the keywords of initial slot b are KEYWORD_WORDS[keywordOrder[i]] for i in keywordsFrom[b] … keywordsFrom[b + 1] */
-const keywordsFrom = new StaticArray<i32>(INITIALS + 1);
-const keywordOrder = new StaticArray<i32>(KEYWORD_WORDS.length);
-indexKeywords();
-
-/** Sorts the keywords by first letter, at start: a keyword added to the list is found by its own letter. */
-function indexKeywords(): void {
-  assert(KEYWORD_WORDS.length == KEYWORD_PARTS.length, 'a keyword without its part');
-  const n = KEYWORD_WORDS.length;
-  for (let i = 0; i < n; i++) {
-    const b = initialSlot(KEYWORD_WORDS[i].charCodeAt(0));
-    assert(<u32>b < <u32>INITIALS, 'a keyword not in а … я');
-    keywordsFrom[b + 1]++;
-  }
-  for (let b = 0; b < INITIALS; b++) keywordsFrom[b + 1] += keywordsFrom[b];
-  const next = new StaticArray<i32>(INITIALS);
-  for (let b = 0; b < INITIALS; b++) next[b] = keywordsFrom[b];
-  for (let i = 0; i < n; i++) keywordOrder[next[initialSlot(KEYWORD_WORDS[i].charCodeAt(0))]++] = i;
-}
-
-function russianKeyword(at: i32, len: i32): i32 {
-  const b = initialSlot(u16At(NORM, at));
-  if (<u32>b >= <u32>INITIALS) return -1;
-  for (let i = keywordsFrom[b], end = keywordsFrom[b + 1]; i < end; i++) {
-    const k = keywordOrder[i];
-    if (spanIs(at, len, KEYWORD_WORDS[k])) return KEYWORD_PARTS[k];
-  }
-  return -1;
-}
-
-/**
- * `str.` right after a name word of its part of the string, before any number and with no type word before it in
- * that part, is English `street` in a Latin address (`Malysheva str. 5`), not строение, which follows the house
- * (`d. 5, str. 1`), a comma (`ul. barmina, str 1a`) or a typed street (`prosp. abaya str 1e`): no keyword then, and
- * noise (classifyNumbers).
- */
-function englishStreet(i: i32): bool {
-  if (normVariant != VARIANT_TRANSLIT || i == 0 || !tokIs(i, 'стр')) return false;
-  if (tok(i - 1, F_KIND) != KIND_ALPHA || tok(i - 1, F_SEGMENT) != tok(i, F_SEGMENT) || readKeyword(i - 1) >= 0) return false;
-  for (let k = 0; k < i; k++) {
-    // (a number opening the name in the same part is the name's: `8 Marta str. 5`, `40-letiya Komsomola str., 10`)
-    const namesNumber = tok(k, F_SEGMENT) == tok(i, F_SEGMENT) && k + 1 < i && tok(k + 1, F_KIND) == KIND_ALPHA && readKeyword(k + 1) < 0;
-    if (tok(k, F_KIND) == KIND_DIGIT && tok(k, F_LEN) < 6 && !namesNumber) return false;
-    // a street typed with its Russian type word already (`prosp. abaya str 1e`: строение 1е)
-    if (tok(k, F_SEGMENT) == tok(i, F_SEGMENT) && tok(k, F_KIND) == KIND_ALPHA && isTypeWord(tok(k, F_START), tok(k, F_LEN))) return false;
-  }
-  return true;
-}
-
-/**
- * English unit words of a Latin address, as the transliteration spells them (`apt 10` → апт, `flat` → флат,
- * `office` → оффице, `floor` → флоор, `entrance` → ентранце): read only in that reading, so a Cyrillic `апт`
- * (аптека) is no keyword.
- */
-function englishKeyword(at: i32, len: i32): i32 {
-  if (spanIs(at, len, 'апт') || spanIs(at, len, 'апартмент') || spanIs(at, len, 'флат')) return P_FLAT;
-  if (spanIs(at, len, 'оффице')) return P_OFFICE;
-  if (spanIs(at, len, 'флоор')) return P_FLOOR;
-  if (spanIs(at, len, 'ентранце')) return P_ENTR;
-  // Russian keywords as the Latin reading spells their transliteration (`etazh`, `podezd`, `podyezd`)
-  if (spanIs(at, len, 'етаж')) return P_FLOOR;
-  if (spanIs(at, len, 'подезд')) return P_ENTR;
-  return -1;
+  setupParts();
+  setupKey();
+  setupKeywords();
 }
 
 /** этаж and its cases after a number (на 2 этаже, 3 этаж, 4 эт; Ukrainian 3 поверх, на 2 поверсі) */
@@ -307,7 +66,7 @@ function isEntranceWord(i: i32): bool {
 
 /**
  * Token t is in a delivery note or a landmark after its opening word, in its part of the string (`вход со двора`,
- * `позвонить за час`, `ТЦ Гринвич`, `напротив школы`): text that says nothing of the address (abi.ts: a leftover of no
+ * `позвонить за час`, `ТЦ Гринвич`, `напротив школы`): text that says nothing of the address (solve/answer.ts: a leftover of no
  * weight).
  */
 export function inComment(t: i32): bool {
@@ -328,7 +87,7 @@ function opensComment(k: i32): bool {
 }
 
 /** A number stands before token i (the house's, when i is an entrance's). */
-function digitBefore(i: i32): bool {
+export function digitBefore(i: i32): bool {
   for (let k = 0; k < i; k++) if (tok(k, F_KIND) == KIND_DIGIT) return true;
   return false;
 }
@@ -346,36 +105,15 @@ function isOrdinalSuffix(i: i32): bool {
 }
 
 // @ts-ignore: decorator
-@inline function isDigitTok(i: i32): bool {
+@inline export function isDigitTok(i: i32): bool {
   return i >= 0 && i < tokenCount && tok(i, F_KIND) == KIND_DIGIT;
 }
 
 // @ts-ignore: decorator
-@inline function glued(i: i32): bool {
+@inline export function glued(i: i32): bool {
   return i < tokenCount && tok(i, F_SEP) == 0;
 }
 
-/** Abbreviation split by a slash or hyphen (а/я, в/ч, з/у, кв-ра, п-д) or two words (земельный участок). Returns the part and sets `pairLen`. */
-let pairLen: i32 = 1;
-function pairKeyword(i: i32): i32 {
-  pairLen = 1;
-  if (i + 1 >= tokenCount || tok(i + 1, F_KIND) != KIND_ALPHA) return keywordPart(i);
-  const sep = tok(i + 1, F_SEP);
-  if ((sep & SEP_SLASH) != 0) {
-    if (tokIs(i, 'а') && tokIs(i + 1, 'я')) { pairLen = 2; return P_ABON; }
-    if (tokIs(i, 'в') && tokIs(i + 1, 'ч')) { pairLen = 2; return P_MUNIT; }
-    if (tokIs(i, 'з') && tokIs(i + 1, 'у')) { pairLen = 2; return P_STEAD; }
-    if (tokIs(i, 'п') && tokIs(i + 1, 'д')) { pairLen = 2; return P_ENTR; }
-  }
-  // земельный участок 5, зем. уч. 5: a land plot in two words
-  if ((tokIs(i, 'земельный') || tokIs(i, 'зем')) && (tokIs(i + 1, 'участок') || tokIs(i + 1, 'уч'))) { pairLen = 2; return P_STEAD; }
-  if ((sep & SEP_HYPHEN) != 0) {
-    if (tokIs(i, 'кв') && tokIs(i + 1, 'ра')) { pairLen = 2; return P_FLAT; }
-    if (tokIs(i, 'п') && tokIs(i + 1, 'д')) { pairLen = 2; return P_ENTR; }
-    if (tokIs(i, 'стр') && tokIs(i + 1, 'е')) { pairLen = 2; return P_BUILD; }
-  }
-  return keywordPart(i);
-}
 
 /**
  * Reads a numeric value at token i (digits, a glued or lone letter, a fraction) for part p.
@@ -459,13 +197,13 @@ function entranceLetter(t: i32): bool {
 
 /** A slash stands before token t, spaced or not (`10/2`, `33 / 3`), and no comma or hyphen (`11/-89`: a flat). */
 // @ts-ignore: decorator
-@inline function fractionSlash(t: i32): bool {
+@inline export function fractionSlash(t: i32): bool {
   const sep = tok(t, F_SEP);
   return (sep & SEP_SLASH) != 0 && (sep & (SEP_COMMA | SEP_HYPHEN)) == 0;
 }
 
 /** Token t is a free number after a hyphen, not a comma: the flat of `20-18`, `48 к.1-34`, `84-86-283`. */
-function flatAfterHyphen(t: i32): bool {
+export function flatAfterHyphen(t: i32): bool {
   return isDigitTok(t) && tok(t, F_ROLE) == ROLE_FREE && (tok(t, F_SEP) & SEP_HYPHEN) != 0 && (tok(t, F_SEP) & SEP_COMMA) == 0;
 }
 
@@ -499,7 +237,7 @@ function flatKeywordAfter(t: i32): bool {
   return false;
 }
 
-function mark(first: i32, last: i32, role: i32): void {
+export function mark(first: i32, last: i32, role: i32): void {
   for (let k = first; k <= last; k++) setTok(k, F_ROLE, role);
 }
 
@@ -608,7 +346,7 @@ function markCountries(): void {
     const segment = tok(i, F_SEGMENT);
     const alone = (i == 0 || tok(i - 1, F_SEGMENT) != segment) && (last + 1 >= tokenCount || tok(last + 1, F_SEGMENT) != segment);
     // a title of two words (`Российская Федерация`) anywhere; one word in the middle may be a name's (`ул Россия`):
-    // a chain that does not read it leaves it out of the leftovers (abi.ts)
+    // a chain that does not read it leaves it out of the leftovers (solve/answer.ts)
     if (i != 0 && last + 1 < tokenCount && !alone && last == i) continue;
     for (let k = i; k <= last; k++) setTok(k, F_ROLE, ROLE_NOISE);
     i = last;
@@ -876,8 +614,6 @@ export function parseHouseParts(typing: bool = false): i32 {
   keywordLetter = -1;
   spacedFlatAt = -1;
   for (let p = 0; p < PART_COUNT; p++) setPart(p, -1, -1);
-  houseKeyLen = 0;
-  houseBaseLen = 0;
   classifyNumbers();
   let houseAt = -1;
   // 1. a house keyword with its number: д 10а, дом53, двлд. 4
@@ -1032,200 +768,5 @@ export function parseHouseParts(typing: bool = false): i32 {
   }
   buildHouseKey();
   return houseAt;
-}
-
-/**
- * The wide reading of a house with neither corpus nor building: `84-86` (the flat after a hyphen, the dictionary
- * keeps a hyphen between digits) or `59б1` (a number glued after the house's letter, which no keyword opens); or
- * of a house followed by a keyword letter, a hyphen and a flat (`35д-253`, `37к-148`: the number with the letter).
- */
-function buildWideKey(): void {
-  const last = partLast(P_HOUSE);
-  const next = last + 1;
-  if (keywordLetter == next) {
-    // 35д-253, 37к-148: the number with its letter (the corpus read from the letter, if any, is not in it)
-    if (houseBaseLen + 1 > HOUSE_KEY_CAPACITY) return;
-    for (let k = 0; k < houseBaseLen; k++) setU16(HOUSE_WIDE_KEY, k, u16At(HOUSE_KEY, k));
-    houseWideKeyLen = houseBaseLen;
-    setU16(HOUSE_WIDE_KEY, houseWideKeyLen++, u16At(NORM, tok(next, F_START)));
-    wideLast = next;
-    wideTakesFlat = false;
-    return;
-  }
-  if (next >= tokenCount || tok(next, F_KIND) != KIND_DIGIT) return;
-  const flat = partFirst(P_FLAT) == next;
-  const hyphen = (tok(next, F_SEP) & SEP_HYPHEN) != 0 && (tok(next, F_SEP) & SEP_COMMA) == 0 && (flat || tok(next, F_ROLE) == ROLE_FREE);
-  const glued = tok(next, F_SEP) == 0 && tok(next, F_ROLE) == ROLE_FREE && tok(last, F_KIND) == KIND_ALPHA;
-  if (!hyphen && !glued) return;
-  const n = tok(next, F_LEN);
-  if (houseKeyLen + 1 + n > HOUSE_KEY_CAPACITY) return;
-  for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_WIDE_KEY, k, u16At(HOUSE_KEY, k));
-  houseWideKeyLen = houseKeyLen;
-  if (hyphen) setU16(HOUSE_WIDE_KEY, houseWideKeyLen++, 45);
-  const s = tok(next, F_START);
-  for (let k = 0; k < n; k++) setU16(HOUSE_WIDE_KEY, houseWideKeyLen++, u16At(NORM, s + k));
-  wideLast = next;
-  wideTakesFlat = flat;
-}
-
-/**
- * The parts when the solver took the house read wide: the house runs to `wideLast`, and the flat it took is gone
- * (or, after a keyword letter, the number after the hyphen is the flat and no corpus is read from the letter).
- */
-export function takeWideHouse(): void {
-  if (wideLast < 0) return;
-  if (wideLast == keywordLetter) {
-    // the letter is the house's: a corpus or building read from it goes, the number after the hyphen is the flat
-    setPart(P_HOUSE, partFirst(P_HOUSE), wideLast);
-    if (partFirst(P_CASE) == wideLast + 1) setPart(P_CASE, -1, -1);
-    if (partFirst(P_BUILD) == wideLast + 1) setPart(P_BUILD, -1, -1);
-    setPart(P_FLAT, wideLast + 1, wideLast + 1);
-    mark(wideLast, wideLast + 1, ROLE_HOUSE);
-    return;
-  }
-  setPart(P_HOUSE, partFirst(P_HOUSE), wideLast);
-  if (wideTakesFlat) setPart(P_FLAT, -1, -1);
-  setTok(wideLast, F_ROLE, ROLE_HOUSE);
-  // 84-86-283 → flat 283, as 20-18 → flat 18
-  const next = wideLast + 1;
-  if (partFirst(P_FLAT) < 0 && flatAfterHyphen(next)) {
-    setPart(P_FLAT, next, next);
-    mark(next, next, ROLE_HOUSE);
-  }
-}
-
-function appendTokens(first: i32, last: i32): void {
-  for (let t = first; t <= last; t++) {
-    if (t > first && fractionSlash(t) && houseKeyLen < HOUSE_KEY_CAPACITY) {
-      setU16(HOUSE_KEY, houseKeyLen++, 47);
-    }
-    const s = tok(t, F_START);
-    const n = tok(t, F_LEN);
-    for (let k = 0; k < n && houseKeyLen < HOUSE_KEY_CAPACITY; k++) setU16(HOUSE_KEY, houseKeyLen++, u16At(NORM, s + k));
-  }
-}
-
-/** Key of the parsed house as the dictionary spells it: 10, 10а, 10/2, 10к2, 10с12, 10к2с1. */
-function buildHouseKey(): void {
-  houseKeyLen = 0;
-  houseKeyStead = false;
-  houseAltKeyLen = 0;
-  houseFractionBaseLen = 0;
-  houseLiterBaseLen = 0;
-  altSpaced = false;
-  altFraction = false;
-  altCaseLiter = false;
-  houseWideKeyLen = 0;
-  wideLast = -1;
-  wideTakesFlat = false;
-  if (partFirst(P_HOUSE) < 0) {
-    // a land plot typed with its keyword (`уч 27`, `участок 2`): its number is the key, as GAR's steads are keyed
-    // (the host then prefers the stead of two houses keyed alike, docs/DECISIONS.md)
-    if (partFirst(P_STEAD) >= 0 && partFirst(P_BUILD) < 0) {
-      appendTokens(partFirst(P_STEAD), partLast(P_STEAD));
-      houseBaseLen = houseKeyLen;
-      houseKeyStead = true;
-      return;
-    }
-    // a building with no house number (GAR has «ул Бармина, стр 1а»): the key is the dictionary's `с1а`, and
-    // only that house matches (the whole key is its base)
-    if (partFirst(P_BUILD) < 0) return;
-    setU16(HOUSE_KEY, houseKeyLen++, 0x441);
-    appendTokens(partFirst(P_BUILD), partLast(P_BUILD));
-    houseBaseLen = houseKeyLen;
-    return;
-  }
-  appendTokens(partFirst(P_HOUSE), partLast(P_HOUSE));
-  // the литера is the number's letter, unless the number has its own (`11Б лит Л`: the registry keys it 11б, as
-  // dictionaries/fold.ts houseKey does)
-  if (partFirst(P_LITER) >= 0 && tok(partFirst(P_LITER), F_KIND) == KIND_ALPHA && houseKeyLen > 0 &&
-      isDigit(u16At(HOUSE_KEY, houseKeyLen - 1))) {
-    houseLiterBaseLen = houseKeyLen;
-    appendTokens(partFirst(P_LITER), partLast(P_LITER));
-  }
-  houseBaseLen = houseKeyLen;
-  if (partFirst(P_CASE) >= 0 && houseKeyLen < HOUSE_KEY_CAPACITY) {
-    setU16(HOUSE_KEY, houseKeyLen++, 0x43a);
-    appendTokens(partFirst(P_CASE), partLast(P_CASE));
-  }
-  if (partFirst(P_BUILD) >= 0 && houseKeyLen < HOUSE_KEY_CAPACITY) {
-    setU16(HOUSE_KEY, houseKeyLen++, 0x441);
-    appendTokens(partFirst(P_BUILD), partLast(P_BUILD));
-  }
-  if ((partFirst(P_CASE) < 0 && partFirst(P_BUILD) < 0) || keywordLetter == partLast(P_HOUSE) + 1) buildWideKey();
-  // the корпус ends with a letter glued to its number and no литера was typed (`12к4Б`)
-  const caseLast = partLast(P_CASE);
-  const caseLiter = partFirst(P_CASE) >= 0 && caseLast > partFirst(P_CASE) && partFirst(P_LITER) < 0 && partFirst(P_BUILD) < 0 &&
-    tok(caseLast, F_KIND) == KIND_ALPHA && tok(caseLast, F_LEN) == 1 && glued(caseLast) && isDigitTok(caseLast - 1) &&
-    houseKeyLen < HOUSE_KEY_CAPACITY && houseBaseLen > 0 && isDigit(u16At(HOUSE_KEY, houseBaseLen - 1));
-  // the fraction's slash in the number (−1: none)
-  let slash = -1;
-  for (let k = 0; k < houseBaseLen; k++) if (u16At(HOUSE_KEY, k) == 47) { slash = k; break; }
-  // 73/1 → 73к1 when no corpus was written
-  if (partFirst(P_CASE) < 0) {
-    if (slash > 0) {
-      houseAltKeyLen = keyWithChar(HOUSE_ALT_KEY, slash, 0x43a);
-      keyWithChar(HOUSE_FRACTION_BUILD_KEY, slash, 0x441);
-      houseFractionBaseLen = slash;
-    } else if (partFirst(P_BUILD) < 0 && spacedFlatAt >= 0 && houseKeyLen + 1 + tok(spacedFlatAt, F_LEN) <= HOUSE_KEY_CAPACITY) {
-      // `Ленина 5 1` → 5к1: the bare number after a space is the corpus where the street has no house 5
-      altSpaced = true;
-      for (let k = 0; k < houseKeyLen; k++) setU16(HOUSE_ALT_KEY, k, u16At(HOUSE_KEY, k));
-      houseAltKeyLen = houseKeyLen;
-      setU16(HOUSE_ALT_KEY, houseAltKeyLen++, 0x43a);
-      const s = tok(spacedFlatAt, F_START);
-      for (let k = 0; k < tok(spacedFlatAt, F_LEN); k++) setU16(HOUSE_ALT_KEY, houseAltKeyLen++, u16At(NORM, s + k));
-    }
-  } else if (partFirst(P_BUILD) < 0 && tok(partFirst(P_CASE), F_KIND) == KIND_DIGIT && houseLiterBaseLen == 0 && slash < 0 && !caseLiter) {
-    // `14 к2` → 14/2: the registry writes some corpora as a fraction (GAR's «14/2» where people type «14 корп 2»)
-    houseAltKeyLen = keyWithChar(HOUSE_ALT_KEY, houseBaseLen, 47);
-    altFraction = true;
-  }
-  // `53B`: a Latin capital B is В by its look and б by its transliteration; the other reading is the other key
-  if (houseAltKeyLen == 0) {
-    const at = latinCapitalB();
-    if (at >= 0) houseAltKeyLen = keyWithChar(HOUSE_ALT_KEY, at, 0x431);
-  }
-  // `12к4Б`: the letter glued to the корпус is the литера (Санкт-Петербург's `12 к4 литБ`, keyed 12бк4 as the литера
-  // stands after the number), where the registry has no корпус 4б
-  if (houseAltKeyLen == 0 && caseLiter) {
-    for (let k = 0; k < houseBaseLen; k++) setU16(HOUSE_ALT_KEY, k, u16At(HOUSE_KEY, k));
-    houseAltKeyLen = houseBaseLen;
-    setU16(HOUSE_ALT_KEY, houseAltKeyLen++, u16At(NORM, tok(caseLast, F_START)));
-    for (let k = houseBaseLen; k < houseKeyLen - 1; k++) setU16(HOUSE_ALT_KEY, houseAltKeyLen++, u16At(HOUSE_KEY, k));
-    altCaseLiter = true;
-  }
-}
-
-/** Writes HOUSE_KEY into `key` with the character at `at` replaced by `c`; returns the key's length. */
-function keyWithChar(key: usize, at: i32, c: i32): i32 {
-  for (let k = 0; k < houseKeyLen; k++) setU16(key, k, k == at ? c : u16At(HOUSE_KEY, k));
-  return houseKeyLen;
-}
-
-/** Where in HOUSE_KEY the house's letter stands when it was typed as a Latin capital B (read В), else −1. */
-function latinCapitalB(): i32 {
-  if (houseBaseLen < 2 || u16At(HOUSE_KEY, houseBaseLen - 1) != 0x432) return -1;
-  for (let t = partFirst(P_HOUSE); t >= 0 && t <= partLast(P_HOUSE); t++) {
-    if (tok(t, F_KIND) == KIND_ALPHA && tok(t, F_LEN) == 1 && sourceChar(tok(t, F_START)) == 66) return houseBaseLen - 1;
-  }
-  return -1;
-}
-
-/**
- * The parts when the solver took the alternative key's house: the number after a space was its corpus (`5 1` →
- * 5к1; `35 4, кв 5` → 35к4, flat 5).
- */
-export function takeAltHouse(): void {
-  // the corpus typed is the fraction's number: the registry's house spells it
-  if (altFraction) setPart(P_CASE, -1, -1);
-  if (altCaseLiter) {
-    setPart(P_LITER, partLast(P_CASE), partLast(P_CASE));
-    setPart(P_CASE, partFirst(P_CASE), partLast(P_CASE) - 1);
-  }
-  if (!altSpaced) return;
-  if (partFirst(P_FLAT) == spacedFlatAt) setPart(P_FLAT, -1, -1);
-  setPart(P_CASE, spacedFlatAt, spacedFlatAt);
-  mark(spacedFlatAt, spacedFlatAt, ROLE_HOUSE);
 }
 
