@@ -20,7 +20,12 @@ import { isLetter, normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, lay
 import { setupTokens, tokenize, tokenCount, tok, tokIs, setSplitGlued, splitsGlued, setJoinCompounds, hyphenCompound, F_START, F_LEN, F_ROLE, F_KIND, F_SEP, F_SEGMENT, F_TYPE_A, F_TYPE_B, SEP_DOT, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, postcodeLastToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse, isCountryWord, inComment } from './house';
 import { setupTrie, fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, isWord, hitCount, HITS, wordsBeginning, prefixLow, prefixHigh, costOf } from './trie';
-import { setupNames, resetCandidates, classifyNames, collectObjects, objUsed, objAt, restLooks, ensurePlaceWords, nameHasWordIn, unhitWord, clearUnhitWord } from './classify/names';
+import { setupNames, resetCandidates, classifyNames } from './classify/names';
+import { collectObjects, objUsed, objAt } from './classify/candidates';
+import { restLooks } from './classify/ordered';
+import { ensurePlaceWords } from './classify/places';
+import { nameHasWordIn } from './classify/postings';
+import { unhitWord, clearUnhitWord } from './classify/lookups';
 import {
   solve, solvedExactly, solveUnraised, setRaising, answerPostcodePlace, bestObject, bestHouse, bestHouseExact, bestHouseWide, bestHouseAlt, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, runnerTies, prepareChainOrder, setFloorTies,
 } from './solve/chain';
