@@ -64,3 +64,18 @@ export function sortAscending(base: usize, size: i32): void {
     siftDown(base, end, 0);
   }
 }
+
+/**
+ * A max-heap entry (the reader's, the deferred areas' and their words'): the key, then index i, the earlier index
+ * first at a tie.
+ */
+// @ts-ignore: decorator
+@inline export function entryOf(key: i32, i: i32): i64 {
+  return (<i64>key << 32) | <i64>(0x7fffffff - i);
+}
+
+/** The index of an `entryOf` entry. */
+// @ts-ignore: decorator
+@inline export function entryIndex(entry: i64): i32 {
+  return 0x7fffffff - <i32>(entry & 0xffffffff);
+}

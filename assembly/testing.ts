@@ -7,7 +7,8 @@
 import { RESULT, INPUT_CAPACITY, setI32, i32At } from './memory';
 import { normalize, VARIANT_COUNT } from './text';
 import { fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, hitCount, HITS, costOf } from './trie';
-import { objUsed, restLooks } from './classify/names';
+import { objUsed } from './classify/candidates';
+import { restLooks } from './classify/ordered';
 import { setRaising } from './solve/chain';
 import { readEveryVariant } from './solve/readings';
 

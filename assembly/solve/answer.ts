@@ -12,7 +12,7 @@ import { keywordPart } from '../house/keywords';
 import { houseKeyLen } from '../house/key';
 import { takeWideHouse, takeAltHouse } from '../house/match';
 import { wordsBeginning, prefixLow, prefixHigh } from '../trie';
-import { nameHasWordIn } from '../classify/names';
+import { nameHasWordIn } from '../classify/postings';
 import { bestObject, bestHouse, bestHouseExact, bestHouseWide, bestHouseAlt, bestScore, bestMask, bestTypeMask, bestHistorical, runnerScore, runnerTies } from './chain';
 import { obj, O_LEVEL, O_PARENT } from '../blob';
 import { namesDistrictAbove, namesCityDistrict } from './districts';

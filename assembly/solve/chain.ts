@@ -27,9 +27,11 @@ import {
   obj, house, houseKeyChar, O_FLAGS, OBJ_REGISTRY, O_PARENT, O_LEVEL, O_HOUSE_START, O_HOUSE_COUNT, O_POSTCODE, O_WEIGHT, H_KEY, H_KEY_LEN,
   H_BASE_LEN, O_TYPE, typeFlags, TYPE_COMMON_STREET, typeLevelMask, objectCount,
 } from '../blob';
-import {
-  objSlot, objAt, objUsed, readEarlier, leafGainBound, leafNameBound, nextHit, nextName, typeBonusBound, leafTypeBound, chargeMissingHouse, placeTokens, readsTypedPlace,
-} from '../classify/names';
+import { objSlot, objAt, objUsed, readEarlier } from '../classify/candidates';
+import { leafGainBound, leafNameBound, chargeMissingHouse } from '../classify/bounds';
+import { nextHit, nextName } from '../classify/ordered';
+import { typeBonusBound, leafTypeBound } from '../classify/type-words';
+import { placeTokens, readsTypedPlace } from '../classify/places';
 import { chainWeight as pathWeight, ensureOrder, leadsHaveFirst, leadsHavePair, leadsWanted, clearLeadsWanted, postcodeSlice, postcodeObject, scoped } from '../subtree';
 import { typedPostcode } from '../house/grammar';
 import { HOUSE_KEY, houseKeyLen, houseBaseLen, HOUSE_ALT_KEY, houseAltKeyLen, houseFractionBaseLen, HOUSE_FRACTION_BUILD_KEY, houseLiterBaseLen, HOUSE_WIDE_KEY, houseWideKeyLen } from '../house/key';

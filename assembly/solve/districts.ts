@@ -6,7 +6,7 @@
  */
 import { tok, tokenCount, F_KIND, F_ROLE, F_SEGMENT, F_TYPE_A, F_TYPE_B, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { obj, typeLevelMask, O_LEVEL, O_PARENT } from '../blob';
-import { objUsed, objAt } from '../classify/names';
+import { objUsed, objAt } from '../classify/candidates';
 
 /**
  * Token t names a district (level 2) of the region above object o, o lies in a settlement (level 5) and no district

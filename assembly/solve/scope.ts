@@ -46,10 +46,14 @@
 import { reserve } from '../memory';
 import { heapAt, setHeapAt, heapify, popHeap, sortAscending } from '../heap';
 import { obj, name, posting, word, O_PARENT, objectCount } from '../blob';
+import { objSlot, objAt, objUsed, collectObjects, raisedCount, raisedArea, newPart } from '../classify/candidates';
+import { expandLeaves, rangeCost, readLeaf } from '../classify/postings';
+import { postingsOfHits, leafHit, leafHits, tokenLeafGain, leafTokensIn, gainingTokens } from '../classify/leaf-hits';
+import { hitWordOf } from '../classify/hit-log';
+import { NO_NEED } from '../classify/bounds';
 import {
-  objSlot, objAt, objUsed, expandLeaves, collectObjects, postingsOfHits, rangeCost, leafHit, leafHits, hitWordOf,
-  readLeaf, tokenLeafGain, raisedCount, raisedArea, newPart, NO_NEED, orderedFactsLoss, leafTokensIn, gainingTokens, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit, primeOrdered,
-} from '../classify/names';
+  orderedFactsLoss, beginOrdered, orderedKey, readOrdered, orderedBound, skipOrdered, nextName, nextHit, primeOrdered,
+} from '../classify/ordered';
 import { scoped, isArea, subtreeEnd, ensureOrder, NO_KEY, postcodeSlice, postcodeObject } from '../subtree';
 
 const CAPACITY: i32 = 65536;

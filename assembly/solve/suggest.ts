@@ -21,11 +21,14 @@
 import { reserve, RESULT, setI32, u16At } from '../memory';
 import { isDigit } from '../text';
 import { obj, house, houseLabel, houseKeyChar, word, name, nameWord, nameCount, objectCount, NAME_ALIAS, NAME_HISTORICAL, O_LEVEL, O_PARENT, O_TYPE, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT, H_KEY, H_KEY_LEN } from '../blob';
-import {
-  resetCandidates, classifyNames, collectObjects, objAt, objUsed, leafGainBound, leafNameBound, hitLeafLevels, nextHit,
-  nextName, typeBonusBound, leafTypeBound, areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea, leafHitTokens,
-  chargeLeftTokens, chargeMissingHouse, chargeShortHouse, typeBonusMost, firstNameAt, nameHasWordIn,
-} from '../classify/names';
+import { resetCandidates, classifyNames } from '../classify/names';
+import { collectObjects, objAt, objUsed } from '../classify/candidates';
+import { leafGainBound, leafNameBound, chargeLeftTokens, chargeMissingHouse, chargeShortHouse } from '../classify/bounds';
+import { hitLeafLevels, leafHitTokens } from '../classify/leaf-hits';
+import { nextHit, nextName } from '../classify/ordered';
+import { typeBonusBound, leafTypeBound, typeBonusMost } from '../classify/type-words';
+import { areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea } from '../classify/deferred-areas';
+import { firstNameAt, nameHasWordIn } from '../classify/postings';
 import { heaviest, chainWeight, ensureOrder, isArea, subtreeEnd, scoped, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
 import {
   chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainTypeMask, lastChainWeight, scoreHouses, POSTCODE_BONUS,

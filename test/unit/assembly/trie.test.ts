@@ -42,7 +42,7 @@ describe('lookup(word, budget): the edit budget', () => {
     expect(street('Мыр')).toBe('');
   });
 
-  // classify/names.ts gives a 4-letter word one edit («азиа → азина: a missed letter in a short name»), against
+  // classify/lookups.ts gives a 4-letter word one edit («азиа → азина: a missed letter in a short name»), against
   // trie.ts's «one edit for words of 5+ letters»
   it('allows one edit in a word of 4 letters, not two', () => {
     expect(street('Мера')).toBe('Мира');
@@ -149,7 +149,7 @@ describe('lookup agrees with a Map of the same vocabulary (exact words)', () => 
     'ул Сибирский тракт 8 километр': 'the number of the name is read as the house number',
   };
 
-  // Regression guard, once a bug (assembly/classify/names.ts classifyNames, since «Latin words left to the other readings»): the PLAIN
+  // Regression guard, once a bug (assembly/classify/lookups.ts lookUpTokens, since «Latin words left to the other readings»): the PLAIN
   // reading skips every Latin token and TRANSLIT turns «III» into «иии», so the vocabulary word «iii» of
   // «ул III Интернационала» can never be hit: the query picks «ул 3 Интернационала», «III» left over (undefined 2).
   it('finds a name with a Latin word (a Roman numeral) from its own spelling', async () => {

@@ -1,5 +1,5 @@
 /**
- * The name classifier (assembly/classify/names.ts) through engine.standardize on the real ru dictionary:
+ * The name classifier (assembly/classify/names.ts and the classifiers it runs) through engine.standardize on the real ru dictionary:
  * type words in every spelling, agreeing and contradicting types, typos within the edit budget, names of
  * several words (hyphens, titles, a word left out) and other names (aliases).
  */
@@ -61,7 +61,7 @@ describe('standardize: names and types', () => {
       for (const q of ['проспект', 'переулок', 'область', 'город', 'шоссе']) expect((await standardizeRu(q)).matched).toBe(false);
     });
 
-    // Regression guard, once a bug (assembly/classify/names.ts with dictionaries/blob-writer.ts): a token read as a type word also counts as a
+    // Regression guard, once a bug (assembly/classify/candidates.ts with dictionaries/blob-writer.ts): a token read as a type word also counts as a
     // full name word, and aliases keep their type words, so «улица» alone matches the OSM alias «Красная улица» of
     // ул Галерная (Санкт-Петербург) with half its weight — matched, unique 0, undefined 0: a valid record from no address.
     it('matches nothing for «улица» alone', async () => {

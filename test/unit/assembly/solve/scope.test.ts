@@ -17,7 +17,7 @@ const FIRST = ['Бело', 'Черно', 'Красно', 'Верхне', 'Ста
 const LAST = ['горск', 'речье', 'поле', 'дольск', 'бережье', 'озерск'];
 const REGIONS = ['Озерная', 'Степная', 'Горная'];
 const VILLAGE = ['вка', 'ино', 'ово', 'ево', 'ное'];
-/** streets of one letter: a one-letter prefix hits many words, so a town is read by its names (names.ts rangeCost) */
+/** streets of one letter: a one-letter prefix hits many words, so a town is read by its names (classify/postings.ts rangeCost) */
 const S_STREETS = ['Сосновая', 'Сиреневая', 'Строителей', 'Спортивная', 'Северная', 'Светлая', 'Сельская', 'Свободы',
   'Сибирская', 'Сенная', 'Слободская', 'Суворова'];
 
@@ -207,7 +207,7 @@ describe('suggest over streets that repeat in every town', () => {
 
   it('reads few streets for a word some streets hold and a prefix (the word left out is in the rest bounds)', () => {
     // `лесная с`: the Садовая and С… streets of every town leave лесная out and pay for it; without that charge
-    // in the bounds of the rest read in order (names.ts chargeLeftTokens) every one of them is read
+    // in the bounds of the rest read in order (classify/bounds.ts chargeLeftTokens) every one of them is read
     const read = (d: typeof scoped, q: string) => {
       const hints = JSON.stringify(d.engine.suggest('ru', q, 5).map((r) => named(d, r)));
       return { hints, read: d.dict.core.hooks.stats(2) };
@@ -231,7 +231,7 @@ describe('suggest over streets that repeat in every town', () => {
 
   it('looks at few streets one by one for prefixes of one to three letters (core stats(4))', () => {
     // names that can at best tie with the last hint, after it in one pass, are passed by on the facts beside them,
-    // or their cursor dropped (names.ts belowOnFacts, tiedAfter), rather than each copy of a street in other towns
+    // or their cursor dropped (classify/ordered.ts belowOnFacts, tiedAfter), rather than each copy of a street in other towns
     // read to bound it: 1,007 names read so over the 355 queries for five hints (1,293 without), 1,092 for ten (1,391)
     const looks = (count: number) => shortPrefixQueries(built).reduce((sum, q) => {
       scoped.engine.suggest('ru', q, count);
@@ -366,7 +366,7 @@ describe('hints of a number after a street that few places have a house of', () 
   it('give the hints of the one-pass reading, the streets without such a house among them', async () => {
     // a street Березовая in 36 villages: six with houses 17 and 17к1, the others only a house 5 (no key starts with
     // 1): after the houses of the six, the heavier of the others are hints of `березовая 17` as streets, read with
-    // the short keys charged (names.ts chargeShortHouse) as one pass reads them
+    // the short keys charged (classify/bounds.ts chargeShortHouse) as one pass reads them
     const objects: MergedObject[] = [];
     const houses: MergedHouse[] = [];
     const add = adder(objects);
@@ -394,7 +394,7 @@ describe('hints of a word typed alone that starts the names of many places', () 
   it('give the hints of the one-pass reading, reading few of the places', async () => {
     // 90 villages whose names start with Сел…, of different weights, a third with another name (an alias or an
     // earlier name) that starts with Сел… too or with a word of its own: the words are read best bound first, and
-    // a word read brings every name of its places (names.ts expandAreaWord)
+    // a word read brings every name of its places (classify/deferred-areas.ts expandAreaWord)
     const objects: MergedObject[] = [];
     const houses: MergedHouse[] = [];
     const add = adder(objects);
@@ -425,7 +425,7 @@ describe('hints of a place and a prefix that starts the names of many places', (
   it('give the hints of the one-pass reading, reading few of the places', async () => {
     // 90 Сел… villages in one region; a town in another region named Сел…, with microdistricts Сел… of its own:
     // `городище сел` reads the town's places whole (the region above it and the microdistricts below it too) and the
-    // 90 villages best bound first (names.ts deferPrefixAreas), as `сел` alone does; the town has fewer names than
+    // 90 villages best bound first (classify/deferred-areas.ts deferPrefixAreas), as `сел` alone does; the town has fewer names than
     // the searches per prefix word would take steps, so its places are found by the words of its names (readInside),
     // the prefix's word second in one of them
     const objects: MergedObject[] = [];
@@ -458,7 +458,7 @@ describe('hints of a street word and a prefix that starts the names of many plac
   it('give the hints of the one-pass reading, reading few of the places', async () => {
     // 90 Сел… villages; a street Нижняя in three of them and in a town Городище, and a village Нижняя Слобода:
     // `нижняя сел` reads now the places above each street Нижняя (a street under a Сел… village is the best hint)
-    // and the places of Нижняя, and the other villages best bound first (names.ts deferPrefixAreas)
+    // and the places of Нижняя, and the other villages best bound first (classify/deferred-areas.ts deferPrefixAreas)
     const objects: MergedObject[] = [];
     const houses: MergedHouse[] = [];
     const add = adder(objects);
@@ -487,9 +487,9 @@ describe('hints of a street word and a prefix that starts the names of many plac
 describe('hints of a word of many streets, one of which holds the word being typed', () => {
   it('give the hints of the one-pass reading, looking at few of the streets one by one', async () => {
     // a street Верхняя in each of 90 villages, and one Верхняя Уфимская: `верхняя уф` looks at a few streets Верхняя
-    // one by one, then tells the others by their facts, knowing which of them hold a word `уф` hits (names.ts
+    // one by one, then tells the others by their facts, knowing which of them hold a word `уф` hits (classify/bounds.ts
     // shareNames); and a street Нижняя Уфимская in each, a house 7 in three: names that hold both words are bounded
-    // by what the other word can add in their other weight (names.ts sharingBound)
+    // by what the other word can add in their other weight (classify/bounds.ts sharingBound)
     const objects: MergedObject[] = [];
     const houses: MergedHouse[] = [];
     const add = adder(objects);
