@@ -16,6 +16,7 @@
  */
 import { setupArenas, reserve as reserveBytes, INPUT, RESULT, SRC, NORM, INPUT_CAPACITY, setI32, i32At, u16At } from './memory';
 import { attachSection } from './blob';
+import { readsSoFar } from './reads';
 import { isLetter, normalize, latinKeys, layoutKeysInWord, VARIANT_TRANSLIT, layoutKeysRead, setWordTest, setVocabularyTest, VARIANT_PLAIN, VARIANT_LAYOUT, VARIANT_LAYOUT_KEEP, VARIANT_COUNT } from './text';
 import { setupTokens, tokenize, tokenCount, tok, tokIs, setSplitGlued, splitsGlued, setJoinCompounds, hyphenCompound, F_START, F_LEN, F_ROLE, F_KIND, F_SEP, F_SEGMENT, F_TYPE_A, F_TYPE_B, SEP_DOT, KIND_ALPHA, KIND_DIGIT, ROLE_FREE, ROLE_NOISE } from './tokenize';
 import { setupHouse, parseHouseParts, partFirst, partLast, keywordPart, keywordAt, PART_COUNT, P_HOUSE, postcodeToken, postcodeLastToken, typedPostcode, houseKeyLen, houseKeyStead, houseAmbiguous, houseBare, setNameFirstNumber, namedNumberAt, placeNumberAt, setPlaceNumberHouse, takeWideHouse, takeAltHouse, isCountryWord, inComment } from './house';
@@ -86,10 +87,11 @@ export function resultPtr(): i32 {
 /**
  * Diagnostics for bench/ and tests: 0 fuzzy trie walks made, 1 trie nodes they visited (since start), 2 candidates
  * the last call collected, 3 fuzzy lookups answered from the call's memo of walks (since start), 4 names of the
- * ordered rest whose records the last call read to bound them one by one (names.ts restLooks).
+ * ordered rest whose records the last call read to bound them one by one (names.ts restLooks), 5 posting entries
+ * read (since start, wrapping at 2^32: reads.ts).
  */
 export function stats(kind: i32): i32 {
-  return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : kind == 2 ? objUsed : kind == 3 ? memoAnswers : kind == 4 ? restLooks : 0;
+  return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : kind == 2 ? objUsed : kind == 3 ? memoAnswers : kind == 4 ? restLooks : kind == 5 ? readsSoFar() : 0;
 }
 
 /**
