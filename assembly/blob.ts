@@ -19,6 +19,8 @@
  *   types    TYPE_STRIDE i32: levelMask (bit = level), flags (TYPE_COMMON_STREET)
  *   grid     see grid.ts
  */
+import { countRead } from './reads';
+
 export { FORMAT_VERSION } from './layout';
 
 export const OBJ_STRIDE: i32 = 10;
@@ -151,6 +153,7 @@ export function houseParent(id: i32): i32 {
 }
 // @ts-ignore: decorator
 @inline export function posting(i: i32): i32 {
+  countRead();
   return load<i32>(POSTINGS + (<usize>i << 2));
 }
 // @ts-ignore: decorator

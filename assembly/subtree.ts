@@ -72,6 +72,7 @@
 import { reserve, i32At, setI32 } from './memory';
 import { setHeapAt, sortAscending } from './heap';
 import { isDigit } from './text';
+import { countRead } from './reads';
 import {
   obj, name, nameWord, posting, word, house, houseKeyChar, O_PARENT, O_LEVEL, O_TYPE, O_WEIGHT, O_HOUSE_START, O_HOUSE_COUNT,
   H_KEY, H_KEY_LEN, O_POSTCODE, OBJECTS, NAMES, objectCount, nameCount, wordCount,
@@ -186,6 +187,7 @@ export let scoped: bool = false;
 /** The i-th leaf name of an order (`leafStart(w)` … of word w). */
 // @ts-ignore: decorator
 @inline export function orderedName(order: i32, i: i32): i32 {
+  countRead();
   return i32At(unchecked(ORDERED[order]), i);
 }
 /** The key of object o in an order. */
@@ -539,6 +541,7 @@ function firstClasses(low: u64, high: u64): u32 {
 /** The key in `order` of the i-th name of ORDERED (`orderedName(order, i)`), kept beside it. */
 // @ts-ignore: decorator
 @inline export function orderedKeyAt(order: i32, i: i32): i32 {
+  countRead();
   return i32At(unchecked(ORDERED_KEYS[order]), i);
 }
 
@@ -546,6 +549,7 @@ function firstClasses(low: u64, high: u64): u32 {
 // @ts-ignore: decorator
 @inline export function leafFacts(order: i32, i: i32): u64 {
   const facts = unchecked(LEAF_FACTS[order]);
+  countRead();
   return facts == 0 ? 0x000000ffffffffff : load<u64>(facts + (<usize>i << 3));
 }
 

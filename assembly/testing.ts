@@ -9,16 +9,18 @@ import { normalize, VARIANT_COUNT } from './text';
 import { fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, hitCount, HITS, costOf } from './trie';
 import { objUsed } from './classify/candidates';
 import { restLooks } from './classify/ordered';
+import { readsSoFar } from './reads';
 import { setRaising } from './solve/chain';
 import { readEveryVariant } from './solve/readings';
 
 /**
  * Diagnostics: 0 fuzzy trie walks made, 1 trie nodes they visited (since start), 2 candidates
  * the last call collected, 3 fuzzy lookups answered from the call's memo of walks (since start), 4 names of the
- * ordered rest whose records the last call read to bound them one by one (names.ts restLooks).
+ * ordered rest whose records the last call read to bound them one by one (classify/ordered.ts restLooks), 5 posting
+ * entries read (since start, wrapping at 2^32: reads.ts).
  */
 export function stats(kind: i32): i32 {
-  return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : kind == 2 ? objUsed : kind == 3 ? memoAnswers : kind == 4 ? restLooks : 0;
+  return kind == 0 ? fuzzyCount : kind == 1 ? visitCount : kind == 2 ? objUsed : kind == 3 ? memoAnswers : kind == 4 ? restLooks : kind == 5 ? readsSoFar() : 0;
 }
 
 /**

@@ -230,7 +230,16 @@ export function tightenScope(leafOwn: i32): void {
   buildHeap();
 }
 
-/** Bound of the leaves not read under no anchor, NO_BOUND when they are all read. */
+/**
+ * The leaves under no anchor not read yet are no longer wanted: the solver knows that none of them can change its
+ * answer (hints: each leaves out a word typed whole, and a hint reads every word already). The anchors stay: what
+ * is left to read is bounded by the places the query names, not by the country.
+ */
+export function dropRest(): void {
+  restOpen = true;
+}
+
+/** Bound of the leaves not read under no anchor, NO_BOUND when they are all read (or dropped). */
 function restBound(): i32 {
   if (restOpen) return NO_BOUND;
   if (!ordering) return own + restExtra;

@@ -29,6 +29,7 @@ import { nextHit, nextName } from '../classify/ordered';
 import { typeBonusBound, leafTypeBound, typeBonusMost } from '../classify/type-words';
 import { areasDeferred, orderDeferredAreas, deferredAreaBound, readDeferredArea } from '../classify/deferred-areas';
 import { firstNameAt, nameHasWordIn } from '../classify/postings';
+import { placeTokens } from '../classify/places';
 import { heaviest, chainWeight, ensureOrder, isArea, subtreeEnd, scoped, leadsHaveFirst, leadsHavePair, leadsWanted, orderKey, hasShortKey } from '../subtree';
 import {
   chainScore, keyEquals, keyWithLetter, letterable, lastChainMask, lastChainTypeMask, lastChainWeight, scoreHouses, POSTCODE_BONUS,
@@ -39,7 +40,7 @@ import { partFirst, P_HOUSE } from '../house/parts';
 import { HOUSE_KEY, houseKeyLen, HOUSE_WIDE_KEY, houseWideKeyLen, HOUSE_ALT_KEY, houseAltKeyLen } from '../house/key';
 import { exactWord, wordsBeginning, prefixLow, prefixHigh } from '../trie';
 import { tok, tokenCount, F_START, F_LEN, F_KIND, F_SEGMENT, F_ORDINAL, F_ROLE, F_TYPE_A, KIND_ALPHA, ROLE_FREE } from '../tokenize';
-import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, openPostcode, NO_BOUND } from './scope';
+import { openScope, tightenScope, nextBound, nextIsOrdered, openNext, passBelow, openPostcode, dropRest, NO_BOUND } from './scope';
 
 const MAX_TOP: i32 = 100;
 /** (object, house, rank, order hit, order name, whole words left) */
@@ -321,6 +322,14 @@ export function prepareHintOrder(): void {
 function hintExtraOf(key: i32): i32 {
   return extra - restLeft + key;
 }
+/**
+ * The words typed whole that every street of the rest not read yet leaves out (`leftPenaltyOf`): those no street's
+ * name has a hit on (names.ts leafHitTokens), and, when the subtree index holds, the words naming a place (a street
+ * name holding one was read with the places: names.ts readPlaceLeaves, chain.ts placeLeftOfRest).
+ */
+function restWholeLeft(typedTypeBit: u64): u64 {
+  return leftTokens & ~typingBit & ~typedTypeBit & (~leafHitTokens | (scoped ? placeTokens : 0));
+}
 /** What street o adds besides its words: as `hintExtraOf`, with its own type word (its houses: `hintHouseLoss`). */
 function hintExtraOfLeaf(o: i32, key: i32): i32 {
   return extra - restLeft + key - leafTypeBound() + typeBonusBound(o);
@@ -529,8 +538,12 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   // a place read later leaves out every whole word but the one being typed: once a hint of the list reads them all,
   // no such place is written (the list written leaves out what leaves out a whole word another hint reads, below)
   const areasLeaveWhole = (leftTokens & ~typingBit) != 0;
+  const restLeavesWhole = restWholeLeft(typedTypeBit) != 0;
   let tight = false;
   while (true) {
+    // so does every street of the rest (`кстово 8 мар`: the 8 Марта of the thousands of other towns leave кстово
+    // out), and once a hint reads every word none of them is written: what is left is read under the places typed
+    if (restLeavesWhole && topHasMatch()) dropRest();
     // the last hint of a full list only moves up: a street below it (or at it, read after it) cannot enter, ever
     if (topCount >= cap) {
       const last = topAt(topCount - 1);

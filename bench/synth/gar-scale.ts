@@ -57,6 +57,14 @@ export interface GarScaleOptions {
   apartmentsPerHouse?: number;
   /** deflate level of the entries, 0–9 (default 1: generation speed; the reader inflates any level alike) */
   compressionLevel?: number;
+  /**
+   * The name copy `copy` gives the template object `object` (its index among the template's objects) of GAR level
+   * `level` ('6' settlement, '8' street), from its template name; a pure function (it is asked once per record that
+   * spells the name). Default: the template's names in every copy (gar-national.ts draws them as the country's).
+   */
+  rename?: (copy: number, object: number, level: string, name: string) => string;
+  /** a word that tells archives of different `rename`s apart (kept in the sidecar, compared by existingArchive) */
+  names?: string;
   log?: (line: string) => void;
 }
 
@@ -72,6 +80,8 @@ export interface GarScaleResult {
   houses: number;
   cadastralShare: number;
   apartmentsPerHouse: number;
+  /** the `names` option: which generator named the copies' places and streets ('template' by default) */
+  names?: string;
   /** uncompressed XML bytes written */
   xmlBytes: number;
   zipBytes: number;
@@ -234,7 +244,8 @@ type Slot =
   | { kind: 'regionCode' }
   | { kind: 'kladr'; value: string }
   | { kind: 'cityName' }
-  | { kind: 'cadastral'; house: number };
+  | { kind: 'cadastral'; house: number }
+  | { kind: 'objectName'; object: number; level: string; name: string };
 
 type Piece = string | Slot;
 
@@ -259,11 +270,19 @@ class Compiler {
   private readonly rows = new Map<string, IdSpace>();
   /** OBJECTIDs of the template's region object(s): they become the copies' cities */
   readonly regionObjects = new Set<string>();
+  /** OBJECTIDs of the settlements and streets (LEVEL 6, 8) a `rename` names per copy, with their level */
+  private readonly renamed = new Map<string, string>();
 
-  constructor(template: Template) {
+  constructor(template: Template, rename: boolean) {
     for (const record of template.tables.find((t) => t.table === 'AS_ADDR_OBJ')?.records ?? []) {
       if (record.attributes.LEVEL === '1') this.regionObjects.add(record.attributes.OBJECTID);
+      if (rename && (record.attributes.LEVEL === '6' || record.attributes.LEVEL === '8')) this.renamed.set(record.attributes.OBJECTID, record.attributes.LEVEL);
     }
+  }
+
+  private objectName(a: Attributes, value: string): Slot | undefined {
+    const level = this.renamed.get(a.OBJECTID);
+    return level === undefined ? undefined : { kind: 'objectName', object: this.objects.index(a.OBJECTID), level, name: value };
   }
 
   spaces(): IdSpace[] {
@@ -330,6 +349,7 @@ class Compiler {
           break;
         case 'NAME':
           if (table === 'AS_ADDR_OBJ' && ofRegionObject) slot({ kind: 'cityName' });
+          else if (table === 'AS_ADDR_OBJ' && this.objectName(a, value)) slot(this.objectName(a, value)!);
           else text += escapeXml(value);
           break;
         case 'LEVEL':
@@ -342,7 +362,8 @@ class Compiler {
           else if (a.TYPEID === PARAM_OFFICIAL_NAME && ofRegionObject) {
             text += 'Город ';
             slot({ kind: 'cityName' });
-          } else text += escapeXml(value);
+          } else if (a.TYPEID === PARAM_OFFICIAL_NAME && this.objectName(a, value)) slot(this.objectName(a, value)!);
+          else text += escapeXml(value);
           break;
         default:
           text += escapeXml(value);
@@ -383,6 +404,7 @@ class Renderer {
   constructor(
     private readonly seed: number,
     private readonly compiler: Compiler,
+    private readonly rename?: GarScaleOptions['rename'],
   ) {}
 
   id(space: IdSpace, index: number, copy: number): number {
@@ -421,6 +443,9 @@ class Renderer {
         }
         case 'cityName':
           out += escapeXml(c.cityName);
+          break;
+        case 'objectName':
+          out += escapeXml(this.rename!(c.copy, piece.object, piece.level, piece.name));
           break;
         case 'cadastral': {
           // NN:DD:QQQQQQQ:K, unique by (copy, house): DD and the quarter spell the copy, K the house
@@ -535,13 +560,13 @@ export async function generateGarScale(options: GarScaleOptions): Promise<GarSca
   const regionCount = Math.min(options.regions ?? 85, copies);
   if (!(regionCount >= 1 && regionCount <= 99)) throw new Error(`--regions must be between 1 and 99 (got ${options.regions})`);
 
-  const compiler = new Compiler(template);
+  const compiler = new Compiler(template, options.rename !== undefined);
   const compiled = new Map(template.tables.map((t) => [t.table, t.records.map((r) => compiler.compile(t.table, r))]));
   for (const space of compiler.spaces()) {
     if (RESERVED_IDS + copies * space.size + space.size > MAX_ID) throw new Error(`${copies} copies overflow GAR's 32-bit ids; ask for fewer houses`);
   }
   if (copies > GUID_FIELD - 100 || compiler.guids.size > GUID_FIELD) throw new Error(`${copies} copies overflow the synthetic GUID fields`);
-  const renderer = new Renderer(seed, compiler);
+  const renderer = new Renderer(seed, compiler, options.rename);
 
   const names = new NameGenerator(seed);
   const folders = Array.from({ length: regionCount }, (_, index) => {
@@ -603,6 +628,7 @@ export async function generateGarScale(options: GarScaleOptions): Promise<GarSca
     houses: copies * housesPerCopy,
     cadastralShare,
     apartmentsPerHouse,
+    names: options.names ?? 'template',
     xmlBytes,
     zipBytes: (await stat(out)).size,
     ms: Math.round(performance.now() - started),
@@ -622,6 +648,7 @@ export async function existingArchive(options: GarScaleOptions): Promise<GarScal
     previous.seed === ((options.seed ?? 1) >>> 0) &&
     previous.cadastralShare === (options.cadastralShare ?? 0.6) &&
     (previous.apartmentsPerHouse ?? 0) === (options.apartmentsPerHouse ?? 0) &&
+    (previous.names ?? 'template') === (options.names ?? 'template') &&
     previous.houses >= options.houses &&
     previous.houses - previous.housesPerCopy < options.houses &&
     (options.regions === undefined || previous.regions === Math.min(options.regions, previous.copies));
