@@ -5,10 +5,11 @@
  * and in process where a test or a small job wants it. A bad row is never an error of the batch: it gets an empty
  * result, a line in `exceptions`, and the batch goes on.
  */
+import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
-import type { Country, Engine, GeoLevel } from '../../host/engine/types.js';
+import type { Country, Dictionary, Engine, GeoLevel } from '../../host/engine/types.js';
 import { buildAddressRecord, type AddressRecord } from '../../host/records/address-record.js';
-import { dadataAddress, registryCodes, type DadataAddress } from '../../host/records/dadata-record.js';
+import { dadataAddress, registryCodes, type DadataAddress, type DadataExtras } from '../../host/records/dadata-record.js';
 import { resolutionOfFound } from '../../host/records/resolution.js';
 import { standardizeAddress } from '../../host/routes/standardize.js';
 import { cellText, fieldReader, type FieldReader } from './fields.js';
@@ -90,8 +91,16 @@ interface InputRow {
   error?: string;
 }
 
-function decode(bytes: Uint8Array, encoding: TextEncoding): { text: string; error?: string } {
-  if (encoding === 'cp1251') return { text: iconv.decode(bytes as Buffer, 'win1251') };
+/**
+ * A record's text. `valid`: the whole batch is known to be UTF-8 (one check per batch), so the record is decoded
+ * without a check of its own (as TextDecoder does, a byte order mark at its start is dropped).
+ */
+function decode(bytes: Buffer, encoding: TextEncoding, valid = false): { text: string; error?: string } {
+  if (encoding === 'cp1251') return { text: iconv.decode(bytes, 'win1251') };
+  if (valid) {
+    const text = bytes.toString('utf8');
+    return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+  }
   try {
     return { text: STRICT_UTF8.decode(bytes) };
   } catch {
@@ -99,8 +108,8 @@ function decode(bytes: Uint8Array, encoding: TextEncoding): { text: string; erro
   }
 }
 
-function readCsv(setup: BatchSetup, bytes: Uint8Array): InputRow {
-  const decoded = decode(bytes, setup.input.encoding);
+function readCsv(setup: BatchSetup, bytes: Buffer, valid: boolean): InputRow {
+  const decoded = decode(bytes, setup.input.encoding, valid);
   const text = withoutLineEnd(decoded.text);
   const split = splitRecord(text, setup.input.delimiter);
   const width = setup.input.width;
@@ -108,8 +117,8 @@ function readCsv(setup: BatchSetup, bytes: Uint8Array): InputRow {
   return { values: split.fields, text, error };
 }
 
-function readNdjson(setup: BatchSetup, bytes: Uint8Array): InputRow {
-  const decoded = decode(bytes, 'utf-8');
+function readNdjson(setup: BatchSetup, bytes: Buffer, valid: boolean): InputRow {
+  const decoded = decode(bytes, 'utf-8', valid);
   const text = withoutLineEnd(decoded.text);
   if (decoded.error) return { values: [], text, error: decoded.error };
   let object: unknown;
@@ -126,13 +135,8 @@ function readNdjson(setup: BatchSetup, bytes: Uint8Array): InputRow {
 /** The row's result, or the reason it has none. */
 type Outcome = { record: AddressRecord; dadata: DadataAddress } | { error: string } | { notFound: true };
 
-const METRO_WANTED = new WeakMap<BatchSetup, boolean>();
 /** Whether a result column shows the metro stations (`metro`: DaData's list, or our record's when no DaData field is asked). */
-function withMetro(setup: BatchSetup): boolean {
-  let wanted = METRO_WANTED.get(setup);
-  if (wanted === undefined) METRO_WANTED.set(setup, (wanted = setup.fields.includes('metro')));
-  return wanted;
-}
+const withMetro = (setup: BatchSetup): boolean => setup.fields.includes('metro');
 
 /** `56,8` as well as `56.8` (spreadsheets in Russian write decimal commas). */
 function coordinate(value: unknown): number {
@@ -141,8 +145,7 @@ function coordinate(value: unknown): number {
   return text === '' || !/^[-+]?\d+(\.\d*)?$/.test(text) ? NaN : Number(text);
 }
 
-function resultOf(engine: Engine, setup: BatchSetup, row: InputRow): Outcome {
-  const dictionary = engine.dictionary(setup.country)!;
+function resultOf(engine: Engine, setup: BatchSetup, dictionary: Dictionary, metro: boolean, row: InputRow): Outcome {
   if (setup.op === 'geocode') {
     const geo = setup.geo!;
     const lat = coordinate(row.values[geo.lat]);
@@ -163,9 +166,11 @@ function resultOf(engine: Engine, setup: BatchSetup, row: InputRow): Outcome {
   }
   if (address.trim() === '') return { error: 'empty address' };
   // the record POST /clean/address answers, its metro list only when a result column shows it
-  const { record, objects } = standardizeAddress(engine, setup.country, dictionary, address, { metro: withMetro(setup) });
+  const { record, objects } = standardizeAddress(engine, setup.country, dictionary, address, { metro });
   // the record DaData's cleaner answers (POST /api/v1/clean/address with an array: the same function)
-  return { record, dadata: dadataAddress(record, { ...registryCodes(objects), source: address }) };
+  const extras: DadataExtras = registryCodes(objects);
+  extras.source = address;
+  return { record, dadata: dadataAddress(record, extras) };
 }
 
 /** Writes rows in the output format. */
@@ -251,11 +256,13 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
   let exceptions = '';
   let exceptionCount = 0;
   let count = 0;
+  const dictionary = engine.dictionary(setup.country)!;
+  const metro = withMetro(setup);
   const each = (row: InputRow, line: number) => {
     let outcome: Outcome | null = null;
     if (row.error === undefined) {
       try {
-        outcome = resultOf(engine, setup, row);
+        outcome = resultOf(engine, setup, dictionary, metro, row);
       } catch (err) {
         outcome = { error: `engine error: ${err instanceof Error ? err.message : String(err)}` };
       }
@@ -279,11 +286,12 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
   } else if (task.bytes && task.ends) {
     const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
     const read = setup.input.kind === 'ndjson' ? readNdjson : readCsv;
+    const valid = setup.input.encoding === 'utf-8' && isUtf8(bytes);
     let start = 0;
     let line = task.firstLine;
     for (const end of task.ends) {
       const record = bytes.subarray(start, end);
-      each(read(setup, record), line);
+      each(read(setup, record, valid), line);
       line += countLines(record);
       start = end;
     }
