@@ -6,7 +6,6 @@
  * result, a line in `exceptions`, and the batch goes on.
  */
 import { isUtf8 } from 'node:buffer';
-import iconv from 'iconv-lite';
 import type { Country, Dictionary, Engine, GeoLevel } from '../../host/engine/types.js';
 import { buildAddressRecord, type AddressRecord } from '../../host/records/address-record.js';
 import { dadataAddress, registryCodes, type DadataAddress, type DadataExtras } from '../../host/records/dadata-record.js';
@@ -14,6 +13,7 @@ import { resolutionOfFound } from '../../host/records/resolution.js';
 import { standardizeAddress } from '../../host/routes/standardize.js';
 import { cellText, fieldReader, type FieldReader } from './fields.js';
 import { countLines, csvField, splitRecord, withoutLineEnd } from './records.js';
+import { decodeCp1251 } from './sniff.js';
 import { xlsxRow } from './xlsx-writer.js';
 
 export type InputKind = 'csv' | 'ndjson' | 'rows';
@@ -96,7 +96,7 @@ interface InputRow {
  * without a check of its own (as TextDecoder does, a byte order mark at its start is dropped).
  */
 function decode(bytes: Buffer, encoding: TextEncoding, valid = false): { text: string; error?: string } {
-  if (encoding === 'cp1251') return { text: iconv.decode(bytes, 'win1251') };
+  if (encoding === 'cp1251') return { text: decodeCp1251(bytes) };
   if (valid) {
     const text = bytes.toString('utf8');
     return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
