@@ -228,23 +228,28 @@ export class RowWriter {
 
 /**
  * The output of a batch as UTF-8 bytes, each line encoded as it is made: no string of the whole batch lives on
- * through the batch's collections (it would be promoted and collected as old space).
+ * through the batch's collections (it would be promoted and collected as old space). The lines go into one buffer
+ * per thread, kept from batch to batch (grown, never shrunk), and `bytes()` copies them out once into a buffer of
+ * their own size, which the worker hands over to the main thread without a copy.
  */
 class ByteSink {
-  private buffer = Buffer.allocUnsafe(256 * 1024);
+  private static scratch = Buffer.allocUnsafeSlow(1 << 20);
   length = 0;
 
   write(text: string): void {
-    if (this.length + text.length * 3 > this.buffer.length) {
-      const next = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + text.length * 3));
-      this.buffer.copy(next, 0, 0, this.length);
-      this.buffer = next;
+    let buffer = ByteSink.scratch;
+    if (this.length + text.length * 3 > buffer.length) {
+      const next = Buffer.allocUnsafeSlow(Math.max(buffer.length * 2, this.length + text.length * 3));
+      buffer.copy(next, 0, 0, this.length);
+      ByteSink.scratch = buffer = next;
     }
-    this.length += this.buffer.write(text, this.length);
+    this.length += buffer.write(text, this.length);
   }
 
   bytes(): Uint8Array {
-    return new Uint8Array(this.buffer.buffer, this.buffer.byteOffset, this.length);
+    const bytes = new Uint8Array(this.length);
+    bytes.set(ByteSink.scratch.subarray(0, this.length));
+    return bytes;
   }
 }
 
