@@ -5,14 +5,15 @@
  * and in process where a test or a small job wants it. A bad row is never an error of the batch: it gets an empty
  * result, a line in `exceptions`, and the batch goes on.
  */
-import iconv from 'iconv-lite';
-import type { Country, Engine, GeoLevel } from '../../engine/types.js';
+import { isUtf8 } from 'node:buffer';
+import type { Country, Dictionary, Engine, GeoLevel } from '../../engine/types.js';
 import { buildAddressRecord, type AddressRecord } from '../../engine/records/address-record.js';
-import { dadataAddress, registryCodes, type DadataAddress } from '../../engine/records/dadata-record.js';
+import { dadataAddress, registryCodes, type DadataAddress, type DadataExtras } from '../../engine/records/dadata-record.js';
 import { resolutionOfFound } from '../../engine/records/resolution.js';
 import { standardizeAddress } from '../../engine/standardize.js';
 import { cellText, fieldReader, type FieldReader } from './fields.js';
 import { countLines, csvField, splitRecord, withoutLineEnd } from './records.js';
+import { decodeCp1251 } from './sniff.js';
 import { xlsxRow } from './xlsx-writer.js';
 
 export type InputKind = 'csv' | 'ndjson' | 'rows';
@@ -90,8 +91,16 @@ interface InputRow {
   error?: string;
 }
 
-function decode(bytes: Uint8Array, encoding: TextEncoding): { text: string; error?: string } {
-  if (encoding === 'cp1251') return { text: iconv.decode(bytes as Buffer, 'win1251') };
+/**
+ * A record's text. `valid`: the whole batch is known to be UTF-8 (one check per batch), so the record is decoded
+ * without a check of its own (as TextDecoder does, a byte order mark at its start is dropped).
+ */
+function decode(bytes: Buffer, encoding: TextEncoding, valid = false): { text: string; error?: string } {
+  if (encoding === 'cp1251') return { text: decodeCp1251(bytes) };
+  if (valid) {
+    const text = bytes.toString('utf8');
+    return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+  }
   try {
     return { text: STRICT_UTF8.decode(bytes) };
   } catch {
@@ -99,8 +108,8 @@ function decode(bytes: Uint8Array, encoding: TextEncoding): { text: string; erro
   }
 }
 
-function readCsv(setup: BatchSetup, bytes: Uint8Array): InputRow {
-  const decoded = decode(bytes, setup.input.encoding);
+function readCsv(setup: BatchSetup, bytes: Buffer, valid: boolean): InputRow {
+  const decoded = decode(bytes, setup.input.encoding, valid);
   const text = withoutLineEnd(decoded.text);
   const split = splitRecord(text, setup.input.delimiter);
   const width = setup.input.width;
@@ -108,8 +117,8 @@ function readCsv(setup: BatchSetup, bytes: Uint8Array): InputRow {
   return { values: split.fields, text, error };
 }
 
-function readNdjson(setup: BatchSetup, bytes: Uint8Array): InputRow {
-  const decoded = decode(bytes, 'utf-8');
+function readNdjson(setup: BatchSetup, bytes: Buffer, valid: boolean): InputRow {
+  const decoded = decode(bytes, 'utf-8', valid);
   const text = withoutLineEnd(decoded.text);
   if (decoded.error) return { values: [], text, error: decoded.error };
   let object: unknown;
@@ -126,13 +135,8 @@ function readNdjson(setup: BatchSetup, bytes: Uint8Array): InputRow {
 /** The row's result, or the reason it has none. */
 type Outcome = { record: AddressRecord; dadata: DadataAddress } | { error: string } | { notFound: true };
 
-const METRO_WANTED = new WeakMap<BatchSetup, boolean>();
 /** Whether a result column shows the metro stations (`metro`: DaData's list, or our record's when no DaData field is asked). */
-function withMetro(setup: BatchSetup): boolean {
-  let wanted = METRO_WANTED.get(setup);
-  if (wanted === undefined) METRO_WANTED.set(setup, (wanted = setup.fields.includes('metro')));
-  return wanted;
-}
+const withMetro = (setup: BatchSetup): boolean => setup.fields.includes('metro');
 
 /** `56,8` as well as `56.8` (spreadsheets in Russian write decimal commas). */
 function coordinate(value: unknown): number {
@@ -141,8 +145,7 @@ function coordinate(value: unknown): number {
   return text === '' || !/^[-+]?\d+(\.\d*)?$/.test(text) ? NaN : Number(text);
 }
 
-function resultOf(engine: Engine, setup: BatchSetup, row: InputRow): Outcome {
-  const dictionary = engine.dictionary(setup.country)!;
+function resultOf(engine: Engine, setup: BatchSetup, dictionary: Dictionary, metro: boolean, row: InputRow): Outcome {
   if (setup.op === 'geocode') {
     const geo = setup.geo!;
     const lat = coordinate(row.values[geo.lat]);
@@ -163,9 +166,11 @@ function resultOf(engine: Engine, setup: BatchSetup, row: InputRow): Outcome {
   }
   if (address.trim() === '') return { error: 'empty address' };
   // the record POST /clean/address answers, its metro list only when a result column shows it
-  const { record, objects } = standardizeAddress(engine, setup.country, dictionary, address, { metro: withMetro(setup) });
+  const { record, objects } = standardizeAddress(engine, setup.country, dictionary, address, { metro });
   // the record DaData's cleaner answers (POST /api/v1/clean/address with an array: the same function)
-  return { record, dadata: dadataAddress(record, { ...registryCodes(objects), source: address }) };
+  const extras: DadataExtras = registryCodes(objects);
+  extras.source = address;
+  return { record, dadata: dadataAddress(record, extras) };
 }
 
 /** Writes rows in the output format. */
@@ -223,23 +228,28 @@ export class RowWriter {
 
 /**
  * The output of a batch as UTF-8 bytes, each line encoded as it is made: no string of the whole batch lives on
- * through the batch's collections (it would be promoted and collected as old space).
+ * through the batch's collections (it would be promoted and collected as old space). The lines go into one buffer
+ * per thread, kept from batch to batch (grown, never shrunk), and `bytes()` copies them out once into a buffer of
+ * their own size, which the worker hands over to the main thread without a copy.
  */
 class ByteSink {
-  private buffer = Buffer.allocUnsafe(256 * 1024);
+  private static scratch = Buffer.allocUnsafeSlow(1 << 20);
   length = 0;
 
   write(text: string): void {
-    if (this.length + text.length * 3 > this.buffer.length) {
-      const next = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + text.length * 3));
-      this.buffer.copy(next, 0, 0, this.length);
-      this.buffer = next;
+    let buffer = ByteSink.scratch;
+    if (this.length + text.length * 3 > buffer.length) {
+      const next = Buffer.allocUnsafeSlow(Math.max(buffer.length * 2, this.length + text.length * 3));
+      buffer.copy(next, 0, 0, this.length);
+      ByteSink.scratch = buffer = next;
     }
-    this.length += this.buffer.write(text, this.length);
+    this.length += buffer.write(text, this.length);
   }
 
   bytes(): Uint8Array {
-    return new Uint8Array(this.buffer.buffer, this.buffer.byteOffset, this.length);
+    const bytes = new Uint8Array(this.length);
+    bytes.set(ByteSink.scratch.subarray(0, this.length));
+    return bytes;
   }
 }
 
@@ -251,11 +261,13 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
   let exceptions = '';
   let exceptionCount = 0;
   let count = 0;
+  const dictionary = engine.dictionary(setup.country)!;
+  const metro = withMetro(setup);
   const each = (row: InputRow, line: number) => {
     let outcome: Outcome | null = null;
     if (row.error === undefined) {
       try {
-        outcome = resultOf(engine, setup, row);
+        outcome = resultOf(engine, setup, dictionary, metro, row);
       } catch (err) {
         outcome = { error: `engine error: ${err instanceof Error ? err.message : String(err)}` };
       }
@@ -279,11 +291,12 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
   } else if (task.bytes && task.ends) {
     const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
     const read = setup.input.kind === 'ndjson' ? readNdjson : readCsv;
+    const valid = setup.input.encoding === 'utf-8' && isUtf8(bytes);
     let start = 0;
     let line = task.firstLine;
     for (const end of task.ends) {
       const record = bytes.subarray(start, end);
-      each(read(setup, record), line);
+      each(read(setup, record, valid), line);
       line += countLines(record);
       start = end;
     }

@@ -9,10 +9,9 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import iconv from 'iconv-lite';
 import type { BatchTask, TextEncoding } from './batch.js';
 import { countLines, RecordScanner, splitRecord, withoutLineEnd } from './records.js';
-import { hasBom, sniffDelimiter, sniffEncoding, sniffKind, type FileKind } from './sniff.js';
+import { decodeCp1251, hasBom, sniffDelimiter, sniffEncoding, sniffKind, type FileKind } from './sniff.js';
 
 /** A job that cannot start (no such column, an unreadable file…): the CLI prints it and exits 2. */
 export class JobError extends Error {}
@@ -100,7 +99,7 @@ function rowValues(row: ExcelJS.Row): unknown[] {
 }
 
 const decodeText = (bytes: Uint8Array, encoding: TextEncoding): string =>
-  encoding === 'cp1251' ? iconv.decode(bytes as Buffer, 'win1251') : new TextDecoder().decode(bytes);
+  encoding === 'cp1251' ? decodeCp1251(bytes) : new TextDecoder().decode(bytes);
 
 export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const header = options.header ?? true;

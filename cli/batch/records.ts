@@ -166,8 +166,19 @@ export function splitRecord(text: string, delimiter: string): SplitRecord {
 /** One field as CSV writes it: quoted when it holds the delimiter, a quote, a line break, or spaces at its ends. */
 export function csvField(value: string, delimiter: string): string {
   if (value === '') return value;
-  if (value.includes(delimiter) || /["\r\n]/.test(value) || value.charCodeAt(0) === 0x20 || value.charCodeAt(value.length - 1) === 0x20) {
-    return `"${value.replace(/"/g, '""')}"`;
-  }
+  if (needsQuotes(value, delimiter)) return `"${value.replace(/"/g, '""')}"`;
   return value;
+}
+
+/** A character loop, not `includes` and a regular expression: it runs for every field of every row written. */
+function needsQuotes(value: string, delimiter: string): boolean {
+  const length = value.length;
+  if (value.charCodeAt(0) === 0x20 || value.charCodeAt(length - 1) === 0x20) return true;
+  if (delimiter.length !== 1) return value.includes(delimiter) || /["\r\n]/.test(value);
+  const separator = delimiter.charCodeAt(0);
+  for (let i = 0; i < length; i++) {
+    const code = value.charCodeAt(i);
+    if (code === separator || code === QUOTE || code === NEWLINE || code === CR) return true;
+  }
+  return false;
 }

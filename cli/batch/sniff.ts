@@ -8,6 +8,16 @@ import type { InputKind, TextEncoding } from './batch.js';
 export const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+const CP1251 = new TextDecoder('windows-1251');
+
+/**
+ * cp1251 text (Node's own decoder: no module to load in every worker). 0x98, the one byte cp1251 leaves undefined,
+ * reads as U+FFFD, as iconv-lite reads it (the WHATWG table passes it through as U+0098).
+ */
+export function decodeCp1251(bytes: Uint8Array): string {
+  const text = CP1251.decode(bytes);
+  return text.includes('\u0098') ? text.replace(/\u0098/g, '\ufffd') : text;
+}
 
 export type FileKind = InputKind | 'xlsx';
 

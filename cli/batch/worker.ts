@@ -3,6 +3,7 @@
  * came in `workerData`. Started through worker.mjs, which makes TypeScript loadable in the thread.
  */
 import { workerData } from 'node:worker_threads';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { createEngine } from '../../engine/index.js';
 import { runBatch, RowWriter, type BatchResult, type BatchSetup, type BatchTask } from './batch.js';
 
@@ -17,6 +18,8 @@ const engine = await createEngine({ dir: data.dictionaries, wasmFile: data.wasmF
 if (!engine.dictionary(data.setup.country)) throw new Error(`no ${data.setup.country} dictionary in ${data.dictionaries}`);
 const writer = new RowWriter(data.setup);
 
-export default function run(task: BatchTask): BatchResult {
-  return runBatch(engine, data.setup, task, writer);
+/** The batch's result, its output bytes moved to the main thread (transferred: not copied, not cloned). */
+export default function run(task: BatchTask): { [transferableSymbol]: ArrayBuffer; [valueSymbol]: BatchResult } {
+  const result = runBatch(engine, data.setup, task, writer);
+  return move({ [transferableSymbol]: result.bytes.buffer as ArrayBuffer, [valueSymbol]: result }) as ReturnType<typeof run>;
 }

@@ -234,6 +234,10 @@ interface HouseFields {
   room_type: Text; room_type_full: Text; room: Text;
 }
 
+/** Parts that go into `block` after the house, in this order (a сооружение only when it is not the house itself). */
+const BLOCK_KEYS = ['case', 'build', 'liter', 'constr'] as const;
+const FLAT_KEYS = ['flat', 'office', 'place', 'kab', 'pav', 'block', 'sek'] as const;
+
 /** The house part in DaData's fields: дом (or владение, сооружение), корпус/строение/литера as the block, the flat, the room. */
 function houseFields(record: AddressRecord): HouseFields {
   const p = record.houseDetails;
@@ -242,19 +246,24 @@ function houseFields(record: AddressRecord): HouseFields {
     block_type: null, block_type_full: null, block: null, flat_type: null, flat_type_full: null, flat: null,
     room_type: null, room_type_full: null, room: null,
   };
-  if (p.stead) [fields.stead_type, fields.stead_type_full, fields.stead] = [...HOUSE_TYPES.stead, upper(p.stead)];
+  if (p.stead) [fields.stead_type, fields.stead_type_full, fields.stead] = [HOUSE_TYPES.stead[0], HOUSE_TYPES.stead[1], upper(p.stead)];
   const houseKey = p.house ? 'house' : p.lend ? 'lend' : p.constr ? 'constr' : null;
-  if (houseKey) [fields.house_type, fields.house_type_full, fields.house] = [...HOUSE_TYPES[houseKey], upper(p[houseKey])];
-  const blocks = (['case', 'build', 'liter', ...(houseKey === 'constr' ? [] : ['constr'] as const)] as const).filter((key) => p[key]);
-  if (blocks.length) {
-    const [first, ...rest] = blocks;
-    fields.block_type = HOUSE_TYPES[first][0];
-    fields.block_type_full = HOUSE_TYPES[first][1];
-    fields.block = [upper(p[first]), ...rest.map((key) => `${HOUSE_TYPES[key][0]} ${upper(p[key])}`)].join(' ');
+  if (houseKey) [fields.house_type, fields.house_type_full, fields.house] = [HOUSE_TYPES[houseKey][0], HOUSE_TYPES[houseKey][1], upper(p[houseKey])];
+  // plain loops: this runs for every record, and a closure per call costs more than the rest of it
+  for (const key of BLOCK_KEYS) {
+    if (!p[key] || (key === 'constr' && houseKey === 'constr')) continue;
+    if (fields.block === null) {
+      fields.block_type = HOUSE_TYPES[key][0];
+      fields.block_type_full = HOUSE_TYPES[key][1];
+      fields.block = upper(p[key]);
+    } else fields.block += ` ${HOUSE_TYPES[key][0]} ${upper(p[key])}`;
   }
-  const flatKey = (['flat', 'office', 'place', 'kab', 'pav', 'block', 'sek'] as const).find((key) => p[key]);
-  if (flatKey) [fields.flat_type, fields.flat_type_full, fields.flat] = [...HOUSE_TYPES[flatKey], upper(p[flatKey])];
-  if (p.room) [fields.room_type, fields.room_type_full, fields.room] = [...HOUSE_TYPES.room, upper(p.room)];
+  for (const key of FLAT_KEYS) {
+    if (!p[key]) continue;
+    [fields.flat_type, fields.flat_type_full, fields.flat] = [HOUSE_TYPES[key][0], HOUSE_TYPES[key][1], upper(p[key])];
+    break;
+  }
+  if (p.room) [fields.room_type, fields.room_type_full, fields.room] = [HOUSE_TYPES.room[0], HOUSE_TYPES.room[1], upper(p.room)];
   return fields;
 }
 
@@ -357,27 +366,29 @@ export function dadataAddress(record: AddressRecord, extras: DadataExtras = {}):
   // the cleaner says coordinates were not determined (5) when nothing matched; a hint always matched
   const geo = found ? qcGeo(geoLevel) : cleaner ? 5 : null;
   const capital = facts?.capital && levels.city.name && foldName(levels.city.name) === foldName(facts.capital) ? '2' : null;
-  const data = {
+  // one literal in DADATA_ADDRESS_FIELDS' order: the record keeps V8's fast properties (a hundred keys added one by
+  // one, by computed names, would turn it into a dictionary, slower to build, read and serialize)
+  const data: DadataAddress = {
     source: cleaner ? extras.source! : null,
-    result: null as Text,
+    result: null,
     postal_code: nonEmpty(record.postcode),
     country: found || cleaner ? record.country.name : null,
     country_iso_code: found || cleaner ? record.country.alpha2 : null,
     federal_district: facts?.federalDistrict ?? null,
-  } as DadataAddress;
-  const out = data as unknown as Record<string, unknown>;
-  for (const name of DADATA_LEVELS) {
-    const fields = levels[name];
-    out[`${name}_fias_id`] = fields.fias_id;
-    out[`${name}_kladr_id`] = fields.kladr_id;
-    if (name === 'region') out.region_iso_code = facts?.iso ?? null;
-    out[`${name}_with_type`] = fields.with_type;
-    out[`${name}_type`] = fields.type;
-    out[`${name}_type_full`] = fields.type_full;
-    out[name] = fields.name;
-    if (name === 'city') out.city_area = null;
-  }
-  Object.assign(data, {
+    region_fias_id: levels.region.fias_id, region_kladr_id: levels.region.kladr_id, region_iso_code: facts?.iso ?? null, region_with_type: levels.region.with_type,
+    region_type: levels.region.type, region_type_full: levels.region.type_full, region: levels.region.name,
+    area_fias_id: levels.area.fias_id, area_kladr_id: levels.area.kladr_id, area_with_type: levels.area.with_type,
+    area_type: levels.area.type, area_type_full: levels.area.type_full, area: levels.area.name,
+    sub_area_fias_id: levels.sub_area.fias_id, sub_area_kladr_id: levels.sub_area.kladr_id, sub_area_with_type: levels.sub_area.with_type,
+    sub_area_type: levels.sub_area.type, sub_area_type_full: levels.sub_area.type_full, sub_area: levels.sub_area.name,
+    city_fias_id: levels.city.fias_id, city_kladr_id: levels.city.kladr_id, city_with_type: levels.city.with_type,
+    city_type: levels.city.type, city_type_full: levels.city.type_full, city: levels.city.name, city_area: null,
+    city_district_fias_id: levels.city_district.fias_id, city_district_kladr_id: levels.city_district.kladr_id, city_district_with_type: levels.city_district.with_type,
+    city_district_type: levels.city_district.type, city_district_type_full: levels.city_district.type_full, city_district: levels.city_district.name,
+    settlement_fias_id: levels.settlement.fias_id, settlement_kladr_id: levels.settlement.kladr_id, settlement_with_type: levels.settlement.with_type,
+    settlement_type: levels.settlement.type, settlement_type_full: levels.settlement.type_full, settlement: levels.settlement.name,
+    street_fias_id: levels.street.fias_id, street_kladr_id: levels.street.kladr_id, street_with_type: levels.street.with_type,
+    street_type: levels.street.type, street_type_full: levels.street.type_full, street: levels.street.name,
     stead_fias_id: house.stead && houseFound(record) && !details.house ? nonEmpty(details.codes?.fias) : null,
     stead_cadnum: null,
     stead_type: house.stead_type, stead_type_full: house.stead_type_full, stead: house.stead,
@@ -418,7 +429,7 @@ export function dadataAddress(record: AddressRecord, extras: DadataExtras = {}):
     history_values: null,
     unparsed_parts: nonEmpty(record.undefinedParts),
     qc,
-  });
+  };
   if (cleaner) data.result = found ? dadataValue(data) : null;
   return data;
 }
@@ -459,29 +470,35 @@ const within = (bound: DadataBound, options: ValueOptions): boolean => {
  */
 export function dadataValue(data: DadataAddress, options: ValueOptions = {}): string {
   const parts: string[] = [];
-  const add = (text: Text): void => {
-    if (text) parts.push(text);
-  };
   const restricted = options.restrictTo ? DADATA_LEVELS.indexOf(options.restrictTo) : -1;
-  const shows = (level: DadataLevel): boolean => DADATA_LEVELS.indexOf(level) > restricted && within(BOUND_OF[level], options);
-  if (options.unrestricted) add(data.postal_code);
-  if (data.country_iso_code && data.country_iso_code !== 'RU' && restricted < 0 && within('country', options)) add(data.country);
+  if (options.unrestricted) addPart(parts, data.postal_code);
+  if (data.country_iso_code && data.country_iso_code !== 'RU' && restricted < 0 && within('country', options)) addPart(parts, data.country);
   const cityIsCentre = data.capital_marker === '2';
-  if (shows('region') && (options.unrestricted || !cityIsCentre || options.from === 'region')) add(data.region_with_type);
-  if (shows('area') && (options.unrestricted || !data.city)) add(data.area_with_type);
-  if (shows('city') && data.city_with_type !== data.region_with_type) add(data.city_with_type);
-  if (shows('settlement')) add(data.settlement_with_type);
-  if (shows('street')) add(data.street_with_type);
+  if (shows('region', restricted, options) && (options.unrestricted || !cityIsCentre || options.from === 'region')) addPart(parts, data.region_with_type);
+  if (shows('area', restricted, options) && (options.unrestricted || !data.city)) addPart(parts, data.area_with_type);
+  if (shows('city', restricted, options) && data.city_with_type !== data.region_with_type) addPart(parts, data.city_with_type);
+  if (shows('settlement', restricted, options)) addPart(parts, data.settlement_with_type);
+  if (shows('street', restricted, options)) addPart(parts, data.street_with_type);
   if (within('house', options)) {
-    add(data.stead && `${data.stead_type} ${data.stead}`);
-    add(data.house && [`${data.house_type} ${data.house}`, data.block && `${data.block_type} ${data.block}`].filter(Boolean).join(' '));
+    addPart(parts, data.stead && `${data.stead_type} ${data.stead}`);
+    addPart(parts, data.house && (data.block ? `${data.house_type} ${data.house} ${data.block_type} ${data.block}` : `${data.house_type} ${data.house}`));
   }
   if (within('flat', options)) {
-    add(data.flat && `${data.flat_type} ${data.flat}`);
-    add(data.room && `${data.room_type} ${data.room}`);
-    add(data.postal_box && `а/я ${data.postal_box}`);
+    addPart(parts, data.flat && `${data.flat_type} ${data.flat}`);
+    addPart(parts, data.room && `${data.room_type} ${data.room}`);
+    addPart(parts, data.postal_box && `а/я ${data.postal_box}`);
   }
   return parts.join(', ');
+}
+
+// module-level, not closures of dadataValue: it runs for every record
+function addPart(parts: string[], text: Text): void {
+  if (text) parts.push(text);
+}
+
+/** Whether the value shows `level`: deeper than the restricting level, and within the bounds. */
+function shows(level: DadataLevel, restricted: number, options: ValueOptions): boolean {
+  return DADATA_LEVELS.indexOf(level) > restricted && within(BOUND_OF[level], options);
 }
 
 /** Every string of the record in Latin letters (names, types, values); codes and numbers stay. */
