@@ -16,8 +16,11 @@
  * `--full` adds 10 M (≈ 30 min to generate, longer to build). Archives are kept in build/synth/ and
  * reused when their options match.
  *
- * Usage: tsx bench/build-scale.ts [--houses 1000000] [--full] [--regions 85] [--seed 1] [--cadastral 0.6]
- *        [--apartments 0] [--results bench/scale-results.json]
+ * `--sizes 250000,1000000,4000000` measures those sizes instead; `--generator national` builds the archives of
+ * bench/synth/gar-national.ts (streets and villages named with the country's frequencies) instead of identical copies.
+ *
+ * Usage: tsx bench/build-scale.ts [--houses 1000000] [--full] [--sizes a,b,…] [--generator template|national]
+ *        [--regions 85] [--seed 1] [--cadastral 0.6] [--apartments 0] [--results bench/scale-results.json]
  * Writes the results file and prints a markdown table.
  */
 import { spawn } from 'node:child_process';
@@ -35,6 +38,7 @@ import { readSocrbase } from '../dictionaries/sources/hflabs.js';
 import { openZip } from '../dictionaries/io/zip.js';
 import { randomFrom } from './synth/names.js';
 import { existingArchive, generateGarScale, type GarScaleOptions, type GarScaleResult } from './synth/gar-scale.js';
+import { existingNational, generateGarNational } from './synth/gar-national.js';
 import { typeTable } from '../dictionaries/types.js';
 import { AddressEngine } from '../engine/engine.js';
 import { readBlobFile } from '../engine/blob-file.js';
@@ -455,7 +459,10 @@ function option(args: string[], name: string): string | undefined {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const largest = Number(option(args, 'houses') ?? 1_000_000);
-  const sizes = [Math.round(largest / 4), largest, ...(args.includes('--full') ? [10_000_000] : [])].filter((n, i, all) => all.indexOf(n) === i).sort((a, b) => a - b);
+  const listed = option(args, 'sizes')?.split(',').map(Number);
+  const sizes = (listed ?? [Math.round(largest / 4), largest, ...(args.includes('--full') ? [10_000_000] : [])])
+    .filter((n, i, all) => all.indexOf(n) === i).sort((a, b) => a - b);
+  const national = option(args, 'generator') === 'national';
   const base: Omit<GarScaleOptions, 'out' | 'houses'> = {
     source: join(DATA_DIR, 'ru/gar/gar_xml.zip'),
     seed: option(args, 'seed') === undefined ? 1 : Number(option(args, 'seed')),
@@ -482,10 +489,11 @@ async function main(): Promise<void> {
   if (results.length === 0) throw new Error('no size could be measured');
 
   async function measureSize(houses: number): Promise<SizeResult> {
-    const name = `gar-${houses}${base.apartmentsPerHouse ? `-a${base.apartmentsPerHouse}` : ''}`;
+    const name = `gar-${national ? 'national-' : ''}${houses}${base.apartmentsPerHouse ? `-a${base.apartmentsPerHouse}` : ''}`;
     const options = { ...base, houses, out: join(SYNTH_DIR, `${name}.zip`), log };
-    const reused = await existingArchive(options);
-    const archive = reused ? { ...reused, generatedNow: false } : { ...(await generateGarScale(options)), generatedNow: true };
+    const reused = national ? await existingNational(options) : await existingArchive(options);
+    const generate = national ? generateGarNational : generateGarScale;
+    const archive = reused ? { ...reused, generatedNow: false } : { ...(await generate(options)), generatedNow: true };
     log(`${houses}: archive ${archive.out} (${(archive.zipBytes / MB).toFixed(0)} MB, ${archive.houses} houses, ${archive.copies} copies${reused ? ', reused' : ''})`);
     const dictFile = join(SYNTH_DIR, `ru-${name}.dict`);
     // with malloc tuned as `npm run dict:build` runs it (dictionaries/countries.ts BUILD_MALLOC_ENV)
