@@ -43,7 +43,7 @@ async function child(step: string, work: string): Promise<void> {
     await buildDictionaries({ dataDir: join(work, 'data'), outDir, countries: ['ru'], garOnly: true, garStore: step === 'build', log: quiet });
   } else {
     const result = await applyDelta({ deltas: [join(work, 'gar_delta_xml.zip')], dir: join(work, 'dict'), dataDir: join(work, 'data'), log: quiet });
-    Object.assign(extra, { ingestMs: result.ingestMs, rebuildMs: result.rebuildMs, records: result.deltas[0].records });
+    Object.assign(extra, { ingestMs: result.ingestMs, rebuildMs: result.rebuildMs, records: result.deltas[0].records, namesReused: result.namesReused });
   }
   const cpu = process.cpuUsage();
   console.log(JSON.stringify({ step, ms: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb: statusMb('VmHWM'), rssFileMb: statusMb('RssFile'), ...extra }));

@@ -7,11 +7,12 @@
  */
 import { resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { buildModels, inTunedMalloc } from './build-model.js';
 import { writeBlob } from './blob-writer.js';
 import { gaOf, type MergedModel } from './merged.js';
 import { GarStore } from './update/gar-store.js';
+import { readBlobSections } from './update/blob-sections.js';
 
 /** the update store of ru's GAR records beside the dictionaries (docs/UPDATES.md) */
 export const GAR_STORE_FILE = 'ru.gar.mdb';
@@ -52,7 +53,11 @@ export async function buildDictionaries(
 export async function writeModel(model: MergedModel, outDir: string, log: (s: string) => void, store?: GarStore) {
   if (store) await store.setGaCodes(model.objects.map((object, index) => [object.key, gaOf(model, index)] as [string, string]));
   const file = join(outDir, `${model.country}.dict`);
-  const stats = await writeBlob(model, file);
+  // an update: the name sections of the blob it replaces are copied when the names are the same (`ReusedNames`)
+  const digest = store?.namesDigest;
+  const reuse = digest && existsSync(file) ? { digest, sections: (paths: readonly string[]) => readBlobSections(file, paths) } : undefined;
+  const stats = await writeBlob(model, file, undefined, reuse);
+  store?.setNamesDigest(stats.namesDigest);
   log(`${model.country}: ${stats.objects} objects, ${stats.houses} houses, ${stats.words} words, ${stats.names} names → ${file} (${(stats.bytes / 1024).toFixed(0)} KiB)`);
   for (const [key, value] of Object.entries(model.summary)) log(`  ${key}: ${value}`);
   return { country: model.country, file, stats };

@@ -239,6 +239,15 @@ export class GarStore {
     this.meta.putSync('sources', sources);
   }
 
+  /** `namesDigest` of the blob the last build or update wrote (blob-writer.ts `ReusedNames`; `''`: none) */
+  get namesDigest(): string {
+    return this.meta.get('names') ?? '';
+  }
+
+  setNamesDigest(digest: string): void {
+    this.meta.putSync('names', digest);
+  }
+
   /** region folders with rows (the root's type lists excluded) */
   regions(): string[] {
     return (this.meta.get('regions') ?? '').split(',').filter(Boolean);

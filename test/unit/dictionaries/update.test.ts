@@ -8,6 +8,8 @@ import { readGar } from '../../../dictionaries/sources/gar.js';
 import { generateGarDelta, type GarDeltaResult } from '../../../dictionaries/synth/gar-delta.js';
 import { applyDelta } from '../../../dictionaries/update/apply-delta.js';
 import { BLOCK_BYTES, GarStore } from '../../../dictionaries/update/gar-store.js';
+import { readBlobSections } from '../../../dictionaries/update/blob-sections.js';
+import { NAME_SECTIONS } from '../../../dictionaries/blob-writer.js';
 import { createEngine, type AddressEngine } from '../../../host/engine/index.js';
 import { LEVEL_KEYS, type Resolution } from '../../../host/engine/types.js';
 import { DEBUG_WASM, viewOf } from '../../helpers/engine.js';
@@ -221,6 +223,25 @@ describe.runIf(HAS_DATA)('applyDelta(deltas) on the region 99 archive', () => {
     // a rename moves the street among its siblings' names: a fresh numbering would give some other codes
     const moved = [...untouchedObjects, ...change.renamed.map((c) => c.guid)].filter((guid) => gaOfObject(after, guid) !== gaOfObject(base, guid));
     expect(moved.length).toBeGreaterThan(0);
+  });
+
+  it('copies the name sections of the blob it replaces when no name changed, and answers as the full build', async () => {
+    // the first update renamed streets: its names were built afresh
+    const sections = (dir: string) => readBlobSections(join(dir, 'ru.dict'), NAME_SECTIONS);
+    const first = sections(updatedDir);
+    expect(first.size).toBe(NAME_SECTIONS.length);
+    // the same delta again changes no name (every record replaces itself)
+    const again = await applyDelta({ deltas: [deltaFile], dir: updatedDir, dataDir: DATA_DIR });
+    expect(again.namesReused).toBe(true);
+    const second = sections(updatedDir);
+    for (const path of NAME_SECTIONS) expect(second.get(path)!.equals(first.get(path)!), path).toBe(true);
+    const reloaded = await createEngine({ dir: updatedDir, wasmFile: DEBUG_WASM, countries: ['ru'] });
+    for (const { from, to } of change.renamed) {
+      for (const query of [`г Байконур, ул ${to}`, `Байконур ${from} улица`]) expect(answerOf(reloaded, reloaded.standardize('ru', query)), query).toEqual(answerOf(after, after.standardize('ru', query)));
+    }
+    for (const guid of [...untouchedObjects, ...untouchedHouses.slice(0, 50), ...change.added.map((c) => c.guid)]) {
+      expect(answerOf(reloaded, byFias(reloaded, guid)), guid).toEqual(answerOf(after, byFias(after, guid)));
+    }
   });
 
   it('refuses a delta older than the dictionary, and a directory without the update store', async () => {
