@@ -2,7 +2,7 @@
  * `npm run dict:build`: reads every source under DATA_DIR (default ../shared/data), merges one model per
  * country and writes build/dictionaries/<country>.dict. Prints each country's summary and blob size.
  * Usage: tsx dictionaries/build.ts [--out DIR] [--no-gar-store] [country…]
- * `--no-gar-store`: ru's GAR read from the archive alone, without writing the update store (half the peak RSS at
+ * `--no-gar-store`: ru's GAR read from the archive alone, without writing the update store (≈10 % less peak RSS at
  * 1 M houses; no delta can apply to the result: docs/UPDATES.md).
  */
 import { resolve, join } from 'node:path';

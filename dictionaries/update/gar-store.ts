@@ -9,8 +9,9 @@
  * the root's type lists: 4 zero bytes) · table (1 byte: its index in STORED_TABLES) · ID (6 bytes,
  * big-endian)`, so one region's table is one key range, read in ID order. Inside a block each row is its ID
  * (6 bytes, big-endian), its value's length (4 bytes, big-endian) and the value. A rebuild reads every row:
- * read block by block, a row costs a few string searches instead of a cursor step with its key and value
- * copied out (≈4× less time at 1 M houses), and the file is a third smaller.
+ * read block by block, a row costs a few byte searches instead of a cursor step with its key and value
+ * copied out (the cursor's time in a rebuild at 1 M houses: ≈4.3 → ≈1.8 s), and a full build appends the
+ * blocks in key order, filling the pages (322 against 348 MB at 1 M houses).
  *
  * A delta record replaces the row of its ID, or removes it when the reader would not keep it (an object no
  * longer actual, a hierarchy row no longer active, a param ended): GAR sends a changed record again under
