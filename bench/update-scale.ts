@@ -8,7 +8,9 @@
  * The delta is cut from the archive itself (its records, the attributes the reader reads plus ID), every
  * k-th current house, so it applies to the store the build wrote.
  *
- * Usage: tsx bench/update-scale.ts --archive build/synth/gar-1000000.zip [--changes 100000] [--work build/update-scale]
+ * `--no-plain` leaves out the build from the archive alone (at 10 M houses it takes minutes and measures no update).
+ *
+ * Usage: tsx bench/update-scale.ts --archive build/synth/gar-1000000.zip [--changes 100000] [--work build/update-scale] [--no-plain]
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -29,8 +31,8 @@ const args = process.argv.slice(2);
 const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const MB = 2 ** 20;
 
-/** the child's own peak RSS, MB */
-const peakRss = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
+/** a figure of the child's own /proc/self/status, MB: VmHWM, its peak RSS; RssFile, the mapped file pages (LMDB's) it holds now */
+const statusMb = (field: 'VmHWM' | 'RssFile') => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
 
 async function child(step: string, work: string): Promise<void> {
   const started = performance.now();
@@ -41,9 +43,10 @@ async function child(step: string, work: string): Promise<void> {
     await buildDictionaries({ dataDir: join(work, 'data'), outDir, countries: ['ru'], garOnly: true, garStore: step === 'build', log: quiet });
   } else {
     const result = await applyDelta({ deltas: [join(work, 'gar_delta_xml.zip')], dir: join(work, 'dict'), dataDir: join(work, 'data'), log: quiet });
-    Object.assign(extra, { ingestMs: result.ingestMs, rebuildMs: result.rebuildMs, records: result.deltas[0].records });
+    Object.assign(extra, { ingestMs: result.ingestMs, rebuildMs: result.rebuildMs, records: result.deltas[0].records, namesReused: result.namesReused });
   }
-  console.log(JSON.stringify({ step, ms: performance.now() - started, peakRssMb: peakRss(), ...extra }));
+  const cpu = process.cpuUsage();
+  console.log(JSON.stringify({ step, ms: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb: statusMb('VmHWM'), rssFileMb: statusMb('RssFile'), ...extra }));
 }
 
 /** the delta: `changes` records cut from the archive (see the module comment) */
@@ -137,7 +140,7 @@ if (option('--child')) {
   symlinkSync(archive, join(work, 'data/ru/gar/gar_xml.zip'));
   symlinkSync(join(DATA_DIR, 'ru/hflabs'), join(work, 'data/ru/hflabs'));
   symlinkSync(join(DATA_DIR, 'ru/kladr'), join(work, 'data/ru/kladr'));
-  const plain = run('plain', work);
+  const plain = args.includes('--no-plain') ? undefined : run('plain', work);
   const build = run('build', work);
   const cutStarted = performance.now();
   const delta = await cutDelta(archive, join(work, 'gar_delta_xml.zip'), changes);
@@ -147,7 +150,7 @@ if (option('--child')) {
   const rows = [
     `| step | time, s | peak RSS, MB |`,
     `|---|---:|---:|`,
-    `| full build from the archive alone (\`--no-gar-store\`) | ${(Number(plain.ms) / 1000).toFixed(1)} | ${Number(plain.peakRssMb).toFixed(0)} |`,
+    ...(plain ? [`| full build from the archive alone (\`--no-gar-store\`) | ${(Number(plain.ms) / 1000).toFixed(1)} | ${Number(plain.peakRssMb).toFixed(0)} |`] : []),
     `| full build (GAR → store → dictionary) | ${(Number(build.ms) / 1000).toFixed(1)} | ${Number(build.peakRssMb).toFixed(0)} |`,
     `| delta of ${apply.records} records: into the store | ${(Number(apply.ingestMs) / 1000).toFixed(1)} | |`,
     `| delta: dictionary rebuilt from the store | ${(Number(apply.rebuildMs) / 1000).toFixed(1)} | |`,

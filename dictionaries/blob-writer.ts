@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as zlib from 'node:zlib';
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -263,6 +263,39 @@ export interface BlobStats {
   houses: number;
   words: number;
   names: number;
+  /** what the name sections were built from (`namesDigest`) */
+  namesDigest: string;
+  /** the name sections were copied from an earlier blob (`ReusedNames`) */
+  namesReused: boolean;
+}
+
+/** the sections built from the objects' names alone (and the type table): the vocabulary, its trie, the names */
+export const NAME_SECTIONS = ['core.trie', 'core.words', 'core.postings', 'core.names', 'core.nameWords'] as const;
+
+/**
+ * The name sections of an earlier blob, offered to the writer: when that blob's `namesDigest` is this model's,
+ * its sections (`sections(NAME_SECTIONS)`: path → the section's bytes, a damaged one left out) are written as
+ * they are instead of built again: a GAR delta that changes houses leaves every name as it was.
+ */
+export interface ReusedNames {
+  digest: string;
+  sections: (paths: readonly string[]) => ReadonlyMap<string, Uint8Array>;
+}
+
+/** this module's and fold.ts's own source: a change to how names are built changes every digest */
+let writerSource: string | undefined;
+
+/**
+ * The digest of what the name sections are built from: each object's level and names (official, former,
+ * aliases, earlier ones) in object order, the type table's synonyms, and the code that builds them.
+ */
+export function namesDigest(objects: readonly MergedObject[], types: TypeTable): string {
+  writerSource ??= [fileURLToPath(import.meta.url), join(HERE, 'fold.ts')].map((file) => (existsSync(file) ? readFileSync(file, 'utf8') : file)).join('\u0000');
+  const hash = createHash('sha256').update(writerSource).update(JSON.stringify([...types.synonyms]));
+  for (const o of objects) {
+    hash.update(`\u0002${o.level}\u0001${o.name}\u0001${(o.formerNames ?? []).join('\u0003')}\u0001${(o.aliases ?? []).join('\u0003')}\u0001${(o.historicalNames ?? []).join('\u0003')}`);
+  }
+  return hash.digest('hex');
 }
 
 /** Takes the next bytes of the blob; they are valid only during the call (a streamed section reuses its block). */
@@ -367,8 +400,11 @@ export function encodeBlob(model: MergedModel, types = loadTypeTable()): { bytes
  * let go (`model.objects` emptied) once the sections read from them are written, before the house sections: at
  * national scale they are most of the writer's heap (≈0.45 KB each) and the house columns its largest buffers.
  */
-function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: Record<string, unknown>; stats: BlobStats } {
+function blobOf(model: MergedModel, types: TypeTable, consume = false, reuse?: ReusedNames): { blob: Record<string, unknown>; stats: BlobStats } {
   const objects = model.objects;
+  const digest = namesDigest(objects, types);
+  const offered = reuse?.digest === digest ? reuse.sections(NAME_SECTIONS) : undefined;
+  const reused = offered && NAME_SECTIONS.every((path) => offered.has(path)) ? offered : undefined;
   // type ids: canonical types first, then any other type the data carries
   const typeIds = new Map<string, number>();
   types.canonical.forEach((c, i) => typeIds.set(c, i));
@@ -434,6 +470,7 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
   objects.forEach((o, id) => {
     objTypeIds[id] = typeOf(o.type, o.level);
     if (o.level === Level.street) streetTypes.set(objTypeIds[id], (streetTypes.get(objTypeIds[id]) ?? 0) + 1);
+    if (reused) return;
     const seen = new Set<string>();
     const variants: [string, number, boolean?][] = [[o.name, 0]];
     // a former name people still use: a popular name (placeName in assembly/classify/names.ts), and an earlier one
@@ -456,29 +493,43 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
       addName(id, text, flags, initialOf === true);
     }
   });
-  // type words join the vocabulary with their type ids
-  for (const syn of types.synonyms.keys()) wordId(syn);
-  renumberWords(vocabWords, vocab, nameWordsOut);
-  const postingLists: number[][] = vocabWords.map(() => []);
-  for (let n = 0; n < nameCount; n++) {
-    const start = names.data[n * 5 + 1];
-    const count = names.data[n * 5 + 2];
-    const seen = new Set<number>();
-    for (let k = 0; k < count; k++) {
-      const w = nameWordsOut.data[(start + k) * 2];
-      if (seen.has(w)) continue;
-      seen.add(w);
-      postingLists[w].push(n);
-    }
-  }
-  const words = new Int32Builder();
-  const postings = new Int32Builder();
-  vocabWords.forEach((w, id) => {
-    const syn = types.synonyms.get(w) ?? [];
-    words.push(postings.length, postingLists[id].length, syn[0] ?? -1, syn[1] ?? -1);
-    postings.pushAll(postingLists[id]);
-  });
-  const trie = flattenTrie(vocabWords);
+  const nameSections = reused
+    ? {
+        trie: reused.get('core.trie')!,
+        words: reused.get('core.words')!,
+        postings: reused.get('core.postings')!,
+        names: reused.get('core.names')!,
+        nameWords: reused.get('core.nameWords')!,
+        // four i32 a word, five a name
+        wordCount: reused.get('core.words')!.byteLength / 16,
+        nameCount: reused.get('core.names')!.byteLength / 20,
+      }
+    : (() => {
+        // type words join the vocabulary with their type ids
+        for (const syn of types.synonyms.keys()) wordId(syn);
+        renumberWords(vocabWords, vocab, nameWordsOut);
+        const postingLists: number[][] = vocabWords.map(() => []);
+        for (let n = 0; n < nameCount; n++) {
+          const start = names.data[n * 5 + 1];
+          const count = names.data[n * 5 + 2];
+          const seen = new Set<number>();
+          for (let k = 0; k < count; k++) {
+            const w = nameWordsOut.data[(start + k) * 2];
+            if (seen.has(w)) continue;
+            seen.add(w);
+            postingLists[w].push(n);
+          }
+        }
+        const words = new Int32Builder();
+        const postings = new Int32Builder();
+        vocabWords.forEach((w, id) => {
+          const syn = types.synonyms.get(w) ?? [];
+          words.push(postings.length, postingLists[id].length, syn[0] ?? -1, syn[1] ?? -1);
+          postings.pushAll(postingLists[id]);
+        });
+        const trie = flattenTrie(vocabWords);
+        return { trie: trie.buffer(), words: words.buffer(), postings: postings.buffer(), names: names.buffer(), nameWords: nameWordsOut.buffer(), wordCount: vocabWords.length, nameCount };
+      })();
 
   // houses, grouped by parent in object order: an object's houseStart never decreases (empty ones included),
   // so the core finds a house's parent by binary search instead of storing it
@@ -568,7 +619,7 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
     createdAt: new Date().toISOString(),
     sources: model.sources,
     summary: model.summary,
-    counts: { objects: objects.length, municipal: municipals.length, houses: h, apartments: apartmentRows.rows.length, words: vocabWords.length, names: nameCount, metro: model.metro.length },
+    counts: { objects: objects.length, municipal: municipals.length, houses: h, apartments: apartmentRows.rows.length, words: nameSections.wordCount, names: nameSections.nameCount, metro: model.metro.length },
     host: {
       types: canonical,
       // parent and level are the core's (objects section); each column is built when it is written
@@ -620,16 +671,16 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false): { blob: 
     core: {
       objects: coreObjects.buffer(),
       ...houses.core,
-      trie: trie.buffer(),
-      words: words.buffer(),
-      postings: postings.buffer(),
-      names: names.buffer(),
-      nameWords: nameWordsOut.buffer(),
+      trie: nameSections.trie,
+      words: nameSections.words,
+      postings: nameSections.postings,
+      names: nameSections.names,
+      nameWords: nameSections.nameWords,
       types: i32Section(levelMask.flatMap((m, id) => [m, id === commonStreetType ? TYPE_COMMON_STREET : 0])),
       metro: metroCoords.buffer(),
     },
   };
-  return { blob, stats: { bytes: 0, objects: objects.length, houses: h, words: vocabWords.length, names: nameCount } };
+  return { blob, stats: { bytes: 0, objects: objects.length, houses: h, words: nameSections.wordCount, names: nameSections.nameCount, namesDigest: digest, namesReused: reused !== undefined } };
 }
 
 /**
@@ -646,8 +697,8 @@ function collectGarbage(): void {
  * Writes the blob atomically (streamed to a temporary file, then renamed), so a failed build never replaces a good
  * blob. It consumes the model's objects: `model.objects` is empty once it returns (the rest of the model stays).
  */
-export async function writeBlob(model: MergedModel, outFile: string, types = loadTypeTable()): Promise<BlobStats> {
-  const { blob, stats } = blobOf(model, types, true);
+export async function writeBlob(model: MergedModel, outFile: string, types = loadTypeTable(), reuse?: ReusedNames): Promise<BlobStats> {
+  const { blob, stats } = blobOf(model, types, true, reuse);
   await mkdir(dirname(outFile), { recursive: true });
   const tmp = `${outFile}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w');

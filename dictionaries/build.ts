@@ -2,16 +2,17 @@
  * The dictionary build command, `npm run dict:build`: reads every source under DATA_DIR (default ../shared/data), merges one model per
  * country and writes build/dictionaries/<country>.dict. Prints each country's summary and blob size.
  * Usage: tsx dictionaries/build.ts [--out DIR] [--no-gar-store] [country…]
- * `--no-gar-store`: ru's GAR read from the archive alone, without writing the update store (half the peak RSS at
+ * `--no-gar-store`: ru's GAR read from the archive alone, without writing the update store (≈10 % less peak RSS at
  * 1 M houses; no delta can apply to the result: docs/UPDATES.md).
  */
 import { resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { buildModels, inTunedMalloc } from './countries.js';
 import { writeBlob } from './blob-writer.js';
 import { gaOf, type MergedModel } from './merged-model.js';
 import { GarStore } from './update/gar-store.js';
+import { readBlobSections } from './update/blob-sections.js';
 
 /** the update store of ru's GAR records beside the dictionaries (docs/UPDATES.md) */
 export const GAR_STORE_FILE = 'ru.gar.mdb';
@@ -52,7 +53,11 @@ export async function buildDictionaries(
 export async function writeModel(model: MergedModel, outDir: string, log: (s: string) => void, store?: GarStore) {
   if (store) await store.setGaCodes(model.objects.map((object, index) => [object.key, gaOf(model, index)] as [string, string]));
   const file = join(outDir, `${model.country}.dict`);
-  const stats = await writeBlob(model, file);
+  // an update: the name sections of the blob it replaces are copied when the names are the same (`ReusedNames`)
+  const digest = store?.namesDigest;
+  const reuse = digest && existsSync(file) ? { digest, sections: (paths: readonly string[]) => readBlobSections(file, paths) } : undefined;
+  const stats = await writeBlob(model, file, undefined, reuse);
+  store?.setNamesDigest(stats.namesDigest);
   log(`${model.country}: ${stats.objects} objects, ${stats.houses} houses, ${stats.words} words, ${stats.names} names → ${file} (${(stats.bytes / 1024).toFixed(0)} KiB)`);
   for (const [key, value] of Object.entries(model.summary)) log(`  ${key}: ${value}`);
   return { country: model.country, file, stats };

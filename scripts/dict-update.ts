@@ -19,7 +19,7 @@ const program = new Command('dict-update')
   .action(async (options: { delta: string[]; dir: string; dataDir: string; asOf?: string }) => {
     const started = Date.now();
     const result = await applyDelta({ deltas: options.delta, dir: resolve(options.dir), dataDir: resolve(options.dataDir), asOf: options.asOf, log: (line) => console.log(line) });
-    console.log(`ru dictionary now of ${result.date}: ${result.file} (store ${result.ingestMs} ms, rebuild ${result.rebuildMs} ms, ${Date.now() - started} ms in all)`);
+    console.log(`ru dictionary now of ${result.date}: ${result.file} (store ${result.ingestMs} ms, rebuild ${result.rebuildMs} ms${result.namesReused ? ', names as they were' : ''}, ${Date.now() - started} ms in all)`);
     console.log('a running server takes it on SIGHUP');
   });
 

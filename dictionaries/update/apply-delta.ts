@@ -29,6 +29,8 @@ export interface ApplyDeltaResult {
   deltas: Array<IngestCounts & { file: string; ms: number }>;
   /** the rewritten blob */
   file: string;
+  /** the name sections were copied from the blob replaced (its objects' names unchanged: blob-writer.ts `ReusedNames`) */
+  namesReused: boolean;
   /** time to apply the records to the store, and to rebuild the blob from it */
   ingestMs: number;
   rebuildMs: number;
@@ -55,8 +57,8 @@ export async function applyDelta(options: ApplyDeltaOptions): Promise<ApplyDelta
       garOnly: store.sources === 'gar',
       previousGa: store.gaCodes(),
     });
-    const { file } = await writeModel(model, options.dir, log, store);
-    return { date: store.date, deltas, file, ingestMs, rebuildMs: Date.now() - started - ingestMs };
+    const { file, stats } = await writeModel(model, options.dir, log, store);
+    return { date: store.date, deltas, file, namesReused: stats.namesReused, ingestMs, rebuildMs: Date.now() - started - ingestMs };
   } finally {
     await store.close();
   }

@@ -18,7 +18,7 @@ import { defaultScanThreads, groupEntries, type GarRecordSource } from '../sourc
 import { inlineScan, workerScan, type ScanJob } from '../io/gar-scan.js';
 import { GAR_TABLES, idSlot, REGION_TABLES, scanLayout, TYPE_TABLES, type GarTableName, type ScanFilter } from '../io/gar-tables.js';
 import { openZip, type ZipArchive } from '../io/zip.js';
-import { GarStore, storedValue, storeKey } from './gar-store.js';
+import { GarStore, storedValue } from './gar-store.js';
 
 export interface IngestOptions {
   /** the reader's filter (`asOf`: the date params must be valid on; `houseCodes`: keep the houses' OKATO, OKTMO, IFNS) */
@@ -62,24 +62,27 @@ export async function ingestGarArchive(zipPath: string, store: GarStore, options
       const scanned = scanLayout(table, true);
       const id = idSlot(table);
       const started = Date.now();
+      // the entry's rows by record id, the last record of an id winning (null: the row removed)
+      const changes = new Map<number, Buffer | null>();
       const n = await streamFlatXml(await zip.open(entry), `${zipPath}:${entry.fileName}`, scanned, (record) => {
         if (record.element !== layout.element) return;
         const recordId = record.int(id);
         if (!Number.isSafeInteger(recordId) || recordId < 0) throw new Error(`ID="${record.text(id)}" is not a record id`);
-        const key = storeKey(region, table, recordId);
         counts.records++;
         if (keep(record, options.filter)) {
-          store.put(key, storedValue(record, slots));
+          changes.set(recordId, storedValue(record, slots));
           counts.kept++;
         } else {
-          if (!options.fresh) store.remove(key);
+          changes.set(recordId, null);
           counts.dropped++;
         }
       });
+      store.applyRows(region, table, changes);
       if (n > 100_000) options.log?.(`gar store: ${entry.fileName}: ${n} records, ${Date.now() - started} ms`);
     }
-    await store.flushed;
     store.setDate(date > store.date || options.fresh ? date : store.date, regions.keys());
+    // the pages the writes touched (a delta's: one or two per record) leave the RSS before the rebuild reads
+    await store.unmapRead(true);
     return counts;
   } finally {
     zip.close();
@@ -100,13 +103,16 @@ async function ingestKept(zip: ZipArchive, zipPath: string, entries: Array<[stri
       const [region, table] = entries[i];
       const id = idSlot(table);
       const slots = GAR_TABLES[table].layout.names.length;
+      const writer = store.tableWriter(region, table);
       counts.records += await scan.read(plan[i], (record) => {
         const recordId = record.int(id);
         if (!Number.isSafeInteger(recordId) || recordId < 0) throw new Error(`ID="${record.text(id)}" is not a record id`);
-        store.put(storeKey(region, table, recordId), storedValue(record, slots));
+        writer.add(recordId, storedValue(record, slots));
         counts.kept++;
       });
+      await writer.end();
     }
+    await store.putsDone();
   } finally {
     await scan.close();
   }
@@ -123,13 +129,9 @@ export function storeRecords(store: GarStore): GarRecordSource {
     root: tables('', TYPE_TABLES),
     regions: new Map(store.regions().map((region) => [region, tables(region, REGION_TABLES)])),
     read: async ({ table, fileName }, handle) => {
+      await store.unmapRead();
       const region = fileName.slice(0, fileName.indexOf('/'));
-      let n = 0;
-      for (const record of store.records(region === 'root' ? '' : region, table, GAR_TABLES[table].layout.names.length)) {
-        handle(record);
-        n++;
-      }
-      return n;
+      return store.readRecords(region === 'root' ? '' : region, table, GAR_TABLES[table].layout.names.length, handle);
     },
   };
 }

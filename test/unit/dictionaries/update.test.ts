@@ -7,6 +7,9 @@ import { buildDictionaries } from '../../../dictionaries/build.js';
 import { readGar } from '../../../dictionaries/sources/gar.js';
 import { generateGarDelta, type GarDeltaResult } from '../../../bench/synth/gar-delta.js';
 import { applyDelta } from '../../../dictionaries/update/apply-delta.js';
+import { BLOCK_BYTES, GarStore } from '../../../dictionaries/update/gar-store.js';
+import { readBlobSections } from '../../../dictionaries/update/blob-sections.js';
+import { NAME_SECTIONS } from '../../../dictionaries/blob-writer.js';
 import { createEngine, type AddressEngine } from '../../../engine/index.js';
 import { LEVEL_KEYS, type Resolution } from '../../../engine/types.js';
 import { DEBUG_WASM, viewOf } from '../../helpers/engine.js';
@@ -36,6 +39,78 @@ function gaOfObject(engine: AddressEngine, guid: string): string {
   if (!found || found.kind !== 'object') throw new Error(`${guid}: no such object`);
   return dict.object(found.id).codes.ga;
 }
+
+/** the rows of a table of `store` as [id, value] (a row's first slot is its id, the second its value) */
+function storedRows(store: GarStore, region: string): Array<[number, string]> {
+  const rows: Array<[number, string]> = [];
+  store.readRecords(region, 'AS_HOUSES', 2, (record) => rows.push([record.int(0), record.text(1)]));
+  return rows;
+}
+
+describe('GarStore: rows in blocks', () => {
+  const work = mkdtempSync(join(tmpdir(), 'gar-store-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const row = (id: number, text: string) => Buffer.from(`${id}\u0001${text}`);
+  const expected = (rows: Map<number, string>) => [...rows].sort(([a], [b]) => a - b);
+
+  it('reads back what was written and changed, in id order, whatever blocks the rows fell in', async () => {
+    const store = GarStore.open(join(work, 'blocks.mdb'), { create: true });
+    try {
+      const rows = new Map<number, string>();
+      // 3,000 rows of a few dozen bytes: many blocks; a few out of order, as a file need not be sorted
+      const writer = store.tableWriter('77', 'AS_HOUSES');
+      for (let id = 10; id < 30_010; id += 10) {
+        const text = `house ${id} ${'x'.repeat(id % 70)}`;
+        rows.set(id, text);
+        writer.add(id, row(id, text));
+        if (id === 15_000) for (const early of [5, 12_345, 25]) (rows.set(early, `early ${early}`), writer.add(early, row(early, `early ${early}`)));
+      }
+      await writer.end();
+      // another region's table beside it stays apart
+      const other = store.tableWriter('78', 'AS_HOUSES');
+      other.add(1, row(1, 'other'));
+      await other.end();
+      await store.flushed;
+      expect(storedRows(store, '77')).toEqual(expected(rows));
+      // a delta: replaced, removed, new ones before the first, between and after the last, a row longer than a block
+      let seed = 1;
+      const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+      for (let round = 0; round < 3; round++) {
+        const changes = new Map<number, Buffer | null>();
+        for (let k = 0; k < 400; k++) {
+          const id = 1 + Math.floor(random() * 40_000);
+          if (random() < 0.4) {
+            changes.set(id, null);
+            rows.delete(id);
+          } else {
+            const text = `round ${round} ${'y'.repeat(Math.floor(random() * 120))}`;
+            changes.set(id, row(id, text));
+            rows.set(id, text);
+          }
+        }
+        const long = 'z'.repeat(BLOCK_BYTES * 2);
+        changes.set(20_000 + round, row(20_000 + round, long));
+        rows.set(20_000 + round, long);
+        store.applyRows('77', 'AS_HOUSES', changes);
+        expect(storedRows(store, '77')).toEqual(expected(rows));
+      }
+      // ids before the first block's, with others further on, in one delta
+      const first = storedRows(store, '77')[0][0];
+      const before = new Map<number, Buffer | null>([[0, row(0, 'zero')], [first - 1, row(first - 1, 'before')], [first, null], [39_999, row(39_999, 'last')]]);
+      for (const [id, value] of before) value === null ? rows.delete(id) : rows.set(id, value.toString().split('\u0001')[1]);
+      store.applyRows('77', 'AS_HOUSES', before);
+      expect(storedRows(store, '77')).toEqual(expected(rows));
+      // every row of a table removed, then one back
+      store.applyRows('78', 'AS_HOUSES', new Map([[1, null], [2, null]]));
+      expect(storedRows(store, '78')).toEqual([]);
+      store.applyRows('78', 'AS_HOUSES', new Map([[3, row(3, 'back')]]));
+      expect(storedRows(store, '78')).toEqual([[3, 'back']]);
+      expect(storedRows(store, '77')).toEqual(expected(rows));
+    } finally {
+      await store.close();
+    }
+  });
+});
 
 describe.runIf(HAS_DATA)('applyDelta(deltas) on the region 99 archive', () => {
   const work = mkdtempSync(join(tmpdir(), 'gar-delta-'));
@@ -148,6 +223,25 @@ describe.runIf(HAS_DATA)('applyDelta(deltas) on the region 99 archive', () => {
     // a rename moves the street among its siblings' names: a fresh numbering would give some other codes
     const moved = [...untouchedObjects, ...change.renamed.map((c) => c.guid)].filter((guid) => gaOfObject(after, guid) !== gaOfObject(base, guid));
     expect(moved.length).toBeGreaterThan(0);
+  });
+
+  it('copies the name sections of the blob it replaces when no name changed, and answers as the full build', async () => {
+    // the first update renamed streets: its names were built afresh
+    const sections = (dir: string) => readBlobSections(join(dir, 'ru.dict'), NAME_SECTIONS);
+    const first = sections(updatedDir);
+    expect(first.size).toBe(NAME_SECTIONS.length);
+    // the same delta again changes no name (every record replaces itself)
+    const again = await applyDelta({ deltas: [deltaFile], dir: updatedDir, dataDir: DATA_DIR });
+    expect(again.namesReused).toBe(true);
+    const second = sections(updatedDir);
+    for (const path of NAME_SECTIONS) expect(second.get(path)!.equals(first.get(path)!), path).toBe(true);
+    const reloaded = await createEngine({ dir: updatedDir, wasmFile: DEBUG_WASM, countries: ['ru'] });
+    for (const { from, to } of change.renamed) {
+      for (const query of [`г Байконур, ул ${to}`, `Байконур ${from} улица`]) expect(answerOf(reloaded, reloaded.standardize('ru', query)), query).toEqual(answerOf(after, after.standardize('ru', query)));
+    }
+    for (const guid of [...untouchedObjects, ...untouchedHouses.slice(0, 50), ...change.added.map((c) => c.guid)]) {
+      expect(answerOf(reloaded, byFias(reloaded, guid)), guid).toEqual(answerOf(after, byFias(after, guid)));
+    }
   });
 
   it('refuses a delta older than the dictionary, and a directory without the update store', async () => {
