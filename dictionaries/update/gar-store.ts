@@ -23,7 +23,7 @@
  * record (`FlatRecord`), so `readGarRecords` is the one reader of both.
  *
  * Beside the rows (`meta` database): the registry date, and the GA code of every object of the last build
- * (`ga:<key>`), which the next build keeps (merge/ga-codes.ts).
+ * (`ga:<key>`), which the next build keeps (merge/ga-codes.ts `assignGa`).
  */
 import { existsSync } from 'node:fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
