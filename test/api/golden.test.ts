@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/index.js';
-import { DICTIONARIES_DIR, startTestServer, type TestServer } from './helpers.js';
+import { DICTIONARIES_DIR, startTestServer, type TestServer } from '../helpers/api.js';
 
 const GOLDEN_DIR = 'test/golden';
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
