@@ -2,7 +2,7 @@
  * The dictionary blob's shared contract: its magic, its format version, and the check of its section checksums.
  * The writer (dictionaries/blob-writer.ts), the file reader (engine/blob-file.ts) and the bytes reader
  * (engine/dictionary.ts, in the browser too) take these from here; assembly/ reads FORMAT_VERSION from
- * assembly/layout.ts, generated from this file (scripts/assembly-layout.ts, test/unit/format/layout.test.ts). No Node API here.
+ * assembly/layout.ts, generated from this file (scripts/assembly-layout.ts, test/unit/assembly/layout.test.ts). No Node API here.
  *
  * A blob is one msgpack map. Every value in it that is not itself a map is a *section*, named by its path
  * (`core.objects`, `host.houses.fias`, `country`); the map's `checksums` entry, written after every section,

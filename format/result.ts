@@ -1,7 +1,7 @@
 /**
  * The core's result region: what `standardize` and `parseHouse` (assembly/abi.ts) write and the engine
  * (engine/engine.ts) reads, as i32 indices into it. assembly/ takes these through assembly/layout.ts, generated
- * from this file by scripts/assembly-layout.ts (test/unit/format/layout.test.ts fails when it is stale). No Node API here.
+ * from this file by scripts/assembly-layout.ts (test/unit/assembly/layout.test.ts fails when it is stale). No Node API here.
  *
  *   [R_STATUS] 0 matched, 1 nothing matched; [1] … [10] the answer's ids and quality (abi.ts)
  *   [R_PARTS + 2p, R_PARTS + 2p + 1] start, length of house part p in the parts' text (−1 when absent)

@@ -1,7 +1,7 @@
 /**
  * Writes assembly/layout.ts: the constants assembly/ shares with the other layers, from their one definition in
  * format/ (the result region's layout, the blob's format version), typed i32 for AssemblyScript. scripts/prepare.ts
- * runs it before asc; test/unit/format/layout.test.ts fails when the file is stale.
+ * runs it before asc; test/unit/assembly/layout.test.ts fails when the file is stale.
  *
  *   npx tsx scripts/assembly-layout.ts
  */

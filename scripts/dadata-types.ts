@@ -2,7 +2,7 @@
  * Writes engine/records/dadata-types.json: each type abbreviation's full name, lower case, as DaData's records carry it
  * in `*_type_full` (`обл` → `область`), from dictionaries/data/types.tsv (the first row of an abbreviation wins;
  * the Ukrainian and Kazakh rows are kept apart, the Belarusian rows spell Russian abbreviations in Belarusian and are
- * left out). `npx tsx scripts/dadata-types.ts`; test/unit/records/dadata-record.test.ts checks the file is current.
+ * left out). `npx tsx scripts/dadata-types.ts`; test/unit/engine/records/dadata-record.test.ts checks the file is current.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

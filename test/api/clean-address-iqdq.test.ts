@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemaErrors, startTestServer, type TestServer } from './helpers.js';
+import { schemaErrors, startTestServer, type TestServer } from '../helpers/api.js';
 
 let api: TestServer;
 beforeAll(async () => {

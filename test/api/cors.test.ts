@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../host/config.js';
 import type { Engine } from '../../engine/types.js';
-import { realEngine, startTestServer, type TestServer } from './helpers.js';
+import { realEngine, startTestServer, type TestServer } from '../helpers/api.js';
 
 const PAGE = 'http://127.0.0.1:9';
 const PREFLIGHT = {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guidOf, municipalEngine, writeMunicipalGar } from '../helpers/municipal-gar.js';
-import { arraySchemaErrors, schemaErrors, startTestServer, type TestServer } from './helpers.js';
+import { arraySchemaErrors, schemaErrors, startTestServer, type TestServer } from '../helpers/api.js';
 
 const RS = '/suggestions/api/4_1/rs';
 /** What suggestions-jquery 22 sends with every request (its token in Authorization, its version). */

@@ -16,7 +16,7 @@ import { configFromObject } from '../../host/config.js';
 import { requestHandler } from '../../host/fast-path.js';
 import { BODY_LIMIT } from '../../host/middleware/json-body.js';
 import { generateLicenseKeyPair } from '../../host/license.js';
-import { realEngine } from './helpers.js';
+import { realEngine } from '../helpers/api.js';
 
 interface Exchange {
   status: number;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/index.js';
-import { DICTIONARIES_DIR, schemaErrors, startTestServer, type TestServer } from './helpers.js';
+import { DICTIONARIES_DIR, schemaErrors, startTestServer, type TestServer } from '../helpers/api.js';
 
 let api: TestServer;
 beforeAll(async () => {

@@ -3,7 +3,7 @@
  * apartment store places it under its house, the blob writes it in house order, idsearch and clean find it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemaErrors, startTestServer, type TestServer } from './helpers.js';
+import { schemaErrors, startTestServer, type TestServer } from '../helpers/api.js';
 
 let api: TestServer;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLicenseKeyPair, LicenseManager, privateKeyFrom, signLicense } from '../../host/license.js';
 import { createLicenseServerApp } from '../../host/license-server.js';
-import { schemaErrors, startTestServer, type TestServer } from './helpers.js';
+import { schemaErrors, startTestServer, type TestServer } from '../helpers/api.js';
 
 const DAY = 86_400_000;
 const pair = generateLicenseKeyPair();

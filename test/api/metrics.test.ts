@@ -6,7 +6,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFromObject } from '../../host/config.js';
 import { loadEngineFactory, startServer } from '../../host/server.js';
-import { startService, stopService, type ServiceProcess } from './service-process.js';
+import { startService, stopService, type ServiceProcess } from '../helpers/service-process.js';
 
 const CLEAN = JSON.stringify({ query: 'г Байконур, ул Гагарина, д. 5', countryCode: 'RU' });
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guidOf, municipalEngine, writeMunicipalGar } from '../helpers/municipal-gar.js';
-import { EMPTY_LEVEL, schemaErrors, startTestServer, type TestServer } from './helpers.js';
+import { EMPTY_LEVEL, schemaErrors, startTestServer, type TestServer } from '../helpers/api.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mun-api-'));
 let api: TestServer;

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, routePaths } from '../../host/routes/index.js';
-import { startTestServer, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from '../helpers/api.js';
 
 let api: TestServer;
 let document: any;

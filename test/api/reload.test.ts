@@ -11,7 +11,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFromObject } from '../../host/config.js';
 import { loadEngineFactory, startServer, type RunningServer } from '../../host/server.js';
-import { DICTIONARIES_DIR } from './helpers.js';
+import { DICTIONARIES_DIR } from '../helpers/api.js';
 
 const RU = JSON.stringify({ query: 'г Байконур, ул Гагарина, д. 5', countryCode: 'RU' });
 const BY = JSON.stringify({ query: 'Минск', countryCode: 'BY' });

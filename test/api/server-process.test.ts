@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../host/restart-policy.js';
-import { DICTIONARIES_DIR } from './helpers.js';
-import { configFile, freePort, startService, stopService, type ServiceProcess } from './service-process.js';
+import { DICTIONARIES_DIR } from '../helpers/api.js';
+import { configFile, freePort, startService, stopService, type ServiceProcess } from '../helpers/service-process.js';
 
 const BODY = JSON.stringify({ query: 'г Байконур, ул Гагарина, д. 5', countryCode: 'RU' });
 

@@ -11,7 +11,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFromObject } from '../../host/config.js';
 import { createHttpServer, loadEngineFactory, responsesInFlight, startServer } from '../../host/server.js';
-import { DICTIONARIES_DIR } from './helpers.js';
+import { DICTIONARIES_DIR } from '../helpers/api.js';
 
 const silent = pino({ level: 'silent' });
 const BODY = JSON.stringify({ query: 'г Байконур, ул Гагарина, д. 5', countryCode: 'RU' });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemaErrors, startTestServer, type TestServer } from './helpers.js';
+import { schemaErrors, startTestServer, type TestServer } from '../helpers/api.js';
 
 let api: TestServer;
 beforeAll(async () => {

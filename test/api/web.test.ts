@@ -10,7 +10,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webRoutes } from '../../host/routes/web.js';
-import { DICTIONARIES_DIR } from './helpers.js';
+import { DICTIONARIES_DIR } from '../helpers/api.js';
 
 const outDir = mkdtempSync(join(tmpdir(), 'web-routes-'));
 let server: Server;

@@ -2,7 +2,7 @@
 import { gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from '../helpers/api.js';
 
 let api: TestServer;
 beforeAll(async () => {

@@ -13,8 +13,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, launchChromium, startPageServer, type PageServer } from './other-origin.js';
-import { startServer, type RunningTestServer } from './server.js';
+import { ARTIFACTS, launchChromium, startPageServer, type PageServer } from '../helpers/other-origin.js';
+import { startServer, type RunningTestServer } from '../helpers/browser-server.js';
 
 const require = createRequire(import.meta.url);
 

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressRecord } from '../../web/engine.js';
-import { startServer, type RunningTestServer } from './server.js';
+import { startServer, type RunningTestServer } from '../helpers/browser-server.js';
 import type { HintTiming } from '../../web/app.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';

@@ -11,7 +11,7 @@ import { defaultWasmFile } from '../../engine/index.js';
 import { COUNTRIES, type Country } from '../../engine/types.js';
 import { webBlob } from '../../web/build-web-dict.js';
 import { createEngine, type AddressRecord } from '../../web/engine.js';
-import { DICTIONARIES_DIR, startServer, type RunningTestServer } from './server.js';
+import { DICTIONARIES_DIR, startServer, type RunningTestServer } from '../helpers/browser-server.js';
 
 const HAND_PICKED: Partial<Record<Country, string[]>> = {
   ru: [

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLEAN_FIELDS, GEOCODE_FIELDS } from '../../cli/batch/fields.js';
 import { runJob, type JobOptions, type JobSummary } from '../../cli/batch/job.js';
 import type { Engine } from '../../engine/types.js';
-import { DICTIONARIES_DIR, realEngine } from '../api/helpers.js';
+import { DICTIONARIES_DIR, realEngine } from '../helpers/api.js';
 
 const GOLDEN = resolve('test/golden/cli');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';

@@ -16,7 +16,7 @@ import type { Country } from '../../engine/types.js';
 import type { AddressRecord } from '../../engine/records/address-record.js';
 import { DADATA_ADDRESS_FIELDS, dadataAddress, registryCodes, type DadataAddress } from '../../engine/records/dadata-record.js';
 import { standardizeAddress } from '../../engine/standardize.js';
-import { DICTIONARIES_DIR, realEngine, startTestServer, type TestServer } from '../api/helpers.js';
+import { DICTIONARIES_DIR, realEngine, startTestServer, type TestServer } from '../helpers/api.js';
 
 const EVAL_FILE = resolve(process.env.EVAL_FILE ?? '../shared/eval/dev.jsonl');
 /** our record's members beside DaData's fields (the names DaData also uses are read from its form) */

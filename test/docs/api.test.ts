@@ -20,7 +20,7 @@ import { AppError, GrpcCode, httpStatusOf } from '../../host/errors.js';
 import { ROUTES, routePaths } from '../../host/routes/index.js';
 import type { RouteDefinition } from '../../host/routes/route.js';
 import { RESPONSE_SCHEMAS } from '../../host/schemas/responses.js';
-import { startTestServer, type TestServer } from '../api/helpers.js';
+import { startTestServer, type TestServer } from '../helpers/api.js';
 
 const DOC = readFileSync(new URL('../../docs/API.md', import.meta.url), 'utf8');
 const EXAMPLE_BASE = 'http://localhost:8080';

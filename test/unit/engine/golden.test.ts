@@ -6,7 +6,8 @@
  *   UPDATE_GOLDEN=1 npx vitest run test/unit/engine/golden.test.ts   rewrites every expected (review the diff)
  *
  * To add a case, append a line `{"input": "…"}` and regenerate. A line may carry `"gap": "<reason>"`: its
- * expected is what the engine does now, known to be wrong; test/golden/engine/KNOWN_GAPS.md explains it.
+ * expected is what the engine does now, known to be wrong, asserted equal so that a change shows; a gap with no
+ * reason is refused; test/golden/engine/KNOWN_GAPS.md explains it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +57,7 @@ describe('standardize golden cases (test/golden/engine/standardize.jsonl)', () =
 
   it.each(cases.map((c, i) => [i + 1, c.input] as const))('line %i: %j', (line) => {
     const c = cases[line - 1];
+    if (c.gap !== undefined) expect(typeof c.gap === 'string' && c.gap.trim() !== '', `line ${line}: a "gap" says what is wrong with the answer`).toBe(true);
     if (!c.expected) throw new Error(`line ${line} has no expected: run UPDATE_GOLDEN=1 npx vitest run test/unit/engine/golden.test.ts`);
     expect(viewOf(engine.dictionary('ru')!, engine.standardize('ru', c.input))).toEqual(c.expected);
   });

@@ -10,7 +10,7 @@ import { NameGenerator } from '../../../../bench/synth/names.js';
 import { LoadedDictionary } from '../../../../engine/dictionary.js';
 import { AddressEngine } from '../../../../engine/engine.js';
 import { debugWasm } from '../../../helpers/engine.js';
-import { DATA_DIR, HAS_DATA } from '../../dictionaries/sink.js';
+import { DATA_DIR, HAS_DATA } from '../../../helpers/model-sink.js';
 
 const SOURCE = resolve(DATA_DIR, 'ru/gar/gar_xml.zip');
 const SEED = 7;

@@ -6,7 +6,7 @@ import { Level } from '../../../../dictionaries/source-model.js';
 import { readGar, type GarCounts } from '../../../../dictionaries/sources/gar.js';
 import { openZip } from '../../../../dictionaries/io/zip.js';
 import { generateGarScale, syntheticGuid, type GarScaleResult } from '../../../../bench/synth/gar-scale.js';
-import { CollectingSink, DATA_DIR, HAS_DATA } from '../../dictionaries/sink.js';
+import { CollectingSink, DATA_DIR, HAS_DATA } from '../../../helpers/model-sink.js';
 
 const SOURCE = resolve(DATA_DIR, 'ru/gar/gar_xml.zip');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder } from '../../../../dictionaries/merge/sink.js';
 import { Level } from '../../../../dictionaries/source-model.js';
-import { region, small } from './fixture.js';
+import { region, small } from '../../../helpers/merge-fixture.js';
 
 describe('ModelBuilder.finish(): houses and what they say of their objects (houses.ts, aggregates.ts)', () => {
   it('yields houses grouped by parent, with postcode and coordinates rolled up', () => {

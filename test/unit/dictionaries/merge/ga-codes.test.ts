@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gaOf, type MergedModel } from '../../../../dictionaries/merged-model.js';
 import { Level } from '../../../../dictionaries/source-model.js';
-import { small } from './fixture.js';
+import { small } from '../../../helpers/merge-fixture.js';
 
 describe('ModelBuilder.finish(): GA codes (ga-codes.ts)', () => {
   it('numbers ga codes by the region KLADR code and children in name order', () => {

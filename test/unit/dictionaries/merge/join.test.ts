@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Level } from '../../../../dictionaries/source-model.js';
-import { small } from './fixture.js';
+import { small } from '../../../helpers/merge-fixture.js';
 
 describe('ModelBuilder.finish(): records of one place joined (join.ts)', () => {
   it('joins records of one place by FIAS id and by name, with all their codes', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Level } from '../../../../dictionaries/source-model.js';
-import { small } from './fixture.js';
+import { small } from '../../../helpers/merge-fixture.js';
 
 describe('ModelBuilder.finish(): popular names and name variants (names.ts)', () => {
   it('attaches popular names from aliases.tsv', () => {

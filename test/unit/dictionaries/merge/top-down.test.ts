@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder } from '../../../../dictionaries/merge/sink.js';
 import { Level } from '../../../../dictionaries/source-model.js';
-import { region } from './fixture.js';
+import { region } from '../../../helpers/merge-fixture.js';
 
 describe('ModelBuilder.finish(): postcodes from Post and from the parent (top-down.ts)', () => {
   it('lends a place\'s postcode to its streets without one only when the place has one postcode', () => {

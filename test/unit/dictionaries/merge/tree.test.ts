@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Level } from '../../../../dictionaries/source-model.js';
-import { small } from './fixture.js';
+import { small } from '../../../helpers/merge-fixture.js';
 
 describe('ModelBuilder.finish(): the tree (tree.ts)', () => {
   it('rejects an object whose parent never arrived, and its houses', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAddressRecord, normalizeTimezone } from '../../../../engine/records/address-record.js';
 import { resolutionOfFound } from '../../../../engine/records/resolution.js';
-import { fixtureDictionary, resolution } from '../../host/fixture-dictionary.js';
+import { fixtureDictionary, resolution } from '../../../helpers/fixture-dictionary.js';
 import type { Resolution } from '../../../../engine/types.js';
 
 const dictionary = fixtureDictionary();

@@ -11,7 +11,7 @@ import { transliterate } from '../../../../engine/records/transliterate.js';
 import { kladrPrefix } from '../../../../host/routes/dadata-facade.js';
 import { standardizeAddress } from '../../../../engine/standardize.js';
 import { DADATA_TYPES_JSON, dadataTypesJson } from '../../../../scripts/dadata-types.js';
-import { realEngine } from '../../../api/helpers.js';
+import { realEngine } from '../../../helpers/api.js';
 
 let engine: Engine;
 beforeAll(async () => {

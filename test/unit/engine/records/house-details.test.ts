@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { completeHouseParts, houseFullName } from '../../../../engine/records/house-details.js';
-import { HOUSES, parts } from '../../host/fixture-dictionary.js';
+import { HOUSES, parts } from '../../../helpers/fixture-dictionary.js';
 import { HOUSE_PART_KEYS } from '../../../../engine/types.js';
 
 describe('houseFullName(parts)', () => {

@@ -3,7 +3,7 @@ import { buildAddressRecord, resolveObjects } from '../../../../engine/records/a
 import {
   checkAddressRecord, iqdqRecord, kladr19, searchAddressDetailRecord, searchAddressDetailVariantRecord, selectAddressRecord, statusError,
 } from '../../../../engine/records/legacy-record.js';
-import { fixtureDictionary, resolution } from '../../host/fixture-dictionary.js';
+import { fixtureDictionary, resolution } from '../../../helpers/fixture-dictionary.js';
 
 const dictionary = fixtureDictionary();
 const exact = resolution({ levels: { region: 0, street: 1 }, house: 0, parts: { house: '1', floor: '2' }, postcodeIn: '109012', quality: { level: 8, house: 3 } });

@@ -5,12 +5,12 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { Level } from '../../../dictionaries/source-model.js';
-import { readGar } from '../../../dictionaries/sources/gar.js';
-import { assignThreads, type ScanJob } from '../../../dictionaries/io/gar-scan.js';
-import { generateGarScale } from '../../../bench/synth/gar-scale.js';
-import { readerDigest, variantArchive } from './gar-digest.js';
-import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from './sink.js';
+import { Level } from '../../../../dictionaries/source-model.js';
+import { readGar } from '../../../../dictionaries/sources/gar.js';
+import { assignThreads, type ScanJob } from '../../../../dictionaries/io/gar-scan.js';
+import { generateGarScale } from '../../../../bench/synth/gar-scale.js';
+import { readerDigest, variantArchive } from '../../../helpers/gar-digest.js';
+import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from '../../../helpers/model-sink.js';
 
 describe('readGar(zip, sink) on a fixture', () => {
   it('emits current objects with their codes, parents and older names', async () => {
@@ -183,7 +183,7 @@ describe.runIf(HAS_DATA)('readGar(zip, sink) gives what the saxes reader gave', 
   });
 
   it('with scan threads in a process started from another directory (the threads find tsx and their module)', () => {
-    const gar = pathToFileURL(resolve(__dirname, '../../../dictionaries/sources/gar.ts')).href;
+    const gar = pathToFileURL(resolve(__dirname, '../../../../dictionaries/sources/gar.ts')).href;
     const script = [
       `const { readGar } = await import(${JSON.stringify(gar)});`,
       'let houses = 0;',

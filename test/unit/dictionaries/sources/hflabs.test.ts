@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Level } from '../../../dictionaries/source-model.js';
-import { readHflabs } from '../../../dictionaries/sources/hflabs.js';
-import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from './sink.js';
+import { Level } from '../../../../dictionaries/source-model.js';
+import { readHflabs } from '../../../../dictionaries/sources/hflabs.js';
+import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from '../../../helpers/model-sink.js';
 
 describe('readHflabs(paths, sink) on fixtures', () => {
   const paths = { region: resolve(FIXTURES, 'region.csv'), city: resolve(FIXTURES, 'city.csv') };

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Level } from '../../../dictionaries/source-model.js';
-import { geometryCentroid, parseHouseNumber, readOsmXml, readOverpassGeojson } from '../../../dictionaries/sources/osm.js';
-import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from './sink.js';
+import { Level } from '../../../../dictionaries/source-model.js';
+import { geometryCentroid, parseHouseNumber, readOsmXml, readOverpassGeojson } from '../../../../dictionaries/sources/osm.js';
+import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from '../../../helpers/model-sink.js';
 
 describe('parseHouseNumber(text)', () => {
   it('splits корпус, строение and литера off the number', () => {

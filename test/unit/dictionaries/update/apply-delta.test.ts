@@ -3,17 +3,17 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDictionaries } from '../../../dictionaries/build.js';
-import { readGar } from '../../../dictionaries/sources/gar.js';
-import { generateGarDelta, type GarDeltaResult } from '../../../bench/synth/gar-delta.js';
-import { applyDelta } from '../../../dictionaries/update/apply-delta.js';
-import { BLOCK_BYTES, GarStore } from '../../../dictionaries/update/gar-store.js';
-import { readBlobSections } from '../../../dictionaries/update/blob-sections.js';
-import { NAME_SECTIONS } from '../../../dictionaries/blob-writer.js';
-import { createEngine, type AddressEngine } from '../../../engine/index.js';
-import { LEVEL_KEYS, type Resolution } from '../../../engine/types.js';
-import { DEBUG_WASM, viewOf } from '../../helpers/engine.js';
-import { CollectingSink, DATA_DIR, HAS_DATA, REPO_ROOT } from './sink.js';
+import { buildDictionaries } from '../../../../dictionaries/build.js';
+import { readGar } from '../../../../dictionaries/sources/gar.js';
+import { generateGarDelta, type GarDeltaResult } from '../../../../bench/synth/gar-delta.js';
+import { applyDelta } from '../../../../dictionaries/update/apply-delta.js';
+import { BLOCK_BYTES, GarStore } from '../../../../dictionaries/update/gar-store.js';
+import { readBlobSections } from '../../../../dictionaries/update/blob-sections.js';
+import { NAME_SECTIONS } from '../../../../dictionaries/blob-writer.js';
+import { createEngine, type AddressEngine } from '../../../../engine/index.js';
+import { LEVEL_KEYS, type Resolution } from '../../../../engine/types.js';
+import { DEBUG_WASM, viewOf } from '../../../helpers/engine.js';
+import { CollectingSink, DATA_DIR, HAS_DATA, REPO_ROOT } from '../../../helpers/model-sink.js';
 
 /** what an answer says, without the dictionary's internal ids and the GA codes (a full build numbers them afresh) */
 function answerOf(engine: AddressEngine, res: Resolution | null) {

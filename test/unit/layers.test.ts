@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // not the engine's helpers: this test reads the tree, it loads none of it
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The specifiers a module imports: static imports and re-exports (one line or many), `import 'x'` and `import('x')`. */
 export function importSpecifiers(source: string): string[] {

@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Level } from '../../../dictionaries/source-model.js';
-import { readGeonamesPostal } from '../../../dictionaries/sources/geonames.js';
-import { parseKatoName, readKato } from '../../../dictionaries/sources/kz.js';
-import { readMetro } from '../../../dictionaries/sources/metro.js';
-import { readPost } from '../../../dictionaries/sources/post.js';
-import { readKatottg } from '../../../dictionaries/sources/ua.js';
-import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from './sink.js';
+import { Level } from '../../../../dictionaries/source-model.js';
+import { readGeonamesPostal } from '../../../../dictionaries/sources/geonames.js';
+import { parseKatoName, readKato } from '../../../../dictionaries/sources/kz.js';
+import { readMetro } from '../../../../dictionaries/sources/metro.js';
+import { readPost } from '../../../../dictionaries/sources/post.js';
+import { readKatottg } from '../../../../dictionaries/sources/ua.js';
+import { CollectingSink, DATA_DIR, FIXTURES, HAS_DATA } from '../../../helpers/model-sink.js';
 
 describe('readPost(path, sink)', () => {
   it('keeps delivery offices with the Post spelling of the region, skips numeric cities', async () => {

@@ -1,7 +1,7 @@
 /** decodeCp1251 (cli/batch/sniff.ts): Excel's Russian CSV read as iconv-lite's win1251 table reads it. */
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { decodeCp1251 } from '../../../cli/batch/sniff.js';
+import { decodeCp1251 } from '../../../../cli/batch/sniff.js';
 
 describe('decodeCp1251(bytes)', () => {
   it('reads every byte as iconv-lite does, the undefined 0x98 included', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildModels } from '../../../../dictionaries/countries.js';
-import { gaOf, type MergedHouse, type MergedModel } from '../../../../dictionaries/merged-model.js';
-import { Level } from '../../../../dictionaries/source-model.js';
-import { DATA_DIR, HAS_DATA } from '../sink.js';
+import { buildModels } from '../../../dictionaries/countries.js';
+import { gaOf, type MergedHouse, type MergedModel } from '../../../dictionaries/merged-model.js';
+import { Level } from '../../../dictionaries/source-model.js';
+import { DATA_DIR, HAS_DATA } from '../../helpers/model-sink.js';
 
 describe.runIf(HAS_DATA)('buildModels(dataDir) on the shared data', () => {
   let models: MergedModel[];

@@ -5,8 +5,8 @@
  */
 import type {
   ApartmentInfo, CodesOut, Country, Dictionary, Found, HouseInfo, HouseParts, IdKind, LevelKey, ObjectInfo, Quality, Resolution,
-} from '../../../engine/types.js';
-import { HOUSE_PART_KEYS, LEVEL_KEYS } from '../../../engine/types.js';
+} from '../../engine/types.js';
+import { HOUSE_PART_KEYS, LEVEL_KEYS } from '../../engine/types.js';
 
 const codes = (c: Partial<CodesOut>): CodesOut => ({ fias: '', ga: '', osm: '', gar: '', kladr: '', ...c });
 

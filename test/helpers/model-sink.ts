@@ -2,9 +2,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, ModelSink, MunicipalObject, SourceInfo } from '../../../dictionaries/source-model.js';
+import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, ModelSink, MunicipalObject, SourceInfo } from '../../dictionaries/source-model.js';
 
-export const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const FIXTURES = resolve(REPO_ROOT, 'test/fixtures/dictionaries');
 export const DATA_DIR = resolve(REPO_ROOT, process.env.DATA_DIR ?? '../shared/data');
 export const HAS_DATA = existsSync(resolve(DATA_DIR, 'ru/gar/gar_xml.zip'));

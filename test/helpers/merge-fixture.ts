@@ -1,6 +1,6 @@
 /** A small merge of one region and its streets, some of whose records join by FIAS id or by name. */
-import { ModelBuilder } from '../../../../dictionaries/merge/sink.js';
-import { Level, type AddressObject } from '../../../../dictionaries/source-model.js';
+import { ModelBuilder } from '../../dictionaries/merge/sink.js';
+import { Level, type AddressObject } from '../../dictionaries/source-model.js';
 
 export const region = (extra: Partial<AddressObject> = {}): AddressObject => ({
   key: 'fias:0c5b2444-70a0-4932-980c-b4dc0d3f02b5',

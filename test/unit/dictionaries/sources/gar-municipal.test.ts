@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Level } from '../../../dictionaries/source-model.js';
-import { deepestMunicipal, readGar } from '../../../dictionaries/sources/gar.js';
-import { FILES, guidOf, writeMunicipalGar } from '../../helpers/municipal-gar.js';
-import { CollectingSink } from './sink.js';
+import { Level } from '../../../../dictionaries/source-model.js';
+import { deepestMunicipal, readGar } from '../../../../dictionaries/sources/gar.js';
+import { FILES, guidOf, writeMunicipalGar } from '../../../helpers/municipal-gar.js';
+import { CollectingSink } from '../../../helpers/model-sink.js';
 
 const key = (id: number) => guidOf(id);
 

@@ -1,7 +1,7 @@
 /** RecordScanner and splitRecord (cli/batch/records.ts): records cut where CSV says, however the bytes arrive. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvField, RecordScanner, splitRecord } from '../../../cli/batch/records.js';
+import { csvField, RecordScanner, splitRecord } from '../../../../cli/batch/records.js';
 
 /** Scans `text` fed in pieces of the given sizes, as the job does (an incomplete tail scanned again with the next bytes). */
 function recordsOf(text: string, delimiter: string, pieces: number[]): string[] {

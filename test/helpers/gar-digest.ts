@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import yazl from 'yazl';
-import type { ModelSink } from '../../../dictionaries/source-model.js';
-import { openZip } from '../../../dictionaries/io/zip.js';
+import type { ModelSink } from '../../dictionaries/source-model.js';
+import { openZip } from '../../dictionaries/io/zip.js';
 
 type Reader = (zip: string, sink: ModelSink, options: { asOf: string }) => Promise<{ objects: number; houses: number; steads: number; apartments: number }>;
 

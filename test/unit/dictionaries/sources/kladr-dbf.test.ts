@@ -2,10 +2,10 @@ import { resolve } from 'node:path';
 import { writeFileSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ModelBuilder } from '../../../dictionaries/merge/sink.js';
-import { Level } from '../../../dictionaries/source-model.js';
-import { readKladrAltnames, readKladrSocrbase } from '../../../dictionaries/sources/kladr-dbf.js';
-import { DATA_DIR, HAS_DATA } from './sink.js';
+import { ModelBuilder } from '../../../../dictionaries/merge/sink.js';
+import { Level } from '../../../../dictionaries/source-model.js';
+import { readKladrAltnames, readKladrSocrbase } from '../../../../dictionaries/sources/kladr-dbf.js';
+import { DATA_DIR, HAS_DATA } from '../../../helpers/model-sink.js';
 
 describe.runIf(HAS_DATA)('KLADR dBase readers on the real files', () => {
   it('decodes SOCRBASE from cp866 with levels', async () => {
