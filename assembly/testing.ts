@@ -1,12 +1,13 @@
 /**
  * The core's test hooks: exports of the debug build only (its entry is debug.ts; the release build, index.ts, has
  * none). Tests and the property checks reach the core's internals through them: its counters, one word looked up
- * alone, and the references the fast paths are checked against (every reading read, every raising solve done again).
+ * alone, the token table, the subtree index (ranges, postcodes, house leads), and the references the fast paths are
+ * checked against (every reading read, every raising solve done again).
  * Each hook sets state through its owner's setter; none keeps state of its own.
  */
 import { RESULT, INPUT_CAPACITY, SRC, setI32, i32At } from './memory';
 import { normalize, VARIANT_COUNT } from './text';
-import { tokenize, tok, setSplitGlued, setJoinCompounds, TOKEN_STRIDE, F_START, F_LEN, F_KIND, F_SEP, F_SEGMENT, F_VALUE } from './tokenize';
+import { tokenize, tok, setSplitGlued, setJoinCompounds, F_START, F_LEN, F_KIND, F_SEP, F_SEGMENT, F_VALUE } from './tokenize';
 import { scoped, subtreeEnd, postcodeSlice, postcodeObject, leadsHaveFirst, leadsHavePair, hasShortKey } from './subtree';
 import { objectCount } from './blob';
 import { fuzzyCount, visitCount, memoAnswers, resetVisitBudget, lookup, setCellWalk, hitCount, HITS, costOf } from './trie';
