@@ -19,7 +19,7 @@
  *   AREA_MAX   i32 × wordCount        the greatest weight the word has in an area's name (field 10)
  *   AREA_TOP   i32 × 2 × wordCount    per order: the greatest key of an area whose name has the word (fields 11, 12;
  *                                     `ensureOrder`): a word's places are bounded before any of them is read
- *                                     (names.ts, the places of a word typed alone)
+ *                                     (classify/deferred-areas.ts, the places of a word typed alone)
  *   LEAF_MAX   i32 × 2 × wordCount    the greatest weight the word has in a leaf's name, and the most times it
  *                                     occurs in one (bounds, solve/scope.ts) (fields 2, 3)
  *   LEAF_LEVELS i32 × wordCount       bit L set when a leaf of level L has the word in its name (field 4)
@@ -49,7 +49,7 @@
  *                                     is twice in it), the name's other weight (bits 40–47, at most 255) and whether
  *                                     it is an earlier name (bit 48), and when the name has one word besides the
  *                                     word, that word's sign (`otherSign`, bits 49–62; bit 63 set): a name that cannot
- *                                     reach is passed by without a read of the name or its object (names.ts)
+ *                                     reach is passed by without a read of the name or its object (classify/ordered.ts)
  *   TAIL_LEADS u64 × 2 × (leaf postings / 16 + wordCount)  per order: for every 16th name of each word's ordered
  *                                     list, the HOUSE_LEADS of the names from it to the end of the list, so that a
  *                                     cursor whose names have no house starting as the one typed is dropped
@@ -401,7 +401,7 @@ export function leadsHavePair(o: i32, c1: i32, c2: i32): bool {
 
 /**
  * Some house key of object o is the two digits c1 c2, or them and one character more (true without the index):
- * `35` typed, a street whose houses are 35к1 and 35к2 is told without reading them (suggest.ts hintHouseLoss).
+ * `35` typed, a street whose houses are 35к1 and 35к2 is told without reading them (solve/suggest.ts hintHouseLoss).
  */
 export function hasShortKey(o: i32, c1: i32, c2: i32): bool {
   if (SHORT_KEYS == 0) return true;
@@ -411,8 +411,8 @@ export function hasShortKey(o: i32, c1: i32, c2: i32): bool {
 
 /**
  * Reads object o's house leads and short keys and returns bits of them that mean nothing: a caller about to ask
- * them of several objects at random asks this of each first, loads that do not wait for one another (names.ts
- * `warmObjects`). 0 without the index.
+ * them of several objects at random asks this of each first, loads that do not wait for one another
+ * (classify/ordered.ts `warmObjects`). 0 without the index.
  */
 export function touchHouses(o: i32): u64 {
   return HOUSE_LEADS == 0 ? 0 : load<u64>(HOUSE_LEADS + (<usize>o << 4)) ^ load<u64>(SHORT_KEYS + (<usize>o << 4));
@@ -496,7 +496,7 @@ let OBJECT_FACTS: usize = 0;
 
 /**
  * The sign LEAF_FACTS keeps of a name's one word besides the cursor's (bits 49–62, 14 bits of word v's hash): a name
- * whose other word's sign no hit word has holds no other hit word (names.ts `factsBound`).
+ * whose other word's sign no hit word has holds no other hit word (classify/ordered.ts `factsBound`).
  */
 export const OTHER_SIGN_BITS: i32 = 14;
 // @ts-ignore: decorator
@@ -600,7 +600,7 @@ export function leadsHaveWanted(o: i32): bool {
 /**
  * Some name of word w's list in `order` from position i on (or a little before it: its block) belongs to an object
  * with a house of the leads wanted (true without the index). A cursor of the ordered rest whose names have no such
- * house cannot lead to a name with the house bonus (names.ts minorHit).
+ * house cannot lead to a name with the house bonus (classify/ordered.ts minorHit).
  */
 export function tailHasLeads(order: i32, w: i32, i: i32): bool {
   const tails = unchecked(TAIL_LEADS[order]);

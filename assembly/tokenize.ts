@@ -113,7 +113,7 @@ function joinAbbreviations(len: i32): i32 {
   return len;
 }
 
-/** Whether `joinAbbreviations` joins two long runs a hyphen parts when together they are a word: set by abi.ts. */
+/** Whether `joinAbbreviations` joins two long runs a hyphen parts when together they are a word: set by solve/readings.ts. */
 let joinCompounds = false;
 export function setJoinCompounds(on: bool): void {
   joinCompounds = on;
@@ -150,7 +150,7 @@ function shiftRight(i: i32, len: i32, at: i32): void {
 
 /**
  * Whether `tokenize` splits a run of letters that is no word of the vocabulary, nor the start of one, into two that
- * are (`борисаельцина` → бориса ельцина, `санктпетербург`, `уланудэ`): set by abi.ts for the readings that ask (solve/readings.ts).
+ * are (`борисаельцина` → бориса ельцина, `санктпетербург`, `уланудэ`): set by solve/readings.ts for the readings that ask.
  */
 let splitGlued = false;
 /** hints: the second part of the last run may be the start of a word (`борисаельц`: the word being typed) */

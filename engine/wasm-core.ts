@@ -39,6 +39,14 @@ export interface CoreTestHooks {
   setEveryReading(on: number): void;
   /** how standardize passes the rest by once a runner-up is within the margin: 0 off, 1 on (the default), 2 checked */
   setStandardizeRaising(mode: number): void;
+  /** the input folded as `variant` and tokenized (`glued` 1 splits two words glued, 2 the last as typed; `compounds` 1 joins hyphened runs); RESULT [count, (start, length, source start, source end, kind, sep, segment, value)…] */
+  tokenizeText(len: number, variant: number, glued: number, compounds: number): number;
+  /** the end of object o's subtree (its descendants are o + 1 … end − 1); −1 without the subtree index */
+  subtreeEndOf(o: number): number;
+  /** the objects the subtree index lists under a postcode (not their parent's); RESULT [count, ids…]; −1 without the index */
+  postcodeObjects(postcode: number): number;
+  /** house leads of object o: bit 0 a key starts with c1, bit 1 with c1 c2, bit 2 a key is the two digits c1 c2 (and one more) */
+  houseLeadsOf(o: number, c1: number, c2: number): number;
 }
 
 /** Section kinds of assembly/blob.ts and abi.ts, by blob `core` member name. */

@@ -13,7 +13,7 @@ import { notePlaceWord } from './places';
 
 /**
  * A word of six letters or more hit no word of the vocabulary, even with its slips, in the plain reading since the last
- * `clearUnhitWord` (it may be two words glued: abi.ts reads the hints again with them split).
+ * `clearUnhitWord` (it may be two words glued: solve/readings.ts reads the hints again with them split).
  */
 export let unhitWord = false;
 export function clearUnhitWord(): void {

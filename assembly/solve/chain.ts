@@ -7,7 +7,7 @@
  * Candidates come in two steps (solve/scope.ts): the areas the query names first, then the streets under
  * them, best bound first, until no chain left unread can beat the winner or reach the runner-up margin; a
  * street name that repeats in thousands of places is scored where the query puts it. The answer is the one
- * scoring every candidate would give: ties fall to the candidate read first in one pass (names.ts).
+ * scoring every candidate would give: ties fall to the candidate read first in one pass (classify/candidates.ts `readEarlier`).
  *
  * Solvers, in order (one reason each), each the function of its name below (`scopeSolver` … `commonTypePenalty`):
  * `solve` runs the scope and the floor, `chainScore` adds the solvers that score, `evaluate` takes off the place
@@ -44,7 +44,7 @@ import { openScope, tightenScope, nextBound, openNext, nextIsOrdered, passBelow,
 const UNIQUE_MARGIN: i32 = 30;
 const HOUSE_BONUS: i32 = 80;
 /**
- * What a chain loses that reads none of the words naming a region or a city as typed (names.ts `placeTokens`):
+ * What a chain loses that reads none of the words naming a region or a city as typed (classify/places.ts `placeTokens`):
  * `Казань, ул Малышева 5` is not Екатеринбург's street with Казань left over, but Казань with the street unfound.
  * More than a street, its type and a house gain: the place the string names wins over any chain leaving it out.
  */
@@ -331,7 +331,7 @@ function leafExtra(): i32 {
 }
 /**
  * What every leaf not read yet surely loses to PLACE_LEFT_PENALTY when no candidate on its path reads a token naming
- * a place: the leaves whose names do were read with the areas (names.ts readPlaceLeaves). So `Новосибирск, ул Ленина 5`
+ * a place: the leaves whose names do were read with the areas (classify/places.ts readPlaceLeaves). So `Новосибирск, ул Ленина 5`
  * bounds the thousands of ул Ленина elsewhere below the city, and does not read them.
  */
 let restLeft: i32 = 0;
@@ -354,7 +354,7 @@ export function placeLeftBy(mask: u64): i32 {
 
 /**
  * What every leaf of the rest (no candidate above it) not read yet surely loses to PLACE_LEFT_PENALTY: every leaf name
- * a place word is in was read with the areas (names.ts readPlaceLeaves), so a leaf not read yet reads no such token.
+ * a place word is in was read with the areas (classify/places.ts readPlaceLeaves), so a leaf not read yet reads no such token.
  */
 export function placeLeftOfRest(): i32 {
   return placeTokens != 0 && scoped ? PLACE_LEFT_PENALTY : 0;
@@ -696,7 +696,7 @@ export function solve(): i32 {
   evaluate(0, objUsed);
   extra = leafExtra();
   // a leaf of the rest with no house key starting as the typed one or its alternative loses the house bonus
-  // (`chainHouseLoss`), and so does a cursor of the ordered rest with no such leaf left on it (names.ts minorHit)
+  // (`chainHouseLoss`), and so does a cursor of the ordered rest with no such leaf left on it (classify/ordered.ts minorHit)
   clearLeadsWanted();
   chargeMissingHouse(0);
   if (withHouse && houseKeyLen > 0 && houseBaseLen > 0) {

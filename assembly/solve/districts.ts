@@ -2,7 +2,7 @@
  * District heuristics of the leftovers (solve/answer.ts): whether a word the chain did not read names a district the
  * answer agrees with rather than contradicts. The data places some answers in no district (OSM's villages sit in
  * their region, a city's districts are in no extract): a district typed there is no leftover that says the address is
- * wrong. They read the candidates the last solve collected (classify/names.ts: slot layout there) and the token table.
+ * wrong. They read the candidates the last solve collected (classify/candidates.ts: slot layout there) and the token table.
  */
 import { tok, tokenCount, F_KIND, F_ROLE, F_SEGMENT, F_TYPE_A, F_TYPE_B, KIND_ALPHA, ROLE_FREE } from '../tokenize';
 import { obj, typeLevelMask, O_LEVEL, O_PARENT } from '../blob';

@@ -2,13 +2,13 @@
  * Scope: which leaf names a solver reads, and in what order, so that it reads the streets of the places a
  * query names and stops before the thousands of streets of the same name elsewhere. The answer stays the one a
  * reading of every name gives: a solver stops only when no unread name can change it (ties between equal
- * answers go to the one-pass order, names.ts `readEarlier`), and reading more never changes it.
+ * answers go to the one-pass order, classify/candidates.ts `readEarlier`), and reading more never changes it.
  *
  * Anchors. After the area names are collected, every area candidate with a positive score is an anchor. Its
  * bound is the most a chain ending at a leaf under it can score: the leaf's own words, what the solver adds
  * besides (`anchorExtra(o)`: type word, house, postcode, rank bonuses) and its candidate ancestors, counted two
  * ways and the smaller taken: (a) the ancestors' positive scores (with type bonuses) plus the most a leaf's
- * name scores (`own`, names.ts); (b) per token: a token an ancestor holds goes either to it or to the leaf,
+ * name scores (`own`: classify/bounds.ts `leafGainBound`); (b) per token: a token an ancestor holds goes either to it or to the leaf,
  * since a chain uses each token once, so each ancestor counts the larger of its score and the leaf gains of
  * its tokens, and the tokens no ancestor holds count their leaf gains; when those gain nothing, the leaf scores
  * on some ancestor's tokens and that ancestor leaves the chain, so the least an ancestor loses so comes off
@@ -23,7 +23,7 @@
  *
  * The solver asks `nextBound()` (the greater of the next anchor's and the rest's, an anchor first at a tie) and
  * calls `openNext()` while the bound can change its answer. Opening a range costs a binary search per hit word,
- * or a look at each name in the range when it has fewer (names.ts rangeCost: a town's streets against the
+ * or a look at each name in the range when it has fewer (classify/postings.ts rangeCost: a town's streets against the
  * thousands of words a short prefix hits); once the openings would have cost more than reading every leaf name
  * of the hits twice, the anchors left are read in one sweep over the posting lists (a leaf is theirs when a candidate
  * stands above it): a scope never costs much more than two passes. (A posting of the sweep costs about two search
@@ -31,17 +31,17 @@
  * 1,160 postings of made-up words, 190 µs hot at lists 10 M, where reading the city's 799 names costs 23.)
  *
  * Bounds that look at the subtree: a token counts for the leaves under an anchor only when one of its words is
- * in a leaf's name there (names.ts leafTokensIn: a binary search per word, for tokens of few words), and an area
+ * in a leaf's name there (classify/leaf-hits.ts leafTokensIn: a binary search per word, for tokens of few words), and an area
  * whose own tokens are all that its leaves can gain on is no anchor (a leaf under it takes one of them, and the
  * area leaves the chain). The rest read in order drops the cursors that can only lead to leaves below the
- * threshold (names.ts minorHit): those of the tokens whose gains together stay below it, and those of words
+ * threshold (classify/ordered.ts minorHit): those of the tokens whose gains together stay below it, and those of words
  * whose names all score below it.
  *
  *   ANCHORS i32 × 3 × anchorCount  id, bound (a) less `own`, bound (b), both with the anchor's extra
  *   HEAP    i64 × anchorCount      max-heap of (bound << 32 | anchor index); rebuilt when `own` is tightened
  *   OPEN    i32 × 2 × openCount    the open ranges [start, end), sorted and disjoint
  *   ABOVE   i32 × 2 × aboveCount   the objects a candidate area stands above, [area + 1, subtree end) merged, sorted
- *                                  and disjoint; grown from names.ts raisedArea as areas turn positive
+ *                                  and disjoint; grown from classify/candidates.ts raisedArea as areas turn positive
  */
 import { reserve } from '../memory';
 import { heapAt, setHeapAt, heapify, popHeap, sortAscending } from '../heap';
@@ -89,7 +89,7 @@ let OPEN: usize = 0;
 let openCount: i32 = 0;
 let ABOVE: usize = 0;
 let aboveCount: i32 = 0;
-/** the areas of names.ts raisedArea merged into ABOVE so far */
+/** the areas of classify/candidates.ts raisedArea merged into ABOVE so far */
 let aboveTaken: i32 = 0;
 /** more raised areas than this at once are merged by a sort (one by one each shifts the ranges after it) */
 const FEW_RAISED: i32 = 8;
@@ -115,7 +115,7 @@ function setupScope(): void {
   return load<i32>(ANCHORS + <usize>(i * 3 + field) * 4);
 }
 
-/** The leaf gains of the tokens in a mask (names.ts tokenLeafGain). */
+/** The leaf gains of the tokens in a mask (classify/leaf-hits.ts tokenLeafGain). */
 function maskGain(mask: u64): i32 {
   let total = 0;
   while (mask != 0) {
@@ -177,8 +177,8 @@ function buildHeap(): void {
  * `extraOf(key)`: a leaf is passed by on its names and `extraOf` before its object's record is read) to
  * leaf o itself (looked at before passing it by), less `houseLoss(o, slack)` (what o loses for want of the house
  * typed: it reads o's houses, so it is asked last, only when the rest of the bound reaches the threshold; it may stop
- * at a loss under `slack`, which o's bound passes the threshold by); `hints` collects leaves as hints do (names.ts
- * collectObjects). Without the subtree index every name is read already and the scope is empty.
+ * at a loss under `slack`, which o's bound passes the threshold by); `hints` collects leaves as hints do
+ * (classify/candidates.ts collectObjects). Without the subtree index every name is read already and the scope is empty.
  */
 export function openScope(
   leafOwn: i32, leafExtra: i32, anchorExtra: (o: i32) => i32, leafOrder: i32, key: (o: i32) => i32,
@@ -272,7 +272,7 @@ function restBound(): i32 {
 
 /**
  * What the words of a leaf of the rest at this key must score for it to matter: below it the leaf cannot reach
- * `skipBelow`, even at a tie (names.ts drops the cursors that can lead only to such leaves).
+ * `skipBelow`, even at a tie (classify/ordered.ts drops the cursors that can lead only to such leaves).
  */
 function restNeeded(key: i32): i32 {
   return skipBelow == NO_BOUND ? NO_NEED : skipBelow - restExtraOf(key);
@@ -326,8 +326,8 @@ export function nextIsRest(): bool {
 }
 
 /**
- * Reads, out of order, the first unread name of the ordered rest's cursor that gains the most (names.ts
- * primeOrdered): for a solver with no winner yet, whose threshold would otherwise pass nothing by while the reader
+ * Reads, out of order, the first unread name of the ordered rest's cursor that gains the most
+ * (classify/ordered.ts primeOrdered): for a solver with no winner yet, whose threshold would otherwise pass nothing by while the reader
  * drains the cursor of the earlier hit. True when it read something (collected for the solver to evaluate).
  */
 export function primeRest(): bool {
@@ -368,7 +368,7 @@ export function openPostcode(postcode: i32): bool {
   return true;
 }
 
-/** The next opening reads one name of the rest in order: names.ts nextHit and nextName say which, `restKey` its key. */
+/** The next opening reads one name of the rest in order: classify/ordered.ts nextHit and nextName say which, `restKey` its key. */
 export function nextIsOrdered(): bool {
   return ordering && nextIsRest();
 }

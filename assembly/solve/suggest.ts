@@ -16,7 +16,7 @@
  * no street left could enter it: the hints are those of reading everything. A word typed alone (`сер`) reads its
  * places that way too, best bound first (LevelBonus and WeightBonus known before reading): a prefix of a few letters
  * reaches thousands of places in a national dictionary. So does the word being typed after words no street's name
- * holds (`екатеринбург лен`), for the places no candidate of those words stands above or below (names.ts).
+ * holds (`екатеринбург лен`), for the places no candidate of those words stands above or below (classify/deferred-areas.ts).
  */
 import { reserve, RESULT, setI32, u16At } from '../memory';
 import { isDigit } from '../text';
@@ -285,10 +285,10 @@ let extra: i32 = 0;
 /**
  * What a street of the scope's rest (one with no candidate place above it) surely loses to the words it leaves out
  * (`leftPenaltyOf`): it explains only the tokens its own name is hit by, so every word no street's name has a hit on
- * (names.ts leafHitTokens: the town of `кикрполь горько`) is left out by each of them. Without it in the rest's
+ * (classify/leaf-hits.ts leafHitTokens: the town of `кикрполь горько`) is left out by each of them. Without it in the rest's
  * bounds, the penalty lowered the last hint's rank below the bound of every street of that name in every other town,
  * and all were read (hints 20× slower at 10 M houses). The words some streets have and others not are charged per
- * name in the rest's reading (names.ts chargeLeftTokens: `нижняя с`, a street that is not Нижняя pays for нижняя).
+ * name in the rest's reading (classify/bounds.ts chargeLeftTokens: `нижняя с`, a street that is not Нижняя pays for нижняя).
  */
 let restLeft: i32 = 0;
 function leafRankExtra(): i32 {
@@ -500,19 +500,19 @@ export function suggestInto(prefix: bool, max: i32, writeAbove: i32): i32 {
   }
   resetCandidates();
   // a street of the rest whose houses none starts as the one typed loses the house bonus (`hintHouseLoss`), and so
-  // does a cursor of the ordered rest with no such street left on it (names.ts minorHit)
+  // does a cursor of the ordered rest with no such street left on it (classify/ordered.ts minorHit)
   if (houseKeyLen > 0) {
     leadsWanted(u16At(HOUSE_KEY, 0), houseKeyLen > 1 ? u16At(HOUSE_KEY, 1) : -1);
     chargeMissingHouse(HOUSE_HINT_BONUS);
     if (twoDigitsTyped()) chargeShortHouse(TWO_LONGER_LOSS, u16At(HOUSE_KEY, 0), u16At(HOUSE_KEY, 1));
   }
-  // the places only the word being typed reaches: read best bound first, like the streets (names.ts orderDeferredAreas)
+  // the places only the word being typed reaches: read best bound first, like the streets (classify/deferred-areas.ts orderDeferredAreas)
   classifyNames(prefixToken, true);
   // after the names are classified: a type word (`ул`, `мкр`) is known as one only then, and is no word to leave out
   leftTokens = leftTokenMask(prefixToken);
   typingBit = prefixToken >= 0 ? (<u64>1) << <u64>prefixToken : 0;
   areaLeft = prefixToken >= 0 ? leftPenaltyOf(leftTokens & ~typingBit) : 0;
-  // a place read later reads the word being typed alone, which names no place typed (names.ts placeTokens)
+  // a place read later reads the word being typed alone, which names no place typed (classify/places.ts placeTokens)
   areaLeft += placeLeftBy(prefixToken >= 0 ? (<u64>1) << <u64>prefixToken : 0);
   if (areasDeferred) orderDeferredAreas(areaRankBound, ORDER_HINT, areaExtraBound());
   collectObjects(true);

@@ -139,7 +139,7 @@ describe('WasmCore', () => {
 });
 
 describe('hooks: the test hooks (assembly/testing.ts)', () => {
-  const HOOKS = ['stats', 'lookupWord', 'setEveryReading', 'setStandardizeRaising'];
+  const HOOKS = ['stats', 'lookupWord', 'setEveryReading', 'setStandardizeRaising', 'tokenizeText', 'subtreeEndOf', 'postcodeObjects', 'houseLeadsOf'];
   const exported = (module: WebAssembly.Module) => WebAssembly.Module.exports(module).map((e) => e.name);
 
   it('are exports of the debug build, beside every export of the release build', async () => {
