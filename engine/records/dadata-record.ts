@@ -357,27 +357,30 @@ export function dadataAddress(record: AddressRecord, extras: DadataExtras = {}):
   // the cleaner says coordinates were not determined (5) when nothing matched; a hint always matched
   const geo = found ? qcGeo(geoLevel) : cleaner ? 5 : null;
   const capital = facts?.capital && levels.city.name && foldName(levels.city.name) === foldName(facts.capital) ? '2' : null;
-  const data = {
+  const { region, area, sub_area: subArea, city, city_district: district, settlement, street } = levels;
+  // one literal in DaData's order: the record keeps one shape, cheap to build and to write as JSON
+  const data: DadataAddress = {
     source: cleaner ? extras.source! : null,
-    result: null as Text,
+    result: null,
     postal_code: nonEmpty(record.postcode),
     country: found || cleaner ? record.country.name : null,
     country_iso_code: found || cleaner ? record.country.alpha2 : null,
     federal_district: facts?.federalDistrict ?? null,
-  } as DadataAddress;
-  const out = data as unknown as Record<string, unknown>;
-  for (const name of DADATA_LEVELS) {
-    const fields = levels[name];
-    out[`${name}_fias_id`] = fields.fias_id;
-    out[`${name}_kladr_id`] = fields.kladr_id;
-    if (name === 'region') out.region_iso_code = facts?.iso ?? null;
-    out[`${name}_with_type`] = fields.with_type;
-    out[`${name}_type`] = fields.type;
-    out[`${name}_type_full`] = fields.type_full;
-    out[name] = fields.name;
-    if (name === 'city') out.city_area = null;
-  }
-  Object.assign(data, {
+    region_fias_id: region.fias_id, region_kladr_id: region.kladr_id, region_iso_code: facts?.iso ?? null,
+    region_with_type: region.with_type, region_type: region.type, region_type_full: region.type_full, region: region.name,
+    area_fias_id: area.fias_id, area_kladr_id: area.kladr_id,
+    area_with_type: area.with_type, area_type: area.type, area_type_full: area.type_full, area: area.name,
+    sub_area_fias_id: subArea.fias_id, sub_area_kladr_id: subArea.kladr_id,
+    sub_area_with_type: subArea.with_type, sub_area_type: subArea.type, sub_area_type_full: subArea.type_full, sub_area: subArea.name,
+    city_fias_id: city.fias_id, city_kladr_id: city.kladr_id,
+    city_with_type: city.with_type, city_type: city.type, city_type_full: city.type_full, city: city.name,
+    city_area: null,
+    city_district_fias_id: district.fias_id, city_district_kladr_id: district.kladr_id,
+    city_district_with_type: district.with_type, city_district_type: district.type, city_district_type_full: district.type_full, city_district: district.name,
+    settlement_fias_id: settlement.fias_id, settlement_kladr_id: settlement.kladr_id,
+    settlement_with_type: settlement.with_type, settlement_type: settlement.type, settlement_type_full: settlement.type_full, settlement: settlement.name,
+    street_fias_id: street.fias_id, street_kladr_id: street.kladr_id,
+    street_with_type: street.with_type, street_type: street.type, street_type_full: street.type_full, street: street.name,
     stead_fias_id: house.stead && houseFound(record) && !details.house ? nonEmpty(details.codes?.fias) : null,
     stead_cadnum: null,
     stead_type: house.stead_type, stead_type_full: house.stead_type_full, stead: house.stead,
@@ -418,7 +421,7 @@ export function dadataAddress(record: AddressRecord, extras: DadataExtras = {}):
     history_values: null,
     unparsed_parts: nonEmpty(record.undefinedParts),
     qc,
-  });
+  };
   if (cleaner) data.result = found ? dadataValue(data) : null;
   return data;
 }
