@@ -155,9 +155,10 @@ async function ask(widget: Widget): Promise<void> {
       body: JSON.stringify({ query, count, countryCode: countryOf(input) }),
       signal: request.signal,
     });
+    // a gateway's 502 page is no JSON: the status is read first
+    if (reply.status >= 500 && offline?.ready) throw new TypeError(`HTTP ${reply.status}`);
     const body = (await reply.json()) as { suggestions?: AddressRecord[]; message?: string };
     if (sequence !== widget.sent) return;
-    if (reply.status >= 500 && offline?.ready) throw new TypeError(`HTTP ${reply.status}`);
     if (!reply.ok) throw new Error(body.message ?? `HTTP ${reply.status}`);
     offline?.reached();
     show(widget, body.suggestions ?? [], 'service');
