@@ -4,6 +4,8 @@
  *   index.html      web/index.html with the build id and the manifest (countries, sizes) filled in
  *   app.js          web/app.ts bundled by esbuild for the browser (the engine, the records, msgpackr)
  *   sw.js           web/sw.ts, the service worker, with the build id and the files it precaches
+ *   engine.mjs      web/engine.ts as an ES module (createEngine): the widget's offline hints import it
+ *   widget.mjs      the hints widget as an ES module exporting attach and detach (web/widget-bundle.ts)
  *   core.wasm       the release core, as the server runs it
  *   <country>.dict  web dictionaries (build-web-dict.ts)
  *   manifest.json   the same manifest, for the host and the report
@@ -24,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { buildWebDictionaries, type WebDictionaryStats } from './build-web-dict.js';
+import { bundleWidget } from './widget-bundle.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WEB = join(ROOT, 'web');
@@ -34,6 +37,9 @@ export const DEFAULT_DICTIONARIES_DIR = join(ROOT, 'build', 'dictionaries');
 
 /** Paths the service worker precaches at install; the page adds its country's dictionary. */
 export const SHELL = ['/', '/web/app.js', '/web/core.wasm'];
+
+/** Built files besides the dictionaries, the page and its worker; each gets a .gz twin. */
+const SCRIPTS = ['app.js', 'engine.mjs', 'widget.mjs', 'core.wasm'];
 
 export interface WebManifest {
   buildId: string;
@@ -70,7 +76,7 @@ function newest(path: string, filter: (name: string) => boolean = () => true): n
 export function webBuildIsStale(options: WebBuildOptions = {}): boolean {
   const outDir = options.outDir ?? DEFAULT_OUT_DIR;
   const manifest = join(outDir, 'manifest.json');
-  if (!existsSync(manifest) || !existsSync(join(outDir, 'sw.js'))) return true;
+  if (!existsSync(manifest) || ![...SCRIPTS, 'sw.js'].every((name) => existsSync(join(outDir, name)))) return true;
   const built = statSync(manifest).mtimeMs;
   const sources = Math.max(
     newest(WEB),
@@ -108,10 +114,22 @@ export async function buildWeb(options: WebBuildOptions = {}): Promise<WebManife
     logLevel: 'silent',
   });
   for (const warning of bundle.warnings) log(`esbuild: ${warning.text}`);
+  await build({
+    entryPoints: [join(WEB, 'engine.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2022'],
+    minify: true,
+    legalComments: 'none',
+    outfile: join(outDir, 'engine.mjs'),
+    logLevel: 'silent',
+  });
+  await writeAtomically(join(outDir, 'widget.mjs'), await bundleWidget('module'));
 
   const hash = createHash('sha256');
   const files: WebManifest['files'] = {};
-  for (const name of ['app.js', 'core.wasm', ...dictionaries.map((d) => `${d.country}.dict`)]) {
+  for (const name of [...SCRIPTS, ...dictionaries.map((d) => `${d.country}.dict`)]) {
     const bytes = await readFile(join(outDir, name));
     hash.update(name).update(bytes);
     const gzip = gzipSync(bytes, { level: 9 });

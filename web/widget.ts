@@ -1,31 +1,25 @@
 /**
- * The embeddable hints widget, served at `/widget.js` (host/routes/widget.ts compiles this file once):
+ * The embeddable hints widget. Two builds of it (web/widget-bundle.ts): `/widget.js`, a classic script that attaches
+ * itself (web/widget-script.ts, compiled by host/routes/widget.ts), and `build/web/widget.mjs`, an ES module that
+ * exports `attach` and `detach` and attaches nothing by itself (web/widget-module.ts):
  *
- *   <script src="https://addr.example/widget.js" defer></script>
+ *   <script src="https://addr.example/widget.js" data-offline defer></script>
  *   <input name="address" data-address-hints data-count="7" data-country="RU">
  *
  * turns every `input[data-address-hints]` of the page (those added later too) into an ARIA 1.2 combobox over the
- * service's `POST /api/v1/suggest/address`, asked from the script's own origin (CORS): hints as the user types,
+ * service's `POST /api/v1/suggest/address`, asked from the page's origin (CORS): hints as the user types,
  * ↑ ↓ to move, Enter to choose, Escape to close, a mouse click to choose. Choosing a street keeps the list open for
  * the house number; choosing a house (or anything with its house part) closes it and dispatches
  * `address-hints:select` on the input, its `detail` the service's AddressRecord. Inputs of the same form marked
  * `data-address-field="postcode|region|area|city|settlement|street|house|flat|latitude|longitude|fias|address"`
  * are filled from it. Attributes: `data-service` (another service URL), `data-key` (an API key, sent as
- * `Authorization: Token …`), `data-count` (default 7), `data-country` (default RU). No dependencies, no globals but
- * `window.addressHintsWidget` (`attach(input)`, `detach(input)`).
+ * `Authorization: Token …`), `data-count` (default 7), `data-country` (default RU), `data-offline` (on the script
+ * tag or the input: hints from the in-page engine when the service cannot be reached, web/widget-offline.ts).
  */
+import type { AddressRecord } from './engine.js';
+import { offlineEngine, type OfflineEngine } from './widget-offline.js';
 
-interface Codes { fias: string; ga: string; osm: string; gar: string; kladr: string }
-interface Level { fullName: string; name: string; type: string; codes: Codes }
-interface AddressRecord {
-  address: string;
-  addressFull: string;
-  postcode: string;
-  region: Level; area: Level; city: Level; settlement: Level; planStructure: Level; street: Level;
-  houseDetails: { fullName: string; house: string; flat: string; codes: Codes | null } & Record<string, unknown>;
-  coordinates: { latitude: number; longitude: number };
-  [member: string]: unknown;
-}
+type Level = AddressRecord['street'];
 
 interface Widget {
   input: HTMLInputElement;
@@ -37,7 +31,15 @@ interface Widget {
   request: AbortController | null;
   /** the sequence number of the last request sent: an older answer arriving late is dropped */
   sent: number;
+  /** the in-page engine when the page opted in to offline hints (loaded at the first focus) */
+  offline: OfflineEngine | null;
   detach(): void;
+}
+
+/** What the entry sets: the service's URL and whether every input hints offline. */
+export interface WidgetDefaults {
+  service: string;
+  offline: boolean;
 }
 
 const SELECTOR = 'input[data-address-hints]';
@@ -47,9 +49,12 @@ const DEFAULT_COUNT = 7;
 const WIDGETS = new WeakMap<HTMLInputElement, Widget>();
 let nextId = 0;
 
-/** The service: the script's own origin, unless the script or the input names another (`data-service`). */
-const SCRIPT = document.currentScript as HTMLScriptElement | null;
-const SCRIPT_SERVICE = SCRIPT?.dataset.service || (SCRIPT?.src ? new URL(SCRIPT.src, location.href).origin : location.origin);
+const DEFAULTS: WidgetDefaults = { service: location.origin, offline: false };
+
+/** The entries' settings: the script's own origin and `data-offline` (widget-script.ts), the module's (widget-module.ts). */
+export function setDefaults(defaults: Partial<WidgetDefaults>): void {
+  Object.assign(DEFAULTS, defaults);
+}
 
 const STYLE = `
 .ah-box{position:relative;display:inline-block}
@@ -71,7 +76,17 @@ function injectStyle(): void {
 const letters = (text: string): number => (text.match(/\p{L}/gu) ?? []).length;
 
 function serviceOf(input: HTMLInputElement): string {
-  return (input.dataset.service || SCRIPT_SERVICE).replace(/\/+$/, '');
+  return (input.dataset.service || DEFAULTS.service).replace(/\/+$/, '');
+}
+
+const countryOf = (input: HTMLInputElement): string => input.dataset.country || 'RU';
+
+/** Shows hints (the service's or the in-page engine's) in the list, `source` on the list's `data-source`. */
+function show(widget: Widget, hints: AddressRecord[], source: 'service' | 'offline'): void {
+  widget.hints = hints;
+  widget.active = -1;
+  widget.list.dataset.source = source;
+  render(widget);
 }
 
 function render(widget: Widget): void {
@@ -114,7 +129,7 @@ function move(widget: Widget, step: number): void {
 }
 
 async function ask(widget: Widget): Promise<void> {
-  const { input } = widget;
+  const { input, offline } = widget;
   const query = input.value;
   if (letters(query) < MIN_LETTERS) {
     close(widget);
@@ -124,26 +139,42 @@ async function ask(widget: Widget): Promise<void> {
   const request = new AbortController();
   widget.request = request;
   const sequence = ++widget.sent;
+  const count = Number(input.dataset.count) || DEFAULT_COUNT;
+  if (offline?.shouldSkipService()) {
+    show(widget, offline.suggest(query, count), 'offline');
+    return;
+  }
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (input.dataset.key) headers.Authorization = `Token ${input.dataset.key}`;
-  const count = Number(input.dataset.count) || DEFAULT_COUNT;
+  // with the engine at hand, a service that does not answer in time counts as unreachable
+  const timer = offline?.ready ? setTimeout(() => request.abort(), offline.timeoutMs) : 0;
   try {
     const reply = await fetch(`${serviceOf(input)}/api/v1/suggest/address`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ query, count, countryCode: input.dataset.country || 'RU' }),
+      body: JSON.stringify({ query, count, countryCode: countryOf(input) }),
       signal: request.signal,
     });
+    // a gateway's 502 page is no JSON: the status is read first
+    if (reply.status >= 500 && offline?.ready) throw new TypeError(`HTTP ${reply.status}`);
     const body = (await reply.json()) as { suggestions?: AddressRecord[]; message?: string };
     if (sequence !== widget.sent) return;
     if (!reply.ok) throw new Error(body.message ?? `HTTP ${reply.status}`);
-    widget.hints = body.suggestions ?? [];
-    widget.active = -1;
-    render(widget);
+    offline?.reached();
+    show(widget, body.suggestions ?? [], 'service');
   } catch (err) {
-    if ((err as Error).name === 'AbortError' || sequence !== widget.sent) return;
+    if (sequence !== widget.sent) return;
+    // unreachable (a network error, a timeout, the service down): the in-page engine answers
+    if (offline?.ready && (err instanceof TypeError || request.signal.aborted)) {
+      offline.unreachable();
+      show(widget, offline.suggest(query, count), 'offline');
+      return;
+    }
+    if ((err as Error).name === 'AbortError') return;
     close(widget);
     input.dispatchEvent(new CustomEvent('address-hints:error', { bubbles: true, detail: { message: (err as Error).message } }));
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -158,7 +189,7 @@ function fieldValue(record: AddressRecord, field: string): string {
     case 'longitude': return record.coordinates.longitude ? String(record.coordinates.longitude) : '';
     case 'fias': return record.houseDetails.codes?.fias || record.street.codes.fias || record.settlement.codes.fias || record.city.codes.fias || '';
     default: {
-      const level = record[field] as Level | undefined;
+      const level = (record as unknown as Record<string, Level | undefined>)[field];
       return level && typeof level === 'object' && 'fullName' in level ? level.fullName : '';
     }
   }
@@ -191,6 +222,10 @@ function choose(widget: Widget, index: number): void {
   fillFields(input, record);
   input.dispatchEvent(new CustomEvent('address-hints:select', { bubbles: true, detail: record }));
 }
+
+/** True when the page opted in to offline hints for this input (`data-offline` on it or on the script tag). */
+const wantsOffline = (input: HTMLInputElement): boolean =>
+  input.dataset.offline !== undefined ? input.dataset.offline !== 'false' : DEFAULTS.offline;
 
 export function attach(input: HTMLInputElement): void {
   if (WIDGETS.has(input)) return;
@@ -237,9 +272,16 @@ export function attach(input: HTMLInputElement): void {
     }
   };
   const onBlur = (): void => close(widget);
+  // the engine and the dictionary are fetched once the user turns to the field, not with every page view
+  const onFocus = (): void => {
+    input.removeEventListener('focus', onFocus);
+    if (!wantsOffline(input)) return;
+    widget.offline = offlineEngine(serviceOf(input), countryOf(input), input);
+  };
   const widget: Widget = {
-    input, list, status, hints: [], active: -1, timer: 0, request: null, sent: 0,
+    input, list, status, hints: [], active: -1, timer: 0, request: null, sent: 0, offline: null,
     detach(): void {
+      input.removeEventListener('focus', onFocus);
       input.removeEventListener('input', onInput);
       input.removeEventListener('keydown', onKey);
       input.removeEventListener('blur', onBlur);
@@ -252,6 +294,8 @@ export function attach(input: HTMLInputElement): void {
   input.addEventListener('input', onInput);
   input.addEventListener('keydown', onKey);
   input.addEventListener('blur', onBlur);
+  input.addEventListener('focus', onFocus);
+  if (document.activeElement === input) onFocus();
   WIDGETS.set(input, widget);
 }
 
@@ -263,7 +307,8 @@ function attachAll(root: ParentNode): void {
   for (const input of Array.from(root.querySelectorAll<HTMLInputElement>(SELECTOR))) attach(input);
 }
 
-function start(): void {
+/** Attaches every `input[data-address-hints]` of the page, now and as they are added. */
+export function start(): void {
   attachAll(document);
   new MutationObserver((mutations) => {
     for (const mutation of mutations) {
@@ -275,7 +320,3 @@ function start(): void {
     }
   }).observe(document.documentElement, { childList: true, subtree: true });
 }
-
-(window as unknown as { addressHintsWidget: unknown }).addressHintsWidget = { attach, detach };
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
-else start();

@@ -1,6 +1,7 @@
 /**
  * The page with offline hints (web/): `/` and `/index.html`, the service worker at `/sw.js` (its scope
- * is the whole site), and `/web/<file>` (app.js, core.wasm, <country>.dict, …) from build/web. The first
+ * is the whole site), and `/web/<file>` (app.js, core.wasm, <country>.dict, engine.mjs and widget.mjs for the widget,
+ * …) from build/web. The first
  * request builds build/web (web/build.ts: esbuild, web dictionaries) when it is missing or older than
  * its sources; later requests serve the files as they are. Open to all, like the OpenAPI document: the
  * page holds no data the dictionaries' owner has not chosen to publish with the service.
@@ -24,6 +25,7 @@ const FILE = /^[a-z0-9][a-z0-9._-]*$/i;
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.wasm': 'application/wasm',

@@ -1,16 +1,14 @@
 /**
- * GET `/widget.js`: the embeddable hints widget (web/widget.ts), compiled by esbuild for the browser on the first
- * request and kept in memory; sent with `Cache-Control: no-cache` and an ETag of its bytes, gzip to clients that
+ * GET `/widget.js`: the embeddable hints widget (web/widget-script.ts), compiled by esbuild for the browser on the first
+ * request (web/widget-bundle.ts) and kept in memory; sent with `Cache-Control: no-cache` and an ETag of its bytes, gzip to clients that
  * take it. Open to all, like the page: pages of other sites load it with a `<script>` tag, and it then calls the
  * service from their origin (CORS, middleware/cors.ts).
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type Router from '@koa/router';
-import { build } from 'esbuild';
+import { bundleWidget } from '../../web/widget-bundle.js';
 import { UnavailableError } from '../errors.js';
-
-const SOURCE = new URL('../../web/widget.ts', import.meta.url);
 
 interface Compiled {
   bytes: Buffer;
@@ -22,16 +20,8 @@ interface Compiled {
 function compiler(): () => Promise<Compiled> {
   let pending: Promise<Compiled> | null = null;
   return () => {
-    pending ??= build({
-      entryPoints: [SOURCE.pathname],
-      bundle: true,
-      format: 'iife',
-      target: 'es2019',
-      minify: true,
-      write: false,
-      legalComments: 'none',
-    }).then((result) => {
-      const bytes = Buffer.from(result.outputFiles[0].contents);
+    pending ??= bundleWidget('script').then((contents) => {
+      const bytes = Buffer.from(contents);
       return { bytes, gzip: gzipSync(bytes), etag: `"widget-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}"` };
     }).catch((err: unknown) => {
       pending = null;

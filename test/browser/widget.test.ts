@@ -6,11 +6,15 @@
  * handed over in `address-hints:select` and written into the form's `data-address-field` inputs, is the service's
  * own record of the house (its native hints over HTTP).
  *
+ * With `data-offline` on the script tag, the same steps succeed with the network cut, from the in-page engine; the
+ * ES module build (`/web/widget.mjs`) attaches only the input the page hands it.
+ *
  * Chromium missing is a failure, not a skip: run scripts/ensure-chromium.sh (apt-get install chromium).
  */
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressRecord } from '../../web/engine.js';
 import { ARTIFACTS, launchChromium, startPageServer, type PageServer } from '../helpers/other-origin.js';
 import { startServer, type RunningTestServer } from '../helpers/browser-server.js';
 
@@ -18,9 +22,10 @@ let service: RunningTestServer;
 let shop: PageServer;
 let browser: Browser;
 
-function shopPage(serviceUrl: string): string {
+/** The shop's checkout; `script` loads the widget (default: `/widget.js` of the service with a plain tag). */
+function shopPage(serviceUrl: string, script = `<script src="${serviceUrl}/widget.js" defer></script>`): string {
   return `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>Оформление заказа</title>
-    <script src="${serviceUrl}/widget.js" defer></script></head>
+    ${script}</head>
     <body><form id="order">
       <label for="address">Адрес доставки</label> <input id="address" name="address" size="70" data-address-hints data-count="7">
       <p><input name="postcode" data-address-field="postcode"> <input name="city" data-address-field="city">
@@ -33,8 +38,20 @@ function shopPage(serviceUrl: string): string {
 
 beforeAll(async () => {
   service = await startServer();
-  shop = await startPageServer((path) => (path === '/checkout.html' ? { type: 'text/html', body: shopPage(service.url) } : null));
+  const pages: Record<string, string> = {
+    '/checkout.html': shopPage(service.url),
+    '/offline.html': shopPage(service.url, `<script src="${service.url}/widget.js" data-offline defer></script>`),
+    // the ES module attaches nothing by itself: the page attaches #address, and #notes (marked too) stays a plain input
+    '/module.html': shopPage(service.url, `<script type="module">
+      import { attach, detach } from '${service.url}/web/widget.mjs';
+      attach(document.getElementById('address'));
+      window.widgetModule = { attach: typeof attach, detach: typeof detach };
+    </script>`).replace('</form>', '<input id="notes" data-address-hints></form>'),
+  };
+  shop = await startPageServer((path) => (path in pages ? { type: 'text/html', body: pages[path] } : null));
   browser = await launchChromium();
+  // the first request for a file of build/web builds it when stale (web/build.ts): here, not inside a test's wait
+  expect((await fetch(`${service.url}/web/widget.mjs`)).status).toBe(200);
 }, 180_000);
 
 afterAll(async () => {
@@ -42,6 +59,34 @@ afterAll(async () => {
   await shop?.close();
   await service?.close();
 });
+
+/** The service's own hints for `query`, asked from here over HTTP. */
+async function nativeHints(query: string): Promise<AddressRecord[]> {
+  const reply = await fetch(`${service.url}/api/v1/suggest/address`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, count: 7 }),
+  });
+  return ((await reply.json()) as { suggestions: AddressRecord[] }).suggestions;
+}
+
+const STREET = 'Свердловская обл, г Екатеринбург, ул Вокзальная';
+const HOUSE = `${STREET}, дом 15`;
+
+/** Types the street, takes it with the keyboard, types the house number, takes the house; `shot` names a screenshot of the house hints. */
+async function chooseStreetThenHouse(page: Page, shot: string): Promise<void> {
+  const input = page.locator('input#address');
+  await input.focus();
+  await page.keyboard.type('екатеринбург вокз', { delay: 40 });
+  await activate(page, STREET);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => input.inputValue()).toBe(`${STREET} `);
+  await page.keyboard.type('15', { delay: 40 });
+  await activate(page, HOUSE);
+  await page.screenshot({ path: join(ARTIFACTS, shot) });
+  await page.keyboard.press('Enter');
+  await expect.poll(() => input.inputValue()).toBe(HOUSE);
+}
 
 const options = (page: Page): Promise<string[]> => page.locator('[role="option"]').allTextContents();
 
@@ -96,13 +141,7 @@ describe('/widget.js on a page of another origin', () => {
 
       const chosen = await page.evaluate(() => (window as unknown as { chosen: unknown[] }).chosen);
       expect(chosen.length).toBe(1);
-      const reply = await fetch(`${service.url}/api/v1/suggest/address`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: 'Свердловская обл, г Екатеринбург, ул Вокзальная 15', count: 7 }),
-      });
-      const native = ((await reply.json()) as { suggestions: { addressFull: string; postcode: string }[] }).suggestions
-        .find((record) => record.addressFull === 'Свердловская обл, г Екатеринбург, ул Вокзальная, дом 15');
+      const native = (await nativeHints(`${STREET} 15`)).find((record) => record.addressFull === HOUSE);
       expect(native).toBeDefined();
       expect(chosen[0]).toEqual(native);
       const field = (name: string) => page.locator(`input[name="${name}"]`).inputValue();
@@ -121,6 +160,111 @@ describe('/widget.js on a page of another origin', () => {
       await page.keyboard.press('Escape');
       await expect.poll(() => input.getAttribute('aria-expanded')).toBe('false');
       expect(await page.locator(`[id="${listId}"]`).isHidden()).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('hints a street and a house from the in-page engine once the network is cut (data-offline)', async () => {
+    const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.message));
+      expect((await page.goto(`${shop.url}/offline.html`))?.status()).toBe(200);
+      const input = page.locator('input#address');
+      await expect.poll(() => input.getAttribute('role')).toBe('combobox');
+      // focusing the field loads the engine, the core and the dictionary from the service
+      await input.focus();
+      await expect.poll(() => input.getAttribute('data-offline-state'), { timeout: 30_000 }).toBe('ready');
+
+      // the network cut as in offline.test.ts: every request recorded and aborted, the browser offline
+      const leaked: string[] = [];
+      await context.route('**/*', (route) => {
+        leaked.push(`${route.request().method()} ${route.request().url()}`);
+        return route.abort('internetdisconnected');
+      });
+      await context.setOffline(true);
+      const receivedBefore = service.requests.length;
+
+      await chooseStreetThenHouse(page, 'widget-offline-house-hints.png');
+      expect(await page.locator(`[id="${await input.getAttribute('aria-controls')}"]`).getAttribute('data-source')).toBe('offline');
+
+      // nothing reached the service after the cut; what the page tried was aborted on the way
+      expect(service.requests.slice(receivedBefore)).toEqual([]);
+      expect(leaked.every((line) => line.startsWith(`POST ${service.url}/api/v1/suggest/address`)), leaked.join('\n')).toBe(true);
+
+      // the chosen house is the service's house: same address, street, number, postcode and place
+      const chosen = (await page.evaluate(() => (window as unknown as { chosen: AddressRecord[] }).chosen));
+      expect(chosen.length).toBe(1);
+      const native = (await nativeHints(`${STREET} 15`)).find((record) => record.addressFull === HOUSE)!;
+      const summary = (record: AddressRecord) => ({
+        addressFull: record.addressFull, street: record.street, house: record.houseDetails.house,
+        postcode: record.postcode, coordinates: record.coordinates,
+      });
+      expect(summary(chosen[0])).toEqual(summary(native));
+      expect(await page.locator('input[name="house"]').inputValue()).toBe('15');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('hints from the in-page engine while a gateway answers 502 for the service, and from the service again after', async () => {
+    const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
+    try {
+      const page = await context.newPage();
+      expect((await page.goto(`${shop.url}/offline.html`))?.status()).toBe(200);
+      const input = page.locator('input#address');
+      await expect.poll(() => input.getAttribute('role')).toBe('combobox');
+      await input.focus();
+      await expect.poll(() => input.getAttribute('data-offline-state'), { timeout: 30_000 }).toBe('ready');
+      const list = page.locator(`[id="${await input.getAttribute('aria-controls')}"]`);
+
+      // a gateway in front of the service answers its own 502 page
+      const refused: string[] = [];
+      await context.route(`${service.url}/api/v1/suggest/address`, (route) => {
+        refused.push(route.request().postData() ?? '');
+        return route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad Gateway</body></html>' });
+      });
+      await page.keyboard.type('екатеринбург вокз', { delay: 40 });
+      await expect.poll(() => options(page), { timeout: 10_000 }).toContain(STREET);
+      expect(await list.getAttribute('data-source')).toBe('offline');
+      expect(refused.length).toBeGreaterThan(0);
+
+      // the service is back: once the pause after the failure is over, its hints return (the pause is cleared here
+      // by reloading the page, which starts a fresh widget)
+      await context.unroute(`${service.url}/api/v1/suggest/address`);
+      await page.reload();
+      await page.locator('input#address').focus();
+      await page.keyboard.type('екатеринбург вокз', { delay: 40 });
+      await expect.poll(() => options(page), { timeout: 10_000 }).toContain(STREET);
+      expect(await page.locator(`[id="${await page.locator('input#address').getAttribute('aria-controls')}"]`).getAttribute('data-source')).toBe('service');
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('is an ES module too: the page attaches the input it chooses, hints come from the service', async () => {
+    const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.message));
+      expect((await page.goto(`${shop.url}/module.html`))?.status()).toBe(200);
+      await expect.poll(() => page.evaluate(() => (window as unknown as { widgetModule?: unknown }).widgetModule)).toEqual({ attach: 'function', detach: 'function' });
+      const input = page.locator('input#address');
+      expect(await input.getAttribute('role')).toBe('combobox');
+      // no auto-start: the other marked input is left alone, and the module sets no global
+      expect(await page.locator('input#notes').getAttribute('role')).toBeNull();
+      expect(await page.evaluate(() => 'addressHintsWidget' in window)).toBe(false);
+
+      await chooseStreetThenHouse(page, 'widget-module-house-hints.png');
+      expect(await page.locator(`[id="${await input.getAttribute('aria-controls')}"]`).getAttribute('data-source')).toBe('service');
+      const chosen = await page.evaluate(() => (window as unknown as { chosen: AddressRecord[] }).chosen);
+      const native = (await nativeHints(`${STREET} 15`)).find((record) => record.addressFull === HOUSE);
+      expect(chosen).toEqual([native]);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
