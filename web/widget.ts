@@ -28,6 +28,8 @@ interface Widget {
   hints: AddressRecord[];
   active: number;
   timer: number;
+  /** a keystroke's request waits for the pause in typing (the list is `aria-busy` until its answer is shown) */
+  waiting: boolean;
   request: AbortController | null;
   /** the sequence number of the last request sent: an older answer arriving late is dropped */
   sent: number;
@@ -128,11 +130,17 @@ function move(widget: Widget, step: number): void {
   widget.list.children[widget.active]?.scrollIntoView?.({ block: 'nearest' });
 }
 
+/** The list is settled (`aria-busy` removed) once the answer to the last keystroke is shown or closed. */
+function settle(widget: Widget, sequence: number): void {
+  if (sequence === widget.sent && !widget.waiting) widget.list.removeAttribute('aria-busy');
+}
+
 async function ask(widget: Widget): Promise<void> {
   const { input, offline } = widget;
   const query = input.value;
   if (letters(query) < MIN_LETTERS) {
     close(widget);
+    settle(widget, widget.sent);
     return;
   }
   widget.request?.abort();
@@ -142,6 +150,7 @@ async function ask(widget: Widget): Promise<void> {
   const count = Number(input.dataset.count) || DEFAULT_COUNT;
   if (offline?.shouldSkipService()) {
     show(widget, offline.suggest(query, count), 'offline');
+    settle(widget, sequence);
     return;
   }
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
@@ -175,6 +184,7 @@ async function ask(widget: Widget): Promise<void> {
     input.dispatchEvent(new CustomEvent('address-hints:error', { bubbles: true, detail: { message: (err as Error).message } }));
   } finally {
     clearTimeout(timer);
+    settle(widget, sequence);
   }
 }
 
@@ -253,7 +263,12 @@ export function attach(input: HTMLInputElement): void {
 
   const onInput = (): void => {
     clearTimeout(widget.timer);
-    widget.timer = window.setTimeout(() => void ask(widget), DEBOUNCE_MS);
+    widget.waiting = true;
+    list.setAttribute('aria-busy', 'true');
+    widget.timer = window.setTimeout(() => {
+      widget.waiting = false;
+      void ask(widget);
+    }, DEBOUNCE_MS);
   };
   const onKey = (event: KeyboardEvent): void => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
@@ -279,7 +294,7 @@ export function attach(input: HTMLInputElement): void {
     widget.offline = offlineEngine(serviceOf(input), countryOf(input), input);
   };
   const widget: Widget = {
-    input, list, status, hints: [], active: -1, timer: 0, request: null, sent: 0, offline: null,
+    input, list, status, hints: [], active: -1, timer: 0, waiting: false, request: null, sent: 0, offline: null,
     detach(): void {
       input.removeEventListener('focus', onFocus);
       input.removeEventListener('input', onInput);

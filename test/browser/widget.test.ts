@@ -90,9 +90,16 @@ async function chooseStreetThenHouse(page: Page, shot: string): Promise<void> {
 
 const options = (page: Page): Promise<string[]> => page.locator('[role="option"]').allTextContents();
 
+/** The options once the list has settled: the answer to the last keystroke shown (`aria-busy` gone). */
+async function settledOptions(page: Page): Promise<string[]> {
+  const listId = await page.locator('input#address').getAttribute('aria-controls');
+  const busy = await page.locator(`[id="${listId}"]`).getAttribute('aria-busy');
+  return busy === 'true' ? ['(busy)'] : options(page);
+}
+
 /** Presses ArrowDown until the option `text` is the active one; checks the combobox says so. */
 async function activate(page: Page, text: string): Promise<void> {
-  await expect.poll(() => options(page), { timeout: 10_000 }).toContain(text);
+  await expect.poll(() => settledOptions(page), { timeout: 10_000 }).toContain(text);
   const index = (await options(page)).indexOf(text);
   for (let i = 0; i <= index; i++) await page.keyboard.press('ArrowDown');
   const input = page.locator('input#address');
