@@ -1,5 +1,5 @@
 /**
- * The layers' dependencies go one way (STYLE.md, "Layers"): `format ← assembly`, `format ← dictionaries`,
+ * The layers' dependencies go one way (docs/DESIGN.md, "Layers"): `format ← assembly`, `format ← dictionaries`,
  * `format ← engine ← host`, `engine ← web`. Each import statement of the layers' files is read and checked
  * against what its layer may import; a forbidden direction fails with the file and the import named.
  */
