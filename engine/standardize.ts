@@ -1,6 +1,8 @@
 /** Standardization shared by clean/address, its iqdq form and the legacy detail methods. */
 import type { Country, Dictionary, Engine, MetroHit } from './types.js';
-import { buildAddressRecord, resolveObjects, type AddressRecord, type ResolvedObjects } from './records/address-record.js';
+import {
+  buildAddressRecord, cleanParts, resolveObjects, type AddressRecord, type BuildOptions, type CleanParts, type ResolvedObjects,
+} from './records/address-record.js';
 
 export const METRO_MAX = 3;
 export const METRO_RADIUS = 5000;
@@ -21,6 +23,14 @@ function metroLookup(engine: Engine, country: Country): NearestMetro {
   return lookup;
 }
 
+/** The engine's reading of `query`, its registry objects, and the options a clean record is built with. */
+function standardized(engine: Engine, country: Country, dictionary: Dictionary, query: string, metro: boolean | undefined) {
+  const resolution = engine.standardize(country, query);
+  const objects = resolution.matched ? resolveObjects(resolution, dictionary) : null;
+  const options: BuildOptions = { method: 'clean', original: query, nearestMetro: metro === false ? undefined : metroLookup(engine, country) };
+  return { resolution, objects, options };
+}
+
 /**
  * The record POST /clean/address answers, and the registry objects it was built from. `metro: false` leaves its
  * metro list empty (the stations' lookup costs as much as the rest of the record: a file's rows ask for it only when
@@ -29,9 +39,17 @@ function metroLookup(engine: Engine, country: Country): NearestMetro {
 export function standardizeAddress(
   engine: Engine, country: Country, dictionary: Dictionary, query: string, options: { metro?: boolean } = {},
 ): { record: AddressRecord; objects: ResolvedObjects | null } {
-  const resolution = engine.standardize(country, query);
-  const objects = resolution.matched ? resolveObjects(resolution, dictionary) : null;
-  const nearestMetro = options.metro === false ? undefined : metroLookup(engine, country);
-  const record = buildAddressRecord(resolution, dictionary, { method: 'clean', original: query, nearestMetro }, objects);
-  return { record, objects };
+  const { resolution, objects, options: build } = standardized(engine, country, dictionary, query, options.metro);
+  return { record: buildAddressRecord(resolution, dictionary, build, objects), objects };
+}
+
+/**
+ * What `standardizeAddress` answers without its record's lines of text (records/address-record.ts `cleanParts`):
+ * what DaData's cleaner and a file's rows map to DaData's record (records/dadata-record.ts `dadataClean`).
+ */
+export function standardizeParts(
+  engine: Engine, country: Country, dictionary: Dictionary, query: string, options: { metro?: boolean } = {},
+): { parts: CleanParts; objects: ResolvedObjects | null } {
+  const { resolution, objects, options: build } = standardized(engine, country, dictionary, query, options.metro);
+  return { parts: cleanParts(resolution, dictionary, build, objects), objects };
 }

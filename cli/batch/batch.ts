@@ -8,10 +8,10 @@
 import { isUtf8 } from 'node:buffer';
 import type { Country, Dictionary, Engine, GeoLevel } from '../../engine/types.js';
 import { buildAddressRecord, type AddressRecord } from '../../engine/records/address-record.js';
-import { dadataAddress, registryCodes, type DadataAddress, type DadataExtras } from '../../engine/records/dadata-record.js';
+import { dadataAddress, dadataClean, registryCodes, type DadataAddress, type DadataExtras } from '../../engine/records/dadata-record.js';
 import { resolutionOfFound } from '../../engine/records/resolution.js';
-import { standardizeAddress } from '../../engine/standardize.js';
-import { cellText, fieldReader, type FieldReader } from './fields.js';
+import { standardizeAddress, standardizeParts } from '../../engine/standardize.js';
+import { cellText, dadataField, readPath } from './fields.js';
 import { countLines, csvField, splitRecord, withoutLineEnd } from './records.js';
 import { decodeCp1251 } from './sniff.js';
 import { xlsxRow } from './xlsx-writer.js';
@@ -132,8 +132,8 @@ function readNdjson(setup: BatchSetup, bytes: Buffer, valid: boolean): InputRow 
   return { values: setup.input.columns.map((column) => record[column]), object: record, text };
 }
 
-/** The row's result, or the reason it has none. */
-type Outcome = { record: AddressRecord; dadata: DadataAddress } | { error: string } | { notFound: true };
+/** The row's result (our record only when a result column reads it), or the reason it has none. */
+type Outcome = { record: AddressRecord | null; dadata: DadataAddress } | { error: string } | { notFound: true };
 
 /** Whether a result column shows the metro stations (`metro`: DaData's list, or our record's when no DaData field is asked). */
 const withMetro = (setup: BatchSetup): boolean => setup.fields.includes('metro');
@@ -145,7 +145,7 @@ function coordinate(value: unknown): number {
   return text === '' || !/^[-+]?\d+(\.\d*)?$/.test(text) ? NaN : Number(text);
 }
 
-function resultOf(engine: Engine, setup: BatchSetup, dictionary: Dictionary, metro: boolean, row: InputRow): Outcome {
+function resultOf(engine: Engine, setup: BatchSetup, dictionary: Dictionary, metro: boolean, withRecord: boolean, row: InputRow): Outcome {
   if (setup.op === 'geocode') {
     const geo = setup.geo!;
     const lat = coordinate(row.values[geo.lat]);
@@ -165,9 +165,15 @@ function resultOf(engine: Engine, setup: BatchSetup, dictionary: Dictionary, met
     }
   }
   if (address.trim() === '') return { error: 'empty address' };
-  // the record POST /clean/address answers, its metro list only when a result column shows it
+  // the record DaData's cleaner answers (POST /api/v1/clean/address with an array: the same mapping), the metro
+  // stations looked up only when a result column shows them; our record (POST /clean/address) only when one reads it
+  if (!withRecord) {
+    const { parts, objects } = standardizeParts(engine, setup.country, dictionary, address, { metro });
+    const extras: DadataExtras = registryCodes(objects);
+    extras.source = address;
+    return { record: null, dadata: dadataClean(parts, extras) };
+  }
   const { record, objects } = standardizeAddress(engine, setup.country, dictionary, address, { metro });
-  // the record DaData's cleaner answers (POST /api/v1/clean/address with an array: the same function)
   const extras: DadataExtras = registryCodes(objects);
   extras.source = address;
   return { record, dadata: dadataAddress(record, extras) };
@@ -175,10 +181,16 @@ function resultOf(engine: Engine, setup: BatchSetup, dictionary: Dictionary, met
 
 /** Writes rows in the output format. */
 export class RowWriter {
-  private readonly readers: FieldReader[];
+  /** each result column's member of DaData's record, or null when it is a path into our record */
+  private readonly dadataFields: (keyof DadataAddress | null)[];
+  private readonly paths: (string[] | null)[];
+  /** whether a result column reads our record (else only DaData's is made) */
+  readonly withRecord: boolean;
 
   constructor(private readonly setup: BatchSetup) {
-    this.readers = setup.fields.map(fieldReader);
+    this.dadataFields = setup.fields.map(dadataField);
+    this.paths = setup.fields.map((field) => (dadataField(field) === null ? field.split('.') : null));
+    this.withRecord = this.paths.some((path) => path !== null);
   }
 
   /** The header row: the input's columns, then the result fields. */
@@ -187,8 +199,15 @@ export class RowWriter {
   }
 
   results(outcome: Outcome | null): unknown[] {
-    if (!outcome || !('record' in outcome)) return this.readers.map(() => null);
-    return this.readers.map((read) => read(outcome.record, outcome.dadata));
+    const fields = this.dadataFields;
+    const values = new Array<unknown>(fields.length);
+    const found = outcome && 'dadata' in outcome ? outcome : null;
+    // a plain loop of member reads: this runs for every row
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i];
+      values[i] = found === null ? null : field !== null ? found.dadata[field] : readPath(found.record, this.paths[i]!);
+    }
+    return values;
   }
 
   line(row: InputRow, results: unknown[], rowNumber: number, header = false): string {
@@ -263,11 +282,12 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
   let count = 0;
   const dictionary = engine.dictionary(setup.country)!;
   const metro = withMetro(setup);
+  const withRecord = writer.withRecord || setup.op === 'geocode';
   const each = (row: InputRow, line: number) => {
     let outcome: Outcome | null = null;
     if (row.error === undefined) {
       try {
-        outcome = resultOf(engine, setup, dictionary, metro, row);
+        outcome = resultOf(engine, setup, dictionary, metro, withRecord, row);
       } catch (err) {
         outcome = { error: `engine error: ${err instanceof Error ? err.message : String(err)}` };
       }
@@ -278,7 +298,7 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
       const snippet = (row.text || row.values.map(cellText).join(' ')).replace(/[\t\r\n]+/g, ' ').slice(0, SNIPPET_CHARS);
       exceptions += `${line}\t${error}\t${snippet}\n`;
     }
-    const found = outcome && 'record' in outcome ? outcome.dadata : null;
+    const found = outcome && 'dadata' in outcome ? outcome.dadata : null;
     const qcKey = found ? String(found.qc) : error !== undefined ? 'exception' : 'not found';
     qc[qcKey] = (qc[qcKey] ?? 0) + 1;
     const geoKey = found ? String(found.qc_geo) : '-';

@@ -46,20 +46,29 @@ export function parseFields(lists: readonly string[] | undefined, defaults: read
   return fields;
 }
 
+/** DaData's member a result column names, or null for a path into our record. */
+export function dadataField(field: string): keyof DadataAddress | null {
+  return DADATA.has(field) ? (field as keyof DadataAddress) : null;
+}
+
+/** The value at a path into our record (`houseDetails.codes.fias`); null where the record has nothing there. */
+export function readPath(record: AddressRecord | null, path: readonly string[]): unknown {
+  let value: unknown = record;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return null;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
 /** A field's value read from a record and its DaData form. */
-export type FieldReader = (record: AddressRecord, dadata: DadataAddress) => unknown;
+export type FieldReader = (record: AddressRecord | null, dadata: DadataAddress) => unknown;
 
 export function fieldReader(field: string): FieldReader {
-  if (DADATA.has(field)) return (_record, dadata) => dadata[field as keyof DadataAddress];
+  const member = dadataField(field);
+  if (member !== null) return (_record, dadata) => dadata[member];
   const path = field.split('.');
-  return (record) => {
-    let value: unknown = record;
-    for (const key of path) {
-      if (value === null || typeof value !== 'object') return null;
-      value = (value as Record<string, unknown>)[key];
-    }
-    return value;
-  };
+  return (record) => readPath(record, path);
 }
 
 /** Whether any of the fields needs the DaData form (else it is not built). */

@@ -14,7 +14,7 @@ import {
   type MetroHit, type ObjectInfo, type Quality, type Resolution,
 } from '../types.js';
 import { collapseToWords } from '../engine.js';
-import { completeHouseParts, emptyHouseParts, houseFullName } from './house-details.js';
+import { completeHouseParts, emptyHouseParts, hasHouseParts, houseFullName } from './house-details.js';
 import { foldName, shared } from './shared.js';
 import { levelFullName } from '../type-placement.js';
 
@@ -465,7 +465,7 @@ export function buildAddressRecord(resolution: Resolution, dictionary: Dictionar
 }
 
 function buildFromParts(resolution: Resolution, dictionary: Dictionary, options: BuildOptions, resolved: ResolvedObjects): AddressRecord {
-  const parts = completeHouseParts(resolution.parts, resolved.house, resolved.apartment, resolution.quality.house === 4);
+  const parts = partsOf(resolution, resolved);
   const houseLine = houseFullName(parts);
   const levels = recordLevels(resolved, options.method);
   const withApartment = WITH_APARTMENT.has(options.method);
@@ -479,11 +479,7 @@ function buildFromParts(resolution: Resolution, dictionary: Dictionary, options:
 
   const address = joinAddress(levels);
   const point = coordinatesOf(resolved);
-  const given = resolution.quality;
-  const quality: Quality = { unique: given.unique, actuality: given.actuality, undefined: given.undefined, level: given.level, house: given.house, geo: point.geo };
-  const metro = options.method === 'clean' && options.nearestMetro && point.geo >= LEVEL_NUMBER.street
-    ? metroRecords(options.nearestMetro(point.latitude, point.longitude))
-    : [];
+  const quality = qualityOf(resolution, point.geo);
   const postcodeIn = str(resolution.postcodeIn);
   return assemble(options, levels, {
     address,
@@ -497,6 +493,69 @@ function buildFromParts(resolution: Resolution, dictionary: Dictionary, options:
     quality,
     timezone: timezoneOf(resolved),
     undefinedParts: str(resolution.undefinedParts),
-    metro,
+    metro: metroOf(options, point),
   });
+}
+
+/** The house part to show: the parsed parts completed from the registry house and apartment. */
+function partsOf(resolution: Resolution, resolved: ResolvedObjects): HouseParts {
+  return completeHouseParts(resolution.parts, resolved.house, resolved.apartment, resolution.quality.house === 4);
+}
+
+/** The engine's quality with `geo` the level of the object whose coordinates the record has. */
+function qualityOf(resolution: Resolution, geo: number): Quality {
+  const given = resolution.quality;
+  return { unique: given.unique, actuality: given.actuality, undefined: given.undefined, level: given.level, house: given.house, geo };
+}
+
+/** clean: the nearest stations, when the address is located to the street or house and the caller asked for them. */
+function metroOf(options: BuildOptions, point: { latitude: number; longitude: number; geo: number }): MetroRecord[] {
+  return options.method === 'clean' && options.nearestMetro && point.geo >= LEVEL_NUMBER.street
+    ? metroRecords(options.nearestMetro(point.latitude, point.longitude))
+    : [];
+}
+
+/**
+ * What a clean record is made of besides its lines of text (`address`, `addressFull`, the house part's `fullName`)
+ * and the input's echo: the members DaData's record is mapped from (dadata-record.ts `dadataClean`), for a file's
+ * rows and DaData's cleaner, which never show our record. Each member is the one `buildAddressRecord` with method
+ * `clean` gives; `found`: its address or addressFull would not be empty.
+ */
+export type CleanParts = Pick<AddressRecord, LevelKey | 'country' | 'postcode' | 'coordinates' | 'timezone'> & {
+  houseDetails: HouseParts & Pick<HouseDetailsRecord, 'codes' | 'apartmentCodes' | 'additional'>;
+  quality: Quality;
+  undefinedParts: string;
+  metro: MetroRecord[];
+  found: boolean;
+};
+
+export function cleanParts(resolution: Resolution, dictionary: Dictionary, options: BuildOptions, objects?: ResolvedObjects | null): CleanParts {
+  const country = COUNTRY_RECORD[dictionary.country];
+  if (!resolution.matched) {
+    const houseDetails = emptyHouseParts() as CleanParts['houseDetails'];
+    houseDetails.codes = EMPTY_CODES;
+    houseDetails.apartmentCodes = EMPTY_CODES;
+    houseDetails.additional = EMPTY_ADDITIONAL;
+    return {
+      ...recordLevels(null, 'clean'), houseDetails, country, postcode: '', coordinates: { latitude: 0, longitude: 0 }, timezone: '',
+      quality: { unique: 0, actuality: 0, undefined: 2, level: 0, house: 0, geo: 0 },
+      undefinedParts: str(resolution.undefinedParts) || collapseToWords(options.original), metro: [], found: false,
+    };
+  }
+  const resolved = objects ?? resolveObjects(resolution, dictionary);
+  const houseDetails = partsOf(resolution, resolved) as CleanParts['houseDetails'];
+  const found = hasHouseParts(houseDetails) || LEVEL_KEYS.some((key) => resolved.levels[key] !== null && levelRecord(resolved.levels[key]).fullName !== '');
+  houseDetails.codes = codesRecord(resolved.house?.codes);
+  houseDetails.apartmentCodes = codesRecord(resolved.apartment?.codes);
+  houseDetails.additional = additionalRecord(resolved.house, resolved.apartment);
+  const point = coordinatesOf(resolved);
+  const levels = resolved.levels;
+  return {
+    region: levelRecord(levels.region), area: levelRecord(levels.area), municipal: levelRecord(levels.municipal), city: levelRecord(levels.city),
+    cityArea: levelRecord(levels.cityArea), settlement: levelRecord(levels.settlement), planStructure: levelRecord(levels.planStructure),
+    street: levelRecord(levels.street),
+    houseDetails, country, postcode: postcodeOf(resolved, dictionary.country), coordinates: { latitude: point.latitude, longitude: point.longitude },
+    timezone: timezoneOf(resolved), quality: qualityOf(resolution, point.geo), undefinedParts: str(resolution.undefinedParts),
+    metro: metroOf(options, point), found,
+  };
 }

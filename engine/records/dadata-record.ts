@@ -1,6 +1,8 @@
 /**
  * The address record of DaData's API (`data` of a suggestion, an item of the cleaner's answer) from our
- * AddressRecord: `dadataAddress(record, extras)`, a pure function; `dadataSuggestion` wraps it as
+ * AddressRecord: `dadataAddress(record, extras)`, a pure function; `dadataClean(parts, extras)` the same from the parts
+ * of a clean record (address-record.ts `cleanParts`: the record without its lines of text, for the cleaner and files);
+ * `dadataSuggestion` wraps it as
  * `{value, unrestricted_value, data}`. One mapping for every output that speaks DaData (the facade's routes,
  * files written for DaData's tools). What we do not know is null, never made up; docs/DADATA.md lists each field,
  * where it comes from, and the qc* and fias_level scales.
@@ -11,8 +13,8 @@
  * area or sub_area when `division` is `municipal`.
  */
 import { readFileSync } from 'node:fs';
-import { LEVEL_KEYS, type Quality } from '../types.js';
-import type { AddressRecord, LevelRecord, MetroRecord, ResolvedObjects } from './address-record.js';
+import { LEVEL_KEYS, type LevelKey, type Quality } from '../types.js';
+import type { AddressRecord, CleanParts, LevelRecord, MetroRecord, ResolvedObjects } from './address-record.js';
 import TYPES from './dadata-types.json' with { type: 'json' };
 import { foldName } from './shared.js';
 import { transliterate } from './transliterate.js';
@@ -140,6 +142,7 @@ interface RegionFacts {
   iso: Text;
   federalDistrict: Text;
   capital: Text;
+  capitalFolded: string;
 }
 
 
@@ -149,15 +152,24 @@ const REGIONS: Map<string, RegionFacts> = (() => {
   for (const line of tsv.split('\n')) {
     if (!line.trim() || line.startsWith('#')) continue;
     const [country, key, iso, federalDistrict, capital] = line.split('\t');
-    table.set(`${country}:${foldName(key)}`, { iso: nonEmpty(iso), federalDistrict: nonEmpty(federalDistrict), capital: nonEmpty(capital) });
+    table.set(`${country}:${foldName(key)}`, { iso: nonEmpty(iso), federalDistrict: nonEmpty(federalDistrict), capital: nonEmpty(capital), capitalFolded: foldName(capital ?? '') });
   }
   return table;
 })();
 
-function regionFacts(record: AddressRecord): RegionFacts | null {
-  const country = record.country.alpha2.toLowerCase();
-  const key = country === 'ru' ? record.region.codes.kladr.slice(0, 2) : record.region.name;
-  return key ? (REGIONS.get(`${country}:${foldName(key)}`) ?? null) : null;
+/** The region's facts, kept beside a shared region level (the same few regions come up in every record). */
+const FACTS_OF = new WeakMap<LevelRecord, { country: string; facts: RegionFacts | null }>();
+
+function regionFacts(record: DadataSource): RegionFacts | null {
+  const region = record.region;
+  const country = record.country.alpha2;
+  const known = FACTS_OF.get(region);
+  if (known && known.country === country) return known.facts;
+  const lower = country.toLowerCase();
+  const key = lower === 'ru' ? region.codes.kladr.slice(0, 2) : region.name;
+  const facts = key ? (REGIONS.get(`${lower}:${foldName(key)}`) ?? null) : null;
+  if (Object.isFrozen(region)) FACTS_OF.set(region, { country, facts });
+  return facts;
 }
 
 const TYPE_TABLES = TYPES as Record<string, Record<string, string>>;
@@ -172,27 +184,43 @@ export function typeFull(type: string, country: string): Text {
 
 interface LevelFields {
   fias_id: Text; kladr_id: Text; with_type: Text; type: Text; type_full: Text; name: Text;
+  /** the name folded (foldName), for comparing with the region's centre */
+  folded: string;
+  country: string;
 }
 
-const NO_LEVEL: LevelFields = Object.freeze({ fias_id: null, kladr_id: null, with_type: null, type: null, type_full: null, name: null });
+const NO_LEVEL: LevelFields = Object.freeze({ fias_id: null, kladr_id: null, with_type: null, type: null, type_full: null, name: null, folded: '', country: '' });
+
+/**
+ * A level's fields, kept beside a shared level (address-record.ts `levelRecord`: one per registry object), as the
+ * same regions, cities and streets come up in record after record.
+ */
+const FIELDS_OF = new WeakMap<LevelRecord, LevelFields>();
 
 function levelFields(level: LevelRecord | null | undefined, country: string): LevelFields {
   if (!level || !level.name) return NO_LEVEL;
-  return {
+  const known = FIELDS_OF.get(level);
+  if (known && known.country === country) return known;
+  const fields: LevelFields = {
     fias_id: nonEmpty(level.codes.fias),
     kladr_id: nonEmpty(level.codes.kladr),
     with_type: nonEmpty(level.fullName),
     type: nonEmpty(level.type),
     type_full: typeFull(level.type, country),
     name: nonEmpty(level.name),
+    folded: '',
+    country,
   };
+  fields.folded = fields.name === null ? '' : foldName(fields.name);
+  if (Object.isFrozen(level)) FIELDS_OF.set(level, Object.freeze(fields));
+  return fields;
 }
 
 /** Municipal types that name a settlement-level municipality (sub_area); the others (м.р-н, г.о, м.о) are an area. */
 const SUB_AREA_TYPES = new Set(['г.п', 'с.п', 'с/п', 'межсел.тер', 'вн.тер.г', 'вн.тер. г']);
 
 /** Our levels in DaData's places. */
-function dadataLevels(record: AddressRecord, division: DadataExtras['division']): Record<DadataLevel, LevelFields> {
+function dadataLevels(record: DadataSource, division: DadataExtras['division']): Record<DadataLevel, LevelFields> {
   const country = record.country.alpha2;
   const planStructure = record.planStructure?.name ? record.planStructure : null;
   const settlement = record.settlement?.name ? record.settlement : planStructure;
@@ -239,7 +267,7 @@ const BLOCK_KEYS = ['case', 'build', 'liter', 'constr'] as const;
 const FLAT_KEYS = ['flat', 'office', 'place', 'kab', 'pav', 'block', 'sek'] as const;
 
 /** The house part in DaData's fields: дом (or владение, сооружение), корпус/строение/литера as the block, the flat, the room. */
-function houseFields(record: AddressRecord): HouseFields {
+function houseFields(record: DadataSource): HouseFields {
   const p = record.houseDetails;
   const fields: HouseFields = {
     stead_type: null, stead_type_full: null, stead: null, house_type: null, house_type_full: null, house: null,
@@ -271,7 +299,7 @@ function houseFields(record: AddressRecord): HouseFields {
  * fias_level (DaData: 0 country, 1 region, 3 area, 4 city, 5 city district, 6 settlement, 7 street, 8 house,
  * 9 flat, 65 plan structure, 75 land plot, -1 nothing): the deepest part found in the registry.
  */
-export function fiasLevel(record: AddressRecord): number {
+export function fiasLevel(record: DadataSource): number {
   const details = record.houseDetails;
   const apartment = details.apartmentCodes;
   if (apartment && (apartment.fias || apartment.gar || apartment.ga)) return 9;
@@ -287,7 +315,7 @@ export function fiasLevel(record: AddressRecord): number {
 }
 
 /** The registry's house is the record's: quality.house 3 (exact) when the record has quality, else a house part at all (hints are registry houses). */
-function houseFound(record: AddressRecord): boolean {
+function houseFound(record: DadataSource): boolean {
   const details = record.houseDetails;
   if (record.quality) return record.quality.house === 3;
   return Boolean(details.house || details.stead || details.lend || details.constr);
@@ -321,7 +349,7 @@ export function qcHouse(quality: Quality): number {
  * company or a private house), 6 unfit, 7 foreign address, 8 to a post office box, 9 check the parse first,
  * 10 house not in the registry).
  */
-export function qcComplete(record: AddressRecord, qc: number): number {
+export function qcComplete(record: DadataSource, qc: number): number {
   if (qc === 2) return 6;
   if (record.country.alpha2 !== 'RU') return 7;
   if (qc !== 0) return 9;
@@ -337,7 +365,7 @@ export function qcComplete(record: AddressRecord, qc: number): number {
 }
 
 /** A region that is a city (Москва, Санкт-Петербург, Севастополь, Байконур; Київ): `г`/`м` typed. */
-function isCityRegion(record: AddressRecord): boolean {
+function isCityRegion(record: DadataSource): boolean {
   return record.region.type === 'г' || record.region.type === 'м';
 }
 
@@ -348,13 +376,33 @@ function metroOf(metro: MetroRecord[] | undefined): DadataMetro[] | null {
   return metro.map((station) => ({ name: station.name, line: station.line, distance: Math.round(station.distance / 100) / 10 }));
 }
 
+/**
+ * What the mapping reads of a record: an AddressRecord has it all; a clean record's parts (`CleanParts`) have it
+ * without the lines of text the mapping does not read.
+ */
+export type DadataSource = Pick<AddressRecord, LevelKey | 'country' | 'postcode' | 'coordinates' | 'timezone' | 'quality' | 'undefinedParts' | 'metro'> & {
+  houseDetails: CleanParts['houseDetails'];
+};
+
 /** The address record DaData's API answers for `record`. Pure: the same arguments give the same record. */
 export function dadataAddress(record: AddressRecord, extras: DadataExtras = {}): DadataAddress {
+  return dadataRecord(record, record.address !== '' || record.addressFull !== '', extras);
+}
+
+/**
+ * The record `dadataAddress` gives for the AddressRecord of the same resolution (`buildAddressRecord`, method
+ * clean), from its parts alone (`cleanParts`): DaData's cleaner and the rows of a file, which never show our record.
+ */
+export function dadataClean(parts: CleanParts, extras: DadataExtras = {}): DadataAddress {
+  return dadataRecord(parts, parts.found, extras);
+}
+
+/** The one mapping. `found`: the record has an address (its address or addressFull is not empty). */
+function dadataRecord(record: DadataSource, found: boolean, extras: DadataExtras): DadataAddress {
   const levels = dadataLevels(record, extras.division);
   const house = houseFields(record);
   const details = record.houseDetails;
   const facts = regionFacts(record);
-  const found = record.address !== '' || record.addressFull !== '';
   const cleaner = extras.source !== undefined;
   const quality = record.quality;
   const geoLevel = quality ? quality.geo : extras.geo;
@@ -365,7 +413,7 @@ export function dadataAddress(record: AddressRecord, extras: DadataExtras = {}):
   const qc = cleaner && quality ? qcParse(quality, found) : null;
   // the cleaner says coordinates were not determined (5) when nothing matched; a hint always matched
   const geo = found ? qcGeo(geoLevel) : cleaner ? 5 : null;
-  const capital = facts?.capital && levels.city.name && foldName(levels.city.name) === foldName(facts.capital) ? '2' : null;
+  const capital = facts?.capital && levels.city.name && levels.city.folded === facts.capitalFolded ? '2' : null;
   // one literal in DADATA_ADDRESS_FIELDS' order: the record keeps V8's fast properties (a hundred keys added one by
   // one, by computed names, would turn it into a dictionary, slower to build, read and serialize)
   const data: DadataAddress = {

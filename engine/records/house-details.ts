@@ -90,15 +90,18 @@ export function completeHouseParts(
 
 /** `дом 4, строение 2, этаж 8, офис 839, блок г` */
 export function houseFullName(parts: HouseParts): string {
-  // most hints are places with every part empty: one pass of plain member reads says so (the loop's reads by key cost more)
-  if ((parts.house + parts.case + parts.build + parts.liter + parts.lend + parts.constr + parts.stead + parts.entr + parts.floor +
-    parts.flat + parts.office + parts.room + parts.kab + parts.place + parts.block + parts.pav + parts.sek + parts.abon + parts.munit) === '') {
-    return '';
-  }
+  if (!hasHouseParts(parts)) return '';
   let line = '';
   for (const key of HOUSE_PART_KEYS) {
     const value = parts[key];
     if (value) line += line ? `, ${HOUSE_PART_WORDS[key]} ${value}` : `${HOUSE_PART_WORDS[key]} ${value}`;
   }
   return line;
+}
+
+/** Whether any part is given (its fullName is not empty). */
+export function hasHouseParts(parts: HouseParts): boolean {
+  // most hints are places with every part empty: one pass of plain member reads says so (the loop's reads by key cost more)
+  return (parts.house + parts.case + parts.build + parts.liter + parts.lend + parts.constr + parts.stead + parts.entr + parts.floor +
+    parts.flat + parts.office + parts.room + parts.kab + parts.place + parts.block + parts.pav + parts.sek + parts.abon + parts.munit) !== '';
 }

@@ -3,20 +3,22 @@
  * (DaData's cleaner body, `["мск сухонская 11 89"]`) answers an array of DaData address records, one per string,
  * in order (Russia's dictionary, as DaData's cleaner; records/dadata-record.ts).
  */
-import { dadataAddress, registryCodes, type DadataAddress } from '../../engine/records/dadata-record.js';
+import { dadataClean, registryCodes, type DadataAddress, type DadataExtras } from '../../engine/records/dadata-record.js';
 import { cleanAddressRequest } from '../schemas/clean-address.js';
 import { dadataCleanRequest } from '../schemas/dadata.js';
 import { requireDictionary } from './country.js';
 import type { AppServices, RouteDefinition, RouteRequest } from './route.js';
-import { standardizeAddress } from '../../engine/standardize.js';
+import { standardizeAddress, standardizeParts } from '../../engine/standardize.js';
 
-function dadataClean(request: RouteRequest, services: AppServices): DadataAddress[] {
+function dadataCleaner(request: RouteRequest, services: AppServices): DadataAddress[] {
   const sources = dadataCleanRequest.parse(request.body);
   const engine = request.engine;
   const { country, dictionary } = requireDictionary(engine, 'RU', { license: services.license });
   return sources.map((source) => {
-    const { record, objects } = standardizeAddress(engine, country, dictionary, source);
-    return dadataAddress(record, { ...registryCodes(objects), source });
+    const { parts, objects } = standardizeParts(engine, country, dictionary, source);
+    const extras = registryCodes(objects) as DadataExtras;
+    extras.source = source;
+    return dadataClean(parts, extras);
   });
 }
 
@@ -32,7 +34,7 @@ export const cleanAddressRoute: RouteDefinition = {
   request: cleanAddressRequest,
   response: { oneOf: [{ $ref: 'AddressRecord' }, { $ref: 'DadataCleanResponse' }] },
   handle(request, services) {
-    if (Array.isArray(request.body)) return dadataClean(request, services);
+    if (Array.isArray(request.body)) return dadataCleaner(request, services);
     const body = cleanAddressRequest.parse(request.body);
     const engine = request.engine;
     const { country, dictionary } = requireDictionary(engine, body.countryCode, { license: services.license });

@@ -3,13 +3,14 @@
  * nothing else, the type table current with the dictionaries' types.tsv, fias_level and the qc* scales, the Latin
  * spelling, and the KLADR prefixes of `locations`.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../../../engine/types.js';
-import { dadataAddress, DADATA_ADDRESS_FIELDS, fiasLevel, qcGeo, typeFull } from '../../../../engine/records/dadata-record.js';
+import type { Country, Engine } from '../../../../engine/types.js';
+import { dadataAddress, dadataClean, DADATA_ADDRESS_FIELDS, fiasLevel, qcGeo, registryCodes, typeFull } from '../../../../engine/records/dadata-record.js';
 import { transliterate } from '../../../../engine/records/transliterate.js';
 import { kladrPrefix } from '../../../../host/routes/dadata-facade.js';
-import { standardizeAddress } from '../../../../engine/standardize.js';
+import { standardizeAddress, standardizeParts } from '../../../../engine/standardize.js';
 import { DADATA_TYPES_JSON, dadataTypesJson } from '../../../../scripts/dadata-types.js';
 import { realEngine } from '../../../helpers/api.js';
 
@@ -54,6 +55,35 @@ describe('dadataAddress(record, extras)', () => {
     expect(data.fias_id).toBeNull();
     expect(data.city_fias_id).toMatch(/^[0-9a-f-]{36}$/);
     for (const field of ['beltway_hit', 'flat_price', 'history_values', 'okato', 'tax_office_legal'] as const) expect(data[field]).toBeNull();
+  });
+});
+
+/** Every clean case of the evaluation set beside the repository (EVAL_FILE to point elsewhere), and a few of our own. */
+const EVAL_FILE = resolve(process.env.EVAL_FILE ?? '../shared/eval/dev.jsonl');
+const CLEAN_CASES: { countryCode: string; query: string }[] = [
+  { countryCode: 'RU', query: 'екатеринбург вокзальная 15 кв 3' }, { countryCode: 'RU', query: 'ааааа ббббб' }, { countryCode: 'RU', query: '!!!' },
+  { countryCode: 'RU', query: '' }, { countryCode: 'RU', query: 'г Байконур, ул Гагарина, д. 5' },
+  ...(existsSync(EVAL_FILE)
+    ? readFileSync(EVAL_FILE, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((c) => c.endpoint === 'clean')
+    : []),
+];
+
+describe('dadataClean(parts, extras)', () => {
+  it(`gives the record dadataAddress gives for the same address's AddressRecord (${CLEAN_CASES.length} addresses)`, () => {
+    const differing: string[] = [];
+    for (const { countryCode, query } of CLEAN_CASES) {
+      const country = countryCode.toLowerCase() as Country;
+      const dictionary = engine.dictionary(country)!;
+      const { record, objects } = standardizeAddress(engine, country, dictionary, query);
+      const { parts } = standardizeParts(engine, country, dictionary, query);
+      for (const division of ['administrative', 'municipal'] as const) {
+        const extras = { ...registryCodes(objects), source: query, division };
+        const expected = JSON.stringify(dadataAddress(record, extras));
+        const actual = JSON.stringify(dadataClean(parts, extras));
+        if (actual !== expected) differing.push(`${query}\n  parts  ${actual}\n  record ${expected}`);
+      }
+    }
+    expect(differing.slice(0, 3).join('\n')).toBe('');
   });
 });
 
