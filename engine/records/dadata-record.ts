@@ -16,7 +16,8 @@ import { readFileSync } from 'node:fs';
 import { LEVEL_KEYS, type LevelKey, type Quality } from '../types.js';
 import type { AddressRecord, CleanParts, LevelRecord, MetroRecord, ResolvedObjects } from './address-record.js';
 import TYPES from './dadata-types.json' with { type: 'json' };
-import { foldName } from './shared.js';
+import { stringText } from './json.js';
+import { foldName, writesJson, type JsonOut } from './shared.js';
 import { transliterate } from './transliterate.js';
 
 /** The levels of DaData's record that carry `*_fias_id, *_kladr_id, *_with_type, *_type, *_type_full, *` */
@@ -135,7 +136,12 @@ export interface SuggestionView {
   restrictTo?: DadataLevel | null;
 }
 
-const nonEmpty = (value: string | undefined | null): Text => (value === undefined || value === null || value.trim() === '' ? null : value.trim());
+/** A value trimmed, null when empty. */
+function nonEmpty(value: string | undefined | null): Text {
+  if (!value) return null;
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
 
 /** Region facts by country and key (dadata-regions.tsv). */
 interface RegionFacts {
@@ -482,6 +488,136 @@ function dadataRecord(record: DadataSource, found: boolean, extras: DadataExtras
   return data;
 }
 
+/**
+ * How `writeDadataJson` writes a record: member by member, but a level's members (`city_fias_id` … `city`, and
+ * `region_iso_code` among the region's) as one run whose bytes are kept by the level's `*_with_type`: the same
+ * regions, cities and streets come up in record after record, and their names and codes are then not escaped,
+ * joined and encoded again. A kept run is used only when every member of the record equals the one it was written from.
+ */
+interface JsonRun {
+  /** the run's members: from `at`, this many */
+  at: number;
+  count: number;
+  /** the member whose value keys the kept runs */
+  by: number;
+  keys: string[];
+  kept: Map<unknown, KeptRun>;
+}
+interface KeptRun { values: unknown[]; text: string; bytes: Uint8Array }
+
+/** Kept runs per level, at most this many (then forgotten, and kept anew). */
+const KEPT_RUNS = 10_000;
+
+/** `,"member":` of each member, and the run that starts at a member (null for the others). */
+const JSON_KEYS = DADATA_ADDRESS_FIELDS.map((field) => `,${JSON.stringify(field)}:`);
+const JSON_RUNS: (JsonRun | null)[] = DADATA_ADDRESS_FIELDS.map((field, at) => {
+  const level = DADATA_LEVELS.find((name) => field === `${name}_fias_id`);
+  if (!level) return null;
+  const end = DADATA_ADDRESS_FIELDS.indexOf(level, at);
+  return { at, count: end + 1 - at, by: DADATA_ADDRESS_FIELDS.indexOf(`${level}_with_type`), keys: JSON_KEYS.slice(at, end + 1), kept: new Map() };
+});
+
+/** A member's value as JSON.stringify writes it (undefined: the member is left out). */
+function memberJson(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return stringText(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+    default:
+      return JSON.stringify(value);
+  }
+}
+
+/** A run's members, each after a comma: kept, or written and kept. */
+function runJson(values: unknown[], run: JsonRun): KeptRun {
+  const kept = run.kept.get(values[run.by]);
+  if (kept !== undefined && sameValues(values, run.at, kept.values)) return kept;
+  let text = '';
+  const own = values.slice(run.at, run.at + run.count);
+  for (let k = 0; k < run.count; k++) {
+    const json = memberJson(own[k]);
+    if (json !== undefined) text += run.keys[k] + json;
+  }
+  if (run.kept.size >= KEPT_RUNS) run.kept.clear();
+  const written = { values: own, text, bytes: Buffer.from(text) };
+  run.kept.set(values[run.by], written);
+  return written;
+}
+
+function sameValues(values: unknown[], at: number, kept: unknown[]): boolean {
+  for (let k = 0; k < kept.length; k++) if (values[at + k] !== kept[k]) return false;
+  return true;
+}
+
+/**
+ * Writes the JSON of a record `dadataAddress` or `dadataClean` made, equal to `JSON.stringify(data)`, for less
+ * work: the members between the levels as text, each level's run as the bytes kept (JSON_RUNS). The record's
+ * members are DADATA_ADDRESS_FIELDS in that order (one object literal makes every record); another object is given
+ * to JSON.stringify.
+ */
+export function writeDadataJson(data: DadataAddress, out: JsonOut): void {
+  // the values in member order (one call, where reading each member by its name would be a lookup per member)
+  const values = Object.values(data);
+  if (values.length !== DADATA_ADDRESS_FIELDS.length) {
+    out.text(JSON.stringify(data));
+    return;
+  }
+  let text = '{';
+  let first = true;
+  for (let i = 0; i < values.length; i++) {
+    const run = JSON_RUNS[i];
+    if (run === null) {
+      const json = memberJson(values[i]);
+      if (json === undefined) continue;
+      text += (first ? JSON_KEYS[i].slice(1) : JSON_KEYS[i]) + json;
+      first = false;
+      continue;
+    }
+    i += run.count - 1;
+    const kept = runJson(values, run);
+    if (kept.text === '') continue;
+    if (first) {
+      // nothing before the run: its leading comma goes
+      text += kept.text.slice(1);
+      first = false;
+      continue;
+    }
+    out.text(text);
+    out.bytes(kept.bytes);
+    text = '';
+  }
+  out.text(`${text}}`);
+}
+
+/** A list of DaData's records (the cleaner's answer) written by json.ts with `writeDadataJson` (shared.ts `writesJson`). */
+export function dadataList(records: DadataAddress[]): DadataAddress[] {
+  return writesJson(records, writeDadataList);
+}
+
+function writeDadataList(records: DadataAddress[], out: JsonOut): void {
+  out.text('[');
+  for (let i = 0; i < records.length; i++) {
+    if (i > 0) out.text(',');
+    writeDadataJson(records[i], out);
+  }
+  out.text(']');
+}
+
+/** The record's JSON text (what json.ts writes for it in a `dadataList`). */
+export function dadataJson(data: DadataAddress): string {
+  let json = '';
+  writeDadataJson(data, { text: (text) => { json += text; }, bytes: (bytes) => { json += Buffer.from(bytes).toString('utf8'); } });
+  return json;
+}
+
 /** DaData's level of each fias_level of a place. */
 const LEVEL_OF_FIAS: Record<number, DadataLevel> = { 1: 'region', 3: 'area', 4: 'city', 5: 'city_district', 6: 'settlement', 65: 'settlement', 7: 'street' };
 
@@ -506,10 +642,16 @@ interface ValueOptions {
   restrictTo?: DadataLevel | null;
 }
 
-const within = (bound: DadataBound, options: ValueOptions): boolean => {
-  const at = DADATA_BOUNDS.indexOf(bound);
-  return (!options.from || at >= DADATA_BOUNDS.indexOf(options.from)) && (!options.to || at <= DADATA_BOUNDS.indexOf(options.to));
+/** The bounds of a value as indexes into DADATA_BOUNDS (`from` … `to`, inclusive). */
+interface BoundRange { from: number; to: number }
+
+const within = (bound: DadataBound, range: BoundRange): boolean => {
+  const at = BOUND_INDEX[bound];
+  return at >= range.from && at <= range.to;
 };
+
+const BOUND_INDEX = Object.fromEntries(DADATA_BOUNDS.map((bound, i) => [bound, i])) as Record<DadataBound, number>;
+const LEVEL_INDEX = Object.fromEntries(DADATA_LEVELS.map((level, i) => [level, i])) as Record<DadataLevel, number>;
 
 /**
  * The address in one line as DaData writes it: `г Екатеринбург, ул Вокзальная, д 15`. The short value leaves out
@@ -517,36 +659,41 @@ const within = (bound: DadataBound, options: ValueOptions): boolean => {
  * Russia's) starts with its country. The unrestricted value has the postcode, the region and the area.
  */
 export function dadataValue(data: DadataAddress, options: ValueOptions = {}): string {
-  const parts: string[] = [];
-  const restricted = options.restrictTo ? DADATA_LEVELS.indexOf(options.restrictTo) : -1;
-  if (options.unrestricted) addPart(parts, data.postal_code);
-  if (data.country_iso_code && data.country_iso_code !== 'RU' && restricted < 0 && within('country', options)) addPart(parts, data.country);
+  let value = '';
+  const restricted = options.restrictTo ? (LEVEL_INDEX[options.restrictTo] ?? -1) : -1;
+  const range: BoundRange = {
+    from: options.from ? (BOUND_INDEX[options.from] ?? -1) : 0,
+    to: options.to ? (BOUND_INDEX[options.to] ?? -1) : DADATA_BOUNDS.length,
+  };
+  if (options.unrestricted) value = joined(value, data.postal_code);
+  if (data.country_iso_code && data.country_iso_code !== 'RU' && restricted < 0 && within('country', range)) value = joined(value, data.country);
   const cityIsCentre = data.capital_marker === '2';
-  if (shows('region', restricted, options) && (options.unrestricted || !cityIsCentre || options.from === 'region')) addPart(parts, data.region_with_type);
-  if (shows('area', restricted, options) && (options.unrestricted || !data.city)) addPart(parts, data.area_with_type);
-  if (shows('city', restricted, options) && data.city_with_type !== data.region_with_type) addPart(parts, data.city_with_type);
-  if (shows('settlement', restricted, options)) addPart(parts, data.settlement_with_type);
-  if (shows('street', restricted, options)) addPart(parts, data.street_with_type);
-  if (within('house', options)) {
-    addPart(parts, data.stead && `${data.stead_type} ${data.stead}`);
-    addPart(parts, data.house && (data.block ? `${data.house_type} ${data.house} ${data.block_type} ${data.block}` : `${data.house_type} ${data.house}`));
+  if (shows('region', restricted, range) && (options.unrestricted || !cityIsCentre || options.from === 'region')) value = joined(value, data.region_with_type);
+  if (shows('area', restricted, range) && (options.unrestricted || !data.city)) value = joined(value, data.area_with_type);
+  if (shows('city', restricted, range) && data.city_with_type !== data.region_with_type) value = joined(value, data.city_with_type);
+  if (shows('settlement', restricted, range)) value = joined(value, data.settlement_with_type);
+  if (shows('street', restricted, range)) value = joined(value, data.street_with_type);
+  if (within('house', range)) {
+    if (data.stead) value = joined(value, `${data.stead_type} ${data.stead}`);
+    if (data.house) value = joined(value, data.block ? `${data.house_type} ${data.house} ${data.block_type} ${data.block}` : `${data.house_type} ${data.house}`);
   }
-  if (within('flat', options)) {
-    addPart(parts, data.flat && `${data.flat_type} ${data.flat}`);
-    addPart(parts, data.room && `${data.room_type} ${data.room}`);
-    addPart(parts, data.postal_box && `а/я ${data.postal_box}`);
+  if (within('flat', range)) {
+    if (data.flat) value = joined(value, `${data.flat_type} ${data.flat}`);
+    if (data.room) value = joined(value, `${data.room_type} ${data.room}`);
+    if (data.postal_box) value = joined(value, `а/я ${data.postal_box}`);
   }
-  return parts.join(', ');
+  return value;
 }
 
-// module-level, not closures of dadataValue: it runs for every record
-function addPart(parts: string[], text: Text): void {
-  if (text) parts.push(text);
+/** `value, text`; `value` alone when there is no text. (Module-level, not a closure of dadataValue: it runs for every record.) */
+function joined(value: string, text: Text): string {
+  if (!text) return value;
+  return value === '' ? text : `${value}, ${text}`;
 }
 
 /** Whether the value shows `level`: deeper than the restricting level, and within the bounds. */
-function shows(level: DadataLevel, restricted: number, options: ValueOptions): boolean {
-  return DADATA_LEVELS.indexOf(level) > restricted && within(BOUND_OF[level], options);
+function shows(level: DadataLevel, restricted: number, range: BoundRange): boolean {
+  return LEVEL_INDEX[level] > restricted && within(BOUND_OF[level], range);
 }
 
 /** Every string of the record in Latin letters (names, types, values); codes and numbers stay. */

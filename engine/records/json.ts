@@ -16,7 +16,7 @@
  * instances and `toJSON` go to `JSON.stringify`. Text between two shared parts is gathered into one
  * string before it is encoded: one encoder call per stretch.
  */
-import { keepSharedBytes, sharedBytes } from './shared.js';
+import { keepSharedBytes, sharedBytes, type JsonOut } from './shared.js';
 
 const WALK_DEPTH = 3;
 
@@ -111,10 +111,18 @@ function copy(bytes: Uint8Array): void {
   length += bytes.length;
 }
 
+/** What an object that writes its own JSON (shared.ts `writesJson`) writes to. */
+const WRITER_OUT: JsonOut = {
+  text(text: string): void {
+    pending += text;
+  },
+  bytes: copy,
+};
+
 /** A string JSON writes as it is between quotes: no quote, backslash, control character or surrogate. */
 const PLAIN_STRING = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 
-function stringText(text: string): string {
+export function stringText(text: string): string {
   return text === '' ? '""' : PLAIN_STRING.test(text) ? `"${text}"` : JSON.stringify(text);
 }
 
@@ -152,6 +160,10 @@ function walk(value: unknown, depth: number): boolean {
   }
   const known = sharedBytes(value);
   if (known === undefined) return writeObject(value, depth);
+  if (typeof known === 'function') {
+    known(value, WRITER_OUT);
+    return true;
+  }
   if (known !== null) {
     copy(known);
     return true;

@@ -6,7 +6,17 @@
  */
 import { foldCase } from '../../format/fold.js';
 
-const SHARED = new WeakMap<object, Uint8Array | null>();
+/** A shared part's JSON bytes (null until written once), or the JSON writer of an object that writes itself (`writesJson`). */
+const SHARED = new WeakMap<object, Uint8Array | null | JsonWriter>();
+
+/** Where a writer puts an object's JSON (json.ts): text, and bytes kept from before (UTF-8), in order. */
+export interface JsonOut {
+  text(text: string): void;
+  bytes(bytes: Uint8Array): void;
+}
+
+/** Writes an object's JSON, equal to `JSON.stringify(value)`. */
+export type JsonWriter = (value: any, out: JsonOut) => void;
 
 /** A name folded for comparing (trimmed, lower case, ё as е): places, countries and DaData's location names. */
 export function foldName(text: string): string {
@@ -23,19 +33,29 @@ function freezeDeep<T>(value: T): T {
 
 /** Freezes `value` (deeply) and registers it: it may now appear in any number of responses. */
 export function shared<T extends object>(value: T): T {
-  if (!SHARED.has(value)) SHARED.set(freezeDeep(value), null);
+  const known = SHARED.get(value);
+  if (known === undefined || typeof known === 'function') SHARED.set(freezeDeep(value), null);
   return value;
 }
 
 /**
- * The JSON bytes of a shared part: its bytes once `keepSharedBytes` kept them, null while it has none yet,
- * undefined for a value that is not shared.
+ * The JSON bytes of a shared part: its bytes once `keepSharedBytes` kept them, null while it has none yet, its writer
+ * when it writes itself (`writesJson`), undefined for a value that is neither.
  */
-export function sharedBytes(value: object): Uint8Array | null | undefined {
+export function sharedBytes(value: object): Uint8Array | null | JsonWriter | undefined {
   return SHARED.get(value);
 }
 
 /** Keeps the JSON bytes of a shared part (json.ts writes a part the first time it meets it, and copies these after). */
 export function keepSharedBytes(value: object, bytes: Uint8Array): void {
-  if (SHARED.has(value)) SHARED.set(value, bytes);
+  if (SHARED.get(value) === null) SHARED.set(value, bytes);
+}
+
+/**
+ * `value`'s JSON is written by `writer` (json.ts calls it with the value as it is then, not frozen, not shared): for
+ * a record of a fixed shape whose writer knows its members and keeps the text of the runs of them that repeat.
+ */
+export function writesJson<T extends object>(value: T, writer: JsonWriter): T {
+  if (!SHARED.has(value)) SHARED.set(value, writer);
+  return value;
 }

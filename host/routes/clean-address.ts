@@ -3,7 +3,7 @@
  * (DaData's cleaner body, `["мск сухонская 11 89"]`) answers an array of DaData address records, one per string,
  * in order (Russia's dictionary, as DaData's cleaner; records/dadata-record.ts).
  */
-import { dadataClean, registryCodes, type DadataAddress, type DadataExtras } from '../../engine/records/dadata-record.js';
+import { dadataClean, dadataList, registryCodes, type DadataAddress, type DadataExtras } from '../../engine/records/dadata-record.js';
 import { cleanAddressRequest } from '../schemas/clean-address.js';
 import { dadataCleanRequest } from '../schemas/dadata.js';
 import { requireDictionary } from './country.js';
@@ -14,12 +14,12 @@ function dadataCleaner(request: RouteRequest, services: AppServices): DadataAddr
   const sources = dadataCleanRequest.parse(request.body);
   const engine = request.engine;
   const { country, dictionary } = requireDictionary(engine, 'RU', { license: services.license });
-  return sources.map((source) => {
+  return dadataList(sources.map((source) => {
     const { parts, objects } = standardizeParts(engine, country, dictionary, source);
     const extras = registryCodes(objects) as DadataExtras;
     extras.source = source;
     return dadataClean(parts, extras);
-  });
+  }));
 }
 
 export const cleanAddressRoute: RouteDefinition = {

@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Country, Engine } from '../../../../engine/types.js';
-import { dadataAddress, dadataClean, DADATA_ADDRESS_FIELDS, fiasLevel, qcGeo, registryCodes, typeFull } from '../../../../engine/records/dadata-record.js';
+import { dadataAddress, dadataClean, dadataList, DADATA_ADDRESS_FIELDS, fiasLevel, qcGeo, registryCodes, typeFull } from '../../../../engine/records/dadata-record.js';
+import { toJsonBytes } from '../../../../engine/records/json.js';
 import { transliterate } from '../../../../engine/records/transliterate.js';
 import { kladrPrefix } from '../../../../host/routes/dadata-facade.js';
 import { standardizeAddress, standardizeParts } from '../../../../engine/standardize.js';
@@ -84,6 +85,30 @@ describe('dadataClean(parts, extras)', () => {
       }
     }
     expect(differing.slice(0, 3).join('\n')).toBe('');
+  });
+});
+
+describe('dadataList(records): the JSON writer of DaData\'s records', () => {
+  it('writes what JSON.stringify writes, twice over (the second time from the kept runs of the levels)', () => {
+    const records = CLEAN_CASES.map(({ countryCode, query }) => {
+      const country = countryCode.toLowerCase() as Country;
+      const { parts, objects } = standardizeParts(engine, country, engine.dictionary(country)!, query);
+      return dadataClean(parts, { ...registryCodes(objects), source: query });
+    });
+    expect(records.some((data) => data.metro !== null)).toBe(true);
+    for (let pass = 0; pass < 2; pass++) {
+      for (let from = 0; from < records.length; from += 100) {
+        const list = records.slice(from, from + 100);
+        expect(toJsonBytes(dadataList(list)).toString('utf8')).toBe(JSON.stringify(list));
+      }
+    }
+  });
+
+  it('does not take a kept run for a level whose members differ from it, nor lose a member left undefined', () => {
+    const data = dadataClean(standardizeParts(engine, 'ru', engine.dictionary('ru')!, 'екатеринбург вокзальная 15').parts, { source: 'q' });
+    expect(toJsonBytes(dadataList([data])).toString('utf8')).toBe(JSON.stringify([data]));
+    const changed = { ...data, city: 'Другой "город"', region_iso_code: 'RU-XX', source: undefined as unknown as string, qc: Number.NaN };
+    expect(toJsonBytes(dadataList([changed, data])).toString('utf8')).toBe(JSON.stringify([changed, data]));
   });
 });
 
