@@ -2,13 +2,13 @@
  * The batch bench's ceilings (`node --import tsx bench/batch-ceiling.ts THREADS SECONDS`): THREADS worker threads,
  * each with its own engine, run the messy addresses for SECONDS through the core alone (`engine.standardize`), then
  * through what a row of `address-service clean` with the default columns needs besides reading and writing the file
- * (the core, the record without metro stations, its DaData form); prints the rows/s of all threads together as JSON.
+ * (the core and DaData's record from the clean record's parts, without metro stations: `dadataClean`); prints the rows/s of all threads together as JSON.
  * Run as a child of bench/batch.bench.ts, next to each measured command, under the same load.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createEngine } from '../engine/index.js';
-import { dadataAddress } from '../engine/records/dadata-record.js';
-import { buildAddressRecord, resolveObjects } from '../engine/records/address-record.js';
+import { dadataClean } from '../engine/records/dadata-record.js';
+import { standardizeParts } from '../engine/standardize.js';
 import { messyRows } from './messy-addresses.js';
 
 const SAMPLE = 20_000;
@@ -36,11 +36,7 @@ if (isMainThread) {
   const rows = [...messyRows(SAMPLE)].map((row) => row[1]);
   const work = mode === 'core'
     ? (query: string) => engine.standardize('ru', query)
-    : (query: string) => {
-        const resolution = engine.standardize('ru', query);
-        const objects = resolution.matched ? resolveObjects(resolution, dictionary) : null;
-        return dadataAddress(buildAddressRecord(resolution, dictionary, { method: 'clean', original: query }, objects));
-      };
+    : (query: string) => dadataClean(standardizeParts(engine, 'ru', dictionary, query, { metro: false }).parts, { source: query });
   for (let i = 0; i < 5000; i++) work(rows[i % rows.length]);
   const started = performance.now();
   let n = 0;

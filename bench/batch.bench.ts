@@ -5,7 +5,7 @@
  * - the ceilings: the same rows on as many threads as cores, no file (batch-ceiling.ts): through the core alone
  *   (`engine.standardize`, the in-process core rate), and through the core and the records a default row needs (no
  *   metro stations), measured just before and just after each run, under the load the run had (a shared machine's
- *   load moves); also, once, one thread of this process: `standardize` alone and with the full clean record;
+ *   load moves); also, once, one thread of this process: `standardize` alone and with a default row's DaData record;
  * - the HTTP API on the same rows: POST /api/v1/clean/address to host/server.ts (one worker per core), CONNECTIONS
  *   keep-alive connections, at most HTTP_ROWS rows or 20 s (loopback only, bounded).
  * rows/s is over the job's own time (its summary line: from reading the input to the last row written, the workers'
@@ -19,8 +19,8 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { createEngine } from '../engine/index.js';
-import { dadataAddress } from '../engine/records/dadata-record.js';
-import { standardizeAddress } from '../engine/standardize.js';
+import { dadataClean } from '../engine/records/dadata-record.js';
+import { standardizeParts } from '../engine/standardize.js';
 import { ROOT } from './fixtures.js';
 import { messyRows } from './messy-addresses.js';
 import { freePort, HOST, sleep } from './net.js';
@@ -92,7 +92,7 @@ async function ceiling(rows: string[][]): Promise<{ standardize: number; pipelin
     const used = process.cpuUsage(cpu);
     return { wall: n / ((performance.now() - started) / 1000), cpu: n / ((used.user + used.system) / 1e6) };
   };
-  const pipeline = measure((query) => dadataAddress(standardizeAddress(engine, 'ru', dictionary, query).record));
+  const pipeline = measure((query) => dadataClean(standardizeParts(engine, 'ru', dictionary, query, { metro: false }).parts, { source: query }));
   return { standardize: measure((query) => engine.standardize('ru', query)).wall, pipeline: pipeline.wall, pipelineCpu: pipeline.cpu };
 }
 
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
   const sample = [...messyRows(20_000)].map(([id, address, kind]) => [String(id), address, kind]);
   const core = await ceiling(sample);
   console.log(
-    `ceiling, one thread: standardize ${Math.round(core.standardize)} rows/s, standardize + record + DaData record ${Math.round(core.pipeline)} rows/s ` +
+    `ceiling, one thread: standardize ${Math.round(core.standardize)} rows/s, standardize + DaData record (a default row) ${Math.round(core.pipeline)} rows/s ` +
       `(${Math.round(core.pipelineCpu)} per CPU second); × ${CORES} cores = ${Math.round(core.pipeline * CORES)} rows/s; load ${loadavg()[0].toFixed(1)}`,
   );
   const work = mkdtempSync(join(tmpdir(), 'address-batch-'));
