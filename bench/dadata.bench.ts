@@ -27,21 +27,27 @@ function summary(latencies: number[]): Measure {
 
 /**
  * The two sides' requests alternately, one of each in turn, for BENCH_TIME_MS each: on a machine whose load drifts,
- * both sides meet the same load (two tinybench runs one after the other each met their own).
+ * both sides meet the same load (two tinybench runs one after the other each met their own). Also the CPU time of
+ * each side's requests (this process's, client and server: one thread does both), which the machine's other load
+ * moves far less than the wall time: µs per request.
  */
-async function paired(a: Buffer[], b: Buffer[], sendA: Send, sendB: Send): Promise<[Measure, Measure]> {
+async function paired(a: Buffer[], b: Buffer[], sendA: Send, sendB: Send): Promise<[Measure, Measure, number, number]> {
   const times: [number[], number[]] = [[], []];
+  const cpu = [0, 0];
   const started = performance.now();
   for (let i = 0; performance.now() - started < 2 * BENCH_TIME_MS; i++) {
     for (const [side, bodies, send] of [[0, a, sendA], [1, b, sendB]] as const) {
       const start = performance.now();
+      const cpuStart = process.cpuUsage();
       const reply = await send(bodies[i % bodies.length]);
+      const used = process.cpuUsage(cpuStart);
       times[side].push(performance.now() - start);
+      cpu[side] += used.user + used.system;
       if (reply.status !== 200) throw new Error(`answered ${reply.status}: ${reply.body.toString().slice(0, 200)}`);
       consume(reply.body.length);
     }
   }
-  return [summary(times[0]), summary(times[1])];
+  return [summary(times[0]), summary(times[1]), cpu[0] / times[0].length, cpu[1] / times[1].length];
 }
 
 export async function run(ctx: BenchContext): Promise<Row[]> {
@@ -76,8 +82,10 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
         (body) => post(agent, port, facade.path, body),
         (body) => post(agent, port, native.path, body),
       );
-      rows.push(row(`http: DaData facade ${name} (${facade.path})`, measured[0], `native ${native.path}`, measured[1]));
-      ctx.notes.push(`dadata ${name}: ${facade.bodies.length} queries`);
+      const [, , facadeCpu, nativeCpu] = measured;
+      const cpu = `CPU per request ${facadeCpu.toFixed(0)} µs, native ${nativeCpu.toFixed(0)} µs: ×${(nativeCpu / facadeCpu).toFixed(2)}`;
+      rows.push(row(`http: DaData facade ${name} (${facade.path})`, measured[0], `native ${native.path}`, measured[1], cpu));
+      ctx.notes.push(`dadata ${name}: ${facade.bodies.length} queries; ${cpu}`);
     }
   } finally {
     agent.destroy();

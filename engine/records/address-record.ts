@@ -544,7 +544,9 @@ export function cleanParts(resolution: Resolution, dictionary: Dictionary, optio
   }
   const resolved = objects ?? resolveObjects(resolution, dictionary);
   const houseDetails = partsOf(resolution, resolved) as CleanParts['houseDetails'];
-  const found = hasHouseParts(houseDetails) || LEVEL_KEYS.some((key) => resolved.levels[key] !== null && levelRecord(resolved.levels[key]).fullName !== '');
+  let found = hasHouseParts(houseDetails);
+  // a loop, not a closure per call: this runs for every row of a file
+  for (let i = 0; i < LEVEL_KEYS.length && !found; i++) found = levelRecord(resolved.levels[LEVEL_KEYS[i]]).fullName !== '';
   houseDetails.codes = codesRecord(resolved.house?.codes);
   houseDetails.apartmentCodes = codesRecord(resolved.apartment?.codes);
   houseDetails.additional = additionalRecord(resolved.house, resolved.apartment);

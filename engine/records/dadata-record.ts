@@ -280,10 +280,18 @@ function houseFields(record: DadataSource): HouseFields {
     block_type: null, block_type_full: null, block: null, flat_type: null, flat_type_full: null, flat: null,
     room_type: null, room_type_full: null, room: null,
   };
-  if (p.stead) [fields.stead_type, fields.stead_type_full, fields.stead] = [HOUSE_TYPES.stead[0], HOUSE_TYPES.stead[1], upper(p.stead)];
+  // plain assignments and loops: this runs for every record (a destructured array, a closure per call cost more)
+  if (p.stead) {
+    fields.stead_type = HOUSE_TYPES.stead[0];
+    fields.stead_type_full = HOUSE_TYPES.stead[1];
+    fields.stead = upper(p.stead);
+  }
   const houseKey = p.house ? 'house' : p.lend ? 'lend' : p.constr ? 'constr' : null;
-  if (houseKey) [fields.house_type, fields.house_type_full, fields.house] = [HOUSE_TYPES[houseKey][0], HOUSE_TYPES[houseKey][1], upper(p[houseKey])];
-  // plain loops: this runs for every record, and a closure per call costs more than the rest of it
+  if (houseKey) {
+    fields.house_type = HOUSE_TYPES[houseKey][0];
+    fields.house_type_full = HOUSE_TYPES[houseKey][1];
+    fields.house = upper(p[houseKey]);
+  }
   for (const key of BLOCK_KEYS) {
     if (!p[key] || (key === 'constr' && houseKey === 'constr')) continue;
     if (fields.block === null) {
@@ -294,10 +302,16 @@ function houseFields(record: DadataSource): HouseFields {
   }
   for (const key of FLAT_KEYS) {
     if (!p[key]) continue;
-    [fields.flat_type, fields.flat_type_full, fields.flat] = [HOUSE_TYPES[key][0], HOUSE_TYPES[key][1], upper(p[key])];
+    fields.flat_type = HOUSE_TYPES[key][0];
+    fields.flat_type_full = HOUSE_TYPES[key][1];
+    fields.flat = upper(p[key]);
     break;
   }
-  if (p.room) [fields.room_type, fields.room_type_full, fields.room] = [HOUSE_TYPES.room[0], HOUSE_TYPES.room[1], upper(p.room)];
+  if (p.room) {
+    fields.room_type = HOUSE_TYPES.room[0];
+    fields.room_type_full = HOUSE_TYPES.room[1];
+    fields.room = upper(p.room);
+  }
   return fields;
 }
 
