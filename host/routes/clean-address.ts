@@ -14,12 +14,15 @@ function dadataCleaner(request: RouteRequest, services: AppServices): DadataAddr
   const sources = dadataCleanRequest.parse(request.body);
   const engine = request.engine;
   const { country, dictionary } = requireDictionary(engine, 'RU', { license: services.license });
-  return dadataList(sources.map((source) => {
+  const records: DadataAddress[] = [];
+  // a plain loop, and the extras of one shape (a literal): this runs for every string
+  for (const source of sources) {
     const { parts, objects } = standardizeParts(engine, country, dictionary, source);
-    const extras = registryCodes(objects) as DadataExtras;
-    extras.source = source;
-    return dadataClean(parts, extras);
-  }));
+    const codes = registryCodes(objects);
+    const extras: DadataExtras = { okato: codes.okato, oktmo: codes.oktmo, taxOffice: codes.taxOffice, source };
+    records.push(dadataClean(parts, extras));
+  }
+  return dadataList(records);
 }
 
 export const cleanAddressRoute: RouteDefinition = {
