@@ -20,7 +20,9 @@
  * A word spelled by ear with a slip besides (`Совиская` for Советская, `Чоклова` for Чкалова) is one edit away by
  * key: `soundWordsNear` tries the keys one deletion, transposition, substitution or insertion from the key
  * `soundWords` made (each a look-up of the same table, behind a bit filter), for words of SOUND_NEAR_LETTERS or more,
- * when nothing else read the word.
+ * when nothing else read the word. A word not spelled right whose letters are one slip from other words is read by
+ * its key besides in standardization (trie.ts `addSoundHits`: `тальяти` for тольятти), an eighth dearer than the
+ * slips; hints read it by letters only.
  */
 import { reserve, u16At, NORM } from './memory';
 import { TRIE, trieCount, trieNode, wordCount } from './blob';
