@@ -30,7 +30,7 @@ import { TRIE, trieCount, trieNode, word } from './blob';
 import {
   normVariant, VARIANT_TRANSLIT, nearKeys, keyNeighbours, CH_SOFT, CH_HARD, CH_E, CH_E_ROUND, CH_TE, CH_ES, CH_CHE, CH_TSE, CH_SHCHA,
 } from './text';
-import { soundWords, soundWordsNear, foundWord } from './sound';
+import { soundWords, soundWordsNear, foundWord, soundPrefixNodes, nodeFound } from './sound';
 
 /** a soft or hard sign a transliteration dropped costs nothing: how many a word may hold beyond the budget */
 const TRANSLIT_SLACK: i32 = 2;
@@ -437,6 +437,21 @@ export function lookupSound(start: i32, len: i32): i32 {
   // spelled by ear and with a slip besides (`совиская`): a key one edit away, at the cost of two edits
   const near = soundWordsNear();
   for (let k = 0; k < near; k++) addHit(foundWord(k), 2);
+  return hitCount;
+}
+
+/**
+ * The words that start as NORM[start … start+len), a word being typed, sounds (sound.ts `soundPrefixNodes`: `кувшен`
+ * starts кувшиново), each at the cost of one edit: the way in for the first letters of a name spelled by ear that the
+ * prefix walk found nothing for. Returns the hits written.
+ */
+export function lookupSoundPrefix(start: i32, len: i32): i32 {
+  hitCount = 0;
+  const n = soundPrefixNodes(start, len);
+  for (let k = 0; k < n && hitCount < MAX_HITS; k++) {
+    subtreeIds(nodeFound(k));
+    for (let id = subtreeLow; id <= subtreeHigh && hitCount < MAX_HITS; id++) addHit(id, 1);
+  }
   return hitCount;
 }
 

@@ -4,7 +4,7 @@
  * hit goes to the hit log (hit-log.ts) with what it cost. The same lookup marks type words (`ул`, `г`, `пр-кт`, …)
  * on the token (type-words.ts) and notes the tokens that spell a region's or a city's name (places.ts).
  */
-import { lookup, lookupLong, lookupSound, addSoundHits, exactWord, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, FAR_KEY, costOf } from '../trie';
+import { lookup, lookupLong, lookupSound, lookupSoundPrefix, addSoundHits, exactWord, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, FAR_KEY, costOf } from '../trie';
 import { isLatin, normVariant, VARIANT_PLAIN } from '../text';
 import { tok, tokChar, tokenCount, F_START, F_LEN, F_KIND, F_ROLE, KIND_ALPHA, KIND_DIGIT, ROLE_FREE } from '../tokenize';
 import { hitTotal, HIT_CAP, logHit } from './hit-log';
@@ -76,6 +76,8 @@ export function lookUpTokens(prefixToken: i32, hints: bool): void {
     // and an eighth, behind the slips (`лениина` is ленина before линейная), and the names around it choose
     const slips = n;
     if (n == 0 && kind == KIND_ALPHA) n = lookupSound(tok(t, F_START), len);
+    // the word being typed spelled by ear: the words its first letters start by sound (`кувшен`: кувшиново)
+    if (n == 0 && kind == KIND_ALPHA && prefix) n = lookupSoundPrefix(tok(t, F_START), len);
     else if (kind == KIND_ALPHA && !hints && !spelledRight(n)) n = addSoundHits(tok(t, F_START), len);
     // two slips in a long word that left it shorter than nine letters (`чйковсий` for чайковский)
     if (n == 0 && kind == KIND_ALPHA && !prefix && len >= LONG_TYPED_LETTERS && budget == 1) n = lookupLong(tok(t, F_START), len);
