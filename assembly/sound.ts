@@ -20,7 +20,9 @@
  * A word spelled by ear with a slip besides (`Совиская` for Советская, `Чоклова` for Чкалова) is one edit away by
  * key: `soundWordsNear` tries the keys one deletion, transposition, substitution or insertion from the key
  * `soundWords` made (each a look-up of the same table, behind a bit filter), for words of SOUND_NEAR_LETTERS or more,
- * when nothing else read the word.
+ * when nothing else read the word. A word not spelled right whose letters are one slip from other words is read by
+ * its key besides in standardization (trie.ts `addSoundHits`: `тальяти` for тольятти), an eighth dearer than the
+ * slips; hints read it by letters only.
  */
 import { reserve, u16At, NORM } from './memory';
 import { TRIE, trieCount, trieNode, wordCount } from './blob';
@@ -72,9 +74,8 @@ export let foundCount: i32 = 0;
   return i;
 }
 
-/** The letter as heard, at position i of n (`prev`: the key's last letter), or 0 when it is dropped. */
-function heard(i: i32, n: i32, prev: i32): i32 {
-  const c = letterAt(i);
+/** The letter c as heard after the key's last letter `prev`, inside a word (no devoicing), or 0 when it is dropped. */
+function heardLetter(c: i32, prev: i32): i32 {
   switch (c) {
     case SOFT: case HARD: return 0;
     case O: case YA: return A;
@@ -82,7 +83,18 @@ function heard(i: i32, n: i32, prev: i32): i32 {
     case YU: return U;
     case Y: return prev == ZH || prev == SH || prev == TS ? I : Y;
   }
-  if (i + 1 >= n) {
+  return c;
+}
+
+/**
+ * The letter as heard, at position i of n (`prev`: the key's last letter), or 0 when it is dropped; `whole`: the
+ * letters are a whole word, whose last letter is devoiced (not a word's first letters being typed).
+ */
+function heard(i: i32, n: i32, prev: i32, whole: bool): i32 {
+  const c = letterAt(i);
+  const h = heardLetter(c, prev);
+  if (h != c) return h;
+  if (whole && i + 1 >= n) {
     switch (c) {
       case B: return P; case V: return F; case G: return K; case D: return T; case ZH: return SH; case Z: return S;
     }
@@ -90,8 +102,8 @@ function heard(i: i32, n: i32, prev: i32): i32 {
   return c;
 }
 
-/** Writes the key of LETTERS[0 … n) to KEY; returns its length. */
-function keyOf(n: i32): i32 {
+/** Writes the key of LETTERS[0 … n) to KEY (`whole`: a whole word, else a word's first letters); returns its length. */
+function keyOf(n: i32, whole: bool = true): i32 {
   let m = 0;
   let prev = 0;
   for (let i = 0; i < n; i++) {
@@ -105,7 +117,7 @@ function keyOf(n: i32): i32 {
       h = SHCH; // сч, зч, жч → щ
       i = next;
     } else {
-      h = heard(i, n, prev);
+      h = heard(i, n, prev, whole);
     }
     if (h == 0 || h == prev) continue;
     store<u16>(KEY + (<usize>m << 1), <u16>h);
@@ -113,7 +125,7 @@ function keyOf(n: i32): i32 {
     prev = h;
   }
   // -ого / -его as heard: the key's ага / ига is ава / ива
-  if (m >= 4 && load<u16>(KEY + (<usize>(m - 2) << 1)) == G && load<u16>(KEY + (<usize>(m - 1) << 1)) == A) {
+  if (whole && m >= 4 && load<u16>(KEY + (<usize>(m - 2) << 1)) == G && load<u16>(KEY + (<usize>(m - 1) << 1)) == A) {
     const vowel = <i32>load<u16>(KEY + (<usize>(m - 3) << 1));
     if (vowel == A || vowel == I) store<u16>(KEY + (<usize>(m - 2) << 1), <u16>V);
   }
@@ -301,4 +313,119 @@ function collect(hash: i64): bool {
 /** The k-th word `soundWords` found. */
 export function foundWord(k: i32): i32 {
   return load<i32>(FOUND + (<usize>k << 2));
+}
+
+/** the shortest key of a word's first letters that is looked up, and the most letters its key may drop */
+const PREFIX_KEY_LETTERS: i32 = 4;
+const PREFIX_KEY_LOST: i32 = 3;
+/** the most trie nodes one `soundPrefixNodes` walk visits, and the most subtrees it finds */
+const PREFIX_VISITS: i32 = 20000;
+const PREFIX_NODES: i32 = 16;
+/** the query's first letters' key, its length, and the walk's stack: (node, key letters matched, last key letter, flags) */
+let PREFIX_KEY: usize = 0;
+let prefixKeyLength: i32 = 0;
+let WALK: usize = 0;
+/** the nodes found by the last `soundPrefixNodes` */
+let NODES: usize = 0;
+let nodeCount: i32 = 0;
+/** a flag of a walk's entry: the last letter was т or д read as itself, so с or ц may not follow (they would be ц) */
+const AFTER_TD: i32 = 1;
+/** the last letter was с, з or ж read as itself, so ч may not follow at once (it would be щ) */
+const AFTER_SZ: i32 = 2;
+
+/**
+ * The trie nodes whose path sounds as NORM[start … start+len), a word's first letters being typed, does (`кувшен`:
+ * кувшин…, `чернаго`: черного…), each the root of the words it starts: `nodeFound(0 … nodeCount)`. The walk follows
+ * only the letters that keep the path's key (`keyOf`, no devoicing at the end) on the query's, so it reads few nodes.
+ * None for fewer than SOUND_MIN_LETTERS letters, or when more than PREFIX_NODES subtrees match.
+ */
+export function soundPrefixNodes(start: i32, len: i32): i32 {
+  nodeCount = 0;
+  if (len < SOUND_MIN_LETTERS || len > SOUND_MAX_LETTERS || trieCount == 0) return 0;
+  ensureSoundKeys();
+  if (PREFIX_KEY == 0) {
+    PREFIX_KEY = reserve(<usize>(SOUND_MAX_LETTERS + 1) << 1);
+    NODES = reserve(<usize>PREFIX_NODES << 2);
+    // one entry per node pushed: at most the children of every node on the path, bounded by the visits
+    WALK = reserve(<usize>PREFIX_VISITS << 4);
+  }
+  for (let k = 0; k < len; k++) store<u16>(LETTERS + (<usize>k << 1), <u16>u16At(NORM, start + k));
+  prefixKeyLength = keyOf(len, false);
+  keyLength = -1; // KEY no longer holds the key `soundWordsNear` reads
+  // a key much shorter than the letters is no spelling by ear (`ййййяяяя` keys as иа) and would start too many words
+  if (prefixKeyLength < PREFIX_KEY_LETTERS || prefixKeyLength < len - PREFIX_KEY_LOST) return 0;
+  memory.copy(PREFIX_KEY, KEY, <usize>prefixKeyLength << 1);
+  let sp = 0;
+  sp = pushChildren(trieNode(0, 0), 0, 0, 0, sp);
+  let visits = 0;
+  while (sp > 0 && visits < PREFIX_VISITS) {
+    sp--;
+    visits++;
+    const at = WALK + (<usize>sp << 4);
+    const node = load<i32>(at);
+    const matched = load<i32>(at, 4);
+    const prev = load<i32>(at, 8);
+    const flags = load<i32>(at, 12);
+    const c = trieNode(node, 2);
+    if (c == SOFT || c == HARD) {
+      // тьс is ц still; сьч is no щ
+      sp = pushChildren(trieNode(node, 0), matched, prev, flags & AFTER_TD, sp);
+      continue;
+    }
+    if ((flags & AFTER_TD) != 0 && (c == S || c == TS)) continue;
+    if ((flags & AFTER_SZ) != 0 && c == CH) continue;
+    // т or д before с or ц (signs between) is ц, с з ж before ч is щ: read at the second letter
+    if ((flags & AFTER_TD) == 0 && (c == T || c == D)) sp = pushMerged(node, matched, prev, TS, sp);
+    if ((flags & AFTER_SZ) == 0 && (c == S || c == Z || c == ZH)) sp = pushMerged(node, matched, prev, SHCH, sp);
+    const next = (c == T || c == D ? AFTER_TD : 0) | (c == S || c == Z || c == ZH ? AFTER_SZ : 0);
+    sp = step(node, matched, prev, heardLetter(c, prev), next, sp);
+    if (sp < 0) return (nodeCount = 0);
+  }
+  return nodeCount;
+}
+
+/** The path goes on through `node`, heard as h: pushes its children, or keeps the node when the key is matched. */
+function step(node: i32, matched: i32, prev: i32, h: i32, flags: i32, sp: i32): i32 {
+  if (h != prev) {
+    if (h != <i32>load<u16>(PREFIX_KEY + (<usize>matched << 1))) return sp;
+    matched++;
+    prev = h;
+  }
+  if (matched == prefixKeyLength) {
+    if (nodeCount == PREFIX_NODES) return -1;
+    store<i32>(NODES + (<usize>nodeCount << 2), node);
+    nodeCount++;
+    return sp;
+  }
+  return pushChildren(trieNode(node, 0), matched, prev, flags, sp);
+}
+
+/** The letter at `node` (т д, or с з ж) read with the next one as `merged` (ц, щ): steps on from each such child. */
+function pushMerged(node: i32, matched: i32, prev: i32, merged: i32, sp: i32): i32 {
+  for (let child = trieNode(node, 0); child >= 0 && sp >= 0; child = trieNode(child, 1)) {
+    const c = trieNode(child, 2);
+    if (merged == TS && (c == S || c == TS)) sp = step(child, matched, prev, TS, 0, sp);
+    else if (merged == SHCH && c == CH) sp = step(child, matched, prev, SHCH, 0, sp);
+    else if (merged == TS && (c == SOFT || c == HARD)) sp = pushMerged(child, matched, prev, merged, sp);
+  }
+  return sp;
+}
+
+/** Pushes `first` and its siblings with the walk's state; returns the new stack size (the stack is bounded). */
+function pushChildren(first: i32, matched: i32, prev: i32, flags: i32, sp: i32): i32 {
+  if (sp < 0) return sp;
+  for (let child = first; child >= 0 && sp < PREFIX_VISITS; child = trieNode(child, 1)) {
+    const at = WALK + (<usize>sp << 4);
+    store<i32>(at, child);
+    store<i32>(at, matched, 4);
+    store<i32>(at, prev, 8);
+    store<i32>(at, flags, 12);
+    sp++;
+  }
+  return sp;
+}
+
+/** The k-th node `soundPrefixNodes` found. */
+export function nodeFound(k: i32): i32 {
+  return load<i32>(NODES + (<usize>k << 2));
 }

@@ -4,7 +4,8 @@
  * The trie (blob section `trie`) is a first-child/next-sibling tree over the folded words of every name
  * and type word; a node that ends a word carries its word id. Lookup is a depth-first walk that keeps one
  * row of the optimal-string-alignment (Damerau) distance matrix per depth, pruning a subtree as soon as
- * the row minimum exceeds the edit budget: one edit for words of 5+ letters, two for 9+. In prefix mode
+ * the row minimum exceeds the edit budget: one edit for words of 5+ letters, two for 9+ (and for a word of 7 or 8
+ * letters that hit nothing, two to the words of 9+ only: `lookupLong`). In prefix mode
  * (the last word of a hint query) a word matches when some prefix of it is within budget of the query;
  * its cost is the best such prefix.
  *
@@ -24,12 +25,12 @@
  * slip a typist rarely makes (a letter typed for one far from it on the keyboard and unlike in sound, or a stray letter
  * typed in more: `farSlip`) carries FAR_KEY (`costOf` drops it).
  */
-import { reserve, setI32, u16At, NORM } from './memory';
+import { reserve, i32At, setI32, u16At, NORM } from './memory';
 import { TRIE, trieCount, trieNode, word } from './blob';
 import {
   normVariant, VARIANT_TRANSLIT, nearKeys, keyNeighbours, CH_SOFT, CH_HARD, CH_E, CH_E_ROUND, CH_TE, CH_ES, CH_CHE, CH_TSE, CH_SHCHA,
 } from './text';
-import { soundWords, soundWordsNear, foundWord } from './sound';
+import { soundWords, soundWordsNear, foundWord, soundPrefixNodes, nodeFound } from './sound';
 
 /** a soft or hard sign a transliteration dropped costs nothing: how many a word may hold beyond the budget */
 const TRANSLIT_SLACK: i32 = 2;
@@ -128,7 +129,7 @@ export function setupTrie(): void {
 /** The walk's key: the reading's kind (a transliteration reads costs its own way), budget and prefix mode. */
 // @ts-ignore: decorator
 @inline function memoFlags(budget: i32, prefix: bool): i32 {
-  return (budget << 2) | (prefix ? 2 : 0) | (normVariant == VARIANT_TRANSLIT ? 1 : 0);
+  return (minWordLength > 0 ? 32 : 0) | (budget << 2) | (prefix ? 2 : 0) | (normVariant == VARIANT_TRANSLIT ? 1 : 0);
 }
 
 /** The memo entry of this call for NORM[start … start+m) walked with `flags`, or −1. */
@@ -173,7 +174,7 @@ export function setCellWalk(on: bool): void {
 
 /** Edit budget for a word of `len` letters. */
 export function editBudget(len: i32): i32 {
-  if (len >= 9) return 2;
+  if (len >= TWO_EDIT_LETTERS) return 2;
   if (len >= 5) return 1;
   return 0;
 }
@@ -406,6 +407,23 @@ export function lookup(start: i32, len: i32, budget: i32, prefix: bool): i32 {
   return hitCount;
 }
 
+/** the shortest word a walk reaches (0: any): `lookupLong` reads two slips only in a word long enough to hold them */
+let minWordLength: i32 = 0;
+/** the length from which a word is read with two edits (`editBudget`) */
+const TWO_EDIT_LETTERS: i32 = 9;
+
+/**
+ * The words of nine letters or more two edits from NORM[start … start+len), a word typed shorter, that start with its
+ * first letter: two slips in one long word that dropped letters of it (`чйковсий`, `слобской`) leave fewer letters
+ * than the two-edit budget asks. Returns the hits written.
+ */
+export function lookupLong(start: i32, len: i32): i32 {
+  minWordLength = TWO_EDIT_LETTERS;
+  const n = lookup(start, len, 2, false);
+  minWordLength = 0;
+  return n;
+}
+
 /**
  * The words that sound as NORM[start … start+len) is written (sound.ts), each at the cost of one edit, else those one
  * edit away by sound at the cost of two: the way in for a word spelled by ear that the fuzzy walk found nothing for
@@ -423,6 +441,38 @@ export function lookupSound(start: i32, len: i32): i32 {
 }
 
 /**
+ * The words that start as NORM[start … start+len), a word being typed, sounds (sound.ts `soundPrefixNodes`: `кувшен`
+ * starts кувшиново), each at the cost of one edit: the way in for the first letters of a name spelled by ear that the
+ * prefix walk found nothing for. Returns the hits written.
+ */
+export function lookupSoundPrefix(start: i32, len: i32): i32 {
+  hitCount = 0;
+  const n = soundPrefixNodes(start, len);
+  for (let k = 0; k < n && hitCount < MAX_HITS; k++) {
+    subtreeIds(nodeFound(k));
+    for (let id = subtreeLow; id <= subtreeHigh && hitCount < MAX_HITS; id++) addHit(id, 1);
+  }
+  return hitCount;
+}
+
+/**
+ * Adds to the hits of the last `lookup` the words that sound as NORM[start … start+len) is written (sound.ts), each
+ * at the cost of one edit, that it did not find at that cost or less: a word spelled by ear (`тальяти` for тольятти,
+ * two edits by letters) when its letters are also one slip from another word. Returns the hits now written.
+ */
+export function addSoundHits(start: i32, len: i32): i32 {
+  const before = hitCount;
+  const n = soundWords(start, len);
+  for (let k = 0; k < n; k++) {
+    const wordId = foundWord(k);
+    let seen = false;
+    for (let h = 0; h < before && !seen; h++) seen = i32At(HITS, h * 2) == wordId && costOf(i32At(HITS, h * 2 + 1)) <= 1;
+    if (!seen) addHit(wordId, 1);
+  }
+  return hitCount;
+}
+
+/**
  * The walk reached `node` with the whole query at cost `last`: adds its word when within budget (prefix mode: the
  * best cost of a prefix of the path, `best`, which it returns updated).
  */
@@ -432,7 +482,7 @@ export function lookupSound(start: i32, len: i32): i32 {
   if (prefix) {
     if (last < best) best = last;
     if (best <= budget && wordId >= 0) addHit(wordId, best);
-  } else if (last <= budget && wordId >= 0) {
+  } else if (last <= budget && wordId >= 0 && depth >= minWordLength) {
     addHit(wordId, last == 1 && (depth == m || depth == m - 1) && farSlip(start, m, depth) ? last | FAR_KEY : last);
   }
   return best;
@@ -611,7 +661,14 @@ function walkBits(start: i32, m: i32, budget: i32, prefix: bool): void {
   bitStart(m, full);
   const NONE = 1 << 20;
   const deepest = m + budget < MAX_DEPTH ? m + budget : MAX_DEPTH;
-  let sp = pushChildren(0, 0, 1, NONE);
+  let sp = 0;
+  if (minWordLength > 0) {
+    // `lookupLong`: only the words of the typed first letter (a typo rarely touches it), a thirtieth of the walk
+    const first = childOf(0, u16At(NORM, start));
+    if (first >= 0) push(sp++, first, 1, NONE);
+  } else {
+    sp = pushChildren(0, 0, 1, NONE);
+  }
   while (sp > 0 && takeNode(sp--)) {
     const node = takenNode;
     const depth = takenDepth;

@@ -11,6 +11,9 @@
  * parses the flat; a city case when the city (or settlement) level is the city; a hint case when the house is
  * among the first five hints. An address another street of the same name shares (`ул Ленина 5` in many towns)
  * is always written with its town. The seed fixes the sample and the corruptions, so runs are repeatable.
+ * `--worse` adds the kinds `w-…` of worse typing, one class each (sound-alike spellings, two slips, glued words,
+ * notes between the parts, the city moved to the end, hints with a slip or a word's first letters; every word spelled
+ * by ear, cities typed alone worse, a city's first letters spelled by ear or with a slip).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -292,12 +295,15 @@ function soundAlike(word: string): string {
   return word[0] + out.slice(1);
 }
 
-/** a slip as `typo` makes, drawn from the worse stream */
-function slip(word: string): string {
+/** a slip as `typo` makes, drawn from another stream */
+function slipFrom(stream: () => number, word: string): string {
   const saved = random;
-  random = worseRandom;
+  random = stream;
   try { return typo(word); } finally { random = saved; }
 }
+
+/** a slip drawn from the worse stream */
+const slip = (word: string): string => slipFrom(worseRandom, word);
 
 const NOTES = ['3 подъезд', 'домофон 21', 'магазин "Продукты"', 'вход со двора', '2 этаж', 'код 45'];
 
@@ -384,6 +390,102 @@ function worseCases(a: Address): Case[] {
     }
     const sound = rewrite(a.streetName.toLowerCase(), soundAlike);
     if (sound !== a.streetName.toLowerCase()) cases.push({ ...base, kind: 'w-hint-sound', check: 'hint', query: `${town}${sound} ${a.houseText}` });
+  }
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Worse typing, harder (--worse): the same classes where they reach further: every word of the address spelled by
+// ear (the city's and the region's too, each rule wherever it matches), a city typed alone worse, a city's first
+// letters spelled by ear or with a slip. A stream of its own, so that the kinds above keep their cases.
+
+let harderRandom = randomFrom(SEED ^ 0x0dd5);
+const harderPick = <T>(items: readonly T[]): T => items[Math.floor(harderRandom() * items.length)];
+
+/** one to three sound-alike changes, each where its pattern matches anywhere after the first letter (a letter doubled
+ * or undoubled only once) */
+function soundAlikeAll(word: string): string {
+  if (word.length < 5) return word;
+  let out = word.toLowerCase();
+  const rules = SOUND_RULES.filter(([pattern]) => pattern.test(out.slice(1)));
+  for (let k = 0, n = 1 + Math.floor(harderRandom() * 3); k < n && rules.length; k++) {
+    const [pattern, to] = rules.splice(Math.floor(harderRandom() * rules.length), 1)[0];
+    // a letter doubled or undoubled once: nobody doubles every consonant
+    const once = to.includes('$2$2') || pattern.source.includes('\\1');
+    out = out[0] + out.slice(1).replace(once ? pattern : new RegExp(pattern.source, 'g'), to);
+  }
+  return word[0] + out.slice(1);
+}
+
+/** each word of 5+ letters of a name spelled by ear */
+const soundName = (name: string): string => name.split(' ').map((w) => (/^[а-яё-]+$/i.test(w) ? soundAlikeAll(w) : w)).join(' ');
+
+/** a slip drawn from the harder stream */
+const harderSlip = (word: string): string => slipFrom(harderRandom, word);
+
+function harderCases(a: Address): Case[] {
+  const base = { source: a.source, country: a.country, check: 'house' as const, house: a.house, flat: '', target: -1 };
+  const cases: Case[] = [];
+  if (!a.street || !/^\d/.test(a.houseText) || a.country !== 'ru') return cases;
+  const streetText = (name: string): string => `${harderPick(STREET_TYPES[a.street!.type] ?? [a.street!.type])} ${name}`;
+  const cityText = (name: string): string => (a.city ? `${harderPick(CITY_TYPES[a.city.type] ?? [a.city.type])} ${name}` : '');
+  // every word spelled by ear: the city's and the street's
+  {
+    const query = [cityText(a.city ? soundName(a.city.name) : ''), streetText(soundName(a.streetName)), `д ${a.houseText}`].filter(Boolean).join(', ');
+    if (query.toLowerCase() !== [cityText(a.city?.name ?? ''), streetText(a.streetName), `д ${a.houseText}`].filter(Boolean).join(', ').toLowerCase()) {
+      cases.push({ ...base, kind: 'w-sound-all', query });
+    }
+  }
+  // a slip in the city and the street spelled by ear, or the other way round
+  if (a.city && a.city.name.length >= 5) {
+    const query = harderRandom() < 0.5
+      ? [cityText(harderSlip(a.city.name)), streetText(soundName(a.streetName)), a.houseText].join(', ')
+      : [cityText(soundName(a.city.name)), streetText(a.streetName.split(' ').map((w) => (w.length >= 5 ? harderSlip(w) : w)).join(' ')), a.houseText].join(', ');
+    cases.push({ ...base, kind: 'w-sound-slip', query });
+  }
+  // hints: every word spelled by ear, the town typed first
+  {
+    const town = a.city ? `${soundName(a.city.name).toLowerCase()} ` : '';
+    cases.push({ ...base, kind: 'w-hint-sound-all', check: 'hint', query: `${town}${soundName(a.streetName).toLowerCase()} ${a.houseText}` });
+  }
+  return cases;
+}
+
+function harderCityCases(city: ObjectInfo, region: ObjectInfo | null, source: string): Case[] {
+  const base = { source, country: 'ru' as Country, check: 'city' as const, house: -1, flat: '', target: city.id };
+  const cases: Case[] = [];
+  const regionText = (name: string): string => (region && region !== city ? `${name} ${harderPick(REGION_TYPES[region.type] ?? [region.type])}` : '');
+  const cityText = (name: string): string => `${harderPick(CITY_TYPES[city.type] ?? [city.type])} ${name}`;
+  const withRegion = harderRandom() < 0.5;
+  // the city (and its region) spelled by ear
+  {
+    const name = soundName(city.name);
+    const regionName = region ? soundName(region.name) : '';
+    if (name !== city.name || (withRegion && regionName !== region?.name)) {
+      cases.push({ ...base, kind: 'w-city-sound', query: [withRegion ? regionText(regionName) : '', cityText(name)].filter(Boolean).join(', ') });
+    }
+  }
+  // two slips: one in the region and one in the city, or two in a long city name
+  {
+    const long = city.name.length >= 9;
+    const query = region && region !== city && (!long || harderRandom() < 0.5)
+      ? [regionText(region.name.split(' ').map((w) => (w.length >= 5 ? harderSlip(w) : w)).join(' ')), cityText(harderSlip(city.name))].join(', ')
+      : long ? cityText(harderSlip(harderSlip(city.name))) : '';
+    if (query) cases.push({ ...base, kind: 'w-city-slips', query });
+  }
+  // the city's name typed last with no type word after its region
+  if (region && region !== city) cases.push({ ...base, kind: 'w-city-last', query: `${regionText(region.name)}, ${city.name}` });
+  // hints: the first 5 to 9 letters of the city spelled by ear, or with a slip
+  {
+    const sound = soundName(city.name).toLowerCase();
+    const cut = 5 + Math.floor(harderRandom() * 5);
+    if (sound !== city.name.toLowerCase() && sound.length >= 5) {
+      cases.push({ ...base, kind: 'w-city-hint-sound', check: 'name-hint', query: sound.slice(0, Math.min(sound.length, cut)) });
+    }
+    if (city.name.length >= 6) {
+      const typed = harderSlip(city.name.toLowerCase()).slice(0, Math.min(city.name.length, cut));
+      if (typed !== city.name.toLowerCase().slice(0, typed.length)) cases.push({ ...base, kind: 'w-city-hint-slip', check: 'name-hint', query: typed });
+    }
   }
   return cases;
 }
@@ -506,11 +608,13 @@ for (const [key, houses] of [...perSource].sort()) {
   const [country, source] = key.split(':') as [Country, string];
   reseed(source);
   worseRandom = randomFrom(SEED ^ 0x5eed ^ source.length);
+  harderRandom = randomFrom(SEED ^ 0x0dd5 ^ source.length);
   const dict = engine.dictionary(country)!;
   for (const house of shuffle(houses).slice(0, PER_SOURCE)) {
     const address = addressOf(dict, house, source, minsk);
     if (address) cases.push(...houseCases(address));
     if (address && WORSE) cases.push(...worseCases(address));
+    if (address && WORSE) cases.push(...harderCases(address));
   }
 }
 {
@@ -521,8 +625,11 @@ for (const [key, houses] of [...perSource].sort()) {
     if (o.level === 3 && o.codes.kladr && o.codes.fias && !devIds.has(o.codes.fias)) cities.push(o);
   }
   reseed('hflabs-city');
+  harderRandom = randomFrom(SEED ^ 0x0dd5 ^ 'hflabs-city'.length);
   for (const city of shuffle(cities).slice(0, PER_SOURCE * 2)) {
-    cases.push(...cityCases(city, dict.object(dict.chain(city.id)[0]), 'hflabs-city'));
+    const region = dict.object(dict.chain(city.id)[0]);
+    cases.push(...cityCases(city, region, 'hflabs-city'));
+    if (WORSE) cases.push(...harderCityCases(city, region, 'hflabs-city'));
   }
 }
 
@@ -566,7 +673,7 @@ for (const c of cases) {
   let ok: boolean;
   let got: string;
   if (c.check === 'hint' || c.check === 'name-hint') {
-    const hints = engine.suggest(c.country, c.query, c.kind === 'city-hint' ? CITY_SUGGEST_COUNT : SUGGEST_COUNT);
+    const hints = engine.suggest(c.country, c.query, c.kind.startsWith('city-hint') || c.kind.startsWith('w-city-hint') ? CITY_SUGGEST_COUNT : SUGGEST_COUNT);
     ok = hints.some((r) => (c.check === 'hint' ? sameHouse(dict, r.house, c.house) : Object.values(r.levels).includes(c.target)));
     got = hints.slice(0, 2).map((r) => describe(dict, r)).join(' | ');
   } else {

@@ -4,7 +4,7 @@
  * hit goes to the hit log (hit-log.ts) with what it cost. The same lookup marks type words (`ул`, `г`, `пр-кт`, …)
  * on the token (type-words.ts) and notes the tokens that spell a region's or a city's name (places.ts).
  */
-import { lookup, lookupSound, exactWord, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, FAR_KEY, costOf } from '../trie';
+import { lookup, lookupLong, lookupSound, lookupSoundPrefix, addSoundHits, exactWord, editBudget, firstLetterRange, firstLetterLow, firstLetterHigh, HITS, FAR_KEY, costOf } from '../trie';
 import { isLatin, normVariant, VARIANT_PLAIN } from '../text';
 import { tok, tokChar, tokenCount, F_START, F_LEN, F_KIND, F_ROLE, KIND_ALPHA, KIND_DIGIT, ROLE_FREE } from '../tokenize';
 import { hitTotal, HIT_CAP, logHit } from './hit-log';
@@ -31,11 +31,21 @@ function isRoman(t: i32): bool {
   return true;
 }
 
+/** the fewest letters a word typed with two slips of a word of nine or more is read from (`lookupLong`) */
+const LONG_TYPED_LETTERS: i32 = 7;
+
+/** Some of the last lookup's n hits is the word as spelled. */
+function spelledRight(n: i32): bool {
+  for (let h = 0; h < n; h++) if (costOf(load<i32>(HITS + (<usize>h << 3), 4)) == 0) return true;
+  return false;
+}
+
 /**
  * Looks up every free token into the hit log (started by hit-log.ts `startHitLog`). `prefixToken` is the token read
- * as a prefix (hints), or −1.
+ * as a prefix (hints), or −1; `hints`: the call lists hints, which read a word with slips by its letters only (a
+ * sound-alike beside them, one more place or street of a short word, would push the hints of the slip down).
  */
-export function lookUpTokens(prefixToken: i32): void {
+export function lookUpTokens(prefixToken: i32, hints: bool): void {
   for (let t = 0; t < tokenCount && t < 64; t++) {
     if (tok(t, F_ROLE) != ROLE_FREE) continue;
     const kind = tok(t, F_KIND);
@@ -61,8 +71,16 @@ export function lookUpTokens(prefixToken: i32): void {
       budget = 1;
       n = lookup(tok(t, F_START), len, 1, prefix);
     }
-    // a word written as it is heard, two edits or more by letters (`маяковскова`, `брацкая`): its sound key
+    // a word written as it is heard, two edits or more by letters (`маяковскова`, `брацкая`): its sound key; and
+    // one whose letters are also a slip of another word (`тальяти`: тольятти by ear), where by ear it costs one edit
+    // and an eighth, behind the slips (`лениина` is ленина before линейная), and the names around it choose
+    const slips = n;
     if (n == 0 && kind == KIND_ALPHA) n = lookupSound(tok(t, F_START), len);
+    // the word being typed spelled by ear: the words its first letters start by sound (`кувшен`: кувшиново)
+    if (n == 0 && kind == KIND_ALPHA && prefix) n = lookupSoundPrefix(tok(t, F_START), len);
+    else if (kind == KIND_ALPHA && !hints && !spelledRight(n)) n = addSoundHits(tok(t, F_START), len);
+    // two slips in a long word that left it shorter than nine letters (`чйковсий` for чайковский)
+    if (n == 0 && kind == KIND_ALPHA && !prefix && len >= LONG_TYPED_LETTERS && budget == 1) n = lookupLong(tok(t, F_START), len);
     if (n == 0 && len >= 6 && kind == KIND_ALPHA && normVariant == VARIANT_PLAIN) unhitWord = true;
     // a typo rarely touches a word's first letter: an edit that changes it costs an eighth of the word more
     // (`талинский` is таллинский before шалинский)
@@ -82,7 +100,8 @@ export function lookUpTokens(prefixToken: i32): void {
         // a type word with one slip, its first letter kept (`улца`, `проспкт`): the type, not a leftover
         addTypeHit(t, w);
       }
-      logHit(w, t, cost * 2 + firstChanged + farSlip);
+      const byEar = slips > 0 && h >= slips ? 1 : 0;
+      logHit(w, t, cost * 2 + firstChanged + farSlip + byEar);
     }
   }
 }

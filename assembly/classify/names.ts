@@ -64,14 +64,15 @@ export function resetCandidates(): void {
 /**
  * Looks up every free token (letters, ordinals and numbers inside names) into the hit log, then reads the
  * names the hits reach: those of areas when the dictionary has its subtree index (leaves wait for
- * `expandLeaves`), every name otherwise. `prefixToken` is the token read as a prefix (hints), or −1.
+ * `expandLeaves`), every name otherwise. `prefixToken` is the token read as a prefix (hints), or −1. `hints`: the
+ * call lists hints (solve/suggest.ts), whose places of the word being typed are deferred (deferred-areas.ts).
  */
-export function classifyNames(prefixToken: i32, deferAreas: bool = false): void {
+export function classifyNames(prefixToken: i32, hints: bool = false): void {
   ensureSubtrees();
   startHitLog(prefixToken);
   beginPlaces();
-  lookUpTokens(prefixToken);
-  if (!chooseDeferredAreas(prefixToken, deferAreas)) for (let h = 0; h < hitTotal; h++) readHit(h, scoped);
+  lookUpTokens(prefixToken, hints);
+  if (!chooseDeferredAreas(prefixToken, hints)) for (let h = 0; h < hitTotal; h++) readHit(h, scoped);
   readPlaces();
   listLeafHits();
   rankTokens();

@@ -95,6 +95,8 @@ const KEYWORDS: StaticArray<HouseKeyword> = [
   { word: 'кимн', part: P_ROOM }, { word: 'кимната', part: P_ROOM },
   { word: 'каб', part: P_KAB }, { word: 'кабинет', part: P_KAB },
   { word: 'пом', part: P_PLACE }, { word: 'помещение', part: P_PLACE }, { word: 'помещ', part: P_PLACE },
+  // premises GAR files as a house's rooms: `Малышева 5 гараж 3` is house 5, not 3
+  { word: 'гараж', part: P_PLACE }, { word: 'бокс', part: P_PLACE }, { word: 'склад', part: P_PLACE },
   { word: 'блок', part: P_BLOCK }, { word: 'бл', part: P_BLOCK },
   { word: 'пав', part: P_PAV }, { word: 'павильон', part: P_PAV },
   { word: 'сек', part: P_SEK }, { word: 'секц', part: P_SEK }, { word: 'секция', part: P_SEK },
