@@ -24,12 +24,21 @@ export const PACKS_FORMAT = 1;
 /** A place pack's code: a FIAS GUID, `kladr-<digits>` or `place-<row>` (a file name: no path, no dots). */
 export const PACK_CODE = /^[0-9a-z][0-9a-z-]{0,63}$/;
 
+/**
+ * The codes a place's pack may go by, in the order the builder picks: its FIAS GUID, `kladr-<code>`, `ga-<code>`,
+ * `osm-<id>` (lower case; only those that make a PACK_CODE). A record's level gives the same list (`packFor`).
+ */
+export function placeCodes(codes: { fias?: string; kladr?: string; ga?: string; osm?: string }): string[] {
+  const out = [codes.fias, codes.kladr && `kladr-${codes.kladr}`, codes.ga && `ga-${codes.ga}`, codes.osm && `osm-${codes.osm}`];
+  return out.filter((code): code is string => !!code).map((code) => code.toLowerCase()).filter((code) => PACK_CODE.test(code));
+}
+
 /** Where a place's pack is, under its country's folder. */
 export const packFile = (code: string): string => `places/${code}.dict`;
 
 /** One place pack in the manifest. */
 export interface PackEntry {
-  /** the place's FIAS GUID (else `kladr-<code>`, `place-<row>`): the pack is `places/<code>.dict` */
+  /** the place's FIAS GUID (else `kladr-<code>`, `ga-<code>`, `osm-<id>`, `place-<row>`): the pack is `places/<code>.dict` */
   code: string;
   name: string;
   /** the place with its region and area: `Свердловская обл, г Екатеринбург` */

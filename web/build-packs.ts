@@ -21,7 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { decodeBlob } from '../engine/dictionary.js';
 import { PooledColumn, TextColumn } from '../engine/columns.js';
 import {
-  PACKS_FORMAT, cut, cutIndex, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
+  PACKS_FORMAT, cut, cutIndex, placeCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
 } from '../engine/packs.js';
 import { COUNTRIES } from '../engine/types.js';
 import { levelFullName } from '../engine/type-placement.js';
@@ -34,13 +34,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const rows = (bytes: Uint8Array) => bytes.byteLength / 4;
 
-/** A place's code: its FIAS GUID, else its KLADR code, else its row (safe as a file name in every case: PACK_CODE). */
-function placeCode(fias: string, kladr: string, id: number): string {
-  if (fias) return fias;
-  if (/^[0-9]+$/.test(kladr)) return `kladr-${kladr}`;
-  return `place-${id}`;
-}
-
 /** Cuts one country's web dictionary blob into packs under `<to>/<country>/`; returns its manifest. */
 export async function buildCountryPacks(webBytes: Uint8Array, to: string, source = 'blob'): Promise<PacksManifest> {
   const blob = decodeBlob(webBytes, source);
@@ -52,6 +45,8 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   const names = new TextColumn(o.name);
   const types = new PooledColumn(o.type);
   const kladr = new TextColumn(o.kladr);
+  const ga = new TextColumn(o.ga);
+  const osm = new TextColumn(o.osm);
   const fias = o.fias instanceof Uint8Array ? o.fias : new Uint8Array(0);
   const fullName = (id: number): string => {
     const parts: string[] = [];
@@ -89,8 +84,7 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   const packs: PackEntry[] = [];
   for (let k = 0; k < plan.places.length; k++) {
     const place = plan.places[k];
-    const placeFias = guidText(fias, place);
-    const code = placeCode(placeFias, kladr.get(place), place);
+    const code = placeCodes({ fias: guidText(fias, place), kladr: kladr.get(place), ga: ga.get(place), osm: osm.get(place) })[0] ?? `place-${place}`;
     codes.push(code);
     const fragment = cut(whole, index, Uint32Array.from(packObjects[k]), Uint32Array.from(packHouses[k]));
     const size = await write(packFile(code), 'place', fragment, { place: code });
