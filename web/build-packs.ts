@@ -21,7 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { decodeBlob } from '../engine/dictionary.js';
 import { PooledColumn, TextColumn } from '../engine/columns.js';
 import {
-  PACKS_FORMAT, cut, cutIndex, placeCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
+  PACKS_FORMAT, cut, cutIndex, encodeFragment, placeCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
 } from '../engine/packs.js';
 import { COUNTRIES } from '../engine/types.js';
 import { levelFullName } from '../engine/type-placement.js';
@@ -60,7 +60,7 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   const write = async (file: string, kind: 'entry' | 'place', fragment: Fragment, extra: Record<string, unknown>) => {
     const bytes = blobMapBytes({
       magic: blob.magic, format: blob.format, country: blob.country, sourceDate: blob.sourceDate, createdAt: blob.createdAt,
-      packsFormat: PACKS_FORMAT, kind, source: blob.buildId, ...extra, pack: fragment,
+      packsFormat: PACKS_FORMAT, kind, source: blob.buildId, ...extra, pack: encodeFragment(fragment),
     });
     const gzip = gzipSync(bytes, { level: 9 });
     await writeAtomically(join(dir, file), bytes);
@@ -80,12 +80,10 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
     for (let h = start; h < start + objects[id * 10 + 7]; h++) packHouses[k].push(h);
   }
 
-  const codes: string[] = [];
   const packs: PackEntry[] = [];
   for (let k = 0; k < plan.places.length; k++) {
     const place = plan.places[k];
     const code = placeCodes({ fias: guidText(fias, place), kladr: kladr.get(place), ga: ga.get(place), osm: osm.get(place) })[0] ?? `place-${place}`;
-    codes.push(code);
     const fragment = cut(whole, index, Uint32Array.from(packObjects[k]), Uint32Array.from(packHouses[k]));
     const size = await write(packFile(code), 'place', fragment, { place: code });
     packs.push({
@@ -94,13 +92,15 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
     });
   }
 
-  // the entry: its objects, the type words, and per entry object the pack of its place
+  // the entry: its objects and the type words
   const entryFragment = cut(whole, index, plan.entry, new Uint32Array(0), index.lonelyWords);
-  const entryPack = Int32Array.from(plan.entry, (id) => plan.placePack[id]);
+  // per entry object the place whose pack holds its streets (its id; −1: none): the engine reads the pack's code
+  // off the place's codes (placeCodes), as here
+  const entryPlace = Int32Array.from(plan.entry, (id) => (plan.placePack[id] >= 0 ? plan.places[plan.placePack[id]] : -1));
   const entryGlobal: PackGlobal = { ...global };
   const entrySize = await write('entry.dict', 'entry', entryFragment, {
     global: entryGlobal,
-    places: { codes, entryPack: new Uint8Array(entryPack.buffer) },
+    places: { entryPlace: new Uint8Array(entryPlace.buffer) },
   });
 
   const manifest: PacksManifest = {

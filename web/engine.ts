@@ -17,7 +17,7 @@ import { completeHouseParts, houseFullName } from '../engine/records/house-detai
 import { standardizeAddress } from '../engine/standardize.js';
 import { MIN_LETTERS, letterCount } from '../engine/hint-letters.js';
 import { decodeBlob } from '../engine/dictionary.js';
-import { PACK_CODE, PACKS_FORMAT, composeBlob, indexOf, placeCodes, type Fragment, type PackGlobal, type PackEntry, type PacksManifest } from '../engine/packs.js';
+import { PACK_CODE, PACKS_FORMAT, composeBlob, decodeFragment, indexOf, placeCodes, type Fragment, type PackGlobal, type PackEntry, type PacksManifest } from '../engine/packs.js';
 import { LEVEL_KEYS } from '../engine/types.js';
 
 export type { AddressRecord, HouseDetailsRecord } from '../engine/records/address-record.js';
@@ -143,13 +143,13 @@ interface PackFile {
   country?: string;
   pack: Fragment;
   global?: PackGlobal;
-  places?: { codes: string[]; entryPack: Uint8Array };
+  places?: { entryPlace: Uint8Array };
 }
 
 function decodePack(bytes: ArrayBuffer | ArrayBufferView, source: string): PackFile {
   const pack = decodeBlob(asBytes(bytes), source) as unknown as PackFile;
   if (pack.packsFormat !== PACKS_FORMAT || !pack.pack) throw new Error(`${source}: not an offline pack of format ${PACKS_FORMAT}; rebuild the packs with web/build-packs.ts`);
-  return pack;
+  return { ...pack, pack: decodeFragment(pack.pack) };
 }
 
 /** the deepest object of a hint */
@@ -165,10 +165,9 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
   if (entry.source !== manifest.buildId) throw new Error(`entry.dict: cut from ${entry.source}, the manifest lists ${manifest.buildId}`);
   const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm);
   const global = entry.global;
-  const codes = entry.places.codes;
-  const packIndex = new Map(codes.map((code, k) => [code, k]));
+  const packIndex = new Set(manifest.packs.map((p) => p.code));
   const entryIds = new Uint32Array(new Uint8Array(entry.pack.ids.objects).buffer);
-  const entryPack = new Int32Array(new Uint8Array(entry.places.entryPack).buffer);
+  const entryPlace = new Int32Array(new Uint8Array(entry.places.entryPlace).buffer);
   const fragments = new Map<string, Fragment>();
   const pending = new Map<string, Promise<void>>();
 
@@ -190,11 +189,17 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
     return next;
   };
 
+  /** the code of the pack of a place (its id in the whole dictionary), as the builder names it */
+  const codeOfPlace = (place: number): string => {
+    const id = indexOf(current.objectIds, place);
+    return (id >= 0 ? placeCodes(current.loaded.object(id).codes)[0] : undefined) ?? `place-${place}`;
+  };
+
   /** the pack of an object of the current dictionary: the nearest entry object's at or above it */
   const packOfObject = (id: number): string | null => {
     for (let at = id; at >= 0; at = current.loaded.object(at).parent) {
       const row = indexOf(entryIds, current.objectIds[at]);
-      if (row >= 0) return entryPack[row] >= 0 ? codes[entryPack[row]] : null;
+      if (row >= 0) return entryPlace[row] >= 0 ? codeOfPlace(entryPlace[row]) : null;
     }
     return null;
   };
@@ -226,10 +231,10 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
     const { loaded } = current;
     for (let id = 0; id < loaded.objectCount; id++) {
       const row = indexOf(entryIds, current.objectIds[id]);
-      if (row < 0 || entryPack[row] < 0) continue;
+      if (row < 0 || entryPlace[row] < 0) continue;
       for (let at = loaded.object(id).parent; at >= 0; at = loaded.object(at).parent) {
         if (placeCodes(loaded.object(at).codes).includes(code)) {
-          under.push(codes[entryPack[row]]);
+          under.push(codeOfPlace(entryPlace[row]));
           break;
         }
       }
