@@ -8,6 +8,7 @@
  *   widget.mjs      the hints widget as an ES module exporting attach and detach (web/widget-bundle.ts)
  *   core.wasm       the release core, as the server runs it
  *   <country>.dict  web dictionaries (build-web-dict.ts)
+ *   <country>/      offline packs cut from them (build-packs.ts): manifest.json, entry.dict, places/<code>.dict
  *   manifest.json   the same manifest, for the host and the report
  *
  * and a .gz twin of each big file for clients that accept gzip. The build id is a hash of every output
@@ -19,13 +20,14 @@
  * to the build and to the files the host serves.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { buildWebDictionaries, type WebDictionaryStats } from './build-web-dict.js';
+import { buildCountryPacks, describePacks } from './build-packs.js';
 import { bundleWidget } from './widget-bundle.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -77,6 +79,9 @@ export function webBuildIsStale(options: WebBuildOptions = {}): boolean {
   const outDir = options.outDir ?? DEFAULT_OUT_DIR;
   const manifest = join(outDir, 'manifest.json');
   if (!existsSync(manifest) || ![...SCRIPTS, 'sw.js'].every((name) => existsSync(join(outDir, name)))) return true;
+  // a build from before the offline packs, or one whose packs were removed
+  const { countries } = JSON.parse(readFileSync(manifest, 'utf8')) as Partial<WebManifest>;
+  if (!(countries ?? []).every(({ country }) => existsSync(join(outDir, country, 'manifest.json')))) return true;
   const built = statSync(manifest).mtimeMs;
   const sources = Math.max(
     newest(WEB),
@@ -99,6 +104,10 @@ export async function buildWeb(options: WebBuildOptions = {}): Promise<WebManife
   await rm(join(outDir, 'app.js.map'), { force: true });
 
   const dictionaries: WebDictionaryStats[] = await buildWebDictionaries({ from: options.dictionariesDir, to: outDir, log });
+  for (const { country } of dictionaries) {
+    const file = join(outDir, `${country}.dict`);
+    log(describePacks(await buildCountryPacks(await readFile(file), outDir, file)));
+  }
   await copyFile(wasmFile, join(outDir, 'core.wasm'));
 
   const bundle = await build({
