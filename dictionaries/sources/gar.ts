@@ -164,6 +164,10 @@ export interface GarRecordSource {
   /** region folder → its tables */
   regions: Map<string, Map<string, ScanJob>>;
   read: ReadEntry;
+  /** before the first `read`: the plan of entries it will be asked for (`plannedJobs`) and `GarOptions.scanThreads` */
+  begin?: (plan: ScanJob[], scanThreads: number | undefined) => Promise<void>;
+  /** after the last `read` (or a failure) */
+  end?: () => Promise<void>;
 }
 
 /** the region folders `options.regions` selects, in order */
@@ -189,11 +193,16 @@ export async function readGarRecords(source: GarRecordSource, sink: ModelSink, o
     return source.read(job, handle);
   };
   sink.addSource({ name: 'ФНС ГАР', date: source.date, licence: 'FNS GAR, public', primary: true });
-  const typeLists = await readTypeLists(source.root, source.label, read);
-  for (const [region, files] of selectedRegions(source, options)) {
-    const started = Date.now();
-    await readRegion(source.label, region, files, read, sink, { ...options, asOf, types, log }, typeLists, counts);
-    log(`gar: region ${region} done in ${Date.now() - started} ms (${counts.objects} objects, ${counts.houses} houses so far)`);
+  await source.begin?.(plannedJobs(source, options), options.scanThreads);
+  try {
+    const typeLists = await readTypeLists(source.root, source.label, read);
+    for (const [region, files] of selectedRegions(source, options)) {
+      const started = Date.now();
+      await readRegion(source.label, region, files, read, sink, { ...options, asOf, types, log }, typeLists, counts);
+      log(`gar: region ${region} done in ${Date.now() - started} ms (${counts.objects} objects, ${counts.houses} houses so far)`);
+    }
+  } finally {
+    await source.end?.();
   }
   return counts;
 }

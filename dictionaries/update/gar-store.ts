@@ -182,6 +182,16 @@ export class StoredRecord extends FlatRecord {
     }
     return this;
   }
+
+  /** hands each row of `block` to `handle` through this record, numbered after `index`; returns the last number */
+  rows(block: Buffer, index: number, handle: (record: FlatRecord) => void): number {
+    for (let at = 0; at < block.length; ) {
+      const start = at + ROW_HEAD;
+      at = start + block.readUInt32BE(at + 6);
+      handle(this.load(block, start, at, ++index));
+    }
+    return index;
+  }
 }
 
 /** bytes of blocks read after which `records`' reader lets LMDB's mapping go (`unmapRead`) */
@@ -221,8 +231,20 @@ export class GarStore {
    */
   async unmapRead(force = false): Promise<void> {
     if (!force && this.bytesRead < UNMAP_READ_BYTES) return;
+    await this.detach();
+    this.attach();
+  }
+
+  /**
+   * Closes the store's file until `attach`: while a scan worker reads it (update/store-scan.ts), whose
+   * `unmapRead` lets the mapping go only once no thread of the process has the file open.
+   */
+  async detach(): Promise<void> {
     await this.root.flushed;
     await this.root.close();
+  }
+
+  attach(): void {
     this.openDatabases();
   }
 
@@ -349,16 +371,17 @@ export class GarStore {
   readRecords(region: string, table: GarTableName, slots: number, handle: (record: FlatRecord) => void): number {
     const record = new StoredRecord(slots);
     let index = 0;
+    for (const block of this.blocks(region, table)) index = record.rows(block, index, handle);
+    return index;
+  }
+
+  /** the blocks of one region's table, in record-id order (`StoredRecord.rows` reads their rows) */
+  *blocks(region: string, table: GarTableName): Generator<Buffer> {
     const prefix = tablePrefix(region, table);
     for (const { value } of this.rows.getRange({ start: prefix, end: tableEnd(prefix), snapshot: false })) {
       this.bytesRead += value.length;
-      for (let at = 0; at < value.length; ) {
-        const start = at + ROW_HEAD;
-        at = start + value.readUInt32BE(at + 6);
-        handle(record.load(value, start, at, ++index));
-      }
+      yield value;
     }
-    return index;
   }
 
   /** the GA codes of the last build, by object key */

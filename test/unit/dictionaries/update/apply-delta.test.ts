@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDictionaries } from '../../../../dictionaries/build.js';
-import { readGar } from '../../../../dictionaries/sources/gar.js';
+import { readGar, readGarRecords } from '../../../../dictionaries/sources/gar.js';
+import { storeRecords } from '../../../../dictionaries/update/gar-ingest.js';
 import { generateGarDelta, type GarDeltaResult } from '../../../../bench/synth/gar-delta.js';
 import { applyDelta } from '../../../../dictionaries/update/apply-delta.js';
 import { BLOCK_BYTES, GarStore } from '../../../../dictionaries/update/gar-store.js';
@@ -241,6 +242,24 @@ describe.runIf(HAS_DATA)('applyDelta(deltas) on the region 99 archive', () => {
     }
     for (const guid of [...untouchedObjects, ...untouchedHouses.slice(0, 50), ...change.added.map((c) => c.guid)]) {
       expect(answerOf(reloaded, byFias(reloaded, guid)), guid).toEqual(answerOf(after, byFias(after, guid)));
+    }
+  });
+
+  it('reads the store in a scan worker as in the reader\'s own thread, and takes the store back after', async () => {
+    const store = GarStore.open(join(updatedDir, 'ru.gar.mdb'));
+    try {
+      const sinks = [];
+      for (const scanThreads of [0, 1]) {
+        const sink = new CollectingSink();
+        const counts = await readGarRecords(storeRecords(store), sink, { houseCodes: false, asOf: '2026-01-01', scanThreads });
+        sinks.push({ counts, sink });
+        // the store is open again here (the worker read it while this thread had it closed)
+        expect(store.date).toBe('20230703');
+      }
+      expect(sinks[0].counts.houses).toBeGreaterThan(500);
+      expect(sinks[1]).toEqual(sinks[0]);
+    } finally {
+      await store.close();
     }
   });
 
