@@ -12,6 +12,7 @@ import { ModelBuilder } from './merge/sink.js';
 import type { MergedModel } from './merged-model.js';
 import { readGar, readGarRecords, type GarOptions } from './sources/gar.js';
 import type { GarStore } from './update/gar-store.js';
+import type { PreviousGa } from './merge/ga-codes.js';
 import { ingestGarArchive, storeRecords } from './update/gar-ingest.js';
 import { readHflabs, readSocrbase } from './sources/hflabs.js';
 import { readKladrAltnames, readKladrSocrbase } from './sources/kladr-dbf.js';
@@ -57,7 +58,7 @@ export interface BuildOptions {
   /** ru from GAR alone (and the type abbreviations): the scale benches and the update tests */
   garOnly?: boolean;
   /** GA codes of an earlier build by object key, kept where the objects stay (merge/ga-codes.ts) */
-  previousGa?: ReadonlyMap<string, string>;
+  previousGa?: PreviousGa;
 }
 
 /**
