@@ -12,8 +12,6 @@
  * `storeRecords` is the `GarRecordSource` of the store: `readGarRecords` (sources/gar.ts) reads it as it
  * reads an archive, table by table in the reader's order, each table's rows in ID order.
  */
-import { statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import type { Entry } from 'yauzl';
 import { streamFlatXml } from '../io/flat-xml.js';
 import { defaultScanThreads, groupEntries, type GarRecordSource } from '../sources/gar.js';
@@ -121,17 +119,15 @@ async function ingestKept(zip: ZipArchive, zipPath: string, entries: Array<[stri
   counts.dropped = counts.records - counts.kept;
 }
 
-/** store files from which its rows are read in a scan worker by default (on a machine of two cores or more) */
-const THREADED_STORE_BYTES = 64 * 2 ** 20;
 const STORE_WORKER = moduleBeside('store-scan-worker', import.meta.url);
 
 /**
  * The store's rows as GAR's records (see the module comment). With a scan thread (`GarOptions.scanThreads`
- * above 0; by default when the store's file holds THREADED_STORE_BYTES and the machine two cores), a worker
- * (store-scan-worker.ts) reads the blocks and cuts their rows into values ahead of the reader, as the archive's
- * scan workers do, and this thread only handles the records: at 1 M houses the store's cursor and the rows'
- * cutting were ≈ 4 s of the reader's thread. The store is closed here meanwhile (`GarStore.detach`), so that the
- * worker's `unmapRead` lets the pages it read leave the RSS.
+ * above 0), a worker (store-scan-worker.ts) reads the blocks and cuts their rows into values ahead of the reader,
+ * as the archive's scan workers do, and this thread only handles the records; the store is closed here meanwhile
+ * (`GarStore.detach`), so that the worker's `unmapRead` lets the pages it read leave the RSS. Not by default: at
+ * 10 M houses the worker took 8 s of CPU off the reader's thread but cost 14 s more in all (each value copied
+ * into a batch), and the update took 80.4 s against 74.9 s read here (docs/UPDATES.md).
  */
 export function storeRecords(store: GarStore): GarRecordSource {
   const job = (region: string, table: GarTableName): ScanJob => ({ table, fileName: `${region || 'root'}/${table}`, bytes: 0 });
@@ -143,7 +139,7 @@ export function storeRecords(store: GarStore): GarRecordSource {
     root: tables('', TYPE_TABLES),
     regions: new Map(store.regions().map((region) => [region, tables(region, REGION_TABLES)])),
     begin: async (plan, scanThreads) => {
-      const threads = scanThreads ?? (statSync(store.path).size >= THREADED_STORE_BYTES && availableParallelism() >= 2 ? 1 : 0);
+      const threads = scanThreads ?? 0;
       if (threads <= 0 || plan.length === 0) return;
       await store.detach();
       const data = (jobs: StoreScanData['plan']): StoreScanData => ({ path: store.path, plan: jobs, last: plan.length - 1 });
