@@ -105,8 +105,8 @@ export function inTunedMalloc(v8Flags: readonly string[] = ['--expose-gc']): num
  * collector not exposed. The reader makes small objects and strings per record that die young; with small
  * semi-spaces the scavenges promote much of them, for the old generation's full collections to find. Measured at
  * 10 M houses (bench/update-scale.ts, the store read in the reader's thread): 86.5 → 74.9 s, CPU 79.6 → 73.0 s,
- * peak RSS 1,460 → 1,493 MB. The
- * blob writer's own collections (`--expose-gc`) would add ≈ 5 s there, and the update is within its memory.
+ * peak RSS 1,460 → 1,493 MB. The blob writer's own collections (`--expose-gc`) would add ≈ 5 s there, and the
+ * update is within its memory.
  */
 export const UPDATE_V8_FLAGS = ['--max-semi-space-size=64'] as const;
 
