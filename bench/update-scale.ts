@@ -9,6 +9,8 @@
  * k-th current house, so it applies to the store the build wrote.
  *
  * `--no-plain` leaves out the build from the archive alone (at 10 M houses it takes minutes and measures no update).
+ * Each step runs as its command does (`run`); the apply step's line also gives the CPU time of its main thread
+ * alone (`mainCpuMs`), what no other thread of it can take, and under a busy machine a steadier figure than the wall time.
  *
  * Usage: tsx bench/update-scale.ts --archive build/synth/gar-1000000.zip [--changes 100000] [--work build/update-scale] [--no-plain]
  */
@@ -23,6 +25,7 @@ import { recordLayout, streamFlatXml } from '../dictionaries/io/flat-xml.js';
 import { groupEntries } from '../dictionaries/sources/gar.js';
 import { openZip } from '../dictionaries/io/zip.js';
 import { applyDelta } from '../dictionaries/update/apply-delta.js';
+import { BUILD_MALLOC_ENV, UPDATE_V8_FLAGS } from '../dictionaries/countries.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SELF = fileURLToPath(import.meta.url);
@@ -33,6 +36,13 @@ const MB = 2 ** 20;
 
 /** a figure of the child's own /proc/self/status, MB: VmHWM, its peak RSS; RssFile, the mapped file pages (LMDB's) it holds now */
 const statusMb = (field: 'VmHWM' | 'RssFile') => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
+
+/** CPU time (user + system) of this process's main thread alone, ms: the part of the work no other thread takes */
+function mainThreadCpuMs(): number {
+  const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime, fields 14 and 15 of stat (12 and 13 after the command), in clock ticks of 10 ms
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 async function child(step: string, work: string): Promise<void> {
   const started = performance.now();
@@ -46,7 +56,7 @@ async function child(step: string, work: string): Promise<void> {
     Object.assign(extra, { ingestMs: result.ingestMs, rebuildMs: result.rebuildMs, records: result.deltas[0].records, namesReused: result.namesReused });
   }
   const cpu = process.cpuUsage();
-  console.log(JSON.stringify({ step, ms: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb: statusMb('VmHWM'), rssFileMb: statusMb('RssFile'), ...extra }));
+  console.log(JSON.stringify({ step, ms: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000, mainCpuMs: mainThreadCpuMs(), peakRssMb: statusMb('VmHWM'), rssFileMb: statusMb('RssFile'), ...extra }));
 }
 
 /** the delta: `changes` records cut from the archive (see the module comment) */
@@ -123,8 +133,18 @@ async function cutDelta(archive: string, out: string, changes: number): Promise<
   return { records, houses: current };
 }
 
+/**
+ * Runs a step in a child process; the delta's as `dict update` runs (`inTunedMalloc`, countries.ts): glibc malloc
+ * tuned and UPDATE_V8_FLAGS, unless `DICT_BUILD_MALLOC=default`. The builds run with the defaults.
+ */
 function run(step: string, work: string): Record<string, number | string> {
-  const result = spawnSync(process.execPath, [...process.execArgv, SELF, '--child', step, '--work', work], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const tuned = step === 'apply' && process.env.DICT_BUILD_MALLOC !== 'default';
+  const flags = tuned ? UPDATE_V8_FLAGS : [];
+  const result = spawnSync(process.execPath, [...process.execArgv, ...flags, SELF, '--child', step, '--work', work], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: tuned ? { ...process.env, ...BUILD_MALLOC_ENV } : process.env,
+  });
   if (result.status !== 0) throw new Error(`${step} failed (exit ${result.status})`);
   return JSON.parse(result.stdout.trim().split('\n').pop()!);
 }

@@ -229,10 +229,17 @@ let writerSource: string | undefined;
 export function namesDigest(objects: readonly MergedObject[], types: TypeTable): string {
   writerSource ??= [fileURLToPath(import.meta.url), join(HERE, 'fold.ts')].map((file) => (existsSync(file) ? readFileSync(file, 'utf8') : file)).join('\u0000');
   const hash = createHash('sha256').update(writerSource).update(JSON.stringify([...types.synonyms]));
+  // the same bytes as one update per object, hashed a few hundred kilobytes at a time (an update per object was
+  // ≈ 0.5 s at 1 M houses)
+  let text = '';
   for (const o of objects) {
-    hash.update(`\u0002${o.level}\u0001${o.name}\u0001${(o.formerNames ?? []).join('\u0003')}\u0001${(o.aliases ?? []).join('\u0003')}\u0001${(o.historicalNames ?? []).join('\u0003')}`);
+    text += `\u0002${o.level}\u0001${o.name}\u0001${o.formerNames ? o.formerNames.join('\u0003') : ''}\u0001${o.aliases ? o.aliases.join('\u0003') : ''}\u0001${o.historicalNames ? o.historicalNames.join('\u0003') : ''}`;
+    if (text.length >= 1 << 18) {
+      hash.update(text);
+      text = '';
+    }
   }
-  return hash.digest('hex');
+  return hash.update(text).digest('hex');
 }
 
 /** Takes the next bytes of the blob; they are valid only during the call (a streamed section reuses its block). */

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { buildModels, inTunedMalloc } from './countries.js';
 import { writeBlob } from './blob-writer.js';
-import { gaOf, type MergedModel } from './merged-model.js';
+import { GA_LENGTH, gaOf, type MergedModel } from './merged-model.js';
 import { GarStore } from './update/gar-store.js';
 import { readBlobSections } from './update/blob-sections.js';
 
@@ -51,7 +51,7 @@ export async function buildDictionaries(
  * next update.
  */
 export async function writeModel(model: MergedModel, outDir: string, log: (s: string) => void, store?: GarStore) {
-  if (store) await store.setGaCodes(model.objects.map((object, index) => [object.key, gaOf(model, index)] as [string, string]));
+  if (store) await store.setGaCodes(model.objects.map((object) => object.key), model.gaCodes ?? packedGa(model));
   const file = join(outDir, `${model.country}.dict`);
   // an update: the name sections of the blob it replaces are copied when the names are the same (`ReusedNames`)
   const digest = store?.namesDigest;
@@ -61,6 +61,11 @@ export async function writeModel(model: MergedModel, outDir: string, log: (s: st
   log(`${model.country}: ${stats.objects} objects, ${stats.houses} houses, ${stats.words} words, ${stats.names} names → ${file} (${(stats.bytes / 1024).toFixed(0)} KiB)`);
   for (const [key, value] of Object.entries(model.summary)) log(`  ${key}: ${value}`);
   return { country: model.country, file, stats };
+}
+
+/** the GA codes of a model without `gaCodes`, packed (a code of another length as spaces: none to keep) */
+function packedGa(model: MergedModel): Uint8Array {
+  return Buffer.from(model.objects.map((_, index) => (gaOf(model, index).length === GA_LENGTH ? gaOf(model, index) : ' '.repeat(GA_LENGTH))).join(''), 'latin1');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -15,6 +15,16 @@ export function nameKey(text: string): string {
   return fold(text).replace(/[.,()\-–—/]/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
+/** `nameKey` remembered by text, for a pass over many objects whose names repeat (Ленина, Центральная, …) */
+export function nameKeys(): (text: string) => string {
+  const keys = new Map<string, string>();
+  return (text) => {
+    let key = keys.get(text);
+    if (key === undefined) keys.set(text, (key = nameKey(text)));
+    return key;
+  };
+}
+
 const REGION_TYPE_WORDS = new Set([
   'респ', 'республика', 'обл', 'область', 'край', 'ао', 'автономный', 'округ', 'аобл', 'автономная',
   'г', 'город', 'федерального', 'значения', 'гфз', 'облысы', 'обласць', 'область', 'м',

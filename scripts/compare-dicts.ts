@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { unpack } from 'msgpackr';
 
-const VOLATILE = new Set(['createdAt', 'buildId', 'summary.finish ms', 'checksums.createdAt', 'checksums.summary']);
+const VOLATILE = new Set(['createdAt', 'buildId', 'summary.finish ms', 'checksums.createdAt', 'checksums.summary', 'checksums.summary.finish ms']);
 
 /** section path → digest of its msgpack-decoded value (binary sections hashed as bytes) */
 function sections(file: string): Map<string, string> {

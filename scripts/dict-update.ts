@@ -7,8 +7,13 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { applyDelta } from '../dictionaries/update/apply-delta.js';
+import { inTunedMalloc, UPDATE_V8_FLAGS } from '../dictionaries/countries.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+// run with glibc malloc tuned and the update's V8 flags (countries.ts): this process waits for that child
+const status = inTunedMalloc(UPDATE_V8_FLAGS);
+if (status !== null) process.exit(status);
 
 const program = new Command('dict-update')
   .description('apply GAR delta archives (gar_delta_xml.zip) to the built ru dictionary, without the full archive')

@@ -5,31 +5,14 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { streamFlatXml } from './flat-xml.js';
-import { BATCHES_AHEAD, RecordPacker, type PackedBatch, type ScanMessage, type ScanWorkerData } from './gar-scan.js';
+import { RecordPacker, scanPort, type ScanWorkerData } from './gar-scan.js';
 import { GAR_TABLES, scanLayout } from './gar-tables.js';
 import { openZip } from './zip.js';
 
 const { zipPath, filter, plan } = workerData as ScanWorkerData;
 const port = parentPort!;
 
-let ahead = 0;
-let resume: (() => void) | undefined;
-/** the buffers of batches the reader has taken, handed back to use again */
-const spare: ArrayBuffer[] = [];
-port.on('message', (buffer: ArrayBuffer) => {
-  spare.push(buffer);
-  ahead--;
-  if (ahead < BATCHES_AHEAD && resume) {
-    resume();
-    resume = undefined;
-  }
-});
-const post = (message: ScanMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
-const postBatch = (batch: PackedBatch) => {
-  ahead++;
-  post({ batch }, [batch.bytes.buffer as ArrayBuffer]);
-};
-const wait = () => (ahead >= BATCHES_AHEAD ? new Promise<void>((resolve) => (resume = resolve)) : undefined);
+const { spare, post, postBatch, wait } = scanPort(port);
 
 const zip = await openZip(zipPath);
 const entries = new Map(zip.entries.map((entry) => [entry.fileName, entry]));

@@ -13,7 +13,7 @@
  * each record's number and byte offset in its file (for errors). The reader sees each packed record
  * through the same `FlatRecord` accessors as a scanned one, so its code is the same on both paths.
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import { FlatRecord, recordError, streamFlatXml } from './flat-xml.js';
 import { GAR_TABLES, scanLayout, type GarTableName, type ScanFilter } from './gar-tables.js';
 import type { ZipArchive } from './zip.js';
@@ -85,13 +85,17 @@ const BATCH_BUFFER_BYTES = 1024 * 1024;
 
 /** Collects kept records of one entry into batches. */
 export class RecordPacker {
-  private bytes = new Uint8Array(BATCH_BYTES + 64 * 1024);
+  private bytes: Uint8Array;
   private used = 0;
   private count = 0;
   private starts: Int32Array;
   private ends: Int32Array;
   private flags: Uint8Array;
-  private places = new Float64Array(BATCH_RECORDS * 2);
+  private places: Float64Array;
+  /** a batch is posted at this many records or bytes of values; its buffer is at least `bufferBytes` */
+  private readonly maxRecords: number;
+  private readonly maxBytes: number;
+  private readonly bufferBytes: number;
 
   constructor(
     private readonly job: number,
@@ -99,10 +103,17 @@ export class RecordPacker {
     private readonly post: (batch: PackedBatch) => void,
     /** buffers of batches the reader has handed back, to use again (no buffer made per batch) */
     private readonly spare: ArrayBuffer[] = [],
+    /** batches this many times the default size (fewer messages between the threads) */
+    scale = 1,
   ) {
-    this.starts = new Int32Array(BATCH_RECORDS * slots);
-    this.ends = new Int32Array(BATCH_RECORDS * slots);
-    this.flags = new Uint8Array(BATCH_RECORDS * slots);
+    this.maxRecords = BATCH_RECORDS * scale;
+    this.maxBytes = BATCH_BYTES * scale;
+    this.bufferBytes = BATCH_BUFFER_BYTES * scale;
+    this.bytes = new Uint8Array(this.maxBytes + 64 * 1024);
+    this.places = new Float64Array(this.maxRecords * 2);
+    this.starts = new Int32Array(this.maxRecords * slots);
+    this.ends = new Int32Array(this.maxRecords * slots);
+    this.flags = new Uint8Array(this.maxRecords * slots);
   }
 
   add(record: FlatRecord): void {
@@ -132,7 +143,7 @@ export class RecordPacker {
     }
     this.places[this.count * 2] = record.index;
     this.places[this.count * 2 + 1] = record.offset;
-    if (++this.count === BATCH_RECORDS || this.used >= BATCH_BYTES) this.flush();
+    if (++this.count === this.maxRecords || this.used >= this.maxBytes) this.flush();
   }
 
   /** posts what is collected (nothing when empty) */
@@ -145,7 +156,7 @@ export class RecordPacker {
     // had stayed in glibc's malloc arenas after the threads were done (≈ 60 MB at 1 M houses)
     const size = this.count * 16 + n * 9 + this.used;
     let buffer = this.spare.pop();
-    if (buffer === undefined || buffer.byteLength < size) buffer = new ArrayBuffer(Math.max(size, BATCH_BUFFER_BYTES));
+    if (buffer === undefined || buffer.byteLength < size) buffer = new ArrayBuffer(Math.max(size, this.bufferBytes));
     const places = new Float64Array(buffer, 0, this.count * 2);
     const starts = new Int32Array(buffer, this.count * 16, n);
     const ends = new Int32Array(buffer, this.count * 16 + n * 4, n);
@@ -201,7 +212,38 @@ export interface ScanWorkerData {
 export type ScanMessage = { batch: PackedBatch } | { done: number; records: number } | { job: number; error: string };
 
 const TSX_API = import.meta.resolve('tsx/esm/api');
-const WORKER_FILE = new URL(`./gar-scan-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+/** the URL of the module `name` beside the module of URL `base`, as this build runs (TypeScript through tsx, or compiled) */
+export const moduleBeside = (name: string, base: string) => new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base).href;
+const WORKER_FILE = moduleBeside('gar-scan-worker', import.meta.url);
+
+/**
+ * A scan worker's side of its port: `postBatch` posts a batch (counted until the reader hands its buffer back,
+ * into `spare`), `wait` is a promise while `batchesAhead` batches are not taken yet (else undefined).
+ */
+export function scanPort(port: MessagePort, batchesAhead = BATCHES_AHEAD) {
+  let ahead = 0;
+  let resume: (() => void) | undefined;
+  /** the buffers of batches the reader has taken, handed back to use again */
+  const spare: ArrayBuffer[] = [];
+  port.on('message', (buffer: ArrayBuffer) => {
+    spare.push(buffer);
+    ahead--;
+    if (ahead < batchesAhead && resume) {
+      resume();
+      resume = undefined;
+    }
+  });
+  const post = (message: ScanMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+  return {
+    spare,
+    post,
+    postBatch: (batch: PackedBatch) => {
+      ahead++;
+      post({ batch }, [batch.bytes.buffer as ArrayBuffer]);
+    },
+    wait: () => (ahead >= batchesAhead ? new Promise<void>((resolve) => (resume = resolve)) : undefined),
+  };
+}
 
 /** One scan worker: the entries of the plan it works through, and the messages it has posted not yet taken. */
 interface ScanThread {
@@ -232,9 +274,25 @@ export function assignThreads(plan: readonly ScanJob[], threads: number): number
  * handles the records. `read` must be called for the plan's entries in the plan's order.
  */
 export function workerScan(zipPath: string, filter: ScanFilter, plan: ScanJob[], threads = 1): GarScan {
+  return threadScan(zipPath, WORKER_FILE, plan, threads, (jobs) => ({ zipPath, filter, plan: jobs }) satisfies ScanWorkerData, (job) => scanLayout(job.table, filter.withIds));
+}
+
+/**
+ * The reader's side of scan workers of any source (`workerScan`: an archive; the update store's:
+ * update/gar-ingest.ts `storeRecords`): `threads` workers of `workerFile` (an absolute URL), each given `workerData(its jobs)`,
+ * posting `ScanMessage`s through `scanPort`, the records of each job packed in `layoutOf(job)`'s slots.
+ */
+export function threadScan(
+  label: string,
+  workerFile: string,
+  plan: ScanJob[],
+  threads: number,
+  workerData: (jobs: (ScanJob & { index: number })[]) => object,
+  layoutOf: (job: ScanJob) => { names: readonly string[]; element: string },
+): GarScan {
   // the worker loads TypeScript through tsx's loader, registered in the worker before its module; both by
   // absolute URL, as an evaluated worker resolves a bare name from the working directory, not from here
-  const bootstrap = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_FILE)}); })`;
+  const bootstrap = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); })`;
   const count = Math.max(1, Math.min(threads, plan.length));
   let wake: (() => void) | undefined;
   const notify = () => {
@@ -246,18 +304,18 @@ export function workerScan(zipPath: string, filter: ScanFilter, plan: ScanJob[],
   const threadOf = assignThreads(plan, count);
   for (let t = 0; t < count; t++) {
     const jobs = indexed.filter(({ index }) => threadOf[index] === t);
-    const worker = new Worker(bootstrap, { eval: true, workerData: { zipPath, filter, plan: jobs } satisfies ScanWorkerData });
+    const worker = new Worker(bootstrap, { eval: true, workerData: workerData(jobs) });
     const scanner: ScanThread = { worker, queue: [] };
     worker.on('message', (message: ScanMessage) => {
       scanner.queue.push(message);
       notify();
     });
     worker.on('error', (error) => {
-      scanner.failure ??= new Error(`${zipPath}: the scan worker failed: ${error.message}`, { cause: error });
+      scanner.failure ??= new Error(`${label}: the scan worker failed: ${error.message}`, { cause: error });
       notify();
     });
     worker.on('exit', (code) => {
-      scanner.failure ??= new Error(`${zipPath}: the scan worker stopped (exit ${code}) before the reader was done`);
+      scanner.failure ??= new Error(`${label}: the scan worker stopped (exit ${code}) before the reader was done`);
       notify();
     });
     scanners.push(scanner);
@@ -275,8 +333,8 @@ export function workerScan(zipPath: string, filter: ScanFilter, plan: ScanJob[],
     async read(job, handle) {
       const index = position++;
       if (plan[index]?.fileName !== job.fileName) throw new Error(`gar-scan: read ${job.fileName} out of plan order (expected ${plan[index]?.fileName})`);
-      const layout = scanLayout(job.table, filter.withIds);
-      const file = fileLabel(zipPath, job);
+      const layout = layoutOf(job);
+      const file = fileLabel(label, job);
       const scanner = scanners[threadOf[index]];
       for (;;) {
         const message = await next(scanner);

@@ -26,6 +26,25 @@ const GA_SLOTS: Record<number, { offset: number; width: number }> = {
 /** '0' */
 const ZERO = 0x30;
 
+/**
+ * The GA codes of an earlier build (`ModelBuilderOptions.previousGa`): GA_LENGTH ASCII bytes per object in
+ * `codes`, found by the object's key. Packed, not a map of strings: a national dictionary has ≈ 1 M objects.
+ */
+export interface PreviousGa {
+  readonly size: number;
+  /** the index of the code of the object of `key` (−1: none) */
+  indexOf(key: string): number;
+  readonly codes: Uint8Array;
+}
+
+/** `keys[i]`'s code at `codes[i * GA_LENGTH]` */
+export function previousGa(keys: readonly string[], codes: Uint8Array): PreviousGa {
+  if (codes.length !== keys.length * GA_LENGTH) throw new Error(`GA codes: ${codes.length} bytes for ${keys.length} objects`);
+  const index = new Map<string, number>();
+  keys.forEach((key, i) => index.set(key, i));
+  return { size: keys.length, indexOf: (key) => index.get(key) ?? -1, codes };
+}
+
 type Slot = { offset: number; width: number };
 
 /**
@@ -115,21 +134,27 @@ function keptNumbers(
   codes: Uint8Array,
   parent: number,
   slotOf: (object: MergedObject) => Slot,
-  previous: ReadonlyMap<string, string>,
+  previous: PreviousGa,
   kept: Int32Array,
   counters: Map<number, number>,
 ): void {
   const taken = new Set<number>();
   const parentAt = parent * GA_LENGTH;
+  const earlier = previous.codes;
   for (const child of children) {
-    const code = previous.get(objects[child].key);
+    const found = previous.indexOf(objects[child].key);
+    if (found < 0) continue;
+    const code = found * GA_LENGTH;
     const slot = slotOf(objects[child]);
-    if (code === undefined || code.length !== GA_LENGTH) continue;
     let same = true;
-    for (let k = 0; k < 2 + slot.offset && same; k++) same = code.charCodeAt(k) === codes[parentAt + k];
-    for (let k = 2 + slot.offset + slot.width; k < GA_LENGTH && same; k++) same = code.charCodeAt(k) === ZERO;
+    for (let k = 0; k < 2 + slot.offset && same; k++) same = earlier[code + k] === codes[parentAt + k];
+    for (let k = 2 + slot.offset + slot.width; k < GA_LENGTH && same; k++) same = earlier[code + k] === ZERO;
     if (!same) continue;
-    const number = Number(code.slice(2 + slot.offset, 2 + slot.offset + slot.width));
+    let number = 0;
+    for (let k = 2 + slot.offset; k < 2 + slot.offset + slot.width; k++) {
+      const digit = earlier[code + k] - ZERO;
+      number = digit >= 0 && digit <= 9 ? number * 10 + digit : NaN;
+    }
     const counterKey = parent * 32 + slot.offset;
     if (!(number > 0) || taken.has(counterKey * 1e6 + number)) continue;
     taken.add(counterKey * 1e6 + number);

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LEVEL_NAMES, Level } from '../source-model.js';
 import type { MergedObject } from '../merged-model.js';
-import { nameKey } from '../join-keys.js';
+import { nameKey, nameKeys } from '../join-keys.js';
 import { findRegion } from './regions.js';
 import type { MergeState } from './state.js';
 
@@ -20,8 +20,9 @@ export function applyPopularNames(state: MergeState, objects: MergedObject[]): v
   const file = state.options.aliasesFile ?? ALIASES_FILE;
   const lines = readFileSync(file, 'utf8').split('\n');
   const byLevelName = new Map<string, MergedObject[]>();
+  const keyOf = nameKeys();
   for (const object of objects) {
-    const key = `${object.level}|${nameKey(object.name)}`;
+    const key = `${object.level}|${keyOf(object.name)}`;
     const list = byLevelName.get(key) ?? [];
     list.push(object);
     byLevelName.set(key, list);
@@ -77,9 +78,10 @@ export function applyNameVariants(state: MergeState, objects: MergedObject[]): v
     const [canonical, ...others] = line.split('|').map((s) => s.trim());
     if (others.length > 0) variants.set(nameKey(canonical), others);
   }
+  const keyOf = nameKeys();
   for (const object of objects) {
     if (object.level !== Level.street && object.level !== Level.planStructure) continue;
-    const others = variants.get(nameKey(object.name));
+    const others = variants.get(keyOf(object.name));
     if (!others) continue;
     object.aliases = [...new Set([...(object.aliases ?? []), ...others])];
     state.counts.nameVariantsApplied++;

@@ -5,6 +5,7 @@
  * names of `regions.ts`, the key aliases of the joins), and what the report prints (rejects and the steps'
  * counts). No step keeps state of its own: what a step reads or leaves is here, by name.
  */
+import type { PreviousGa } from './ga-codes.js';
 import type { HouseStore, HouseStoreOptions } from '../house-store.js';
 import type { ApartmentStore } from '../apartment-store.js';
 import { LEVEL_NAMES, type AddressObject, type MetroStation, type ModelSink, type MunicipalObject, type SourceInfo } from '../source-model.js';
@@ -30,7 +31,7 @@ export interface ModelBuilderOptions {
    * the GA codes of an earlier build by object key (the update store's): an object keeps its code while it
    * sits in the same slot under a parent of the same code; new objects take the numbers after its siblings'
    */
-  previousGa?: ReadonlyMap<string, string>;
+  previousGa?: PreviousGa;
 }
 
 /** Region names to region keys (`regions.ts` fills them; the later steps look names up in them). */

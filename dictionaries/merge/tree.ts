@@ -12,7 +12,7 @@
  */
 import { LEVEL_NAMES, Level, type AddressObject } from '../source-model.js';
 import type { MergedMunicipal, MergedObject } from '../merged-model.js';
-import { nameKey } from '../join-keys.js';
+import { nameKeys } from '../join-keys.js';
 import { canonical, compareText, rejectObject, type MergeState } from './state.js';
 
 export interface NumberedTree {
@@ -38,7 +38,8 @@ export function numberObjects(state: MergeState): NumberedTree {
 
 /** municipal entities in a stable order (name, key); `municipalIndex(key)` is −1 for a key never added */
 function numberMunicipals(state: MergeState): { municipals: MergedMunicipal[]; municipalIndex: (key: string | undefined) => number } {
-  const list = [...state.municipals.values()].sort((a, b) => compareText(nameKey(a.name), nameKey(b.name)) || compareText(a.key, b.key));
+  const keyOf = nameKeys();
+  const list = [...state.municipals.values()].sort((a, b) => compareText(keyOf(a.name), keyOf(b.name)) || compareText(a.key, b.key));
   const index = new Map(list.map((m, i) => [m.key, i]));
   const municipalIndex = (key: string | undefined): number => {
     if (key === undefined) return -1;
@@ -90,8 +91,10 @@ function buildTree(state: MergeState, municipalIndex: (key: string | undefined) 
     aliased.set(resolved, ids);
   });
   const objects: MergedObject[] = [];
+  // a name's key once, not at each comparison of the sorts
+  const keyOf = nameKeys();
   const byOrder = (a: AddressObject, b: AddressObject) =>
-    a.level - b.level || compareText(nameKey(a.name), nameKey(b.name)) || compareText(a.type, b.type) || compareText(a.key, b.key);
+    a.level - b.level || compareText(keyOf(a.name), keyOf(b.name)) || compareText(a.type, b.type) || compareText(a.key, b.key);
   roots.sort((a, b) => compareText(regionNumber(a) ?? '', regionNumber(b) ?? '') || byOrder(a, b));
   const stack = [...roots].reverse();
   const stackParent: number[] = stack.map(() => -1);

@@ -164,6 +164,10 @@ export interface GarRecordSource {
   /** region folder → its tables */
   regions: Map<string, Map<string, ScanJob>>;
   read: ReadEntry;
+  /** before the first `read`: the plan of entries it will be asked for (`plannedJobs`) and `GarOptions.scanThreads` */
+  begin?: (plan: ScanJob[], scanThreads: number | undefined) => Promise<void>;
+  /** after the last `read` (or a failure) */
+  end?: () => Promise<void>;
 }
 
 /** the region folders `options.regions` selects, in order */
@@ -189,11 +193,16 @@ export async function readGarRecords(source: GarRecordSource, sink: ModelSink, o
     return source.read(job, handle);
   };
   sink.addSource({ name: 'ФНС ГАР', date: source.date, licence: 'FNS GAR, public', primary: true });
-  const typeLists = await readTypeLists(source.root, source.label, read);
-  for (const [region, files] of selectedRegions(source, options)) {
-    const started = Date.now();
-    await readRegion(source.label, region, files, read, sink, { ...options, asOf, types, log }, typeLists, counts);
-    log(`gar: region ${region} done in ${Date.now() - started} ms (${counts.objects} objects, ${counts.houses} houses so far)`);
+  await source.begin?.(plannedJobs(source, options), options.scanThreads);
+  try {
+    const typeLists = await readTypeLists(source.root, source.label, read);
+    for (const [region, files] of selectedRegions(source, options)) {
+      const started = Date.now();
+      await readRegion(source.label, region, files, read, sink, { ...options, asOf, types, log }, typeLists, counts);
+      log(`gar: region ${region} done in ${Date.now() - started} ms (${counts.objects} objects, ${counts.houses} houses so far)`);
+    }
+  } finally {
+    await source.end?.();
   }
   return counts;
 }
@@ -442,91 +451,110 @@ async function readRegion(
   }
 
   // 4. houses and steads: params first into compact maps, then the records streamed
+  // each house, stead or flat with params gets a slot (one look-up per house: `slot`), its params columns by slot
   const readParams = async (table: 'AS_HOUSES_PARAMS' | 'AS_STEADS_PARAMS' | 'AS_APARTMENTS_PARAMS') => {
-    const postcode = new NumberMap();
-    const okato = new NumberMap();
-    const oktmo = new NumberMap();
-    const ifns = new NumberMap();
-    const multiFlat = new NumberMap();
+    const slotOf = new NumberMap();
+    let capacity = 1024;
+    /** postcode (−1: none), multi-flat (0: none, 1 yes, 2 no), OKATO, OKTMO, IFNS (NaN: none) */
+    let postcode = new Int32Array(capacity).fill(-1);
+    let multiFlat = new Uint8Array(capacity);
+    let registry = new Float64Array(3 * capacity).fill(NaN);
     // packed as the house store packs them (8 bytes, other shapes as text): a string per house held through the
     // region was most of what survived the reader's young collections and a tenth of its old garbage
-    const cadnumAt = new NumberMap();
-    let cadnumWords = new Uint32Array(2048);
+    let cadnumWords = new Uint32Array(2 * capacity);
     const cadnumOther: string[] = [];
     const keepCadastral = options.cadastralNumbers !== false;
     const houseCodes = options.houseCodes !== false;
+    const slotFor = (id: number): number => {
+      let k = slotOf.get(id);
+      if (k !== undefined) return k;
+      k = slotOf.size;
+      slotOf.set(id, k);
+      if (k === capacity) {
+        capacity *= 2;
+        postcode = grown(postcode, capacity, -1);
+        multiFlat = grown(multiFlat, capacity);
+        registry = grown(registry, 3 * capacity, NaN);
+        cadnumWords = grown(cadnumWords, 2 * capacity);
+      }
+      return k;
+    };
     const { TYPEID, VALUE } = HOUSE_PARAM;
     await stream(table, false, (r) => {
       const id = r.int(HOUSE_PARAM.OBJECTID);
       switch (r.int(TYPEID)) {
         case PARAM.postcode:
-          if (r.isDigits(VALUE, 6)) postcode.set(id, r.int(VALUE));
+          if (r.isDigits(VALUE, 6)) {
+            const k = slotFor(id);
+            postcode[k] = r.int(VALUE);
+          }
           break;
         case PARAM.okato:
-          if (r.isDigits(VALUE)) okato.set(id, r.int(VALUE));
+          if (r.isDigits(VALUE)) {
+            const k = slotFor(id);
+            registry[3 * k] = r.int(VALUE);
+          }
           break;
         case PARAM.oktmo:
-          if (r.isDigits(VALUE)) oktmo.set(id, r.int(VALUE));
+          if (r.isDigits(VALUE)) {
+            const k = slotFor(id);
+            registry[3 * k + 1] = r.int(VALUE);
+          }
           break;
         case PARAM.ifnsFl:
-          if (r.isDigits(VALUE)) ifns.set(id, r.int(VALUE));
+          if (r.isDigits(VALUE)) {
+            const k = slotFor(id);
+            registry[3 * k + 2] = r.int(VALUE);
+          }
           break;
-        case PARAM.multiFlat:
-          multiFlat.set(id, r.is(VALUE, '1') || r.text(VALUE).toLowerCase() === 'true' ? 1 : 2);
+        case PARAM.multiFlat: {
+          // the slot first: it may grow the columns (so in each case)
+          const k = slotFor(id);
+          multiFlat[k] = r.is(VALUE, '1') || r.text(VALUE).toLowerCase() === 'true' ? 1 : 2;
           break;
+        }
         case PARAM.cadastralNumber: {
           const value = keepCadastral ? r.text(VALUE) : '';
           if (value) {
-            let k = cadnumAt.get(id);
-            if (k === undefined) {
-              k = cadnumAt.size;
-              cadnumAt.set(id, k);
-              if (2 * k + 2 > cadnumWords.length) {
-                const bigger = new Uint32Array(cadnumWords.length * 2);
-                bigger.set(cadnumWords);
-                cadnumWords = bigger;
-              }
-            }
+            const k = slotFor(id);
             encodeCadnum(value, cadnumWords, 2 * k, cadnumOther);
           }
           break;
         }
       }
     });
-    const digits = (map: NumberMap, id: number, width: number) => {
-      const value = map.get(id);
-      return value === undefined ? undefined : String(value).padStart(width, '0');
+    const digits = (k: number, code: number, width: number) => {
+      const value = k < 0 ? NaN : registry[3 * k + code];
+      return Number.isNaN(value) ? undefined : String(value).padStart(width, '0');
     };
     // a region's houses share a few hundred postcodes: one string each
     const postcodes = new Map<number, string>();
-    const postcodeOf = (id: number) => {
-      const value = postcode.get(id);
-      if (value === undefined) return undefined;
-      let text = postcodes.get(value);
-      if (text === undefined) postcodes.set(value, (text = String(value).padStart(6, '0')));
-      return text;
-    };
     return {
+      /** the slot of the params of a house, stead or flat (−1: it has none), which the others take */
+      slot: (id: number): number => slotOf.get(id) ?? -1,
       /** the registry codes of a house or stead, in the order the record has them */
-      codes: (guid: string, id: number) => {
+      codes: (guid: string, id: number, k: number) => {
         const codes: HouseRecord['codes'] = {};
         if (guid) codes.fias = guid;
         codes.gar = String(id);
         if (!houseCodes) return codes;
-        const o = digits(okato, id, 11);
+        const o = digits(k, 0, 11);
         if (o) codes.okato = o;
-        const t = digits(oktmo, id, oktmo.get(id)! > 99_999_999 ? 11 : 8);
+        const t = digits(k, 1, k >= 0 && registry[3 * k + 1] > 99_999_999 ? 11 : 8);
         if (t) codes.oktmo = t;
-        const f = digits(ifns, id, 4);
+        const f = digits(k, 2, 4);
         if (f) codes.ifns = f;
         return codes;
       },
-      postcode: postcodeOf,
-      cadnum: (id: number) => {
-        const k = cadnumAt.get(id);
-        return k === undefined ? undefined : decodeCadnum(cadnumWords, 2 * k, cadnumOther);
+      postcode: (k: number) => {
+        const value = k < 0 ? -1 : postcode[k];
+        if (value < 0) return undefined;
+        let text = postcodes.get(value);
+        if (text === undefined) postcodes.set(value, (text = String(value).padStart(6, '0')));
+        return text;
       },
-      multiFlat: (id: number) => (multiFlat.has(id) ? multiFlat.get(id) === 1 : undefined),
+      cadnum: (k: number) => (k < 0 ? undefined : decodeCadnum(cadnumWords, 2 * k, cadnumOther) || undefined),
+      multiFlat: (k: number) => (k < 0 || multiFlat[k] === 0 ? undefined : multiFlat[k] === 1),
     };
   };
 
@@ -539,10 +567,11 @@ async function readRegion(
       return;
     }
     // properties in a fixed order, none undefined (the merge sees one object shape per combination)
-    const house = { parent, number: '', codes: params.codes(r.text(HOUSE.OBJECTGUID).toLowerCase(), objectId) } as HouseRecord;
-    const postcode = params.postcode(objectId);
-    const cadnum = params.cadnum(objectId);
-    const multiFlat = params.multiFlat(objectId);
+    const k = params.slot(objectId);
+    const house = { parent, number: '', codes: params.codes(r.text(HOUSE.OBJECTGUID).toLowerCase(), objectId, k) } as HouseRecord;
+    const postcode = params.postcode(k);
+    const cadnum = params.cadnum(k);
+    const multiFlat = params.multiFlat(k);
     if (postcode !== undefined) house.postcode = postcode;
     if (cadnum !== undefined) house.cadnum = cadnum;
     if (multiFlat !== undefined) house.multiFlat = multiFlat;
@@ -564,9 +593,10 @@ async function readRegion(
       sink.reject('gar', 'stead: parent missing');
       return;
     }
-    const stead = { parent, number: r.text(STEAD.NUMBER).trim(), stead: true, codes: params.codes(r.text(STEAD.OBJECTGUID).toLowerCase(), objectId) } as HouseRecord;
-    const postcode = params.postcode(objectId);
-    const cadnum = params.cadnum(objectId);
+    const k = params.slot(objectId);
+    const stead = { parent, number: r.text(STEAD.NUMBER).trim(), stead: true, codes: params.codes(r.text(STEAD.OBJECTGUID).toLowerCase(), objectId, k) } as HouseRecord;
+    const postcode = params.postcode(k);
+    const cadnum = params.cadnum(k);
     if (postcode !== undefined) stead.postcode = postcode;
     if (cadnum !== undefined) stead.cadnum = cadnum;
     const municipal = municipalKey(objectId);
@@ -584,7 +614,7 @@ async function readRegion(
       const objectId = requireInt(r, APARTMENT.OBJECTID, 'OBJECTID');
       const house = parentOf.get(objectId);
       if (house === undefined) return sink.reject('gar', 'apartment: house missing');
-      const cadnum = apartmentParams.cadnum(objectId);
+      const cadnum = apartmentParams.cadnum(apartmentParams.slot(objectId));
       sink.addApartment({
         house: `gar:${house}`,
         number: r.text(APARTMENT.NUMBER).trim(),
@@ -636,6 +666,14 @@ export function deepestMunicipal(path: Float64Array, count: number, objectId: nu
   if (count < 1 || path[count - 1] !== objectId) return 0;
   for (let i = count - 2; i >= 0; i--) if (municipals.has(path[i])) return path[i];
   return 0;
+}
+
+/** `array` copied into a new one of `length` elements, the new ones `fill` */
+function grown<T extends Int32Array | Uint8Array | Uint32Array | Float64Array>(array: T, length: number, fill = 0): T {
+  const bigger = new (array.constructor as new (length: number) => T)(length);
+  if (fill !== 0) bigger.fill(fill, array.length);
+  bigger.set(array);
+  return bigger;
 }
 
 /** put a GAR number where its type says: `дом` → number, `корпус` → block, `владение` → number + possession */

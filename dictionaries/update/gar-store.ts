@@ -22,13 +22,16 @@
  * refuses control characters). `StoredRecord` reads a row back through the same accessors as a scanned
  * record (`FlatRecord`), so `readGarRecords` is the one reader of both.
  *
- * Beside the rows (`meta` database): the registry date, and the GA code of every object of the last build
- * (`ga:<key>`), which the next build keeps (merge/ga-codes.ts `assignGa`).
+ * Beside the rows (`meta` database): the registry date; and (`ga` database) the GA code of every object of the
+ * last build, which the next build keeps (merge/ga-codes.ts `assignGa`): the objects' keys joined, and their
+ * codes packed.
  */
 import { existsSync } from 'node:fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { FlatRecord } from '../io/flat-xml.js';
 import { REGION_TABLES, TYPE_TABLES, type GarTableName } from '../io/gar-tables.js';
+import { previousGa, type PreviousGa } from '../merge/ga-codes.js';
+import { GA_LENGTH } from '../merged-model.js';
 
 /** every table the store keeps, in the order of their byte in the key */
 export const STORED_TABLES: readonly GarTableName[] = [...TYPE_TABLES, ...REGION_TABLES];
@@ -36,6 +39,8 @@ const TABLE_BYTE = new Map(STORED_TABLES.map((table, index) => [table, index]));
 const REGION_BYTES = 4;
 const KEY_BYTES = REGION_BYTES + 1 + 6;
 const SEPARATOR = 0x01;
+/** between the object keys of the GA codes */
+const KEY_SEPARATOR = '\u0000';
 const ABSENT = 0x02;
 /** a block's bytes at most (unless one row alone is longer): two blocks and their LMDB headers fit a 4 KB page */
 export const BLOCK_BYTES = 1900;
@@ -182,6 +187,16 @@ export class StoredRecord extends FlatRecord {
     }
     return this;
   }
+
+  /** hands each row of `block` to `handle` through this record, numbered after `index`; returns the last number */
+  rows(block: Buffer, index: number, handle: (record: FlatRecord) => void): number {
+    for (let at = 0; at < block.length; ) {
+      const start = at + ROW_HEAD;
+      at = start + block.readUInt32BE(at + 6);
+      handle(this.load(block, start, at, ++index));
+    }
+    return index;
+  }
 }
 
 /** bytes of blocks read after which `records`' reader lets LMDB's mapping go (`unmapRead`) */
@@ -191,6 +206,7 @@ export class GarStore {
   private root!: RootDatabase;
   private rows!: Database<Buffer, Buffer>;
   private meta!: Database<string, string>;
+  private ga!: Database<Buffer, string>;
   /** bytes of blocks read since the store was opened */
   private bytesRead = 0;
 
@@ -210,6 +226,7 @@ export class GarStore {
     this.root = open({ path: this.path, noSync: true, maxDbs: 4, mapSize: 2 ** 36 });
     this.rows = this.root.openDB<Buffer, Buffer>({ name: 'rows', keyEncoding: 'binary', encoding: 'binary' });
     this.meta = this.root.openDB<string, string>({ name: 'meta', encoding: 'string' });
+    this.ga = this.root.openDB<Buffer, string>({ name: 'ga', encoding: 'binary' });
     this.bytesRead = 0;
   }
 
@@ -221,8 +238,20 @@ export class GarStore {
    */
   async unmapRead(force = false): Promise<void> {
     if (!force && this.bytesRead < UNMAP_READ_BYTES) return;
+    await this.detach();
+    this.attach();
+  }
+
+  /**
+   * Closes the store's file until `attach`: while a scan worker reads it (update/store-scan.ts), whose
+   * `unmapRead` lets the mapping go only once no thread of the process has the file open.
+   */
+  async detach(): Promise<void> {
     await this.root.flushed;
     await this.root.close();
+  }
+
+  attach(): void {
     this.openDatabases();
   }
 
@@ -349,30 +378,48 @@ export class GarStore {
   readRecords(region: string, table: GarTableName, slots: number, handle: (record: FlatRecord) => void): number {
     const record = new StoredRecord(slots);
     let index = 0;
-    const prefix = tablePrefix(region, table);
-    for (const { value } of this.rows.getRange({ start: prefix, end: tableEnd(prefix), snapshot: false })) {
-      this.bytesRead += value.length;
-      for (let at = 0; at < value.length; ) {
-        const start = at + ROW_HEAD;
-        at = start + value.readUInt32BE(at + 6);
-        handle(record.load(value, start, at, ++index));
-      }
-    }
+    for (const block of this.blocks(region, table)) index = record.rows(block, index, handle);
     return index;
   }
 
-  /** the GA codes of the last build, by object key */
-  gaCodes(): Map<string, string> {
-    const codes = new Map<string, string>();
-    for (const { key, value } of this.meta.getRange({ start: 'ga:', end: 'ga;' })) codes.set(key.slice(3), value);
-    return codes;
+  /** the blocks of one region's table, in record-id order (`StoredRecord.rows` reads their rows) */
+  *blocks(region: string, table: GarTableName): Generator<Buffer> {
+    const prefix = tablePrefix(region, table);
+    for (const { value } of this.rows.getRange({ start: prefix, end: tableEnd(prefix), snapshot: false })) {
+      this.bytesRead += value.length;
+      yield value;
+    }
   }
 
-  /** replaces the GA codes held with `codes` */
-  async setGaCodes(codes: Iterable<[string, string]>): Promise<void> {
-    await this.meta.transaction(() => {
+  /** the GA codes of the last build (`setGaCodes`) */
+  gaCodes(): PreviousGa {
+    const keys = this.ga.get('keys');
+    const codes = this.ga.get('codes');
+    if (keys && codes) return previousGa(keys.length === 0 ? [] : keys.toString('utf8').split(KEY_SEPARATOR), new Uint8Array(codes));
+    // a store written before the codes were packed: a meta row per object
+    const legacyKeys: string[] = [];
+    const legacyCodes: string[] = [];
+    for (const { key, value } of this.meta.getRange({ start: 'ga:', end: 'ga;' })) {
+      if (value.length !== GA_LENGTH) continue;
+      legacyKeys.push(key.slice(3));
+      legacyCodes.push(value);
+    }
+    return previousGa(legacyKeys, Buffer.from(legacyCodes.join(''), 'latin1'));
+  }
+
+  /**
+   * Replaces the GA codes held with those of `keys` (object keys, in order), GA_LENGTH ASCII bytes each in
+   * `codes`: two values, the keys joined and the codes as they are (one meta row per object took seconds to
+   * rewrite at 10 M houses).
+   */
+  async setGaCodes(keys: readonly string[], codes: Uint8Array): Promise<void> {
+    if (codes.length !== keys.length * GA_LENGTH) throw new Error(`GA codes: ${codes.length} bytes for ${keys.length} objects`);
+    for (const key of keys) if (key.includes(KEY_SEPARATOR)) throw new Error(`object key ${JSON.stringify(key)} holds a NUL character`);
+    const joined = Buffer.from(keys.join(KEY_SEPARATOR), 'utf8');
+    await this.root.transaction(() => {
       for (const { key } of this.meta.getRange({ start: 'ga:', end: 'ga;' })) this.meta.remove(key);
-      for (const [key, code] of codes) this.meta.put(`ga:${key}`, code);
+      this.ga.put('keys', joined);
+      this.ga.put('codes', Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength));
     });
   }
 
@@ -381,6 +428,7 @@ export class GarStore {
     this.lastPut = undefined;
     await this.rows.clearAsync();
     await this.meta.clearAsync();
+    await this.ga.clearAsync();
   }
 
   async close(): Promise<void> {

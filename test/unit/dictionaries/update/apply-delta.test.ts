@@ -2,9 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { open } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDictionaries } from '../../../../dictionaries/build.js';
-import { readGar } from '../../../../dictionaries/sources/gar.js';
+import { readGar, readGarRecords } from '../../../../dictionaries/sources/gar.js';
+import { storeRecords } from '../../../../dictionaries/update/gar-ingest.js';
 import { generateGarDelta, type GarDeltaResult } from '../../../../bench/synth/gar-delta.js';
 import { applyDelta } from '../../../../dictionaries/update/apply-delta.js';
 import { BLOCK_BYTES, GarStore } from '../../../../dictionaries/update/gar-store.js';
@@ -106,6 +108,37 @@ describe('GarStore: rows in blocks', () => {
       store.applyRows('78', 'AS_HOUSES', new Map([[3, row(3, 'back')]]));
       expect(storedRows(store, '78')).toEqual([[3, 'back']]);
       expect(storedRows(store, '77')).toEqual(expected(rows));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('GarStore: GA codes', () => {
+  const work = mkdtempSync(join(tmpdir(), 'gar-ga-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const code = (n: number) => `RU${String(n).padStart(25, '0')}`;
+
+  it('keeps the codes of the last build by object key, and reads a store of one meta row per object', async () => {
+    const path = join(work, 'ga.mdb');
+    const legacy = open({ path, maxDbs: 4 });
+    const meta = legacy.openDB<string, string>({ name: 'meta', encoding: 'string' });
+    await meta.put('ga:old-a', code(1));
+    await meta.put('ga:old-b', code(2));
+    await legacy.close();
+    const store = GarStore.open(path);
+    try {
+      const before = store.gaCodes();
+      expect(before.size).toBe(2);
+      expect(Buffer.from(before.codes.subarray(before.indexOf('old-b') * 27, before.indexOf('old-b') * 27 + 27)).toString()).toBe(code(2));
+      const keys = ['a', 'gar:12', 'é-ключ', ''];
+      await store.setGaCodes(keys, Buffer.from(keys.map((_, i) => code(100 + i)).join(''), 'latin1'));
+      const after = store.gaCodes();
+      expect(after.size).toBe(4);
+      expect(after.indexOf('old-a')).toBe(-1);
+      for (const [i, key] of keys.entries()) expect(Buffer.from(after.codes.subarray(after.indexOf(key) * 27, after.indexOf(key) * 27 + 27)).toString(), key).toBe(code(100 + i));
+      await store.setGaCodes([], new Uint8Array(0));
+      expect(store.gaCodes().size).toBe(0);
     } finally {
       await store.close();
     }
@@ -241,6 +274,24 @@ describe.runIf(HAS_DATA)('applyDelta(deltas) on the region 99 archive', () => {
     }
     for (const guid of [...untouchedObjects, ...untouchedHouses.slice(0, 50), ...change.added.map((c) => c.guid)]) {
       expect(answerOf(reloaded, byFias(reloaded, guid)), guid).toEqual(answerOf(after, byFias(after, guid)));
+    }
+  });
+
+  it('reads the store in a scan worker as in the reader\'s own thread, and takes the store back after', async () => {
+    const store = GarStore.open(join(updatedDir, 'ru.gar.mdb'));
+    try {
+      const sinks = [];
+      for (const scanThreads of [0, 1]) {
+        const sink = new CollectingSink();
+        const counts = await readGarRecords(storeRecords(store), sink, { houseCodes: false, asOf: '2026-01-01', scanThreads });
+        sinks.push({ counts, sink });
+        // the store is open again here (the worker read it while this thread had it closed)
+        expect(store.date).toBe('20230703');
+      }
+      expect(sinks[0].counts.houses).toBeGreaterThan(500);
+      expect(sinks[1]).toEqual(sinks[0]);
+    } finally {
+      await store.close();
     }
   });
 
