@@ -1,6 +1,6 @@
 /**
- * The service worker of the page at `/`: precaches the shell (page, script, core) at install under the
- * build's cache `address-web-<build id>`, serves the page's files cache first (the page itself adds its
+ * The service worker of the page at `/`: precaches the shell (page, script, engine module, core) at install under
+ * the build's cache `address-web-<build id>`, serves the page's files cache first (the page's widget adds its
  * country's dictionary to the same cache), and drops the caches of older builds when it activates.
  * API calls are never intercepted. BUILD_ID and SHELL are filled in by web/build.ts.
  */

@@ -1,30 +1,41 @@
 /**
- * The widget's offline hints: the in-page engine of the page at `/` (web/engine.ts, built as
- * `build/web/engine.mjs`), loaded from the service with the core and the country's web dictionary when a page
- * that opted in (`data-offline`) first focuses a hint field. The three files are fetched network first and kept
- * in the page origin's Cache API (`address-hints-offline`), so a later visit without the network still loads
- * them; the module is imported from the service, or from its cached text when the service cannot be reached.
+ * The widget's offline hints: the in-page engine (web/engine.ts, built as `build/web/engine.mjs`), loaded from the
+ * service with the core and the country's web dictionary when a page that opted in (`data-offline`) first focuses a
+ * hint field (`data-offline="first"`: when the widget is attached). The three files are fetched network first and
+ * kept in the page origin's Cache API (`address-hints-offline`, or the cache the entry names: the page at `/` names
+ * its service worker's), so a later visit without the network still loads them; the module is imported from the
+ * service, or from its cached text when the service cannot be reached.
  *
- * The widget keeps asking the service; when a request fails on the network, times out or gets a 5xx, the engine
- * answers, and the service is left alone for SKIP_SERVICE_MS (or while `navigator.onLine` is false).
+ * In the `fallback` mode the widget keeps asking the service; when a request fails on the network, times out or gets
+ * a 5xx, the engine answers, and the service is left alone for SKIP_SERVICE_MS (or while `navigator.onLine` is
+ * false). In the `first` mode the engine answers every hint once it is loaded.
  * The input says how far loading is in `data-offline-state` (`loading`, `ready`, `failed`) and dispatches
  * `address-hints:offline` with `{state, message?}` when it changes.
  */
 import type * as EngineModule from './engine.js';
 import type { AddressRecord, WebEngine } from './engine.js';
 
-const CACHE = 'address-hints-offline';
 /** A service that has not answered a hint in this time counts as unreachable once the engine is loaded. */
 const SERVICE_TIMEOUT_MS = 2500;
 /** After the service could not be reached, hints come from the engine alone for this long. */
 const SKIP_SERVICE_MS = 30_000;
 
 export type OfflineState = 'loading' | 'ready' | 'failed';
+/** `fallback`: the engine answers when the service cannot be reached; `first`: whenever it is loaded. */
+export type OfflineMode = 'fallback' | 'first';
+
+export interface OfflineOptions {
+  service: string;
+  country: string;
+  /** the Cache API cache the files are kept in */
+  cache: string;
+  mode: OfflineMode;
+}
 
 export interface OfflineEngine {
   readonly ready: boolean;
   readonly timeoutMs: number;
-  /** true while the network is known to be down: ask the engine without trying the service */
+  /** true when the engine answers without trying the service: the network is known to be down, or the `first` mode */
   shouldSkipService(): boolean;
   suggest(query: string, count: number): AddressRecord[];
   /** the service answered */
@@ -33,9 +44,9 @@ export interface OfflineEngine {
   unreachable(): void;
 }
 
-async function openCache(): Promise<Cache | null> {
+async function openCache(name: string): Promise<Cache | null> {
   try {
-    return 'caches' in self ? await caches.open(CACHE) : null;
+    return 'caches' in self ? await caches.open(name) : null;
   } catch {
     // no Cache API outside a secure context, or storage refused: the files are kept in memory only
     return null;
@@ -73,8 +84,8 @@ async function importEngine(url: string, text: Promise<string>): Promise<typeof 
   }
 }
 
-async function loadEngine(service: string, country: string): Promise<WebEngine> {
-  const cache = await openCache();
+async function loadEngine({ service, country, cache: cacheName }: OfflineOptions): Promise<WebEngine> {
+  const cache = await openCache(cacheName);
   const file = (name: string) => networkFirst(cache, `${service}/web/${name}`);
   const moduleText = file('engine.mjs').then((response) => response.text());
   const [module, wasm, dictionary] = await Promise.all([
@@ -106,13 +117,20 @@ function announce(shared: Shared, input: HTMLInputElement): void {
   }));
 }
 
+const keyOf = (service: string, country: string): string => `${service} ${country.toLowerCase()}`;
+
+/** The engine loaded for a service and a country, null before (the page at `/` standardizes with it). */
+export function loadedEngine(service: string, country: string): WebEngine | null {
+  return SHARED.get(keyOf(service, country))?.engine ?? null;
+}
+
 /** The input's offline engine: loading starts now (once per service and country). */
-export function offlineEngine(service: string, country: string, input: HTMLInputElement): OfflineEngine {
-  const key = `${service} ${country.toLowerCase()}`;
+export function offlineEngine(options: OfflineOptions, input: HTMLInputElement): OfflineEngine {
+  const key = keyOf(options.service, options.country);
   let shared = SHARED.get(key);
   if (!shared) {
     const created: Shared = { engine: null, state: 'loading', message: '', loading: Promise.resolve(), skipUntil: 0, inputs: new Set() };
-    created.loading = loadEngine(service, country).then((engine) => {
+    created.loading = loadEngine(options).then((engine) => {
       created.engine = engine;
       created.state = 'ready';
     }, (err: unknown) => {
@@ -132,7 +150,7 @@ export function offlineEngine(service: string, country: string, input: HTMLInput
       return own.engine !== null;
     },
     timeoutMs: SERVICE_TIMEOUT_MS,
-    shouldSkipService: () => own.engine !== null && (navigator.onLine === false || Date.now() < own.skipUntil),
+    shouldSkipService: () => own.engine !== null && (options.mode === 'first' || navigator.onLine === false || Date.now() < own.skipUntil),
     suggest: (query, count) => own.engine?.suggest(query, count) ?? [],
     reached() {
       own.skipUntil = 0;

@@ -14,10 +14,15 @@
  * `data-address-field="postcode|region|area|city|settlement|street|house|flat|latitude|longitude|fias|address"`
  * are filled from it. Attributes: `data-service` (another service URL), `data-key` (an API key, sent as
  * `Authorization: Token …`), `data-count` (default 7), `data-country` (default RU), `data-offline` (on the script
- * tag or the input: hints from the in-page engine when the service cannot be reached, web/widget-offline.ts).
+ * tag or the input: hints from the in-page engine when the service cannot be reached, web/widget-offline.ts;
+ * `data-offline="first"`: from the engine as soon as it is loaded, online or not, the service only before that).
+ * Every list of hints shown dispatches `address-hints:shown` with `{query, count, source, ms}`. A page that styles
+ * the widget itself (or whose Content-Security-Policy refuses injected styles) holds a `<style id="address-hints-style">`;
+ * the widget then adds none.
  */
 import type { AddressRecord } from './engine.js';
-import { offlineEngine, type OfflineEngine } from './widget-offline.js';
+import { foldCase } from '../format/fold.js';
+import { offlineEngine, type OfflineEngine, type OfflineMode } from './widget-offline.js';
 
 type Level = AddressRecord['street'];
 
@@ -26,6 +31,8 @@ interface Widget {
   list: HTMLUListElement;
   status: HTMLElement;
   hints: AddressRecord[];
+  /** what the hints shown were asked for (the typed word beginnings are marked in them) */
+  query: string;
   active: number;
   timer: number;
   /** a keystroke's request waits for the pause in typing (the list is `aria-busy` until its answer is shown) */
@@ -38,10 +45,11 @@ interface Widget {
   detach(): void;
 }
 
-/** What the entry sets: the service's URL and whether every input hints offline. */
+/** What the entry sets: the service's URL, whether every input hints offline, the Cache API cache of the offline files. */
 export interface WidgetDefaults {
   service: string;
   offline: boolean;
+  cache: string;
 }
 
 const SELECTOR = 'input[data-address-hints]';
@@ -51,7 +59,7 @@ const DEFAULT_COUNT = 7;
 const WIDGETS = new WeakMap<HTMLInputElement, Widget>();
 let nextId = 0;
 
-const DEFAULTS: WidgetDefaults = { service: location.origin, offline: false };
+const DEFAULTS: WidgetDefaults = { service: location.origin, offline: false, cache: 'address-hints-offline' };
 
 /** The entries' settings: the script's own origin and `data-offline` (widget-script.ts), the module's (widget-module.ts). */
 export function setDefaults(defaults: Partial<WidgetDefaults>): void {
@@ -65,6 +73,7 @@ const STYLE = `
 .ah-list[hidden]{display:none}
 .ah-option{padding:.35em .6em;cursor:pointer;color:#222}
 .ah-option[aria-selected="true"]{background:#e8f0fe}
+.ah-option mark{background:none;color:inherit;font-weight:600}
 .ah-status{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
 
 function injectStyle(): void {
@@ -83,12 +92,42 @@ function serviceOf(input: HTMLInputElement): string {
 
 const countryOf = (input: HTMLInputElement): string => input.dataset.country || 'RU';
 
-/** Shows hints (the service's or the in-page engine's) in the list, `source` on the list's `data-source`. */
-function show(widget: Widget, hints: AddressRecord[], source: 'service' | 'offline'): void {
+/** The hint's text with the typed word beginnings in `<mark>`; its textContent stays the text. */
+function highlighted(text: string, query: string): DocumentFragment {
+  const words = foldCase(query).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const out = document.createDocumentFragment();
+  for (const piece of text.split(/([\p{L}\p{N}]+)/u)) {
+    const folded = foldCase(piece);
+    const match = /[\p{L}\p{N}]/u.test(piece) ? words.filter((w) => folded.startsWith(w)).sort((a, b) => b.length - a.length)[0] : undefined;
+    if (!match) {
+      out.append(piece);
+      continue;
+    }
+    const mark = document.createElement('mark');
+    mark.textContent = piece.slice(0, match.length);
+    out.append(mark, piece.slice(match.length));
+  }
+  return out;
+}
+
+/**
+ * Shows hints (the service's or the in-page engine's) in the list, `source` on the list's `data-source`, and says so
+ * in `address-hints:shown` (`ms`: the service's round trip or the engine's call).
+ */
+function show(widget: Widget, query: string, hints: AddressRecord[], source: 'service' | 'offline', ms: number): void {
   widget.hints = hints;
+  widget.query = query;
   widget.active = -1;
   widget.list.dataset.source = source;
   render(widget);
+  widget.input.dispatchEvent(new CustomEvent('address-hints:shown', { bubbles: true, detail: { query, count: hints.length, source, ms } }));
+}
+
+/** The in-page engine's hints, shown at once. */
+function showOffline(widget: Widget, offline: OfflineEngine, query: string, count: number): void {
+  const started = performance.now();
+  const hints = offline.suggest(query, count);
+  show(widget, query, hints, 'offline', performance.now() - started);
 }
 
 function render(widget: Widget): void {
@@ -100,7 +139,7 @@ function render(widget: Widget): void {
     option.className = 'ah-option';
     option.setAttribute('role', 'option');
     option.setAttribute('aria-selected', String(i === widget.active));
-    option.textContent = hint.addressFull;
+    option.append(highlighted(hint.addressFull, widget.query));
     // mousedown, not click: the input keeps its focus
     option.addEventListener('mousedown', (event) => {
       event.preventDefault();
@@ -149,7 +188,7 @@ async function ask(widget: Widget): Promise<void> {
   const sequence = ++widget.sent;
   const count = Number(input.dataset.count) || DEFAULT_COUNT;
   if (offline?.shouldSkipService()) {
-    show(widget, offline.suggest(query, count), 'offline');
+    showOffline(widget, offline, query, count);
     settle(widget, sequence);
     return;
   }
@@ -157,6 +196,7 @@ async function ask(widget: Widget): Promise<void> {
   if (input.dataset.key) headers.Authorization = `Token ${input.dataset.key}`;
   // with the engine at hand, a service that does not answer in time counts as unreachable
   const timer = offline?.ready ? setTimeout(() => request.abort(), offline.timeoutMs) : 0;
+  const started = performance.now();
   try {
     const reply = await fetch(`${serviceOf(input)}/api/v1/suggest/address`, {
       method: 'POST',
@@ -170,13 +210,13 @@ async function ask(widget: Widget): Promise<void> {
     if (sequence !== widget.sent) return;
     if (!reply.ok) throw new Error(body.message ?? `HTTP ${reply.status}`);
     offline?.reached();
-    show(widget, body.suggestions ?? [], 'service');
+    show(widget, query, body.suggestions ?? [], 'service', performance.now() - started);
   } catch (err) {
     if (sequence !== widget.sent) return;
     // unreachable (a network error, a timeout, the service down): the in-page engine answers
     if (offline?.ready && (err instanceof TypeError || request.signal.aborted)) {
       offline.unreachable();
-      show(widget, offline.suggest(query, count), 'offline');
+      showOffline(widget, offline, query, count);
       return;
     }
     if ((err as Error).name === 'AbortError') return;
@@ -233,9 +273,16 @@ function choose(widget: Widget, index: number): void {
   input.dispatchEvent(new CustomEvent('address-hints:select', { bubbles: true, detail: record }));
 }
 
-/** True when the page opted in to offline hints for this input (`data-offline` on it or on the script tag). */
-const wantsOffline = (input: HTMLInputElement): boolean =>
-  input.dataset.offline !== undefined ? input.dataset.offline !== 'false' : DEFAULTS.offline;
+/**
+ * How the input hints offline: `data-offline` on it, else on the script tag. `fallback` (present, empty or `true`):
+ * the engine answers when the service cannot be reached; `first`: the engine answers once loaded; null: never.
+ */
+function offlineMode(input: HTMLInputElement): OfflineMode | null {
+  const value = input.dataset.offline;
+  if (value === undefined) return DEFAULTS.offline ? 'fallback' : null;
+  if (value === 'false') return null;
+  return value === 'first' ? 'first' : 'fallback';
+}
 
 export function attach(input: HTMLInputElement): void {
   if (WIDGETS.has(input)) return;
@@ -263,6 +310,12 @@ export function attach(input: HTMLInputElement): void {
 
   const onInput = (): void => {
     clearTimeout(widget.timer);
+    // the engine answers within the keystroke: no pause to wait for
+    if (widget.offline?.shouldSkipService()) {
+      widget.waiting = false;
+      void ask(widget);
+      return;
+    }
     widget.waiting = true;
     list.setAttribute('aria-busy', 'true');
     widget.timer = window.setTimeout(() => {
@@ -288,13 +341,15 @@ export function attach(input: HTMLInputElement): void {
   };
   const onBlur = (): void => close(widget);
   // the engine and the dictionary are fetched once the user turns to the field, not with every page view
+  // (`first`: at once, the page is there for its hints)
+  const mode = offlineMode(input);
   const onFocus = (): void => {
     input.removeEventListener('focus', onFocus);
-    if (!wantsOffline(input)) return;
-    widget.offline = offlineEngine(serviceOf(input), countryOf(input), input);
+    if (!mode || widget.offline) return;
+    widget.offline = offlineEngine({ service: serviceOf(input), country: countryOf(input), cache: DEFAULTS.cache, mode }, input);
   };
   const widget: Widget = {
-    input, list, status, hints: [], active: -1, timer: 0, waiting: false, request: null, sent: 0, offline: null,
+    input, list, status, hints: [], query: '', active: -1, timer: 0, waiting: false, request: null, sent: 0, offline: null,
     detach(): void {
       input.removeEventListener('focus', onFocus);
       input.removeEventListener('input', onInput);
@@ -310,7 +365,7 @@ export function attach(input: HTMLInputElement): void {
   input.addEventListener('keydown', onKey);
   input.addEventListener('blur', onBlur);
   input.addEventListener('focus', onFocus);
-  if (document.activeElement === input) onFocus();
+  if (document.activeElement === input || mode === 'first') onFocus();
   WIDGETS.set(input, widget);
 }
 

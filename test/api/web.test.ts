@@ -2,6 +2,7 @@
  * The page's routes (host/routes/web.ts) over HTTP, built into a folder of their own: the security headers on
  * every file of the page, and no source map served, even one an earlier build left in the folder.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -46,6 +47,16 @@ describe('GET / and /web/:file', () => {
       expect(reply.headers.get('x-frame-options'), path).toBe('DENY');
     }
   }, 120_000);
+
+  it('allows each inline stylesheet of the page by its hash, the hints widget\'s among them', async () => {
+    const reply = await fetch(`${url}/`);
+    const html = await reply.text();
+    const styles = [...html.matchAll(/<style([^>]*)>([\s\S]*?)<\/style>/g)];
+    expect(styles.map((match) => match[1].trim())).toContain('id="address-hints-style"');
+    const policy = reply.headers.get('content-security-policy') ?? '';
+    const allowed = /style-src ([^;]*)/.exec(policy)![1].split(' ');
+    for (const [, , text] of styles) expect(allowed).toContain(`'sha256-${createHash('sha256').update(text).digest('base64')}'`);
+  });
 
   it('serves no source map, not even one left in the folder, nor a file the build does not list', async () => {
     expect((await fetch(`${url}/web/app.js.map`)).status).toBe(404);
