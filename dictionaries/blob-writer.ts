@@ -28,6 +28,9 @@ import { f64Column, fixedTextColumn, guidColumn, pooledColumn, textColumn, u32Co
 import { ApartmentStore } from './apartment-store.js';
 import { Level } from './source-model.js';
 import { BLOB_MAGIC, BUILD_ID, CHECKSUMS, FORMAT_VERSION, nativeCrc32 } from '../format/blob.js';
+import { byTrieReading, flattenTrie } from '../format/trie.js';
+
+export { byTrieReading, flattenTrie };
 
 export { BLOB_MAGIC, FORMAT_VERSION };
 /** zlib's CRC-32 (Node 20.15 on), the same sums as format/blob.ts's JS one */
@@ -172,23 +175,6 @@ function e6(v: number | undefined): number {
   return v === undefined || !Number.isFinite(v) ? NO_COORD : Math.round(v * 1e6);
 }
 
-/** Word order: UTF-16 code units, as the trie's children go by char (`flattenTrie`). */
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/**
- * The order the core reads the words under a trie node in (assembly/trie.ts `collectSubtree`): the node's own word,
- * then its children's words, the last child's first (a word before the words it is a prefix of; at the first
- * character that differs, the greater first).
- */
-export function byTrieReading(a: string, b: string): number {
-  const common = Math.min(a.length, b.length);
-  for (let i = 0; i < common; i++) {
-    const d = b.charCodeAt(i) - a.charCodeAt(i);
-    if (d !== 0) return d;
-  }
-  return a.length - b.length;
-}
-
 /**
  * Gives the words ids in the core's reading order (`byTrieReading`), in place: `words[id]`, `ids` and the word ids in
  * `nameWords` ((word id, weight) pairs). The words under a trie node are then one run of ids in the order the core
@@ -206,55 +192,6 @@ export function renumberWords(words: string[], ids: Map<string, number>, nameWor
     ids.set(w, id);
   });
   for (let k = 0; k < nameWords.length; k += 2) nameWords.data[k] = newId[nameWords.data[k]];
-}
-
-/**
- * Flattens the vocabulary into trie records (first child, next sibling, char, word id; root 0), nodes in
- * breadth-first order, children by char. Built from the sorted words with no node objects: the nodes at
- * depth d, in that order, are the distinct prefixes of length d in sorted order (a parent's children are one
- * run, runs in their parents' order), so each depth is one pass over the words still longer than it. A node
- * object and a map per node cost ≈ 0.2 KB each, hundreds of megabytes for a national vocabulary.
- */
-export function flattenTrie(words: string[]): Int32Builder {
-  const out = new Int32Builder();
-  out.push(-1, -1, 0, -1);
-  const ids = [...words.keys()].filter((id) => words[id].length > 0).sort((a, b) => byText(words[a], words[b]));
-  let live = Uint32Array.from(ids);
-  // the node each live word has reached: the root before depth 1
-  let reached = new Int32Array(live.length);
-  for (let depth = 1; live.length > 0; depth++) {
-    const node = new Int32Array(live.length);
-    let parentBefore = -1;
-    let charBefore = -1;
-    let last = -1;
-    let longer = 0;
-    for (let k = 0; k < live.length; k++) {
-      const word = words[live[k]];
-      const parent = reached[k];
-      const c = word.charCodeAt(depth - 1);
-      if (parent !== parentBefore || c !== charBefore) {
-        const id = out.length / 4;
-        out.push(-1, -1, c, -1);
-        if (parent !== parentBefore) out.data[parent * 4] = id;
-        else out.data[last * 4 + 1] = id;
-        [last, parentBefore, charBefore] = [id, parent, c];
-      }
-      node[k] = last;
-      if (word.length === depth) out.data[last * 4 + 3] = live[k];
-      else longer++;
-    }
-    // the words that go deeper, in the same order
-    const nextLive = new Uint32Array(longer);
-    const nextReached = new Int32Array(longer);
-    for (let k = 0, j = 0; k < live.length; k++) {
-      if (words[live[k]].length === depth) continue;
-      nextLive[j] = live[k];
-      nextReached[j++] = node[k];
-    }
-    live = nextLive;
-    reached = nextReached;
-  }
-  return out;
 }
 
 export interface BlobStats {
@@ -528,7 +465,7 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false, reuse?: R
           postings.pushAll(postingLists[id]);
         });
         const trie = flattenTrie(vocabWords);
-        return { trie: trie.buffer(), words: words.buffer(), postings: postings.buffer(), names: names.buffer(), nameWords: nameWordsOut.buffer(), wordCount: vocabWords.length, nameCount };
+        return { trie: Buffer.from(trie.buffer, trie.byteOffset, trie.byteLength), words: words.buffer(), postings: postings.buffer(), names: names.buffer(), nameWords: nameWordsOut.buffer(), wordCount: vocabWords.length, nameCount };
       })();
 
   // houses, grouped by parent in object order: an object's houseStart never decreases (empty ones included),

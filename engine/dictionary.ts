@@ -166,7 +166,11 @@ export class LoadedDictionary implements Dictionary {
   }
 
   static async fromBytes(bytes: Uint8Array, wasm: BufferSource | WebAssembly.Module, source = 'blob'): Promise<LoadedDictionary> {
-    const blob = decodeBlob(bytes, source);
+    return LoadedDictionary.fromBlob(decodeBlob(bytes, source), wasm);
+  }
+
+  /** Loads a blob already decoded (or put together in memory: engine/packs.ts `composeBlob`). */
+  static async fromBlob(blob: BlobFile, wasm: BufferSource | WebAssembly.Module): Promise<LoadedDictionary> {
     const core = await WasmCore.create(wasm);
     for (const [name, section] of Object.entries(blob.core)) core.attach(name, section);
     return LoadedDictionary.indexed(blob, core);

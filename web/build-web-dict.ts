@@ -127,7 +127,7 @@ export function describe(stats: WebDictionaryStats): string {
     `${stats.objects} objects, ${stats.houses} houses, ${perThousand}`;
 }
 
-async function writeAtomically(file: string, bytes: Uint8Array): Promise<void> {
+export async function writeAtomically(file: string, bytes: Uint8Array | string): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
   await writeFile(tmp, bytes);
   await rename(tmp, file);
@@ -152,19 +152,24 @@ export async function buildWebDictionaries(options: BuildOptions = {}): Promise<
   return out;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+/** The command line of this script and build-packs.ts: `[--from dir] [--to dir] [country …]`, then `build` runs. */
+export async function runCountriesCli(name: string, build: (options: BuildOptions) => Promise<unknown>): Promise<void> {
   const args = process.argv.slice(2);
-  const option = (name: string): string | undefined => {
-    const at = args.indexOf(name);
+  const option = (flag: string): string | undefined => {
+    const at = args.indexOf(flag);
     return at >= 0 ? args.splice(at, 2)[1] : undefined;
   };
   const from = option('--from');
   const to = option('--to');
   const countries = args.filter((a) => (COUNTRIES as readonly string[]).includes(a)) as Country[];
   try {
-    await buildWebDictionaries({ from, to, countries: countries.length ? countries : undefined, log: (line) => console.log(line) });
+    await build({ from, to, countries: countries.length ? countries : undefined, log: (line) => console.log(line) });
   } catch (err) {
-    console.error(`build-web-dict failed: ${err instanceof Error ? err.message : err}`);
+    console.error(`${name} failed: ${err instanceof Error ? err.message : err}`);
     process.exit(1);
   }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await runCountriesCli('build-web-dict', buildWebDictionaries);
 }

@@ -8,6 +8,7 @@
  *   widget.mjs      the hints widget as an ES module exporting attach and detach (web/widget-bundle.ts)
  *   core.wasm       the release core, as the server runs it
  *   <country>.dict  web dictionaries (build-web-dict.ts)
+ *   <country>/      offline packs cut from them (build-packs.ts): manifest.json, entry.dict, places/<code>.dict
  *   manifest.json   the same manifest, for the host and the report
  *
  * and a .gz twin of each big file for clients that accept gzip. The build id is a hash of every output
@@ -26,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { buildWebDictionaries, type WebDictionaryStats } from './build-web-dict.js';
+import { buildCountryPacks, describePacks } from './build-packs.js';
 import { bundleWidget } from './widget-bundle.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -99,6 +101,10 @@ export async function buildWeb(options: WebBuildOptions = {}): Promise<WebManife
   await rm(join(outDir, 'app.js.map'), { force: true });
 
   const dictionaries: WebDictionaryStats[] = await buildWebDictionaries({ from: options.dictionariesDir, to: outDir, log });
+  for (const { country } of dictionaries) {
+    const file = join(outDir, `${country}.dict`);
+    log(describePacks(await buildCountryPacks(await readFile(file), outDir, file)));
+  }
   await copyFile(wasmFile, join(outDir, 'core.wasm'));
 
   const bundle = await build({
