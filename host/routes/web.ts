@@ -18,6 +18,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { ROOT } from '../../engine/index.js';
+import { PACK_CODE, packFile, type PacksManifest } from '../../engine/packs.js';
 
 const WEB_DIR = join(ROOT, 'build', 'web');
 const FILE = /^[a-z0-9][a-z0-9._-]*$/i;
@@ -44,6 +45,16 @@ interface BuiltPage {
   buildId: string;
   files: Set<string>;
   headers: Record<string, string>;
+  /** the place codes of a country's offline packs (its manifest, read once); null for a country the build has not */
+  packCodes: (country: string) => Promise<Set<string>> | null;
+}
+
+/** The place codes a country's pack manifest lists (empty when the build made no packs of it). */
+async function placeCodes(outDir: string, country: string): Promise<Set<string>> {
+  const file = join(outDir, country, 'manifest.json');
+  if (!existsSync(file)) return new Set();
+  const manifest = JSON.parse(await readFile(file, 'utf8')) as PacksManifest;
+  return new Set(manifest.packs.map((pack) => pack.code));
 }
 
 /**
@@ -87,9 +98,17 @@ function webBuilder(options: WebRoutesOptions): () => Promise<BuiltPage> {
       const web = await import('../../web/build.js');
       const buildOptions = { dictionariesDir: options.dictionariesDir, outDir };
       if (web.webBuildIsStale(buildOptions)) await web.buildWeb(buildOptions);
-      const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as { buildId: string; files: Record<string, unknown> };
+      const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as { buildId: string; files: Record<string, unknown>; countries: { country: string }[] };
       const headers = securityHeaders(await readFile(join(outDir, 'index.html'), 'utf8'));
-      return { buildId: manifest.buildId, files: new Set(Object.keys(manifest.files)), headers };
+      const codes = new Map<string, Promise<Set<string>>>();
+      const countries = new Set((manifest.countries ?? []).map((c) => c.country));
+      const packCodes = (country: string) => {
+        if (!countries.has(country)) return null;
+        let known = codes.get(country);
+        if (!known) codes.set(country, (known = placeCodes(outDir, country)));
+        return known;
+      };
+      return { buildId: manifest.buildId, files: new Set(Object.keys(manifest.files)), headers, packCodes };
     })().catch((err: unknown) => {
       pending = null;
       throw new UnavailableError(`страница подсказок не собрана: ${err instanceof Error ? err.message : err}; соберите её командой npm run web:build`);
@@ -98,15 +117,14 @@ function webBuilder(options: WebRoutesOptions): () => Promise<BuiltPage> {
   };
 }
 
-async function send(ctx: Context, dir: string, name: string, page: BuiltPage): Promise<void> {
-  const file = join(dir, name);
+/** Sends `file` (its .gz twin to a client that accepts gzip), tagged with the build id and `tag`. */
+async function sendFile(ctx: Context, file: string, tag: string, page: BuiltPage): Promise<void> {
   ctx.set(page.headers);
-  if (!FILE.test(name) || !page.files.has(name) || !existsSync(file)) throw new NotFoundError(`файла ${ctx.path} нет`);
-  const etag = `"${page.buildId}-${name}"`;
+  if (!existsSync(file)) throw new NotFoundError(`файла ${ctx.path} нет`);
   ctx.set('Cache-Control', 'no-cache');
   ctx.vary('Accept-Encoding');
-  ctx.etag = etag;
-  ctx.type = TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
+  ctx.etag = `"${page.buildId}-${tag}"`;
+  ctx.type = TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream';
   ctx.status = 200;
   if (ctx.fresh) {
     ctx.status = 304;
@@ -122,7 +140,30 @@ async function send(ctx: Context, dir: string, name: string, page: BuiltPage): P
   ctx.body = await readFile(file);
 }
 
-/** Registers GET `/`, `/index.html`, `/sw.js` and `/web/:file` on the app's router. */
+async function send(ctx: Context, dir: string, name: string, page: BuiltPage): Promise<void> {
+  if (!FILE.test(name) || !page.files.has(name)) {
+    ctx.set(page.headers);
+    throw new NotFoundError(`файла ${ctx.path} нет`);
+  }
+  await sendFile(ctx, join(dir, name), name, page);
+}
+
+/**
+ * A file of a country's offline packs: `manifest.json`, `entry.dict`, or a place's pack when `code` is given. The
+ * country must be one the build lists and the code one its manifest lists, so no other path is reachable.
+ */
+async function sendPack(ctx: Context, dir: string, country: string, name: string, code: string | null, page: BuiltPage): Promise<void> {
+  const codes = page.packCodes(country);
+  const listed = codes !== null && (code === null || (PACK_CODE.test(code) && (await codes).has(code)));
+  if (!listed) {
+    ctx.set(page.headers);
+    throw new NotFoundError(`файла ${ctx.path} нет`);
+  }
+  const relative = code === null ? name : packFile(code);
+  await sendFile(ctx, join(dir, country, relative), `${country}/${relative}`, page);
+}
+
+/** Registers GET `/`, `/index.html`, `/sw.js`, `/web/:file` and the packs' `/web/:country/…` on the app's router. */
 export function webRoutes(router: Router, options: WebRoutesOptions = {}): void {
   const outDir = resolve(options.outDir ?? WEB_DIR);
   const ready = webBuilder({ ...options, outDir });
@@ -134,4 +175,11 @@ export function webRoutes(router: Router, options: WebRoutesOptions = {}): void 
     ctx.set('Service-Worker-Allowed', '/');
   });
   router.get('/web/:file', async (ctx) => send(ctx, outDir, basename(ctx.params.file), await ready()));
+  router.get('/web/:country/manifest.json', async (ctx) => sendPack(ctx, outDir, ctx.params.country, 'manifest.json', null, await ready()));
+  router.get('/web/:country/entry.dict', async (ctx) => sendPack(ctx, outDir, ctx.params.country, 'entry.dict', null, await ready()));
+  router.get('/web/:country/places/:file', async (ctx) => {
+    const file = ctx.params.file;
+    const code = file.endsWith('.dict') ? file.slice(0, -'.dict'.length) : '';
+    await sendPack(ctx, outDir, ctx.params.country, file, code, await ready());
+  });
 }

@@ -1,9 +1,11 @@
 /**
  * The page's routes (host/routes/web.ts) over HTTP, built into a folder of their own: the security headers on
- * every file of the page, and no source map served, even one an earlier build left in the folder.
+ * every file of the page, and no source map served, even one an earlier build left in the folder; the offline packs
+ * of a country at /web/<country>/…, and nothing else of their folders.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webRoutes } from '../../host/routes/web.js';
 import { DICTIONARIES_DIR } from '../helpers/api.js';
+import type { PacksManifest } from '../../engine/packs.js';
 
 const outDir = mkdtempSync(join(tmpdir(), 'web-routes-'));
 let server: Server;
@@ -66,5 +69,52 @@ describe('GET / and /web/:file', () => {
     expect((await fetch(`${url}/web/notes.txt`)).status).toBe(404);
     const app = await (await fetch(`${url}/web/app.js`)).text();
     expect(app).not.toContain('sourceMappingURL');
+  });
+});
+
+describe('GET /web/:country/manifest.json, entry.dict, places/:code.dict', () => {
+  it('sends a country\'s pack manifest, its entry pack and each place pack it lists, as built', async () => {
+    const reply = await fetch(`${url}/web/ru/manifest.json`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toContain('application/json');
+    expect(reply.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const manifest = (await reply.json()) as PacksManifest;
+    expect(manifest.country).toBe('ru');
+    const entry = await fetch(`${url}/web/ru/entry.dict`);
+    expect(entry.status).toBe(200);
+    expect(Buffer.from(await entry.arrayBuffer()).equals(readFileSync(join(outDir, 'ru', 'entry.dict')))).toBe(true);
+    const ekb = manifest.packs.find((p) => p.fullName === 'Свердловская обл, г Екатеринбург')!;
+    const pack = await fetch(`${url}/web/ru/places/${ekb.code}.dict`);
+    expect(pack.status).toBe(200);
+    expect(pack.headers.get('content-type')).toBe('application/octet-stream');
+    const bytes = Buffer.from(await pack.arrayBuffer());
+    expect(bytes.length).toBe(ekb.bytes);
+    // the gzip twin to a client that asks for it, as the manifest counts it
+    const raw = await new Promise<Buffer>((done, fail) => {
+      import('node:http').then(({ get }) => get(`${url}/web/ru/places/${ekb.code}.dict`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(Buffer.concat(chunks)));
+      }).on('error', fail));
+    });
+    expect(raw.length).toBe(ekb.gzipBytes);
+    expect(gunzipSync(raw).equals(bytes)).toBe(true);
+  });
+
+  it('sends nothing else: another country, a code the manifest does not list, other files, paths out of the folder', async () => {
+    const manifest = JSON.parse(readFileSync(join(outDir, 'ru', 'manifest.json'), 'utf8')) as PacksManifest;
+    const code = manifest.packs[0].code;
+    // a file left in the packs' folder is not served
+    mkdirSync(join(outDir, 'ru', 'places'), { recursive: true });
+    writeFileSync(join(outDir, 'ru', 'places', 'notes.dict'), 'left here');
+    writeFileSync(join(outDir, 'ru', 'notes.txt'), 'left here');
+    for (const path of [
+      '/web/xx/manifest.json', '/web/ru/places/notes.dict', '/web/ru/notes.txt', '/web/ru/places/notes.txt',
+      `/web/ru/places/${code}.dict.gz`, `/web/ru/places/${code}`, '/web/ru/places/..%2Fentry.dict', '/web/ru/places/%2E%2E%2F..%2Fmanifest.json',
+      '/web/..%2Fru/entry.dict', '/web/ru/places/.dict', `/web/ru/places/${code.toUpperCase()}.dict`,
+    ]) {
+      const reply = await fetch(`${url}${path}`);
+      expect(reply.status, path).toBe(404);
+    }
   });
 });
