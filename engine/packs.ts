@@ -24,12 +24,21 @@ export const PACKS_FORMAT = 1;
 /** A place pack's code: a FIAS GUID, `kladr-<digits>` or `place-<row>` (a file name: no path, no dots). */
 export const PACK_CODE = /^[0-9a-z][0-9a-z-]{0,63}$/;
 
+/**
+ * The codes a place's pack may go by, in the order the builder picks: its FIAS GUID, `kladr-<code>`, `ga-<code>`,
+ * `osm-<id>` (lower case; only those that make a PACK_CODE). A record's level gives the same list (`packFor`).
+ */
+export function placeCodes(codes: { fias?: string; kladr?: string; ga?: string; osm?: string }): string[] {
+  const out = [codes.fias, codes.kladr && `kladr-${codes.kladr}`, codes.ga && `ga-${codes.ga}`, codes.osm && `osm-${codes.osm}`];
+  return out.filter((code): code is string => !!code).map((code) => code.toLowerCase()).filter((code) => PACK_CODE.test(code));
+}
+
 /** Where a place's pack is, under its country's folder. */
 export const packFile = (code: string): string => `places/${code}.dict`;
 
 /** One place pack in the manifest. */
 export interface PackEntry {
-  /** the place's FIAS GUID (else `kladr-<code>`, `place-<row>`): the pack is `places/<code>.dict` */
+  /** the place's FIAS GUID (else `kladr-<code>`, `ga-<code>`, `osm-<id>`, `place-<row>`): the pack is `places/<code>.dict` */
   code: string;
   name: string;
   /** the place with its region and area: `Свердловская обл, г Екатеринбург` */
@@ -288,6 +297,54 @@ function mergeIds(lists: Uint32Array[]): { ids: Uint32Array; picks: Picks } {
   }
   return { ids: Uint32Array.from(ids), picks: { frag: Uint16Array.from(frag), row: Uint32Array.from(row) } };
 }
+
+// ---- a fragment's bytes in a pack file ----
+
+/** The i32 record sections of a fragment and their widths (`ids` are one i32 a row). */
+const RECORDS: ReadonlyArray<[keyof Fragment, number]> = [
+  ['objects', OBJ], ['houses', 1], ['houseCoords', 2], ['labelBase', 1], ['labelParts', PARTS], ['wordTypes', 2], ['names', NAME], ['nameWords', 2],
+];
+
+/**
+ * Records as a pack file holds them: column by column, each column as the differences of its values (wrapping
+ * i32 arithmetic, so exact for any value). Ascending ids become runs of ones, a street's house coordinates small
+ * steps, the objects' levels and types runs of zeros: gzip takes them to a fraction of the interleaved records.
+ */
+function deltaColumns(bytes: Uint8Array, width: number, encode: boolean): Uint8Array {
+  const values = i32(bytes);
+  const rows = values.length / width;
+  const out = new Int32Array(values.length);
+  for (let c = 0; c < width; c++) {
+    let before = 0;
+    for (let r = 0; r < rows; r++) {
+      if (encode) {
+        const v = values[r * width + c];
+        out[c * rows + r] = (v - before) | 0;
+        before = v;
+      } else {
+        before = (before + values[c * rows + r]) | 0;
+        out[r * width + c] = before;
+      }
+    }
+  }
+  return bytesOf(out);
+}
+
+function codeFragment(fragment: Fragment, encode: boolean): Fragment {
+  const out: Fragment = { ...fragment, ids: { ...fragment.ids } };
+  const records = out as unknown as Record<string, Uint8Array | null>;
+  for (const [name, width] of RECORDS) {
+    const bytes = records[name];
+    if (bytes) records[name] = deltaColumns(bytes, width, encode);
+  }
+  for (const table of TABLES) out.ids[table] = deltaColumns(fragment.ids[table], 1, encode);
+  return out;
+}
+
+/** A fragment as a pack file holds it (`deltaColumns`). */
+export const encodeFragment = (fragment: Fragment): Fragment => codeFragment(fragment, true);
+/** A fragment of a pack file, back to its records. */
+export const decodeFragment = (fragment: Fragment): Fragment => codeFragment(fragment, false);
 
 // ---- the whole dictionary as a fragment, and cutting it ----
 

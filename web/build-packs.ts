@@ -21,7 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { decodeBlob } from '../engine/dictionary.js';
 import { PooledColumn, TextColumn } from '../engine/columns.js';
 import {
-  PACKS_FORMAT, cut, cutIndex, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
+  PACKS_FORMAT, cut, cutIndex, encodeFragment, placeCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
 } from '../engine/packs.js';
 import { COUNTRIES } from '../engine/types.js';
 import { levelFullName } from '../engine/type-placement.js';
@@ -34,13 +34,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const rows = (bytes: Uint8Array) => bytes.byteLength / 4;
 
-/** A place's code: its FIAS GUID, else its KLADR code, else its row (safe as a file name in every case: PACK_CODE). */
-function placeCode(fias: string, kladr: string, id: number): string {
-  if (fias) return fias;
-  if (/^[0-9]+$/.test(kladr)) return `kladr-${kladr}`;
-  return `place-${id}`;
-}
-
 /** Cuts one country's web dictionary blob into packs under `<to>/<country>/`; returns its manifest. */
 export async function buildCountryPacks(webBytes: Uint8Array, to: string, source = 'blob'): Promise<PacksManifest> {
   const blob = decodeBlob(webBytes, source);
@@ -52,6 +45,8 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   const names = new TextColumn(o.name);
   const types = new PooledColumn(o.type);
   const kladr = new TextColumn(o.kladr);
+  const ga = new TextColumn(o.ga);
+  const osm = new TextColumn(o.osm);
   const fias = o.fias instanceof Uint8Array ? o.fias : new Uint8Array(0);
   const fullName = (id: number): string => {
     const parts: string[] = [];
@@ -65,7 +60,7 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   const write = async (file: string, kind: 'entry' | 'place', fragment: Fragment, extra: Record<string, unknown>) => {
     const bytes = blobMapBytes({
       magic: blob.magic, format: blob.format, country: blob.country, sourceDate: blob.sourceDate, createdAt: blob.createdAt,
-      packsFormat: PACKS_FORMAT, kind, source: blob.buildId, ...extra, pack: fragment,
+      packsFormat: PACKS_FORMAT, kind, source: blob.buildId, ...extra, pack: encodeFragment(fragment),
     });
     const gzip = gzipSync(bytes, { level: 9 });
     await writeAtomically(join(dir, file), bytes);
@@ -85,13 +80,10 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
     for (let h = start; h < start + objects[id * 10 + 7]; h++) packHouses[k].push(h);
   }
 
-  const codes: string[] = [];
   const packs: PackEntry[] = [];
   for (let k = 0; k < plan.places.length; k++) {
     const place = plan.places[k];
-    const placeFias = guidText(fias, place);
-    const code = placeCode(placeFias, kladr.get(place), place);
-    codes.push(code);
+    const code = placeCodes({ fias: guidText(fias, place), kladr: kladr.get(place), ga: ga.get(place), osm: osm.get(place) })[0] ?? `place-${place}`;
     const fragment = cut(whole, index, Uint32Array.from(packObjects[k]), Uint32Array.from(packHouses[k]));
     const size = await write(packFile(code), 'place', fragment, { place: code });
     packs.push({
@@ -100,13 +92,15 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
     });
   }
 
-  // the entry: its objects, the type words, and per entry object the pack of its place
+  // the entry: its objects and the type words
   const entryFragment = cut(whole, index, plan.entry, new Uint32Array(0), index.lonelyWords);
-  const entryPack = Int32Array.from(plan.entry, (id) => plan.placePack[id]);
+  // per entry object the place whose pack holds its streets (its id; −1: none): the engine reads the pack's code
+  // off the place's codes (placeCodes), as here
+  const entryPlace = Int32Array.from(plan.entry, (id) => (plan.placePack[id] >= 0 ? plan.places[plan.placePack[id]] : -1));
   const entryGlobal: PackGlobal = { ...global };
   const entrySize = await write('entry.dict', 'entry', entryFragment, {
     global: entryGlobal,
-    places: { codes, entryPack: new Uint8Array(entryPack.buffer) },
+    places: { entryPlace: new Uint8Array(entryPlace.buffer) },
   });
 
   const manifest: PacksManifest = {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBlob, type BlobFile } from '../../../engine/dictionary.js';
-import { composeBlob, ENTRY_LEVELS, packFile, type Fragment, type PackGlobal, type PacksManifest } from '../../../engine/packs.js';
+import { composeBlob, decodeFragment, ENTRY_LEVELS, packFile, type Fragment, type PackGlobal, type PacksManifest } from '../../../engine/packs.js';
 import { buildCountryPacks } from '../../../web/build-packs.js';
 import { webBlob } from '../../../web/build-web-dict.js';
 import { DICTIONARIES_DIR } from '../../helpers/engine.js';
@@ -20,14 +20,15 @@ let dir: string;
 let whole: BlobFile;
 let manifest: PacksManifest;
 let entry: { pack: Fragment; global: PackGlobal };
-const fragmentOf = async (file: string) => (decodeBlob(await readFile(join(dir, 'ru', file)), file) as unknown as { pack: Fragment }).pack;
+const fragmentOf = async (file: string) => decodeFragment((decodeBlob(await readFile(join(dir, 'ru', file)), file) as unknown as { pack: Fragment }).pack);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'packs-'));
   const { bytes } = webBlob(await readFile(SERVER_BLOB), SERVER_BLOB);
   whole = decodeBlob(bytes);
   manifest = await buildCountryPacks(bytes, dir);
-  entry = decodeBlob(await readFile(join(dir, 'ru', 'entry.dict'))) as unknown as { pack: Fragment; global: PackGlobal };
+  const entryFile = decodeBlob(await readFile(join(dir, 'ru', 'entry.dict'))) as unknown as { pack: Fragment; global: PackGlobal };
+  entry = { pack: decodeFragment(entryFile.pack), global: entryFile.global };
 }, 120_000);
 
 afterAll(async () => {

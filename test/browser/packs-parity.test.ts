@@ -1,0 +1,162 @@
+/**
+ * The packed engine of web/engine.ts (`createEngine(wasm, entry, { manifest, fetchPack, preload })`, docs/OFFLINE.md)
+ * answers a hint as the API does once the packs it needs are loaded: over every hint case of the dev set
+ * (../shared/eval/dev.jsonl), with the entry pack and the packs of the place the query settles on and of the
+ * places of the API's hints, its records equal the API's (the real server in-process, the real packs of the real
+ * extracts cut by web/build-packs.ts). Before a place's pack is loaded, a hint shows the place and says its
+ * streets are missing.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultWasmFile } from '../../engine/index.js';
+import { packFile, type PacksManifest } from '../../engine/packs.js';
+import { buildCountryPacks } from '../../web/build-packs.js';
+import { webBlob } from '../../web/build-web-dict.js';
+import { createEngine, type AddressRecord, type PackedEngine } from '../../web/engine.js';
+import { DICTIONARIES_DIR, startServer, type RunningTestServer } from '../helpers/browser-server.js';
+
+const DEV = resolve(process.env.EVAL_DIR ?? '../shared/eval', 'dev.jsonl');
+
+interface HintCase {
+  id: string;
+  countryCode: string;
+  query: string;
+  count: number;
+}
+
+let server: RunningTestServer;
+let wasm: WebAssembly.Module;
+let dir: string;
+const manifests = new Map<string, PacksManifest>();
+
+async function suggestApi(query: string, countryCode: string, count: number): Promise<AddressRecord[]> {
+  const response = await fetch(`${server.url}/api/v1/suggest/address`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, countryCode, count }),
+  });
+  expect(response.status, query).toBe(200);
+  return ((await response.json()) as { suggestions: AddressRecord[] }).suggestions;
+}
+
+const packBytes = (country: string, code: string) => readFile(join(dir, country, packFile(code)));
+
+async function packed(country: string, preload: string[] = []): Promise<PackedEngine> {
+  const engine = await createEngine(wasm, await readFile(join(dir, country, 'entry.dict')), {
+    manifest: manifests.get(country)!,
+    fetchPack: (code) => packBytes(country, code),
+    preload,
+  });
+  await engine.preloaded;
+  return engine;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  wasm = await WebAssembly.compile(await readFile(defaultWasmFile()));
+  dir = await mkdtemp(join(tmpdir(), 'packs-parity-'));
+  for (const country of ['ru', 'ua']) {
+    const file = join(DICTIONARIES_DIR, `${country}.dict`);
+    if (existsSync(file)) manifests.set(country, await buildCountryPacks(webBlob(await readFile(file), file).bytes, dir));
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const EKATERINBURG = '2763c110-cb8b-416a-9dac-ad28a55b4402';
+
+describe('createEngine(wasm, entry, { manifest, fetchPack, preload })', () => {
+  it('answers every dev hint case as the API does, once the packs of its places are loaded', async () => {
+    const cases = readFileSync(DEV, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
+      .filter((c) => c.endpoint === 'suggest') as HintCase[];
+    expect(cases.length).toBeGreaterThan(100);
+    // the packs each case needs: where its query settles with the entry pack alone, and the places of the API's hints
+    const entryOnly = new Map<string, PackedEngine>();
+    const groups = new Map<string, { country: string; packs: string[]; cases: Array<HintCase & { api: AddressRecord[] }> }>();
+    for (const c of cases) {
+      const country = c.countryCode.toLowerCase();
+      if (!manifests.has(country)) continue;
+      if (!entryOnly.has(country)) entryOnly.set(country, await packed(country));
+      const engine = entryOnly.get(country)!;
+      const api = await suggestApi(c.query, c.countryCode, c.count);
+      const needed = new Set<string>();
+      const settled = engine.packFor(c.query);
+      if (settled) needed.add(settled);
+      for (const record of api) {
+        const pack = engine.packFor(record);
+        if (pack) needed.add(pack);
+      }
+      const packs = [...needed].sort();
+      const key = `${country} ${packs.join(' ')}`;
+      if (!groups.has(key)) groups.set(key, { country, packs, cases: [] });
+      groups.get(key)!.cases.push({ ...c, api });
+    }
+    let compared = 0;
+    let withStreets = 0;
+    for (const group of groups.values()) {
+      const engine = await packed(group.country, group.packs);
+      expect([...engine.loaded].sort()).toEqual(group.packs);
+      for (const c of group.cases) {
+        expect(engine.suggest(c.query, c.count), `${c.id} "${c.query}" with ${group.packs.join(', ') || 'the entry pack alone'}`).toEqual(c.api);
+        compared++;
+        if (c.api.some((r) => r.street?.name)) withStreets++;
+      }
+    }
+    expect(compared).toBe(cases.length);
+    // the cases are hints of streets and houses, read from the place packs
+    expect(withStreets).toBeGreaterThan(cases.length / 2);
+  }, 600_000);
+
+  it('shows the place before its pack is loaded, says its streets are missing, and fetches the pack once', async () => {
+    const fetched: string[] = [];
+    const engine = await createEngine(wasm, await readFile(join(dir, 'ru', 'entry.dict')), {
+      manifest: manifests.get('ru')!,
+      fetchPack: (code) => {
+        fetched.push(code);
+        return packBytes('ru', code);
+      },
+    });
+    const before = engine.hint('екатеринбург вокзальная 14', 5);
+    expect(before.pack).toBe(EKATERINBURG);
+    expect(before.streetsMissing).toBe(true);
+    expect(before.records[0].addressFull).toBe('Свердловская обл, г Екатеринбург');
+    expect(before.records.some((r) => r.street.name)).toBe(false);
+
+    await Promise.all([engine.loadPack(EKATERINBURG), engine.loadPack(EKATERINBURG)]);
+    expect(fetched).toEqual([EKATERINBURG]);
+    expect(engine.hasPack(EKATERINBURG)).toBe(true);
+    const after = engine.hint('екатеринбург вокзальная 14', 5);
+    expect(after.streetsMissing).toBe(false);
+    expect(after.records).toEqual(await suggestApi('екатеринбург вокзальная 14', 'RU', 5));
+    expect(after.records[0].houseDetails.house).toBe('14');
+  });
+
+  it('preloads every place pack of a region by its code, and a place picked from a hint', async () => {
+    const region = (await suggestApi('свердловская обл', 'RU', 1))[0].region.codes.fias;
+    const manifest = manifests.get('ru')!;
+    const engine = await packed('ru', [region]);
+    const underRegion = manifest.packs.filter((p) => p.fullName.startsWith('Свердловская обл,')).map((p) => p.code).sort();
+    expect(underRegion).toContain(EKATERINBURG);
+    expect([...engine.loaded].sort()).toEqual(underRegion);
+
+    const picked = (await suggestApi('екатеринбург', 'RU', 1))[0];
+    expect(engine.packFor(picked)).toBe(EKATERINBURG);
+  });
+
+  it('refuses a pack of another place or of another cut, and one the manifest does not list', async () => {
+    const engine = await packed('ru');
+    const ekb = await packBytes('ru', EKATERINBURG);
+    const other = manifests.get('ru')!.packs.find((p) => p.code !== EKATERINBURG)!.code;
+    await expect(engine.addPack(other, ekb)).rejects.toThrow(/holds place/);
+    await expect(engine.loadPack('../entry')).rejects.toThrow(/no offline pack/);
+    const ua = manifests.get('ua');
+    if (ua && ua.packs.length > 0) await expect(engine.addPack(ua.packs[0].code, await packBytes('ua', ua.packs[0].code))).rejects.toThrow(/cut from/);
+    expect(engine.loaded).toEqual([]);
+  });
+});
