@@ -2,11 +2,14 @@
  * The page at `/`: the hints widget (web/widget.ts) on its `input[data-address-hints]`, with offline hints in the
  * `first` mode (the in-page engine answers once it is loaded, online or not; the service's
  * POST /api/v1/suggest/address before that), and the chosen address expanded into its fields from the widget's
- * events. The widget keeps the engine, the core and the dictionary in the build's cache, which the service worker
- * (web/sw.ts) shares and serves the page from when offline. Enter with no hint chosen standardizes what was typed.
+ * events. The widget keeps the engine, the core and the dictionary (the country's offline packs: the entry pack at
+ * once, a place's pack when the hints settle on it; `?preload=<codes>` preloads places and regions) in the build's
+ * cache, which the service worker (web/sw.ts) shares and serves the page from when offline. Enter with no hint
+ * chosen standardizes what was typed.
  *
  * For tests and measurements the page exposes `window.addressHints`: `ready` (the engine loaded), `offlineReady`
- * (and the service worker active with every file cached) and `timings` (keystroke → hints rendered, per list shown).
+ * (and the service worker active with every file cached), `timings` (keystroke → hints rendered, per list shown)
+ * and `packs` (each place pack's loading).
  */
 import type { AddressRecord } from './engine.js';
 import { attach, setDefaults } from './widget.js';
@@ -27,11 +30,20 @@ export interface HintTiming {
   source: 'browser' | 'api';
 }
 
+/** A place pack's loading, as the widget says it in `address-hints:pack`. */
+export interface PackEvent {
+  code: string;
+  state: OfflineState;
+  /** fetched in (ready only) */
+  ms?: number;
+}
+
 interface PageState {
   ready: boolean;
   offlineReady: boolean;
   error: string;
   timings: HintTiming[];
+  packs: PackEvent[];
 }
 
 /** What the widget says in `address-hints:shown`. */
@@ -65,7 +77,7 @@ const detailsTitle = document.getElementById('details-title') as HTMLElement;
 const fields = document.getElementById('fields') as HTMLDListElement;
 const countrySelect = document.getElementById('country') as HTMLSelectElement;
 
-const state: PageState = { ready: false, offlineReady: false, error: '', timings: [] };
+const state: PageState = { ready: false, offlineReady: false, error: '', timings: [], packs: [] };
 window.addressHints = state;
 
 const megabytes = (bytes: number): string => `${(bytes / 1048576).toFixed(1).replace('.', ',')} МБ`;
@@ -188,6 +200,11 @@ input.addEventListener('address-hints:street', (event) => {
   showDetails((event as CustomEvent<AddressRecord>).detail);
 });
 input.addEventListener('address-hints:select', (event) => showDetails((event as CustomEvent<AddressRecord>).detail));
+input.addEventListener('address-hints:pack', (event) => {
+  const pack = (event as CustomEvent<PackEvent>).detail;
+  state.packs.push(pack);
+  if (pack.state === 'ready') timingLine.textContent = `улицы и дома места загружены за ${Math.round(pack.ms ?? 0)} мс`;
+});
 
 const loadStarted = performance.now();
 /** Settles when the widget's engine is loaded (or failed to load). */
@@ -210,6 +227,8 @@ const engineLoaded = new Promise<void>((resolve, reject) => {
 
 setDefaults({ service: location.origin, cache: CACHE });
 input.dataset.country = country.toUpperCase();
+const preload = new URLSearchParams(location.search).get('preload');
+if (preload) input.dataset.addressHintsPreload = preload;
 attach(input);
 // registered after the widget's own keydown listener: a hint it took has the event's default prevented
 input.addEventListener('keydown', (event) => {
@@ -245,10 +264,15 @@ async function registerWorker(): Promise<void> {
   await navigator.serviceWorker.ready;
 }
 
-/** Everything the page needs offline is in the cache: the worker's shell, and the dictionary the widget put there. */
+/**
+ * Everything the page needs offline is in the cache: the worker's shell, and the dictionary the widget put there
+ * (the country's packs manifest and entry pack, or its whole web dictionary where it has no packs).
+ */
 async function assertCachedForOffline(): Promise<void> {
   const cache = await caches.open(CACHE);
-  for (const url of ['/', '/web/app.js', '/web/engine.mjs', '/web/core.wasm', `/web/${country}.dict`]) {
+  const packs = await cache.match(`/web/${country}/manifest.json`);
+  const dictionary = packs ? [`/web/${country}/manifest.json`, `/web/${country}/entry.dict`] : [`/web/${country}.dict`];
+  for (const url of ['/', '/web/app.js', '/web/engine.mjs', '/web/core.wasm', ...dictionary]) {
     if (!(await cache.match(url))) throw new Error(`${url} is not cached`);
   }
 }

@@ -30,6 +30,8 @@ interface Widget {
   input: HTMLInputElement;
   list: HTMLUListElement;
   status: HTMLElement;
+  /** says when the hints' place has its streets still to load (offline packs) */
+  note: HTMLElement;
   hints: AddressRecord[];
   /** what the hints shown were asked for (the typed word beginnings are marked in them) */
   query: string;
@@ -50,6 +52,8 @@ export interface WidgetDefaults {
   service: string;
   offline: boolean;
   cache: string;
+  /** `data-address-hints-preload` of the script tag: places and regions whose offline packs load at once */
+  preload: string;
 }
 
 const SELECTOR = 'input[data-address-hints]';
@@ -59,7 +63,7 @@ const DEFAULT_COUNT = 7;
 const WIDGETS = new WeakMap<HTMLInputElement, Widget>();
 let nextId = 0;
 
-const DEFAULTS: WidgetDefaults = { service: location.origin, offline: false, cache: 'address-hints-offline' };
+const DEFAULTS: WidgetDefaults = { service: location.origin, offline: false, cache: 'address-hints-offline', preload: '' };
 
 /** The entries' settings: the script's own origin and `data-offline` (widget-script.ts), the module's (widget-module.ts). */
 export function setDefaults(defaults: Partial<WidgetDefaults>): void {
@@ -68,12 +72,15 @@ export function setDefaults(defaults: Partial<WidgetDefaults>): void {
 
 const STYLE = `
 .ah-box{position:relative;display:inline-block}
-.ah-list{position:absolute;left:0;right:0;top:100%;z-index:2147483000;margin:2px 0 0;padding:0;list-style:none;background:#fff;
+.ah-popup{position:absolute;left:0;right:0;top:100%;z-index:2147483000;min-width:16em}
+.ah-list{margin:2px 0 0;padding:0;list-style:none;background:#fff;
  border:1px solid #b8b8b8;border-radius:4px;box-shadow:0 4px 12px rgba(0,0,0,.15);max-height:20em;overflow-y:auto;font:inherit;min-width:16em}
 .ah-list[hidden]{display:none}
 .ah-option{padding:.35em .6em;cursor:pointer;color:#222}
 .ah-option[aria-selected="true"]{background:#e8f0fe}
 .ah-option mark{background:none;color:inherit;font-weight:600}
+.ah-note{padding:.3em .6em;background:#fff8e1;color:#5c4400;font-size:.85em;border:1px solid #e6d8a8;border-radius:0 0 4px 4px}
+.ah-note[hidden]{display:none}
 .ah-status{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
 
 function injectStyle(): void {
@@ -123,16 +130,30 @@ function show(widget: Widget, query: string, hints: AddressRecord[], source: 'se
   widget.input.dispatchEvent(new CustomEvent('address-hints:shown', { bubbles: true, detail: { query, count: hints.length, source, ms } }));
 }
 
-/** The in-page engine's hints, shown at once. */
+/** The in-page engine's hints, shown at once; a place whose streets are still to load is said so under them. */
 function showOffline(widget: Widget, offline: OfflineEngine, query: string, count: number): void {
   const started = performance.now();
-  const hints = offline.suggest(query, count);
-  show(widget, query, hints, 'offline', performance.now() - started);
+  // once the place's pack is in, the same text is asked again
+  const hints = offline.suggest(query, count, () => {
+    if (widget.input.value === query && document.activeElement === widget.input) void ask(widget);
+  });
+  show(widget, query, hints.records, 'offline', performance.now() - started);
+  const { note } = widget;
+  const missing = hints.missing;
+  if (!missing) return;
+  note.dataset.pack = missing.code;
+  note.dataset.state = missing.state;
+  note.textContent = missing.state === 'loading'
+    ? `Загружаются улицы и дома: ${missing.name}…`
+    : `Улицы и дома (${missing.name}) загрузятся, когда будет сеть`;
+  note.hidden = false;
+  widget.status.textContent += `. ${note.textContent}`;
 }
 
 function render(widget: Widget): void {
-  const { input, list, hints } = widget;
+  const { input, list, hints, note } = widget;
   list.textContent = '';
+  note.hidden = true;
   hints.forEach((hint, i) => {
     const option = document.createElement('li');
     option.id = `${list.id}-${i}`;
@@ -211,6 +232,8 @@ async function ask(widget: Widget): Promise<void> {
     if (!reply.ok) throw new Error(body.message ?? `HTTP ${reply.status}`);
     offline?.reached();
     show(widget, query, body.suggestions ?? [], 'service', performance.now() - started);
+    // the place the service's first hint is in: its offline pack is fetched for later
+    offline?.settled(body.suggestions?.[0]);
   } catch (err) {
     if (sequence !== widget.sent) return;
     // unreachable (a network error, a timeout, the service down): the in-page engine answers
@@ -258,6 +281,7 @@ function choose(widget: Widget, index: number): void {
   const record = widget.hints[index];
   if (!record) return;
   const { input } = widget;
+  widget.offline?.settled(record);
   const house = record.houseDetails.fullName !== '';
   const street = record.street.fullName !== '' || record.planStructure.fullName !== '';
   if (!house && street) {
@@ -294,6 +318,9 @@ export function attach(input: HTMLInputElement): void {
   list.setAttribute('role', 'listbox');
   list.hidden = true;
   if (input.getAttribute('aria-label') || input.labels?.length) list.setAttribute('aria-label', input.getAttribute('aria-label') ?? input.labels![0].textContent ?? '');
+  const note = document.createElement('div');
+  note.className = 'ah-note';
+  note.hidden = true;
   const status = document.createElement('span');
   status.className = 'ah-status';
   status.setAttribute('role', 'status');
@@ -301,7 +328,10 @@ export function attach(input: HTMLInputElement): void {
   const box = document.createElement('span');
   box.className = 'ah-box';
   input.parentNode!.insertBefore(box, input);
-  box.append(input, list, status);
+  const popup = document.createElement('div');
+  popup.className = 'ah-popup';
+  popup.append(list, note);
+  box.append(input, popup, status);
   input.setAttribute('role', 'combobox');
   input.setAttribute('aria-autocomplete', 'list');
   input.setAttribute('aria-expanded', 'false');
@@ -341,15 +371,16 @@ export function attach(input: HTMLInputElement): void {
   };
   const onBlur = (): void => close(widget);
   // the engine and the dictionary are fetched once the user turns to the field, not with every page view
-  // (`first`: at once, the page is there for its hints)
+  // (`first` or places to preload: at once)
   const mode = offlineMode(input);
+  const preload = (input.dataset.addressHintsPreload ?? DEFAULTS.preload).split(/[\s,]+/).filter(Boolean);
   const onFocus = (): void => {
     input.removeEventListener('focus', onFocus);
     if (!mode || widget.offline) return;
-    widget.offline = offlineEngine({ service: serviceOf(input), country: countryOf(input), cache: DEFAULTS.cache, mode }, input);
+    widget.offline = offlineEngine({ service: serviceOf(input), country: countryOf(input), cache: DEFAULTS.cache, mode, preload }, input);
   };
   const widget: Widget = {
-    input, list, status, hints: [], query: '', active: -1, timer: 0, waiting: false, request: null, sent: 0, offline: null,
+    input, list, status, note, hints: [], query: '', active: -1, timer: 0, waiting: false, request: null, sent: 0, offline: null,
     detach(): void {
       input.removeEventListener('focus', onFocus);
       input.removeEventListener('input', onInput);
@@ -365,7 +396,7 @@ export function attach(input: HTMLInputElement): void {
   input.addEventListener('keydown', onKey);
   input.addEventListener('blur', onBlur);
   input.addEventListener('focus', onFocus);
-  if (document.activeElement === input || mode === 'first') onFocus();
+  if (document.activeElement === input || mode === 'first' || preload.length > 0) onFocus();
   WIDGETS.set(input, widget);
 }
 

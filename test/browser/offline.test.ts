@@ -85,6 +85,13 @@ describe('page at / (offline hints)', () => {
   });
 
   it('answers hints from the cache and the in-browser engine with the network cut', async () => {
+    // online, the typed words settle on Екатеринбург: the engine fetches its place pack, cached for what follows
+    const typed = page.locator('input#address');
+    await typed.click();
+    await typed.pressSequentially('екатеринбург вокз', { delay: 30 });
+    await expect.poll(() => hintTexts(page), { timeout: 15_000 }).toContain('Свердловская обл, г Екатеринбург, ул Вокзальная');
+    await typed.fill('');
+
     // The network is cut twice over: every request that leaves the page or its service worker is
     // recorded and aborted, and the browser is told it is offline. What is proved does not depend on how
     // a browser version reports `navigator.onLine`: after the cut nothing reaches the network (the route
@@ -180,10 +187,10 @@ describe('page at / (online, before the dictionary arrives)', () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
     try {
       const page = await context.newPage();
-      // hold the dictionary back: the engine cannot load, the API answers
+      // hold the dictionary (the entry pack, or the whole dictionary) back: the engine cannot load, the API answers
       let release = (): void => {};
       const held = new Promise<void>((done) => { release = done; });
-      await page.route('**/web/*.dict', async (route) => {
+      await page.route('**/web/**/*.dict', async (route) => {
         await held;
         await route.continue().catch(() => {});
       });

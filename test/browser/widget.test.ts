@@ -6,7 +6,8 @@
  * handed over in `address-hints:select` and written into the form's `data-address-field` inputs, is the service's
  * own record of the house (its native hints over HTTP).
  *
- * With `data-offline` on the script tag, the same steps succeed with the network cut, from the in-page engine; the
+ * With `data-offline` on the script tag, the same steps succeed with the network cut, from the in-page engine (its
+ * entry pack, and the pack of Екатеринбург fetched when the service's hints settled on it before the cut); the
  * ES module build (`/web/widget.mjs`) attaches only the input the page hands it.
  *
  * Chromium missing is a failure, not a skip: run scripts/ensure-chromium.sh (apt-get install chromium).
@@ -31,7 +32,8 @@ function shopPage(serviceUrl: string, script = `<script src="${serviceUrl}/widge
       <p><input name="postcode" data-address-field="postcode"> <input name="city" data-address-field="city">
       <input name="street" data-address-field="street"> <input name="house" data-address-field="house"></p>
     </form>
-    <script>window.chosen = []; window.streets = [];
+    <script>window.chosen = []; window.streets = []; window.packs = [];
+      document.addEventListener('address-hints:pack', (e) => window.packs.push(e.detail));
       document.addEventListener('address-hints:select', (e) => window.chosen.push(e.detail));
       document.addEventListener('address-hints:street', (e) => window.streets.push(e.detail));</script></body></html>`;
 }
@@ -185,6 +187,12 @@ describe('/widget.js on a page of another origin', () => {
       // focusing the field loads the engine, the core and the dictionary from the service
       await input.focus();
       await expect.poll(() => input.getAttribute('data-offline-state'), { timeout: 30_000 }).toBe('ready');
+      // online, the service's first hint is in Екатеринбург: the place's offline pack is fetched and kept for later
+      await page.keyboard.type('екатеринбург вокз', { delay: 40 });
+      await expect.poll(() => settledOptions(page), { timeout: 10_000 }).toContain(STREET);
+      const packs = () => page.evaluate(() => (window as unknown as { packs: { code: string; state: string }[] }).packs.map((p) => p.state));
+      await expect.poll(packs, { timeout: 15_000 }).toEqual(['loading', 'ready']);
+      await input.fill('');
 
       // the network cut as in offline.test.ts: every request recorded and aborted, the browser offline
       const leaked: string[] = [];
