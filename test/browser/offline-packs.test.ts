@@ -6,16 +6,24 @@
  * fetched when the typed words settle on it; cut again and reloaded from the service worker, the street and the
  * house are hinted from the cached pack. `?preload=` (the widget's `data-address-hints-preload`) with a region's
  * code loads every place pack of the region at once, so its streets are there offline without being typed before.
+ * A new build of the page (another build id, the same packs) finds the packs cached under the old one: its service
+ * worker carries over those its manifest lists.
  *
  * Chromium missing is a failure, not a skip: run scripts/ensure-chromium.sh (apt-get install chromium).
  */
-import { join } from 'node:path';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Router from '@koa/router';
+import Koa from 'koa';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressRecord, PacksManifest } from '../../web/engine.js';
 import type { PackEvent } from '../../web/app.js';
 import { ARTIFACTS, launchChromium } from '../helpers/other-origin.js';
 import { startServer, type RunningTestServer } from '../helpers/browser-server.js';
+import { webRoutes } from '../../host/routes/web.js';
 
 let server: RunningTestServer;
 let browser: Browser;
@@ -172,6 +180,60 @@ describe('page at / with offline packs', () => {
       expect(leaked).toEqual([]);
     } finally {
       await context.close();
+    }
+  }, 120_000);
+
+  it('carries the cached packs into the cache of a new build of the page whose manifest lists them', async () => {
+    // the page's routes over a copy of the build, swapped for a new build's routes at the "deploy"
+    const dir = mkdtempSync(join(tmpdir(), 'web-deploy-'));
+    cpSync(resolve('build/web'), dir, { recursive: true });
+    const routesOf = () => {
+      const router = new Router();
+      webRoutes(router, { outDir: dir });
+      return router.routes();
+    };
+    let routes = routesOf();
+    const app = new Koa();
+    app.use((ctx, next) => routes(ctx as Parameters<typeof routes>[0], next));
+    const site = createServer(app.callback());
+    await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
+    const address = site.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const context = await browser.newContext({ viewport: { width: 960, height: 820 }, locale: 'ru-RU' });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${url}/`);
+      await page.waitForFunction(() => document.documentElement.dataset.offline !== undefined, null, { timeout: 60_000 });
+      await typeFresh(page, 'екатеринбург вокз');
+      await expect.poll(() => options(page), { timeout: 15_000 }).toContain(STREET);
+      const placeUrl = `/web/ru/places/${city.code}.dict`;
+      const cachedIn = (name: string) => page.evaluate(async ([cache, file]) => Boolean(await (await caches.open(cache)).match(file)), [name, placeUrl]);
+      const oldId = (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { buildId: string }).buildId;
+      expect(await cachedIn(`address-web-${oldId}`)).toBe(true);
+
+      // a new build of the page: another build id (the page, its worker, its manifest), the same packs
+      const newId = [...oldId].reverse().join('');
+      for (const name of ['index.html', 'sw.js', 'manifest.json']) {
+        writeFileSync(join(dir, name), readFileSync(join(dir, name), 'utf8').replaceAll(oldId, newId));
+      }
+      routes = routesOf();
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
+      await expect.poll(() => page.evaluate(() => caches.keys()), { timeout: 30_000 }).toEqual([`address-web-${newId}`]);
+      expect(await cachedIn(`address-web-${newId}`)).toBe(true);
+
+      // the new page, offline, has the street from the pack carried over
+      const leaked: string[] = [];
+      await cut(context, leaked);
+      await page.reload();
+      await page.waitForFunction(() => window.addressHints?.ready === true, null, { timeout: 15_000 });
+      expect(await page.locator('meta[name="build"]').getAttribute('content')).toBe(newId);
+      await typeFresh(page, 'екатеринбург вокз');
+      await expect.poll(() => options(page), { timeout: 10_000 }).toContain(STREET);
+      expect(leaked).toEqual([]);
+    } finally {
+      await context.close();
+      await new Promise<void>((done) => site.close(() => done()));
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
 });
