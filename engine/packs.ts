@@ -307,7 +307,7 @@ const RECORDS: ReadonlyArray<[keyof Fragment, number]> = [
 
 /**
  * Records as a pack file holds them: column by column, each column as the differences of its values (wrapping
- * i32 arithmetic, so exact for any value). Ascending ids become runs of ones, a street's house coordinates small
+ * i32 arithmetic, so exact for any value; `codeColumns` codes the host columns alike). Ascending ids become runs of ones, a street's house coordinates small
  * steps, the objects' levels and types runs of zeros: gzip takes them to a fraction of the interleaved records.
  */
 function deltaColumns(bytes: Uint8Array, width: number, encode: boolean): Uint8Array {
@@ -330,6 +330,17 @@ function deltaColumns(bytes: Uint8Array, width: number, encode: boolean): Uint8A
   return bytesOf(out);
 }
 
+/** A host column's rows coded: text ends and u32 rows as differences; the others as they are. */
+function codeColumns(columns: Record<string, Column>, rows: number, encode: boolean): Record<string, Column> {
+  const out: Record<string, Column> = {};
+  for (const [name, column] of Object.entries(columns)) {
+    if (column instanceof Uint8Array && rows > 0 && column.byteLength === rows * 4) out[name] = deltaColumns(column, 1, encode);
+    else if (column && !(column instanceof Uint8Array) && 'text' in column) out[name] = { text: column.text, ends: deltaColumns(column.ends, 1, encode) };
+    else out[name] = column;
+  }
+  return out;
+}
+
 function codeFragment(fragment: Fragment, encode: boolean): Fragment {
   const out: Fragment = { ...fragment, ids: { ...fragment.ids } };
   const records = out as unknown as Record<string, Uint8Array | null>;
@@ -337,6 +348,8 @@ function codeFragment(fragment: Fragment, encode: boolean): Fragment {
     const bytes = records[name];
     if (bytes) records[name] = deltaColumns(bytes, width, encode);
   }
+  out.objectColumns = codeColumns(fragment.objectColumns, fragment.ids.objects.byteLength / 4, encode);
+  out.houseColumns = codeColumns(fragment.houseColumns, fragment.ids.houses.byteLength / 4, encode);
   for (const table of TABLES) out.ids[table] = deltaColumns(fragment.ids[table], 1, encode);
   return out;
 }
