@@ -7,7 +7,8 @@
  * own record of the house (its native hints over HTTP).
  *
  * With `data-offline` on the script tag, the same steps succeed with the network cut, from the in-page engine (its
- * entry pack, and the pack of Екатеринбург fetched when the service's hints settled on it before the cut); the
+ * entry pack, and the pack of Екатеринбург fetched when the service's hints settled on it before the cut, or preloaded
+ * with its region by `data-address-hints-preload` on the script tag); the
  * ES module build (`/web/widget.mjs`) attaches only the input the page hands it.
  *
  * Chromium missing is a failure, not a skip: run scripts/ensure-chromium.sh (apt-get install chromium).
@@ -40,9 +41,13 @@ function shopPage(serviceUrl: string, script = `<script src="${serviceUrl}/widge
 
 beforeAll(async () => {
   service = await startServer();
+  // Свердловская обл's FIAS id, as the service gives it: the script tag of /preload.html preloads its place packs
+  const SVERDLOVSK = (await nativeHints('свердловская обл'))[0].region.codes.fias;
+  expect(SVERDLOVSK).toMatch(/^[0-9a-f-]{36}$/);
   const pages: Record<string, string> = {
     '/checkout.html': shopPage(service.url),
     '/offline.html': shopPage(service.url, `<script src="${service.url}/widget.js" data-offline defer></script>`),
+    '/preload.html': shopPage(service.url, `<script src="${service.url}/widget.js" data-offline data-address-hints-preload="${SVERDLOVSK}" defer></script>`),
     // the ES module attaches nothing by itself: the page attaches #address, and #notes (marked too) stays a plain input
     '/module.html': shopPage(service.url, `<script type="module">
       import { attach, detach } from '${service.url}/web/widget.mjs';
@@ -221,6 +226,30 @@ describe('/widget.js on a page of another origin', () => {
       expect(summary(chosen[0])).toEqual(summary(native));
       expect(await page.locator('input[name="house"]').inputValue()).toBe('15');
       expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('preloads the place packs of the region named on the script tag (data-address-hints-preload) and hints its streets offline', async () => {
+    const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
+    try {
+      const page = await context.newPage();
+      expect((await page.goto(`${shop.url}/preload.html`))?.status()).toBe(200);
+      const input = page.locator('input#address');
+      // a preload loads the engine when the widget is attached, not at the first focus
+      await expect.poll(() => input.getAttribute('data-offline-state'), { timeout: 30_000 }).toBe('ready');
+      const ready = () => page.evaluate(() => (window as unknown as { packs: { code: string; state: string }[] }).packs.filter((p) => p.state === 'ready').length);
+      await expect.poll(ready, { timeout: 30_000 }).toBeGreaterThan(0);
+      const leaked: string[] = [];
+      await context.route('**/*', (route) => {
+        leaked.push(`${route.request().method()} ${route.request().url()}`);
+        return route.abort('internetdisconnected');
+      });
+      await context.setOffline(true);
+      await chooseStreetThenHouse(page, 'widget-preload-house-hints.png');
+      expect(await page.locator(`[id="${await input.getAttribute('aria-controls')}"]`).getAttribute('data-source')).toBe('offline');
+      expect(leaked.every((line) => line.startsWith(`POST ${service.url}/api/v1/suggest/address`)), leaked.join('\n')).toBe(true);
     } finally {
       await context.close();
     }
