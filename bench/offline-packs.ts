@@ -7,10 +7,12 @@
  * houses through the two largest synthetic sizes, and by its bytes per place times the places of a national
  * dictionary.
  *
- *   nice -n 5 npx tsx bench/offline-packs.ts [--sizes 250000,1000000,4000000] [--results bench/offline-packs.json]
+ *   nice -n 5 npx tsx bench/offline-packs.ts [--sizes 250000,1000000,4000000] [--generator template|national]
+ *                                            [--no-extracts] [--results bench/offline-packs.json]
  *
- * Archives and blobs are kept in build/synth/ (ru-gar-<houses>.dict) and reused; the packs are cut into
- * build/synth/packs-<houses>/.
+ * Archives and blobs are kept in build/synth/ (ru-gar-[national-]<houses>.dict) and reused (bench/build-scale.ts's
+ * generators: `template` copies region 99 into towns, `national` names streets and villages as the country does);
+ * the packs are cut into build/synth/packs-<houses>/.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { buildCountryPacks } from '../web/build-packs.js';
 import { webBlob } from '../web/build-web-dict.js';
 import { createEngine } from '../web/engine.js';
 import { existingArchive, generateGarScale, type GarScaleOptions } from './synth/gar-scale.js';
+import { existingNational, generateGarNational } from './synth/gar-national.js';
 import { BUILD_MALLOC_ENV } from '../dictionaries/countries.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -44,11 +47,13 @@ function runChild(script: string, args: string[], env: Record<string, string> = 
 }
 
 /** The synthetic server blob of `houses` houses: generated and built once, then reused. */
-export async function syntheticBlob(houses: number): Promise<string> {
+export async function syntheticBlob(houses: number, national = false): Promise<string> {
   await mkdir(SYNTH_DIR, { recursive: true });
-  const name = `gar-${houses}`;
+  const name = `gar-${national ? 'national-' : ''}${houses}`;
   const options: GarScaleOptions = { source: join(DATA_DIR, 'ru/gar/gar_xml.zip'), seed: 1, regions: 85, cadastralShare: 0.6, houses, out: join(SYNTH_DIR, `${name}.zip`), log };
-  const archive = (await existingArchive(options)) ?? (await generateGarScale(options));
+  const archive = national
+    ? (await existingNational(options)) ?? (await generateGarNational(options))
+    : (await existingArchive(options)) ?? (await generateGarScale(options));
   const dictFile = join(SYNTH_DIR, `ru-${name}.dict`);
   if (!existsSync(dictFile) || statSync(dictFile).mtimeMs < statSync(archive.out).mtimeMs) {
     log(`${name}: building ${dictFile}`);
@@ -157,15 +162,17 @@ async function main(): Promise<void> {
   const option = (name: string) => (args.indexOf(`--${name}`) >= 0 ? args[args.indexOf(`--${name}`) + 1] : undefined);
   const sizes = (option('sizes') ?? '250000,1000000,4000000').split(',').map(Number);
   const results: PackFigures[] = [];
+  const national = option('generator') === 'national';
   for (const houses of sizes) {
-    const blob = await syntheticBlob(houses);
+    const blob = await syntheticBlob(houses, national);
     log(`${houses}: cutting packs of ${blob}`);
-    const figures = await measure(`synthetic ${houses.toLocaleString('en-US')}`, blob, join(SYNTH_DIR, `packs-${houses}`), houses);
+    const label = `synthetic${national ? ' national' : ''} ${houses.toLocaleString('en-US')}`;
+    const figures = await measure(label, blob, join(SYNTH_DIR, `packs-${national ? 'national-' : ''}${houses}`), houses);
     log(`${houses}: entry ${(figures.entry.gzipBytes / 1024).toFixed(1)} KB gzip, largest ${(figures.largest.gzipBytes / 1024).toFixed(1)} KB gzip`);
     results.push(figures);
   }
   const real: PackFigures[] = [];
-  for (const country of ['ru', 'ua', 'by', 'kz']) {
+  for (const country of args.includes('--no-extracts') ? [] : ['ru', 'ua', 'by', 'kz']) {
     const file = join(ROOT, 'build', 'dictionaries', `${country}.dict`);
     if (!existsSync(file)) continue;
     const houses = decodeBlob(await readFile(file)).counts.houses ?? 0;
@@ -217,7 +224,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const args = process.argv.slice(2);
   if (args.includes('--blobs-only')) {
     const sizes = (args.includes('--sizes') ? args[args.indexOf('--sizes') + 1] : '250000,1000000,4000000').split(',').map(Number);
-    for (const houses of sizes) log(`blob ${await syntheticBlob(houses)}`);
+    for (const houses of sizes) log(`blob ${await syntheticBlob(houses, args.includes('national'))}`);
   } else {
     main().catch((error) => {
       console.error(`offline-packs failed: ${error instanceof Error ? error.stack : error}`);

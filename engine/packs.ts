@@ -341,6 +341,27 @@ function codeColumns(columns: Record<string, Column>, rows: number, encode: bool
   return out;
 }
 
+const NO_COORD = 0x7fffffff;
+
+/**
+ * An object's latitude or longitude (host f64) that is its core coordinate (i32 millionths) divided by a million,
+ * as a source with six decimals gives, is written as +0 and read back from the core's; a true 0 as −0. Exact both
+ * ways: a decimal of six places and its millionths over 1e6 round to the same double.
+ */
+function codeCoordinate(column: Column, objects: Int32Array, field: number, encode: boolean): Column {
+  if (!(column instanceof Uint8Array)) return column;
+  const values = view(column, Float64Array);
+  const out = new Float64Array(values.length);
+  for (let k = 0; k < values.length; k++) {
+    const e6 = objects[k * OBJ + field];
+    const fromCore = e6 === NO_COORD ? Number.NaN : e6 / 1e6;
+    const v = values[k];
+    if (encode) out[k] = v === fromCore ? 0 : v === 0 ? -0 : v;
+    else out[k] = Object.is(v, 0) ? fromCore : Object.is(v, -0) ? 0 : v;
+  }
+  return bytesOf(out);
+}
+
 function codeFragment(fragment: Fragment, encode: boolean): Fragment {
   const out: Fragment = { ...fragment, ids: { ...fragment.ids } };
   const records = out as unknown as Record<string, Uint8Array | null>;
@@ -348,11 +369,20 @@ function codeFragment(fragment: Fragment, encode: boolean): Fragment {
     const bytes = records[name];
     if (bytes) records[name] = deltaColumns(bytes, width, encode);
   }
+  const objects = i32(encode ? fragment.objects : out.objects);
   out.objectColumns = codeColumns(fragment.objectColumns, fragment.ids.objects.byteLength / 4, encode);
+  out.objectColumns.lat = codeCoordinate(out.objectColumns.lat, objects, 3, encode);
+  out.objectColumns.lon = codeCoordinate(out.objectColumns.lon, objects, 4, encode);
+  if (out.objectColumns.lat === undefined) delete out.objectColumns.lat;
+  if (out.objectColumns.lon === undefined) delete out.objectColumns.lon;
   out.houseColumns = codeColumns(fragment.houseColumns, fragment.ids.houses.byteLength / 4, encode);
   for (const table of TABLES) out.ids[table] = deltaColumns(fragment.ids[table], 1, encode);
   return out;
 }
+
+/** A column of i32 rows as differences (`deltaColumns`), and back. */
+export const encodeColumn = (bytes: Uint8Array): Uint8Array => deltaColumns(bytes, 1, true);
+export const decodeColumn = (bytes: Uint8Array): Uint8Array => deltaColumns(bytes, 1, false);
 
 /** A fragment as a pack file holds it (`deltaColumns`). */
 export const encodeFragment = (fragment: Fragment): Fragment => codeFragment(fragment, true);

@@ -21,7 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { decodeBlob } from '../engine/dictionary.js';
 import { PooledColumn, TextColumn } from '../engine/columns.js';
 import {
-  PACKS_FORMAT, cut, cutIndex, encodeFragment, placeCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
+  PACKS_FORMAT, cut, cutIndex, encodeColumn, encodeFragment, placeCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
 } from '../engine/packs.js';
 import { COUNTRIES } from '../engine/types.js';
 import { levelFullName } from '../engine/type-placement.js';
@@ -100,7 +100,7 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   const entryGlobal: PackGlobal = { ...global };
   const entrySize = await write('entry.dict', 'entry', entryFragment, {
     global: entryGlobal,
-    places: { entryPlace: new Uint8Array(entryPlace.buffer) },
+    places: { entryPlace: encodeColumn(new Uint8Array(entryPlace.buffer)) },
   });
 
   const manifest: PacksManifest = {
@@ -119,7 +119,10 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
       gzipBytes: entrySize.gzipBytes + packs.reduce((sum, p) => sum + p.gzipBytes, 0),
     },
   };
-  await writeAtomically(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+  // one pack a line: a national manifest lists 150,000 of them
+  const { packs: listed, ...head } = manifest;
+  const json = JSON.stringify({ ...head, packs: [] }, null, 1).replace('"packs": []', `"packs": [\n${listed.map((p) => JSON.stringify(p)).join(',\n')}\n ]`);
+  await writeAtomically(join(dir, 'manifest.json'), `${json}\n`);
   return manifest;
 }
 

@@ -17,7 +17,7 @@ import { completeHouseParts, houseFullName } from '../engine/records/house-detai
 import { standardizeAddress } from '../engine/standardize.js';
 import { MIN_LETTERS, letterCount } from '../engine/hint-letters.js';
 import { decodeBlob } from '../engine/dictionary.js';
-import { PACK_CODE, PACKS_FORMAT, composeBlob, decodeFragment, indexOf, placeCodes, type Fragment, type PackGlobal, type PackEntry, type PacksManifest } from '../engine/packs.js';
+import { PACK_CODE, PACKS_FORMAT, composeBlob, decodeColumn, decodeFragment, indexOf, placeCodes, type Fragment, type PackGlobal, type PackEntry, type PacksManifest } from '../engine/packs.js';
 import { LEVEL_KEYS } from '../engine/types.js';
 
 export type { AddressRecord, HouseDetailsRecord } from '../engine/records/address-record.js';
@@ -167,7 +167,7 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
   const global = entry.global;
   const packIndex = new Set(manifest.packs.map((p) => p.code));
   const entryIds = new Uint32Array(new Uint8Array(entry.pack.ids.objects).buffer);
-  const entryPlace = new Int32Array(new Uint8Array(entry.places.entryPlace).buffer);
+  const entryPlace = new Int32Array(decodeColumn(new Uint8Array(entry.places.entryPlace)).slice().buffer);
   const fragments = new Map<string, Fragment>();
   const pending = new Map<string, Promise<void>>();
 
