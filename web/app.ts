@@ -80,7 +80,6 @@ const countrySelect = document.getElementById('country') as HTMLSelectElement;
 const state: PageState = { ready: false, offlineReady: false, error: '', timings: [], packs: [] };
 window.addressHints = state;
 
-const megabytes = (bytes: number): string => `${(bytes / 1048576).toFixed(1).replace('.', ',')} МБ`;
 
 // ---- the chosen address ----
 
@@ -214,8 +213,9 @@ const engineLoaded = new Promise<void>((resolve, reject) => {
     if (offline === 'ready') {
       state.ready = true;
       statusLine.dataset.state = 'ready';
-      statusLine.textContent = `словарь ${country.toUpperCase()} в браузере: ${(countryInfo?.objects ?? 0).toLocaleString('ru')} объектов, ` +
-        `${(countryInfo?.houses ?? 0).toLocaleString('ru')} домов, ${megabytes(countryInfo?.bytes ?? 0)}, загружен за ${Math.round(performance.now() - loadStarted)} мс`;
+      // with offline packs the places are in the browser now, their streets and houses as the hints reach them
+      statusLine.textContent = `подсказки в браузере готовы за ${Math.round(performance.now() - loadStarted)} мс; словарь ` +
+        `${country.toUpperCase()}: ${(countryInfo?.objects ?? 0).toLocaleString('ru')} объектов, ${(countryInfo?.houses ?? 0).toLocaleString('ru')} домов`;
       resolve();
     } else if (offline === 'failed') {
       statusLine.dataset.state = 'error';
