@@ -103,7 +103,18 @@ export interface Fragment {
   names: Uint8Array;
   /** i32 × 2 a name's word: word id, weight */
   nameWords: Uint8Array;
+  /** a place pack: the entry objects whose registry codes it holds (u32 ids, ascending; `PLACE_CODE_COLUMNS`) … */
+  placeIds?: Uint8Array;
+  /** … and those codes, a row each */
+  placeColumns?: Record<string, Column>;
 }
+
+/**
+ * The registry codes of a place (a city, a settlement, a city area, a region holding streets) that the entry pack
+ * leaves to the place's pack: two fifths of an entry's bytes, which no typed word matches. A place's hint shows them
+ * once its pack is loaded, as it shows its streets.
+ */
+export const PLACE_CODE_COLUMNS = ['fias', 'gar', 'kladr', 'ga', 'osm'] as const;
 
 /** The entry pack's share of what is not a table: the type table, municipal entities, the blob's header. */
 export interface PackGlobal {
@@ -377,6 +388,10 @@ function codeFragment(fragment: Fragment, encode: boolean): Fragment {
   if (out.objectColumns.lon === undefined) delete out.objectColumns.lon;
   out.houseColumns = codeColumns(fragment.houseColumns, fragment.ids.houses.byteLength / 4, encode);
   for (const table of TABLES) out.ids[table] = deltaColumns(fragment.ids[table], 1, encode);
+  if (fragment.placeIds && fragment.placeColumns) {
+    out.placeIds = deltaColumns(fragment.placeIds, 1, encode);
+    out.placeColumns = codeColumns(fragment.placeColumns, fragment.placeIds.byteLength / 4, encode);
+  }
   return out;
 }
 
@@ -562,6 +577,35 @@ const ascending = (values: Iterable<number>): Uint32Array => Uint32Array.from(ne
  * `houses` (ascending ids) with their labels, and the words, pool strings and postcodes those need (plus `words`).
  */
 export function cut(whole: Fragment, index: CutIndex, objects: Uint32Array, houses: Uint32Array, words: Uint32Array = new Uint32Array(0)): Fragment {
+  return cutWith(whole, index, objects, houses, words);
+}
+
+/**
+ * The entry's cut (`entry`, of the objects `entryIds`) with the registry codes (`PLACE_CODE_COLUMNS`) of the objects
+ * that have a pack (`placePack`, the plan's) left blank: their packs hold them (`withPlaceCodes`).
+ */
+export function withoutPlaceCodes(whole: Fragment, entry: Fragment, entryIds: Uint32Array, placePack: Int32Array): Fragment {
+  const counts = [whole.objects.byteLength / (OBJ * 4), 0];
+  const moved = (id: number) => placePack[id] >= 0;
+  const kept: Picks = { frag: Uint16Array.from(entryIds, (id) => (moved(id) ? 1 : 0)), row: Uint32Array.from(entryIds, (id) => (moved(id) ? 0 : id)) };
+  const objectColumns = { ...entry.objectColumns };
+  for (const name of PLACE_CODE_COLUMNS) {
+    if (whole.objectColumns[name]) objectColumns[name] = gatherColumn([whole.objectColumns[name], null], counts, kept);
+  }
+  return { ...entry, objectColumns };
+}
+
+/** A place's pack with the registry codes of the entry objects `places` (ascending ids) whose pack it is. */
+export function withPlaceCodes(whole: Fragment, pack: Fragment, places: Uint32Array): Fragment {
+  if (places.length === 0) return pack;
+  const counts = [whole.objects.byteLength / (OBJ * 4)];
+  const picks: Picks = { frag: new Uint16Array(places.length), row: places };
+  const placeColumns: Record<string, Column> = {};
+  for (const name of PLACE_CODE_COLUMNS) if (whole.objectColumns[name]) placeColumns[name] = gatherColumn([whole.objectColumns[name]], counts, picks);
+  return { ...pack, placeIds: bytesOf(places), placeColumns };
+}
+
+function cutWith(whole: Fragment, index: CutIndex, objects: Uint32Array, houses: Uint32Array, words: Uint32Array): Fragment {
   const nameList: number[] = [];
   for (const o of objects) for (let k = index.nameStart[o]; k < index.nameStart[o + 1]; k++) nameList.push(index.nameRows[k]);
   const names = ascending(nameList);
@@ -597,6 +641,29 @@ export function composeBlob(global: PackGlobal, fragments: Fragment[], buildId: 
   const merged = Object.fromEntries(TABLES.map((t) => [t, mergeIds(fragments.map((f) => u32(f.ids[t])))])) as Record<Table, { ids: Uint32Array; picks: Picks }>;
   const ids = Object.fromEntries(TABLES.map((t) => [t, merged[t].ids])) as Record<Table, Uint32Array>;
   const f = gather(fragments, Object.fromEntries(TABLES.map((t) => [t, merged[t].picks])) as Record<Table, Picks>, ids);
+
+  // the places' codes their packs hold, over the entry's blanks
+  const withCodes = fragments.map((fr) => (fr.placeIds && fr.placeColumns ? u32(fr.placeIds) : null));
+  if (withCodes.some((ids) => ids !== null)) {
+    const picks = merged.objects.picks;
+    const frag = Uint16Array.from(picks.frag);
+    const row = Uint32Array.from(picks.row);
+    withCodes.forEach((placeIds, k) => {
+      placeIds?.forEach((id, j) => {
+        const at = indexOf(ids.objects, id);
+        if (at >= 0) {
+          frag[at] = fragments.length + k;
+          row[at] = j;
+        }
+      });
+    });
+    const counts = [...fragments.map((fr) => fr.ids.objects.byteLength / 4), ...withCodes.map((placeIds) => placeIds?.length ?? 0)];
+    for (const name of PLACE_CODE_COLUMNS) {
+      const sources = [...fragments.map((fr) => fr.objectColumns[name]), ...fragments.map((fr) => fr.placeColumns?.[name])];
+      const column = gatherColumn(sources, counts, { frag, row });
+      if (column) f.objectColumns[name] = column;
+    }
+  }
 
   // objects: parents renumbered; houses found again by their ids (houses go in object order)
   const objects = i32(f.objects);

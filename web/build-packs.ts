@@ -6,7 +6,9 @@
  *   <to>/<country>/manifest.json          the entry pack and every place pack: file, bytes, gzip bytes, place code,
  *                                         name, level, objects, houses (the one list tools and the service worker read)
  *   <to>/<country>/entry.dict             regions, areas, cities, settlements, their names' words, the type words
- *   <to>/<country>/places/<code>.dict     a place's streets, sub-places and houses, with the words of their names
+ *                                         (the registry codes of places with a pack are in the pack)
+ *   <to>/<country>/places/<code>.dict     a place's streets, sub-places and houses, with the words of their names,
+ *                                         and the place's own codes
  *
  * each with a .gz twin. Packs are blobs (format/blob.ts: magic, version, section checksums) written by the builder's
  * writer (dictionaries/blob-writer.ts), their tables under `pack`.
@@ -21,7 +23,7 @@ import { gzipSync } from 'node:zlib';
 import { decodeBlob } from '../engine/dictionary.js';
 import { PooledColumn, TextColumn } from '../engine/columns.js';
 import {
-  PACKS_FORMAT, cut, cutIndex, encodeColumn, encodeFragment, placeCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
+  PACKS_FORMAT, cut, cutIndex, encodeColumn, encodeFragment, placeCodes, withPlaceCodes, withoutPlaceCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
 } from '../engine/packs.js';
 import { COUNTRIES } from '../engine/types.js';
 import { levelFullName } from '../engine/type-placement.js';
@@ -72,6 +74,9 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   const packObjects: number[][] = plan.places.map(() => []);
   const packHouses: number[][] = plan.places.map(() => []);
   const entryIds = new Set(plan.entry);
+  // the entry objects whose codes each pack holds (withPlaceCodes)
+  const packPlaces: number[][] = plan.places.map(() => []);
+  for (const id of plan.entry) if (plan.placePack[id] >= 0) packPlaces[plan.placePack[id]].push(id);
   for (let id = 0; id < plan.packOf.length; id++) {
     const k = plan.packOf[id];
     if (k < 0) continue;
@@ -84,7 +89,7 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   for (let k = 0; k < plan.places.length; k++) {
     const place = plan.places[k];
     const code = placeCodes({ fias: guidText(fias, place), kladr: kladr.get(place), ga: ga.get(place), osm: osm.get(place) })[0] ?? `place-${place}`;
-    const fragment = cut(whole, index, Uint32Array.from(packObjects[k]), Uint32Array.from(packHouses[k]));
+    const fragment = withPlaceCodes(whole, cut(whole, index, Uint32Array.from(packObjects[k]), Uint32Array.from(packHouses[k])), Uint32Array.from(packPlaces[k]));
     const size = await write(packFile(code), 'place', fragment, { place: code });
     packs.push({
       code, name: names.get(place), fullName: fullName(place), level: objects[place * 10 + 1],
@@ -93,10 +98,9 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   }
 
   // the entry: its objects and the type words
-  const entryFragment = cut(whole, index, plan.entry, new Uint32Array(0), index.lonelyWords);
-  // per entry object the place whose pack holds its streets (its id; −1: none): the engine reads the pack's code
-  // off the place's codes (placeCodes), as here
-  const entryPlace = Int32Array.from(plan.entry, (id) => (plan.placePack[id] >= 0 ? plan.places[plan.placePack[id]] : -1));
+  const entryFragment = withoutPlaceCodes(whole, cut(whole, index, plan.entry, new Uint32Array(0), index.lonelyWords), plan.entry, plan.placePack);
+  // per entry object the pack of its place: its index in the manifest's list (−1: none)
+  const entryPlace = Int32Array.from(plan.entry, (id) => plan.placePack[id]);
   const entryGlobal: PackGlobal = { ...global };
   const entrySize = await write('entry.dict', 'entry', entryFragment, {
     global: entryGlobal,

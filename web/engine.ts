@@ -189,17 +189,11 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
     return next;
   };
 
-  /** the code of the pack of a place (its id in the whole dictionary), as the builder names it */
-  const codeOfPlace = (place: number): string => {
-    const id = indexOf(current.objectIds, place);
-    return (id >= 0 ? placeCodes(current.loaded.object(id).codes)[0] : undefined) ?? `place-${place}`;
-  };
-
   /** the pack of an object of the current dictionary: the nearest entry object's at or above it */
   const packOfObject = (id: number): string | null => {
     for (let at = id; at >= 0; at = current.loaded.object(at).parent) {
       const row = indexOf(entryIds, current.objectIds[at]);
-      if (row >= 0) return entryPlace[row] >= 0 ? codeOfPlace(entryPlace[row]) : null;
+      if (row >= 0) return entryPlace[row] >= 0 ? manifest.packs[entryPlace[row]].code : null;
     }
     return null;
   };
@@ -234,7 +228,7 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
       if (row < 0 || entryPlace[row] < 0) continue;
       for (let at = loaded.object(id).parent; at >= 0; at = loaded.object(at).parent) {
         if (placeCodes(loaded.object(at).codes).includes(code)) {
-          under.push(codeOfPlace(entryPlace[row]));
+          under.push(manifest.packs[entryPlace[row]].code);
           break;
         }
       }
@@ -249,7 +243,8 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
         const code = level?.codes ? placeCodes(level.codes).find((c) => packIndex.has(c)) : undefined;
         if (code) return code;
       }
-      return null;
+      // a place picked before its pack was loaded has no codes yet: its own text settles on it
+      return query.addressFull ? packFor(query.addressFull) : null;
     }
     if (letterCount(query) < MIN_LETTERS) return null;
     const top = current.engine.suggest(current.dictionary.country, query, 1)[0];

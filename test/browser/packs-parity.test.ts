@@ -3,8 +3,8 @@
  * answers a hint as the API does once the packs it needs are loaded: over every hint case of the dev set
  * (../shared/eval/dev.jsonl), with the entry pack and the packs of the place the query settles on and of the
  * places of the API's hints, its records equal the API's (the real server in-process, the real packs of the real
- * extracts cut by web/build-packs.ts). Before a place's pack is loaded, a hint shows the place and says its
- * streets are missing.
+ * extracts cut by web/build-packs.ts). Before a place's pack is loaded, a hint shows the place (without the
+ * registry codes its pack holds) and says its streets are missing.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -127,6 +127,9 @@ describe('createEngine(wasm, entry, { manifest, fetchPack, preload })', () => {
     expect(before.streetsMissing).toBe(true);
     expect(before.records[0].addressFull).toBe('Свердловская обл, г Екатеринбург');
     expect(before.records.some((r) => r.street.name)).toBe(false);
+    // the place's registry codes come with its pack; a place picked before still names its pack
+    expect(before.records[0].city.codes.fias).toBe('');
+    expect(engine.packFor(before.records[0])).toBe(EKATERINBURG);
 
     await Promise.all([engine.loadPack(EKATERINBURG), engine.loadPack(EKATERINBURG)]);
     expect(fetched).toEqual([EKATERINBURG]);
