@@ -231,6 +231,30 @@ describe('/widget.js on a page of another origin', () => {
     }
   }, 120_000);
 
+  it('says under the list that a place\'s streets load when online when its pack is not cached (data-offline)', async () => {
+    const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
+    try {
+      const page = await context.newPage();
+      expect((await page.goto(`${shop.url}/offline.html`))?.status()).toBe(200);
+      const input = page.locator('input#address');
+      await expect.poll(() => input.getAttribute('role')).toBe('combobox');
+      await input.focus();
+      await expect.poll(() => input.getAttribute('data-offline-state'), { timeout: 30_000 }).toBe('ready');
+      await context.route('**/*', (route) => route.abort('internetdisconnected'));
+      await context.setOffline(true);
+      await page.keyboard.type('екатеринбург вокз', { delay: 40 });
+      await expect.poll(() => settledOptions(page), { timeout: 10_000 }).toContain('Свердловская обл, г Екатеринбург');
+      expect(await options(page)).not.toContain(STREET);
+      const note = page.locator('.ah-note');
+      expect(await note.isVisible()).toBe(true);
+      expect(await note.getAttribute('data-state')).toBe('offline');
+      expect(await note.textContent()).toBe('Улицы и дома (Свердловская обл, г Екатеринбург) загрузятся, когда будет сеть');
+      await page.screenshot({ path: join(ARTIFACTS, 'widget-offline-not-cached.png') });
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   it('preloads the place packs of the region named on the script tag (data-address-hints-preload) and hints its streets offline', async () => {
     const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
     try {
