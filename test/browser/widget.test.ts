@@ -14,7 +14,7 @@
  * Chromium missing is a failure, not a skip: run scripts/ensure-chromium.sh (apt-get install chromium).
  */
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressRecord } from '../../web/engine.js';
 import { ARTIFACTS, launchChromium, startPageServer, type PageServer } from '../helpers/other-origin.js';
@@ -118,6 +118,20 @@ async function activate(page: Page, text: string): Promise<void> {
   expect(await page.locator('[role="option"][aria-selected="true"]').count()).toBe(1);
 }
 
+/** The shop's page with `data-offline` on the script tag, its field focused (which loads the engine, the core and
+ * the entry pack from the service) until the engine is ready; page errors are collected in `errors`. */
+async function openOffline(context: BrowserContext): Promise<{ page: Page; input: Locator; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  expect((await page.goto(`${shop.url}/offline.html`))?.status()).toBe(200);
+  const input = page.locator('input#address');
+  await expect.poll(() => input.getAttribute('role')).toBe('combobox');
+  await input.focus();
+  await expect.poll(() => input.getAttribute('data-offline-state'), { timeout: 30_000 }).toBe('ready');
+  return { page, input, errors };
+}
+
 describe('/widget.js on a page of another origin', () => {
   it('hints with the keyboard as an ARIA combobox and hands over the service\'s record of the house', async () => {
     const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
@@ -183,15 +197,7 @@ describe('/widget.js on a page of another origin', () => {
   it('hints a street and a house from the in-page engine once the network is cut (data-offline)', async () => {
     const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
     try {
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (err) => errors.push(err.message));
-      expect((await page.goto(`${shop.url}/offline.html`))?.status()).toBe(200);
-      const input = page.locator('input#address');
-      await expect.poll(() => input.getAttribute('role')).toBe('combobox');
-      // focusing the field loads the engine, the core and the dictionary from the service
-      await input.focus();
-      await expect.poll(() => input.getAttribute('data-offline-state'), { timeout: 30_000 }).toBe('ready');
+      const { page, input, errors } = await openOffline(context);
       // online, the service's first hint is in Екатеринбург: the place's offline pack is fetched and kept for later
       await page.keyboard.type('екатеринбург вокз', { delay: 40 });
       await expect.poll(() => settledOptions(page), { timeout: 10_000 }).toContain(STREET);
@@ -234,12 +240,7 @@ describe('/widget.js on a page of another origin', () => {
   it('says under the list that a place\'s streets load when online when its pack is not cached (data-offline)', async () => {
     const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
     try {
-      const page = await context.newPage();
-      expect((await page.goto(`${shop.url}/offline.html`))?.status()).toBe(200);
-      const input = page.locator('input#address');
-      await expect.poll(() => input.getAttribute('role')).toBe('combobox');
-      await input.focus();
-      await expect.poll(() => input.getAttribute('data-offline-state'), { timeout: 30_000 }).toBe('ready');
+      const { page, input } = await openOffline(context);
       await context.route('**/*', (route) => route.abort('internetdisconnected'));
       await context.setOffline(true);
       await page.keyboard.type('екатеринбург вокз', { delay: 40 });
@@ -282,12 +283,7 @@ describe('/widget.js on a page of another origin', () => {
   it('hints from the in-page engine while a gateway answers 502 for the service, and from the service again after', async () => {
     const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
     try {
-      const page = await context.newPage();
-      expect((await page.goto(`${shop.url}/offline.html`))?.status()).toBe(200);
-      const input = page.locator('input#address');
-      await expect.poll(() => input.getAttribute('role')).toBe('combobox');
-      await input.focus();
-      await expect.poll(() => input.getAttribute('data-offline-state'), { timeout: 30_000 }).toBe('ready');
+      const { page, input } = await openOffline(context);
       const list = page.locator(`[id="${await input.getAttribute('aria-controls')}"]`);
 
       // a gateway in front of the service answers its own 502 page
