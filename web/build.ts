@@ -20,7 +20,7 @@
  * to the build and to the files the host serves.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +79,9 @@ export function webBuildIsStale(options: WebBuildOptions = {}): boolean {
   const outDir = options.outDir ?? DEFAULT_OUT_DIR;
   const manifest = join(outDir, 'manifest.json');
   if (!existsSync(manifest) || ![...SCRIPTS, 'sw.js'].every((name) => existsSync(join(outDir, name)))) return true;
+  // a build from before the offline packs, or one whose packs were removed
+  const { countries } = JSON.parse(readFileSync(manifest, 'utf8')) as Partial<WebManifest>;
+  if (!(countries ?? []).every(({ country }) => existsSync(join(outDir, country, 'manifest.json')))) return true;
   const built = statSync(manifest).mtimeMs;
   const sources = Math.max(
     newest(WEB),

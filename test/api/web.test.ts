@@ -13,6 +13,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webRoutes } from '../../host/routes/web.js';
+import { webBuildIsStale } from '../../web/build.js';
 import { DICTIONARIES_DIR } from '../helpers/api.js';
 import type { PacksManifest } from '../../engine/packs.js';
 
@@ -116,5 +117,13 @@ describe('GET /web/:country/manifest.json, entry.dict, places/:code.dict', () =>
       const reply = await fetch(`${url}${path}`);
       expect(reply.status, path).toBe(404);
     }
+  });
+
+  it('counts a build whose packs are missing as stale, so the host builds it again', async () => {
+    expect((await fetch(`${url}/web/ru/manifest.json`)).status).toBe(200);
+    const options = { dictionariesDir: DICTIONARIES_DIR, outDir };
+    expect(webBuildIsStale(options)).toBe(false);
+    rmSync(join(outDir, 'ru', 'manifest.json'));
+    expect(webBuildIsStale(options)).toBe(true);
   });
 });
