@@ -273,8 +273,12 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
     loadPack,
     addPack,
     hint(query, count) {
-      const records = current.suggest(query, count);
-      const pack = packFor(query);
+      if (letterCount(query) < MIN_LETTERS) return { records: [], pack: null, streetsMissing: false };
+      // one reading of the query gives the hints and the place they settle on
+      const want = suggestCount(count);
+      const found = current.engine.suggest(current.dictionary.country, query, want);
+      const records = hintRecords(found, current.loaded, want, query);
+      const pack = found[0] ? packOfObject(deepestObject(found[0].levels)) : null;
       return { records, pack, streetsMissing: pack !== null && !fragments.has(pack) };
     },
   };
