@@ -1,15 +1,19 @@
 /**
- * The page at `/`: an address field with hints, keyboard navigation and the chosen address expanded into
- * its fields. Hints come from the in-browser engine (web/engine.ts, the server's own core and record
- * builders over a web dictionary) as soon as it is loaded, online or not; until then, from the server's
- * POST /api/v1/suggest/address. The wasm and the dictionary are kept in the Cache API under the build's
- * cache, which the service worker (web/sw.ts) shares and serves the page from when offline.
+ * The page at `/`: the hints widget (web/widget.ts) on its `input[data-address-hints]`, with offline hints in the
+ * `first` mode (the in-page engine answers once it is loaded, online or not; the service's
+ * POST /api/v1/suggest/address before that), and the chosen address expanded into its fields from the widget's
+ * events. The widget keeps the engine, the core and the dictionary (the country's offline packs: the entry pack at
+ * once, a place's pack when the hints settle on it; `?preload=<codes>` preloads places and regions) in the build's
+ * cache, which the service worker (web/sw.ts) shares and serves the page from when offline. Enter with no hint
+ * chosen standardizes what was typed.
  *
- * For tests and measurements the page exposes `window.addressHints`: `ready` (engine loaded and the
- * service worker active with every file cached) and `timings` (keystroke → hints rendered, per keystroke).
+ * For tests and measurements the page exposes `window.addressHints`: `ready` (the engine loaded), `offlineReady`
+ * (and the service worker active with every file cached), `timings` (keystroke → hints rendered, per list shown)
+ * and `packs` (each place pack's loading).
  */
-import { createEngine, type AddressRecord, type WebEngine } from './engine.js';
-import { foldCase } from '../format/fold.js';
+import type { AddressRecord } from './engine.js';
+import { attach, setDefaults } from './widget.js';
+import { loadedEngine, type OfflineState } from './widget-offline.js';
 
 interface PageManifest {
   buildId: string;
@@ -18,7 +22,7 @@ interface PageManifest {
 
 export interface HintTiming {
   query: string;
-  /** keydown → hints in the DOM and a frame rendered */
+  /** keystroke → hints in the DOM and a frame rendered */
   ms: number;
   /** the engine's suggest call (records included) alone; the API round trip when online */
   engineMs: number;
@@ -26,12 +30,28 @@ export interface HintTiming {
   source: 'browser' | 'api';
 }
 
+/** A place pack's loading, as the widget says it in `address-hints:pack`. */
+export interface PackEvent {
+  code: string;
+  state: OfflineState;
+  /** fetched in (ready only) */
+  ms?: number;
+}
+
 interface PageState {
   ready: boolean;
   offlineReady: boolean;
   error: string;
   timings: HintTiming[];
-  engine: WebEngine | null;
+  packs: PackEvent[];
+}
+
+/** What the widget says in `address-hints:shown`. */
+interface ShownDetail {
+  query: string;
+  count: number;
+  source: 'service' | 'offline';
+  ms: number;
 }
 
 declare global {
@@ -41,8 +61,6 @@ declare global {
 }
 
 const COUNTRY_NAMES: Record<string, string> = { ru: 'Россия', kz: 'Казахстан', by: 'Беларусь', ua: 'Украина' };
-const HINT_COUNT = 10;
-const API_DELAY_MS = 120;
 
 const manifest = JSON.parse(document.getElementById('manifest')!.textContent!) as PageManifest;
 const CACHE = `address-web-${manifest.buildId}`;
@@ -51,7 +69,6 @@ const countryInfo = manifest.countries.find((c) => c.country === requested) ?? m
 const country = countryInfo?.country ?? 'ru';
 
 const input = document.getElementById('address') as HTMLInputElement;
-const list = document.getElementById('suggestions') as HTMLUListElement;
 const statusLine = document.getElementById('status') as HTMLElement;
 const networkLine = document.getElementById('network') as HTMLElement;
 const timingLine = document.getElementById('timing') as HTMLElement;
@@ -60,115 +77,11 @@ const detailsTitle = document.getElementById('details-title') as HTMLElement;
 const fields = document.getElementById('fields') as HTMLDListElement;
 const countrySelect = document.getElementById('country') as HTMLSelectElement;
 
-const state: PageState = { ready: false, offlineReady: false, error: '', timings: [], engine: null };
+const state: PageState = { ready: false, offlineReady: false, error: '', timings: [], packs: [] };
 window.addressHints = state;
 
-let hints: AddressRecord[] = [];
-let active = -1;
-let keyAt = 0;
-let apiTimer = 0;
-let apiSeq = 0;
-
-const megabytes = (bytes: number): string => `${(bytes / 1048576).toFixed(1).replace('.', ',')} МБ`;
-
-// ---- hints ----
-
-/** The hint's text with the typed word beginnings in <mark>; its textContent stays addressFull. */
-function highlighted(text: string, query: string): DocumentFragment {
-  const words = foldCase(query).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  const out = document.createDocumentFragment();
-  for (const piece of text.split(/([\p{L}\p{N}]+)/u)) {
-    const folded = foldCase(piece);
-    const match = /[\p{L}\p{N}]/u.test(piece) ? words.filter((w) => folded.startsWith(w)).sort((a, b) => b.length - a.length)[0] : undefined;
-    if (!match) {
-      out.append(piece);
-      continue;
-    }
-    const mark = document.createElement('mark');
-    mark.textContent = piece.slice(0, match.length);
-    out.append(mark, piece.slice(match.length));
-  }
-  return out;
-}
-
-function setActive(index: number): void {
-  active = index;
-  list.querySelectorAll('li').forEach((li, i) => li.setAttribute('aria-selected', String(i === index)));
-  const item = index >= 0 ? list.children[index] as HTMLElement | undefined : undefined;
-  if (item) {
-    input.setAttribute('aria-activedescendant', item.id);
-    item.scrollIntoView({ block: 'nearest' });
-  } else input.removeAttribute('aria-activedescendant');
-}
-
-function closeList(): void {
-  list.hidden = true;
-  input.setAttribute('aria-expanded', 'false');
-  setActive(-1);
-}
-
-function render(records: AddressRecord[], query: string): void {
-  hints = records;
-  active = -1;
-  const items = records.map((record, i) => {
-    const li = document.createElement('li');
-    li.id = `hint-${i}`;
-    li.setAttribute('role', 'option');
-    li.setAttribute('aria-selected', 'false');
-    li.append(highlighted(record.addressFull, query));
-    return li;
-  });
-  list.replaceChildren(...items);
-  list.hidden = items.length === 0;
-  input.setAttribute('aria-expanded', String(items.length > 0));
-  input.removeAttribute('aria-activedescendant');
-}
-
-/** Records how long the keystroke took to show as hints: the DOM is updated, then one frame is drawn. */
-function measure(query: string, started: number, engineMs: number, count: number, source: HintTiming['source']): void {
-  requestAnimationFrame(() => {
-    const ms = performance.now() - started;
-    state.timings.push({ query, ms, engineMs, count, source });
-    timingLine.textContent = `${count} ${source === 'browser' ? 'в браузере' : 'с сервера'} за ${ms.toFixed(1)} мс`;
-  });
-}
-
-async function fromApi(query: string, started: number): Promise<void> {
-  const seq = ++apiSeq;
-  const t0 = performance.now();
-  try {
-    const response = await fetch('/api/v1/suggest/address', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query, count: HINT_COUNT, countryCode: country }),
-    });
-    if (!response.ok) return;
-    const body = (await response.json()) as { suggestions: AddressRecord[] };
-    if (seq !== apiSeq || input.value !== query || state.engine) return;
-    render(body.suggestions, query);
-    measure(query, started, performance.now() - t0, body.suggestions.length, 'api');
-  } catch {
-    // offline before the engine loaded: nothing to show yet
-  }
-}
-
-function update(started: number): void {
-  const query = input.value;
-  clearTimeout(apiTimer);
-  if (state.engine) {
-    const t0 = performance.now();
-    const records = state.engine.suggest(query, HINT_COUNT);
-    const engineMs = performance.now() - t0;
-    render(records, query);
-    measure(query, started, engineMs, records.length, 'browser');
-  } else if (navigator.onLine && query.trim()) {
-    apiTimer = window.setTimeout(() => void fromApi(query, started), API_DELAY_MS);
-  }
-}
 
 // ---- the chosen address ----
-
-const isHouse = (record: AddressRecord): boolean => Boolean(record.houseDetails.house || record.houseDetails.stead);
 
 function row(label: string, field: string, value: string | Node | null): void {
   const dt = document.createElement('dt');
@@ -209,11 +122,9 @@ function codesNode(record: AddressRecord): Node | null {
     code.textContent = value;
     box.append(label, code);
   }
-  const owner = document.createElement('span');
-  owner.textContent = '';
   const note = document.createElement('span');
   note.textContent = `коды: ${found.owner}`;
-  box.append(owner, note);
+  box.append(document.createElement('span'), note);
   return box;
 }
 
@@ -241,25 +152,13 @@ function showDetails(record: AddressRecord): void {
   details.hidden = false;
 }
 
-function choose(record: AddressRecord): void {
-  showDetails(record);
-  if (isHouse(record)) {
-    input.value = record.addressFull;
-    closeList();
-    return;
-  }
-  // a street or a settlement: keep typing the house
-  input.value = `${record.addressFull} `;
-  input.focus();
-  update(performance.now());
-}
-
+/** Enter with no hint chosen: the typed address standardized, by the in-page engine once loaded, else the service. */
 function standardizeTyped(): void {
   const query = input.value.trim();
   if (!query) return;
-  closeList();
-  if (state.engine) {
-    showDetails(state.engine.standardize(query));
+  const engine = loadedEngine(location.origin, country);
+  if (engine) {
+    showDetails(engine.standardize(query));
     return;
   }
   void fetch('/api/v1/clean/address', {
@@ -271,55 +170,75 @@ function standardizeTyped(): void {
   }).catch(() => {});
 }
 
-// ---- events ----
+// ---- the widget's events ----
+
+/** When the keystroke that the next hints answer was made (or the street was taken). */
+let startedAt = 0;
+let keyAt = 0;
 
 input.addEventListener('keydown', (event) => {
   keyAt = event.timeStamp || performance.now();
-  const open = !list.hidden && hints.length > 0;
-  switch (event.key) {
-    case 'ArrowDown':
-      if (!open) return;
-      event.preventDefault();
-      setActive(active + 1 >= hints.length ? 0 : active + 1);
-      break;
-    case 'ArrowUp':
-      if (!open) return;
-      event.preventDefault();
-      setActive(active <= 0 ? hints.length - 1 : active - 1);
-      break;
-    case 'Enter':
-      event.preventDefault();
-      if (open && active >= 0) choose(hints[active]);
-      else standardizeTyped();
-      break;
-    case 'Escape':
-      if (open) {
-        event.preventDefault();
-        closeList();
-      }
-      break;
+});
+input.addEventListener('input', (event) => {
+  // the keydown that typed this, if there was one (text inserted by an IME or a paste has none)
+  startedAt = keyAt > 0 && event.timeStamp - keyAt < 500 ? keyAt : event.timeStamp;
+  keyAt = 0;
+});
+input.addEventListener('address-hints:shown', (event) => {
+  const { query, count, source, ms: engineMs } = (event as CustomEvent<ShownDetail>).detail;
+  const started = startedAt || performance.now();
+  // the list is in the DOM: the time is taken once a frame with it is drawn
+  requestAnimationFrame(() => {
+    const ms = performance.now() - started;
+    state.timings.push({ query, ms, engineMs, count, source: source === 'offline' ? 'browser' : 'api' });
+    timingLine.textContent = `${count} ${source === 'offline' ? 'в браузере' : 'с сервера'} за ${ms.toFixed(1)} мс`;
+  });
+});
+input.addEventListener('address-hints:street', (event) => {
+  startedAt = performance.now();
+  showDetails((event as CustomEvent<AddressRecord>).detail);
+});
+input.addEventListener('address-hints:select', (event) => showDetails((event as CustomEvent<AddressRecord>).detail));
+input.addEventListener('address-hints:pack', (event) => {
+  const pack = (event as CustomEvent<PackEvent>).detail;
+  state.packs.push(pack);
+  if (pack.state === 'ready') timingLine.textContent = `улицы и дома места загружены за ${Math.round(pack.ms ?? 0)} мс`;
+});
+
+const loadStarted = performance.now();
+/** Settles when the widget's engine is loaded (or failed to load). */
+const engineLoaded = new Promise<void>((resolve, reject) => {
+  input.addEventListener('address-hints:offline', (event) => {
+    const { state: offline, message } = (event as CustomEvent<{ state: OfflineState; message?: string }>).detail;
+    if (offline === 'ready') {
+      state.ready = true;
+      statusLine.dataset.state = 'ready';
+      // with offline packs the places are in the browser now, their streets and houses as the hints reach them
+      statusLine.textContent = `подсказки в браузере готовы за ${Math.round(performance.now() - loadStarted)} мс; словарь ` +
+        `${country.toUpperCase()}: ${(countryInfo?.objects ?? 0).toLocaleString('ru')} объектов, ${(countryInfo?.houses ?? 0).toLocaleString('ru')} домов`;
+      resolve();
+    } else if (offline === 'failed') {
+      statusLine.dataset.state = 'error';
+      statusLine.textContent = `словарь не загружен (${message}); подсказки с сервера`;
+      reject(new Error(message));
+    }
+  });
+});
+
+setDefaults({ service: location.origin, cache: CACHE });
+input.dataset.country = country.toUpperCase();
+const preload = new URLSearchParams(location.search).get('preload');
+if (preload) input.dataset.addressHintsPreload = preload;
+attach(input);
+// registered after the widget's own keydown listener: a hint it took has the event's default prevented
+input.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && !event.defaultPrevented) {
+    event.preventDefault();
+    standardizeTyped();
   }
 });
 
-input.addEventListener('input', (event) => {
-  // the keydown that typed this, if there was one (text inserted by an IME or a paste has none)
-  const started = keyAt > 0 && event.timeStamp - keyAt < 500 ? keyAt : event.timeStamp;
-  keyAt = 0;
-  update(started);
-});
-input.addEventListener('focus', () => {
-  if (hints.length) {
-    list.hidden = false;
-    input.setAttribute('aria-expanded', 'true');
-  }
-});
-input.addEventListener('blur', () => setTimeout(closeList, 150));
-list.addEventListener('mousedown', (event) => {
-  const li = (event.target as HTMLElement).closest('li');
-  if (!li) return;
-  event.preventDefault();
-  choose(hints[[...list.children].indexOf(li)]);
-});
+// ---- the country, the network ----
 
 for (const c of manifest.countries) {
   const option = new Option(`${COUNTRY_NAMES[c.country] ?? c.country.toUpperCase()}`, c.country, c.country === country, c.country === country);
@@ -337,31 +256,7 @@ addEventListener('online', showNetwork);
 addEventListener('offline', showNetwork);
 showNetwork();
 
-// ---- loading: cache, engine, service worker ----
-
-/** A file from the build's cache; fetched and cached on a miss. */
-async function cached(url: string): Promise<ArrayBuffer> {
-  const cache = 'caches' in self ? await caches.open(CACHE) : null;
-  const hit = await cache?.match(url);
-  if (hit) return hit.arrayBuffer();
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  await cache?.put(url, response.clone());
-  return response.arrayBuffer();
-}
-
-async function loadEngine(): Promise<void> {
-  const t0 = performance.now();
-  const [wasm, dictionary] = await Promise.all([cached('/web/core.wasm'), cached(`/web/${country}.dict`)]);
-  const engine = await createEngine(wasm, dictionary);
-  state.engine = engine;
-  state.ready = true;
-  const info = engine.dictionary;
-  statusLine.dataset.state = 'ready';
-  statusLine.textContent = `словарь ${info.country.toUpperCase()} в браузере: ${info.objects.toLocaleString('ru')} объектов, ` +
-    `${info.houses.toLocaleString('ru')} домов, ${megabytes(countryInfo?.bytes ?? dictionary.byteLength)}, загружен за ${Math.round(performance.now() - t0)} мс`;
-  if (input.value) update(performance.now());
-}
+// ---- the service worker ----
 
 async function registerWorker(): Promise<void> {
   if (!('serviceWorker' in navigator)) throw new Error('no service workers in this browser');
@@ -369,22 +264,21 @@ async function registerWorker(): Promise<void> {
   await navigator.serviceWorker.ready;
 }
 
-/** Everything the page needs offline is in the cache: the worker's shell, and the dictionary `loadEngine` put there. */
+/**
+ * Everything the page needs offline is in the cache: the worker's shell, and the dictionary the widget put there
+ * (the country's packs manifest and entry pack, or its whole web dictionary where it has no packs).
+ */
 async function assertCachedForOffline(): Promise<void> {
   const cache = await caches.open(CACHE);
-  for (const url of ['/', '/web/app.js', '/web/core.wasm', `/web/${country}.dict`]) {
+  const packs = await cache.match(`/web/${country}/manifest.json`);
+  const dictionary = packs ? [`/web/${country}/manifest.json`, `/web/${country}/entry.dict`] : [`/web/${country}.dict`];
+  for (const url of ['/', '/web/app.js', '/web/engine.mjs', '/web/core.wasm', ...dictionary]) {
     if (!(await cache.match(url))) throw new Error(`${url} is not cached`);
   }
 }
 
-const engineLoaded = loadEngine().catch((err: unknown) => {
-  state.error = String(err instanceof Error ? err.message : err);
-  statusLine.dataset.state = 'error';
-  statusLine.textContent = `словарь не загружен (${state.error}); подсказки с сервера`;
-});
-const workerReady = registerWorker();
-// checked once both are done: the dictionary is cached by loadEngine, which may finish after the worker is ready
-Promise.all([engineLoaded, workerReady]).then(async () => {
+// checked once both are done: the widget caches the dictionary, which may finish after the worker is ready
+Promise.all([engineLoaded, registerWorker()]).then(async () => {
   await assertCachedForOffline();
   state.offlineReady = state.ready;
   document.documentElement.dataset.offline = state.offlineReady ? 'ready' : 'no';

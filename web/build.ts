@@ -2,9 +2,9 @@
  * Builds the page the host serves at `/` into build/web/:
  *
  *   index.html      web/index.html with the build id and the manifest (countries, sizes) filled in
- *   app.js          web/app.ts bundled by esbuild for the browser (the engine, the records, msgpackr)
+ *   app.js          web/app.ts bundled by esbuild for the browser: the hints widget and the chosen address's fields
  *   sw.js           web/sw.ts, the service worker, with the build id and the files it precaches
- *   engine.mjs      web/engine.ts as an ES module (createEngine): the widget's offline hints import it
+ *   engine.mjs      web/engine.ts as an ES module (createEngine): the widget's offline hints (the page's too) import it
  *   widget.mjs      the hints widget as an ES module exporting attach and detach (web/widget-bundle.ts)
  *   core.wasm       the release core, as the server runs it
  *   <country>.dict  web dictionaries (build-web-dict.ts)
@@ -37,8 +37,8 @@ export const DEFAULT_OUT_DIR = join(ROOT, 'build', 'web');
 export const DEFAULT_WASM_FILE = join(ROOT, 'build', 'wasm', 'core.wasm');
 export const DEFAULT_DICTIONARIES_DIR = join(ROOT, 'build', 'dictionaries');
 
-/** Paths the service worker precaches at install; the page adds its country's dictionary. */
-export const SHELL = ['/', '/web/app.js', '/web/core.wasm'];
+/** Paths the service worker precaches at install; the page's widget adds its country's dictionary. */
+export const SHELL = ['/', '/web/app.js', '/web/engine.mjs', '/web/core.wasm'];
 
 /** Built files besides the dictionaries, the page and its worker; each gets a .gz twin. */
 const SCRIPTS = ['app.js', 'engine.mjs', 'widget.mjs', 'core.wasm'];

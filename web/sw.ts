@@ -1,7 +1,10 @@
 /**
- * The service worker of the page at `/`: precaches the shell (page, script, core) at install under the
- * build's cache `address-web-<build id>`, serves the page's files cache first (the page itself adds its
- * country's dictionary to the same cache), and drops the caches of older builds when it activates.
+ * The service worker of the page at `/`: precaches the shell (page, script, engine module, core) at install under
+ * the build's cache `address-web-<build id>`, serves the page's files cache first (the page's widget adds its
+ * country's offline packs, or its whole dictionary, to the same cache), and drops the caches of older builds when it
+ * activates. Before it drops one, the offline packs it holds are carried over with each country's manifest as the
+ * list: when the new build's `/web/<country>/manifest.json` was cut from the same dictionary (its `buildId`), the
+ * entry pack and every place pack it still lists move to the new cache, so a new page does not fetch them again.
  * API calls are never intercepted. BUILD_ID and SHELL are filled in by web/build.ts.
  */
 /// <reference lib="webworker" />
@@ -23,10 +26,46 @@ worker.addEventListener('install', (event) => {
   })());
 });
 
+/** What the service worker reads of a country's packs manifest (web/build-packs.ts). */
+interface PacksList {
+  buildId: string;
+  packs: { code: string }[];
+}
+
+const MANIFEST = /^\/web\/([a-z]{2})\/manifest\.json$/;
+
+/** The packs of an older build's cache that the new build's manifests still list, put into this build's cache. */
+async function carryPacks(from: Cache, to: Cache): Promise<void> {
+  const paths = (await from.keys()).map((request) => new URL(request.url).pathname);
+  for (const path of paths) {
+    const country = MANIFEST.exec(path)?.[1];
+    if (!country) continue;
+    const before = (await (await from.match(path))!.json()) as PacksList;
+    let now: PacksList;
+    try {
+      const response = await fetch(path, { cache: 'no-cache' });
+      if (!response.ok) continue;
+      now = (await response.clone().json()) as PacksList;
+      if (now.buildId !== before.buildId) continue;
+      await to.put(path, response);
+    } catch {
+      continue;
+    }
+    const listed = new Set([`/web/${country}/entry.dict`, ...now.packs.map((pack) => `/web/${country}/places/${pack.code}.dict`)]);
+    for (const file of paths) {
+      const hit = listed.has(file) ? await from.match(file) : undefined;
+      if (hit) await to.put(file, hit);
+    }
+  }
+}
+
 worker.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
     for (const name of await caches.keys()) {
-      if (name.startsWith('address-web-') && name !== CACHE) await caches.delete(name);
+      if (!name.startsWith('address-web-') || name === CACHE) continue;
+      await carryPacks(await caches.open(name), cache);
+      await caches.delete(name);
     }
     await worker.clients.claim();
   })());

@@ -9,6 +9,7 @@ const script = document.currentScript as HTMLScriptElement | null;
 setDefaults({
   service: script?.dataset.service || (script?.src ? new URL(script.src, location.href).origin : location.origin),
   offline: script?.dataset.offline !== undefined && script.dataset.offline !== 'false',
+  preload: script?.dataset.addressHintsPreload ?? '',
 });
 
 (window as unknown as { addressHintsWidget: unknown }).addressHintsWidget = { attach, detach };

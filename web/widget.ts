@@ -14,10 +14,15 @@
  * `data-address-field="postcode|region|area|city|settlement|street|house|flat|latitude|longitude|fias|address"`
  * are filled from it. Attributes: `data-service` (another service URL), `data-key` (an API key, sent as
  * `Authorization: Token …`), `data-count` (default 7), `data-country` (default RU), `data-offline` (on the script
- * tag or the input: hints from the in-page engine when the service cannot be reached, web/widget-offline.ts).
+ * tag or the input: hints from the in-page engine when the service cannot be reached, web/widget-offline.ts;
+ * `data-offline="first"`: from the engine as soon as it is loaded, online or not, the service only before that).
+ * Every list of hints shown dispatches `address-hints:shown` with `{query, count, source, ms}`. A page that styles
+ * the widget itself (or whose Content-Security-Policy refuses injected styles) holds a `<style id="address-hints-style">`;
+ * the widget then adds none.
  */
 import type { AddressRecord } from './engine.js';
-import { offlineEngine, type OfflineEngine } from './widget-offline.js';
+import { foldCase } from '../format/fold.js';
+import { offlineEngine, type OfflineEngine, type OfflineMode } from './widget-offline.js';
 
 type Level = AddressRecord['street'];
 
@@ -25,7 +30,11 @@ interface Widget {
   input: HTMLInputElement;
   list: HTMLUListElement;
   status: HTMLElement;
+  /** says when the hints' place has its streets still to load (offline packs) */
+  note: HTMLElement;
   hints: AddressRecord[];
+  /** what the hints shown were asked for (the typed word beginnings are marked in them) */
+  query: string;
   active: number;
   timer: number;
   /** a keystroke's request waits for the pause in typing (the list is `aria-busy` until its answer is shown) */
@@ -38,10 +47,13 @@ interface Widget {
   detach(): void;
 }
 
-/** What the entry sets: the service's URL and whether every input hints offline. */
+/** What the entry sets: the service's URL, whether every input hints offline, the Cache API cache of the offline files. */
 export interface WidgetDefaults {
   service: string;
   offline: boolean;
+  cache: string;
+  /** `data-address-hints-preload` of the script tag: places and regions whose offline packs load at once */
+  preload: string;
 }
 
 const SELECTOR = 'input[data-address-hints]';
@@ -51,7 +63,7 @@ const DEFAULT_COUNT = 7;
 const WIDGETS = new WeakMap<HTMLInputElement, Widget>();
 let nextId = 0;
 
-const DEFAULTS: WidgetDefaults = { service: location.origin, offline: false };
+const DEFAULTS: WidgetDefaults = { service: location.origin, offline: false, cache: 'address-hints-offline', preload: '' };
 
 /** The entries' settings: the script's own origin and `data-offline` (widget-script.ts), the module's (widget-module.ts). */
 export function setDefaults(defaults: Partial<WidgetDefaults>): void {
@@ -60,11 +72,15 @@ export function setDefaults(defaults: Partial<WidgetDefaults>): void {
 
 const STYLE = `
 .ah-box{position:relative;display:inline-block}
-.ah-list{position:absolute;left:0;right:0;top:100%;z-index:2147483000;margin:2px 0 0;padding:0;list-style:none;background:#fff;
+.ah-popup{position:absolute;left:0;right:0;top:100%;z-index:2147483000;min-width:16em}
+.ah-list{margin:2px 0 0;padding:0;list-style:none;background:#fff;
  border:1px solid #b8b8b8;border-radius:4px;box-shadow:0 4px 12px rgba(0,0,0,.15);max-height:20em;overflow-y:auto;font:inherit;min-width:16em}
 .ah-list[hidden]{display:none}
 .ah-option{padding:.35em .6em;cursor:pointer;color:#222}
 .ah-option[aria-selected="true"]{background:#e8f0fe}
+.ah-option mark{background:none;color:inherit;font-weight:600}
+.ah-note{padding:.3em .6em;background:#fff8e1;color:#5c4400;font-size:.85em;border:1px solid #e6d8a8;border-radius:0 0 4px 4px}
+.ah-note[hidden]{display:none}
 .ah-status{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
 
 function injectStyle(): void {
@@ -83,24 +99,68 @@ function serviceOf(input: HTMLInputElement): string {
 
 const countryOf = (input: HTMLInputElement): string => input.dataset.country || 'RU';
 
-/** Shows hints (the service's or the in-page engine's) in the list, `source` on the list's `data-source`. */
-function show(widget: Widget, hints: AddressRecord[], source: 'service' | 'offline'): void {
+/** The hint's text with the typed word beginnings in `<mark>`; its textContent stays the text. */
+function highlighted(text: string, query: string): DocumentFragment {
+  const words = foldCase(query).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const out = document.createDocumentFragment();
+  for (const piece of text.split(/([\p{L}\p{N}]+)/u)) {
+    const folded = foldCase(piece);
+    const match = /[\p{L}\p{N}]/u.test(piece) ? words.filter((w) => folded.startsWith(w)).sort((a, b) => b.length - a.length)[0] : undefined;
+    if (!match) {
+      out.append(piece);
+      continue;
+    }
+    const mark = document.createElement('mark');
+    mark.textContent = piece.slice(0, match.length);
+    out.append(mark, piece.slice(match.length));
+  }
+  return out;
+}
+
+/**
+ * Shows hints (the service's or the in-page engine's) in the list, `source` on the list's `data-source`, and says so
+ * in `address-hints:shown` (`ms`: the service's round trip or the engine's call).
+ */
+function show(widget: Widget, query: string, hints: AddressRecord[], source: 'service' | 'offline', ms: number): void {
   widget.hints = hints;
+  widget.query = query;
   widget.active = -1;
   widget.list.dataset.source = source;
   render(widget);
+  widget.input.dispatchEvent(new CustomEvent('address-hints:shown', { bubbles: true, detail: { query, count: hints.length, source, ms } }));
+}
+
+/** The in-page engine's hints, shown at once; a place whose streets are still to load is said so under them. */
+function showOffline(widget: Widget, offline: OfflineEngine, query: string, count: number): void {
+  const started = performance.now();
+  // once the place's pack is in, the same text is asked again
+  const hints = offline.suggest(query, count, () => {
+    if (widget.input.value === query && document.activeElement === widget.input) void ask(widget);
+  });
+  show(widget, query, hints.records, 'offline', performance.now() - started);
+  const { note } = widget;
+  const missing = hints.missing;
+  if (!missing) return;
+  note.dataset.pack = missing.code;
+  note.dataset.state = missing.state;
+  note.textContent = missing.state === 'loading'
+    ? `Загружаются улицы и дома: ${missing.name}…`
+    : `Улицы и дома (${missing.name}) загрузятся, когда будет сеть`;
+  note.hidden = false;
+  widget.status.textContent += `. ${note.textContent}`;
 }
 
 function render(widget: Widget): void {
-  const { input, list, hints } = widget;
+  const { input, list, hints, note } = widget;
   list.textContent = '';
+  note.hidden = true;
   hints.forEach((hint, i) => {
     const option = document.createElement('li');
     option.id = `${list.id}-${i}`;
     option.className = 'ah-option';
     option.setAttribute('role', 'option');
     option.setAttribute('aria-selected', String(i === widget.active));
-    option.textContent = hint.addressFull;
+    option.append(highlighted(hint.addressFull, widget.query));
     // mousedown, not click: the input keeps its focus
     option.addEventListener('mousedown', (event) => {
       event.preventDefault();
@@ -149,7 +209,7 @@ async function ask(widget: Widget): Promise<void> {
   const sequence = ++widget.sent;
   const count = Number(input.dataset.count) || DEFAULT_COUNT;
   if (offline?.shouldSkipService()) {
-    show(widget, offline.suggest(query, count), 'offline');
+    showOffline(widget, offline, query, count);
     settle(widget, sequence);
     return;
   }
@@ -157,6 +217,7 @@ async function ask(widget: Widget): Promise<void> {
   if (input.dataset.key) headers.Authorization = `Token ${input.dataset.key}`;
   // with the engine at hand, a service that does not answer in time counts as unreachable
   const timer = offline?.ready ? setTimeout(() => request.abort(), offline.timeoutMs) : 0;
+  const started = performance.now();
   try {
     const reply = await fetch(`${serviceOf(input)}/api/v1/suggest/address`, {
       method: 'POST',
@@ -170,13 +231,15 @@ async function ask(widget: Widget): Promise<void> {
     if (sequence !== widget.sent) return;
     if (!reply.ok) throw new Error(body.message ?? `HTTP ${reply.status}`);
     offline?.reached();
-    show(widget, body.suggestions ?? [], 'service');
+    show(widget, query, body.suggestions ?? [], 'service', performance.now() - started);
+    // the place the service's first hint is in: its offline pack is fetched for later
+    offline?.settled(body.suggestions?.[0]);
   } catch (err) {
     if (sequence !== widget.sent) return;
     // unreachable (a network error, a timeout, the service down): the in-page engine answers
     if (offline?.ready && (err instanceof TypeError || request.signal.aborted)) {
       offline.unreachable();
-      show(widget, offline.suggest(query, count), 'offline');
+      showOffline(widget, offline, query, count);
       return;
     }
     if ((err as Error).name === 'AbortError') return;
@@ -218,6 +281,7 @@ function choose(widget: Widget, index: number): void {
   const record = widget.hints[index];
   if (!record) return;
   const { input } = widget;
+  widget.offline?.settled(record);
   const house = record.houseDetails.fullName !== '';
   const street = record.street.fullName !== '' || record.planStructure.fullName !== '';
   if (!house && street) {
@@ -233,9 +297,16 @@ function choose(widget: Widget, index: number): void {
   input.dispatchEvent(new CustomEvent('address-hints:select', { bubbles: true, detail: record }));
 }
 
-/** True when the page opted in to offline hints for this input (`data-offline` on it or on the script tag). */
-const wantsOffline = (input: HTMLInputElement): boolean =>
-  input.dataset.offline !== undefined ? input.dataset.offline !== 'false' : DEFAULTS.offline;
+/**
+ * How the input hints offline: `data-offline` on it, else on the script tag. `fallback` (present, empty or `true`):
+ * the engine answers when the service cannot be reached; `first`: the engine answers once loaded; null: never.
+ */
+function offlineMode(input: HTMLInputElement): OfflineMode | null {
+  const value = input.dataset.offline;
+  if (value === undefined) return DEFAULTS.offline ? 'fallback' : null;
+  if (value === 'false') return null;
+  return value === 'first' ? 'first' : 'fallback';
+}
 
 export function attach(input: HTMLInputElement): void {
   if (WIDGETS.has(input)) return;
@@ -247,6 +318,9 @@ export function attach(input: HTMLInputElement): void {
   list.setAttribute('role', 'listbox');
   list.hidden = true;
   if (input.getAttribute('aria-label') || input.labels?.length) list.setAttribute('aria-label', input.getAttribute('aria-label') ?? input.labels![0].textContent ?? '');
+  const note = document.createElement('div');
+  note.className = 'ah-note';
+  note.hidden = true;
   const status = document.createElement('span');
   status.className = 'ah-status';
   status.setAttribute('role', 'status');
@@ -254,7 +328,10 @@ export function attach(input: HTMLInputElement): void {
   const box = document.createElement('span');
   box.className = 'ah-box';
   input.parentNode!.insertBefore(box, input);
-  box.append(input, list, status);
+  const popup = document.createElement('div');
+  popup.className = 'ah-popup';
+  popup.append(list, note);
+  box.append(input, popup, status);
   input.setAttribute('role', 'combobox');
   input.setAttribute('aria-autocomplete', 'list');
   input.setAttribute('aria-expanded', 'false');
@@ -263,6 +340,12 @@ export function attach(input: HTMLInputElement): void {
 
   const onInput = (): void => {
     clearTimeout(widget.timer);
+    // the engine answers within the keystroke: no pause to wait for
+    if (widget.offline?.shouldSkipService()) {
+      widget.waiting = false;
+      void ask(widget);
+      return;
+    }
     widget.waiting = true;
     list.setAttribute('aria-busy', 'true');
     widget.timer = window.setTimeout(() => {
@@ -288,13 +371,16 @@ export function attach(input: HTMLInputElement): void {
   };
   const onBlur = (): void => close(widget);
   // the engine and the dictionary are fetched once the user turns to the field, not with every page view
+  // (`first` or places to preload: at once)
+  const mode = offlineMode(input);
+  const preload = (input.dataset.addressHintsPreload ?? DEFAULTS.preload).split(/[\s,]+/).filter(Boolean);
   const onFocus = (): void => {
     input.removeEventListener('focus', onFocus);
-    if (!wantsOffline(input)) return;
-    widget.offline = offlineEngine(serviceOf(input), countryOf(input), input);
+    if (!mode || widget.offline) return;
+    widget.offline = offlineEngine({ service: serviceOf(input), country: countryOf(input), cache: DEFAULTS.cache, mode, preload }, input);
   };
   const widget: Widget = {
-    input, list, status, hints: [], active: -1, timer: 0, waiting: false, request: null, sent: 0, offline: null,
+    input, list, status, note, hints: [], query: '', active: -1, timer: 0, waiting: false, request: null, sent: 0, offline: null,
     detach(): void {
       input.removeEventListener('focus', onFocus);
       input.removeEventListener('input', onInput);
@@ -310,7 +396,7 @@ export function attach(input: HTMLInputElement): void {
   input.addEventListener('keydown', onKey);
   input.addEventListener('blur', onBlur);
   input.addEventListener('focus', onFocus);
-  if (document.activeElement === input) onFocus();
+  if (document.activeElement === input || mode === 'first' || preload.length > 0) onFocus();
   WIDGETS.set(input, widget);
 }
 

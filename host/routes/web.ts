@@ -59,11 +59,12 @@ async function placeCodes(outDir: string, country: string): Promise<Set<string>>
 
 /**
  * The page's security headers. The policy allows what the page does and no more: its own scripts and WebAssembly
- * (`wasm-unsafe-eval`: the in-browser engine compiles core.wasm), its one inline stylesheet by hash, requests to
- * its own origin (the API, its dictionaries), its service worker; it is never framed, and sends no referrer.
+ * (`wasm-unsafe-eval`: the in-browser engine compiles core.wasm), its inline stylesheets by hash (the hints widget's
+ * among them, so the widget injects none), requests to its own origin (the API, its dictionaries), its service
+ * worker; it is never framed, and sends no referrer.
  */
 export function securityHeaders(html: string): Record<string, string> {
-  const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+  const styles = [...html.matchAll(/<style(?:\s[^>]*)?>([\s\S]*?)<\/style>/g)].map(
     (match) => `'sha256-${createHash('sha256').update(match[1]).digest('base64')}'`,
   );
   const policy = [

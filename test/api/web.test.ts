@@ -3,6 +3,7 @@
  * every file of the page, and no source map served, even one an earlier build left in the folder; the offline packs
  * of a country at /web/<country>/…, and nothing else of their folders.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { createServer, type Server } from 'node:http';
@@ -50,6 +51,16 @@ describe('GET / and /web/:file', () => {
       expect(reply.headers.get('x-frame-options'), path).toBe('DENY');
     }
   }, 120_000);
+
+  it('allows each inline stylesheet of the page by its hash, the hints widget\'s among them', async () => {
+    const reply = await fetch(`${url}/`);
+    const html = await reply.text();
+    const styles = [...html.matchAll(/<style([^>]*)>([\s\S]*?)<\/style>/g)];
+    expect(styles.map((match) => match[1].trim())).toContain('id="address-hints-style"');
+    const policy = reply.headers.get('content-security-policy') ?? '';
+    const allowed = /style-src ([^;]*)/.exec(policy)![1].split(' ');
+    for (const [, , text] of styles) expect(allowed).toContain(`'sha256-${createHash('sha256').update(text).digest('base64')}'`);
+  });
 
   it('serves no source map, not even one left in the folder, nor a file the build does not list', async () => {
     expect((await fetch(`${url}/web/app.js.map`)).status).toBe(404);

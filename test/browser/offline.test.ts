@@ -42,7 +42,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-const hintTexts = (page: Page): Promise<string[]> => page.locator('ul#suggestions li').allTextContents();
+const hintTexts = (page: Page): Promise<string[]> => page.locator('[role="listbox"] [role="option"]').allTextContents();
+/** The widget's listbox, named by the input's aria-controls. */
+const listbox = async (page: Page) => page.locator(`[id="${await page.locator('input#address').getAttribute('aria-controls')}"]`);
 
 /** Presses ArrowDown until the hint matching `pattern` is the active one; returns its text. */
 async function activate(page: Page, pattern: RegExp): Promise<string> {
@@ -50,7 +52,7 @@ async function activate(page: Page, pattern: RegExp): Promise<string> {
   const index = texts.findIndex((text) => pattern.test(text));
   expect(index, `no hint matches ${pattern}: ${JSON.stringify(texts)}`).toBeGreaterThanOrEqual(0);
   for (let i = 0; i <= index; i++) await page.keyboard.press('ArrowDown');
-  await expect.poll(() => page.locator('ul#suggestions li[aria-selected="true"]').textContent()).toBe(texts[index]);
+  await expect.poll(() => page.locator('[role="option"][aria-selected="true"]').textContent()).toBe(texts[index]);
   return texts[index];
 }
 
@@ -83,6 +85,13 @@ describe('page at / (offline hints)', () => {
   });
 
   it('answers hints from the cache and the in-browser engine with the network cut', async () => {
+    // online, the typed words settle on Екатеринбург: the engine fetches its place pack, cached for what follows
+    const typed = page.locator('input#address');
+    await typed.click();
+    await typed.pressSequentially('екатеринбург вокз', { delay: 30 });
+    await expect.poll(() => hintTexts(page), { timeout: 15_000 }).toContain('Свердловская обл, г Екатеринбург, ул Вокзальная');
+    await typed.fill('');
+
     // The network is cut twice over: every request that leaves the page or its service worker is
     // recorded and aborted, and the browser is told it is offline. What is proved does not depend on how
     // a browser version reports `navigator.onLine`: after the cut nothing reaches the network (the route
@@ -105,6 +114,9 @@ describe('page at / (offline hints)', () => {
     await input.click();
     await input.pressSequentially('екатеринбург вокз', { delay: 60 });
     await expect.poll(() => hintTexts(page)).toContain('Свердловская обл, г Екатеринбург, ул Вокзальная');
+    // the page's field is the hints widget, answering from its in-page engine
+    expect(await input.getAttribute('role')).toBe('combobox');
+    expect(await (await listbox(page)).getAttribute('data-source')).toBe('offline');
     await page.screenshot({ path: join(ARTIFACTS, 'offline-hints.png') });
 
     // the street, chosen with the keyboard, stays in the field for the house number
@@ -119,14 +131,14 @@ describe('page at / (offline hints)', () => {
 
     // Escape closes the list, ArrowDown … Enter picks the house and expands it
     await page.keyboard.press('Escape');
-    await expect.poll(() => page.locator('ul#suggestions').isHidden()).toBe(true);
+    await expect.poll(async () => (await listbox(page)).isHidden()).toBe(true);
     await input.pressSequentially(' ', { delay: 60 });
     await page.keyboard.press('Backspace');
-    await expect.poll(() => page.locator('ul#suggestions').isVisible()).toBe(true);
+    await expect.poll(async () => (await listbox(page)).isVisible()).toBe(true);
     await activate(page, /ул Вокзальная, дом 14$/);
     await page.keyboard.press('Enter');
     await expect.poll(() => input.inputValue()).toBe('Свердловская обл, г Екатеринбург, ул Вокзальная, дом 14');
-    await expect.poll(() => page.locator('ul#suggestions').isHidden()).toBe(true);
+    await expect.poll(async () => (await listbox(page)).isHidden()).toBe(true);
     // nothing left the page after the cut: no request was routed out, none reached the server
     expect(leaked, 'requests sent with the network cut').toEqual([]);
     // The one request a browser may still make on its own is the service worker's update check, which the
@@ -175,10 +187,10 @@ describe('page at / (online, before the dictionary arrives)', () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
     try {
       const page = await context.newPage();
-      // hold the dictionary back: the engine cannot load, the API answers
+      // hold the dictionary (the entry pack, or the whole dictionary) back: the engine cannot load, the API answers
       let release = (): void => {};
       const held = new Promise<void>((done) => { release = done; });
-      await page.route('**/web/*.dict', async (route) => {
+      await page.route('**/web/**/*.dict', async (route) => {
         await held;
         await route.continue().catch(() => {});
       });

@@ -6,13 +6,15 @@
  * handed over in `address-hints:select` and written into the form's `data-address-field` inputs, is the service's
  * own record of the house (its native hints over HTTP).
  *
- * With `data-offline` on the script tag, the same steps succeed with the network cut, from the in-page engine; the
+ * With `data-offline` on the script tag, the same steps succeed with the network cut, from the in-page engine (its
+ * entry pack, and the pack of Екатеринбург fetched when the service's hints settled on it before the cut, or preloaded
+ * with its region by `data-address-hints-preload` on the script tag); the
  * ES module build (`/web/widget.mjs`) attaches only the input the page hands it.
  *
  * Chromium missing is a failure, not a skip: run scripts/ensure-chromium.sh (apt-get install chromium).
  */
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressRecord } from '../../web/engine.js';
 import { ARTIFACTS, launchChromium, startPageServer, type PageServer } from '../helpers/other-origin.js';
@@ -31,16 +33,21 @@ function shopPage(serviceUrl: string, script = `<script src="${serviceUrl}/widge
       <p><input name="postcode" data-address-field="postcode"> <input name="city" data-address-field="city">
       <input name="street" data-address-field="street"> <input name="house" data-address-field="house"></p>
     </form>
-    <script>window.chosen = []; window.streets = [];
+    <script>window.chosen = []; window.streets = []; window.packs = [];
+      document.addEventListener('address-hints:pack', (e) => window.packs.push(e.detail));
       document.addEventListener('address-hints:select', (e) => window.chosen.push(e.detail));
       document.addEventListener('address-hints:street', (e) => window.streets.push(e.detail));</script></body></html>`;
 }
 
 beforeAll(async () => {
   service = await startServer();
+  // Свердловская обл's FIAS id, as the service gives it: the script tag of /preload.html preloads its place packs
+  const SVERDLOVSK = (await nativeHints('свердловская обл'))[0].region.codes.fias;
+  expect(SVERDLOVSK).toMatch(/^[0-9a-f-]{36}$/);
   const pages: Record<string, string> = {
     '/checkout.html': shopPage(service.url),
     '/offline.html': shopPage(service.url, `<script src="${service.url}/widget.js" data-offline defer></script>`),
+    '/preload.html': shopPage(service.url, `<script src="${service.url}/widget.js" data-offline data-address-hints-preload="${SVERDLOVSK}" defer></script>`),
     // the ES module attaches nothing by itself: the page attaches #address, and #notes (marked too) stays a plain input
     '/module.html': shopPage(service.url, `<script type="module">
       import { attach, detach } from '${service.url}/web/widget.mjs';
@@ -111,6 +118,20 @@ async function activate(page: Page, text: string): Promise<void> {
   expect(await page.locator('[role="option"][aria-selected="true"]').count()).toBe(1);
 }
 
+/** The shop's page with `data-offline` on the script tag, its field focused (which loads the engine, the core and
+ * the entry pack from the service) until the engine is ready; page errors are collected in `errors`. */
+async function openOffline(context: BrowserContext): Promise<{ page: Page; input: Locator; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  expect((await page.goto(`${shop.url}/offline.html`))?.status()).toBe(200);
+  const input = page.locator('input#address');
+  await expect.poll(() => input.getAttribute('role')).toBe('combobox');
+  await input.focus();
+  await expect.poll(() => input.getAttribute('data-offline-state'), { timeout: 30_000 }).toBe('ready');
+  return { page, input, errors };
+}
+
 describe('/widget.js on a page of another origin', () => {
   it('hints with the keyboard as an ARIA combobox and hands over the service\'s record of the house', async () => {
     const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
@@ -176,15 +197,13 @@ describe('/widget.js on a page of another origin', () => {
   it('hints a street and a house from the in-page engine once the network is cut (data-offline)', async () => {
     const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
     try {
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (err) => errors.push(err.message));
-      expect((await page.goto(`${shop.url}/offline.html`))?.status()).toBe(200);
-      const input = page.locator('input#address');
-      await expect.poll(() => input.getAttribute('role')).toBe('combobox');
-      // focusing the field loads the engine, the core and the dictionary from the service
-      await input.focus();
-      await expect.poll(() => input.getAttribute('data-offline-state'), { timeout: 30_000 }).toBe('ready');
+      const { page, input, errors } = await openOffline(context);
+      // online, the service's first hint is in Екатеринбург: the place's offline pack is fetched and kept for later
+      await page.keyboard.type('екатеринбург вокз', { delay: 40 });
+      await expect.poll(() => settledOptions(page), { timeout: 10_000 }).toContain(STREET);
+      const packs = () => page.evaluate(() => (window as unknown as { packs: { code: string; state: string }[] }).packs.map((p) => p.state));
+      await expect.poll(packs, { timeout: 15_000 }).toEqual(['loading', 'ready']);
+      await input.fill('');
 
       // the network cut as in offline.test.ts: every request recorded and aborted, the browser offline
       const leaked: string[] = [];
@@ -218,15 +237,53 @@ describe('/widget.js on a page of another origin', () => {
     }
   }, 120_000);
 
-  it('hints from the in-page engine while a gateway answers 502 for the service, and from the service again after', async () => {
+  it('says under the list that a place\'s streets load when online when its pack is not cached (data-offline)', async () => {
+    const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
+    try {
+      const { page, input } = await openOffline(context);
+      await context.route('**/*', (route) => route.abort('internetdisconnected'));
+      await context.setOffline(true);
+      await page.keyboard.type('екатеринбург вокз', { delay: 40 });
+      await expect.poll(() => settledOptions(page), { timeout: 10_000 }).toContain('Свердловская обл, г Екатеринбург');
+      expect(await options(page)).not.toContain(STREET);
+      const note = page.locator('.ah-note');
+      expect(await note.isVisible()).toBe(true);
+      expect(await note.getAttribute('data-state')).toBe('offline');
+      expect(await note.textContent()).toBe('Улицы и дома (Свердловская обл, г Екатеринбург) загрузятся, когда будет сеть');
+      await page.screenshot({ path: join(ARTIFACTS, 'widget-offline-not-cached.png') });
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('preloads the place packs of the region named on the script tag (data-address-hints-preload) and hints its streets offline', async () => {
     const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
     try {
       const page = await context.newPage();
-      expect((await page.goto(`${shop.url}/offline.html`))?.status()).toBe(200);
+      expect((await page.goto(`${shop.url}/preload.html`))?.status()).toBe(200);
       const input = page.locator('input#address');
-      await expect.poll(() => input.getAttribute('role')).toBe('combobox');
-      await input.focus();
+      // a preload loads the engine when the widget is attached, not at the first focus
       await expect.poll(() => input.getAttribute('data-offline-state'), { timeout: 30_000 }).toBe('ready');
+      const ready = () => page.evaluate(() => (window as unknown as { packs: { code: string; state: string }[] }).packs.filter((p) => p.state === 'ready').length);
+      await expect.poll(ready, { timeout: 30_000 }).toBeGreaterThan(0);
+      const leaked: string[] = [];
+      await context.route('**/*', (route) => {
+        leaked.push(`${route.request().method()} ${route.request().url()}`);
+        return route.abort('internetdisconnected');
+      });
+      await context.setOffline(true);
+      await chooseStreetThenHouse(page, 'widget-preload-house-hints.png');
+      expect(await page.locator(`[id="${await input.getAttribute('aria-controls')}"]`).getAttribute('data-source')).toBe('offline');
+      expect(leaked.every((line) => line.startsWith(`POST ${service.url}/api/v1/suggest/address`)), leaked.join('\n')).toBe(true);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('hints from the in-page engine while a gateway answers 502 for the service, and from the service again after', async () => {
+    const context = await browser.newContext({ viewport: { width: 960, height: 700 }, locale: 'ru-RU' });
+    try {
+      const { page, input } = await openOffline(context);
       const list = page.locator(`[id="${await input.getAttribute('aria-controls')}"]`);
 
       // a gateway in front of the service answers its own 502 page

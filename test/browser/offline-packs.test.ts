@@ -1,0 +1,239 @@
+/**
+ * Offline packs in the page at `/`, in a real Chromium (/usr/bin/chromium, or CHROMIUM, driven by playwright-core)
+ * against the real server in-process: the page loads the country's entry pack at once and no place pack; with the
+ * network cut (every request recorded and aborted, the browser offline, as test/browser/offline.test.ts cuts it), a
+ * hint in Екатеринбург shows the city and says its streets load when online; back online, the city's pack is
+ * fetched when the typed words settle on it; cut again and reloaded from the service worker, the street and the
+ * house are hinted from the cached pack. `?preload=` (the widget's `data-address-hints-preload`) with a region's
+ * code loads every place pack of the region at once, so its streets are there offline without being typed before.
+ * A new build of the page (another build id, the same packs) finds the packs cached under the old one: its service
+ * worker carries over those its manifest lists.
+ *
+ * Chromium missing is a failure, not a skip: run scripts/ensure-chromium.sh (apt-get install chromium).
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressRecord, PacksManifest } from '../../web/engine.js';
+import type { PackEvent } from '../../web/app.js';
+import { ARTIFACTS, launchChromium } from '../helpers/other-origin.js';
+import { startServer, type RunningTestServer } from '../helpers/browser-server.js';
+import { webRoutes } from '../../host/routes/web.js';
+
+let server: RunningTestServer;
+let browser: Browser;
+let manifest: PacksManifest;
+let city: PacksManifest['packs'][number];
+
+const CITY = 'Свердловская обл, г Екатеринбург';
+const STREET = `${CITY}, ул Вокзальная`;
+const HOUSE = `${STREET}, дом 14`;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchChromium();
+  // the first request for the page builds build/web when stale: here, not inside a test's wait
+  const reply = await fetch(`${server.url}/web/ru/manifest.json`);
+  expect(reply.status).toBe(200);
+  manifest = (await reply.json()) as PacksManifest;
+  city = manifest.packs.find((pack) => pack.fullName === CITY)!;
+  expect(city, 'the manifest lists a pack of Екатеринбург').toBeDefined();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const options = (page: Page): Promise<string[]> => page.locator('[role="listbox"] [role="option"]').allTextContents();
+const note = (page: Page) => page.locator('.ah-note');
+const packs = (page: Page): Promise<PackEvent[]> => page.evaluate(() => window.addressHints.packs);
+
+/** The network cut: every request of the context recorded in `leaked` and aborted, the browser offline. */
+async function cut(context: BrowserContext, leaked: string[]): Promise<void> {
+  await context.route('**/*', (route) => {
+    leaked.push(`${route.request().method()} ${route.request().url()}`);
+    return route.abort('internetdisconnected');
+  });
+  await context.setOffline(true);
+}
+
+async function restore(context: BrowserContext): Promise<void> {
+  await context.unrouteAll();
+  await context.setOffline(false);
+}
+
+/** What the server received since `from`, but the browser's own update check of the service worker (offline.test.ts). */
+const receivedSince = (from: number): string[] => server.requests.slice(from).filter((line) => line !== 'GET /sw.js');
+
+async function typeFresh(page: Page, text: string): Promise<void> {
+  const input = page.locator('input#address');
+  await input.fill('');
+  await input.click();
+  await input.pressSequentially(text, { delay: 40 });
+}
+
+/** Presses ArrowDown until `text` is the active option, then Enter. */
+async function take(page: Page, text: string): Promise<void> {
+  await expect.poll(() => options(page), { timeout: 10_000 }).toContain(text);
+  const index = (await options(page)).indexOf(text);
+  for (let i = 0; i <= index; i++) await page.keyboard.press('ArrowDown');
+  await expect.poll(() => page.locator('[role="option"][aria-selected="true"]').textContent()).toBe(text);
+  await page.keyboard.press('Enter');
+}
+
+describe('page at / with offline packs', () => {
+  it('starts on the entry pack; offline, a place without its pack says its streets load when online; then street and house from the cached pack', async () => {
+    const context = await browser.newContext({ viewport: { width: 960, height: 820 }, locale: 'ru-RU' });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.message));
+      const loaded: string[] = [];
+      page.on('request', (request) => loaded.push(new URL(request.url()).pathname));
+      await page.goto(`${server.url}/`);
+      await page.waitForFunction(() => document.documentElement.dataset.offline !== undefined, null, { timeout: 60_000 });
+      expect(await page.evaluate(() => ({ offline: document.documentElement.dataset.offline, error: window.addressHints.error }))).toEqual({ offline: 'ready', error: '' });
+      // the entry pack at once, no place pack, not the whole dictionary
+      expect(loaded).toContain('/web/ru/entry.dict');
+      expect(loaded.filter((path) => path.includes('/places/') || path === '/web/ru.dict')).toEqual([]);
+
+      const leaked: string[] = [];
+      await cut(context, leaked);
+      const before = server.requests.length;
+      await typeFresh(page, 'екатеринбург вокз');
+      await expect.poll(() => options(page), { timeout: 10_000 }).toContain(CITY);
+      expect(await options(page)).not.toContain(STREET);
+      await expect.poll(() => note(page).isVisible()).toBe(true);
+      expect(await note(page).getAttribute('data-state')).toBe('offline');
+      expect(await note(page).getAttribute('data-pack')).toBe(city.code);
+      expect(await note(page).textContent()).toBe(`Улицы и дома (${CITY}) загрузятся, когда будет сеть`);
+      // the live region says it too
+      expect(await page.locator('.ah-status').textContent()).toContain('загрузятся, когда будет сеть');
+      await page.screenshot({ path: join(ARTIFACTS, 'offline-packs-not-cached.png') });
+      expect(leaked, 'requests sent with the network cut').toEqual([]);
+      expect(receivedSince(before)).toEqual([]);
+
+      // online again: the typed words settle on the city, its pack is fetched, the street is hinted
+      await restore(context);
+      await page.evaluate(() => window.dispatchEvent(new Event('online')));
+      const online = server.requests.length;
+      await typeFresh(page, 'екатеринбург вокз');
+      await expect.poll(() => options(page), { timeout: 15_000 }).toContain(STREET);
+      expect(await note(page).isHidden()).toBe(true);
+      expect(server.requests.slice(online)).toContain(`GET /web/ru/places/${city.code}.dict`);
+      expect((await packs(page)).filter((pack) => pack.code === city.code).map((pack) => pack.state)).toEqual(['loading', 'ready']);
+
+      // cut again, reloaded from the service worker: the pack comes from the cache, the street and the house offline
+      leaked.length = 0;
+      await cut(context, leaked);
+      const offline = server.requests.length;
+      expect(await page.reload().then(() => '', (err: Error) => err.message)).toBe('');
+      await page.waitForFunction(() => window.addressHints?.ready === true, null, { timeout: 15_000 });
+      await typeFresh(page, 'екатеринбург вокз');
+      await take(page, STREET);
+      await page.locator('input#address').pressSequentially('14', { delay: 40 });
+      await take(page, HOUSE);
+      await expect.poll(() => page.locator('input#address').inputValue()).toBe(HOUSE);
+      expect(await page.locator('#details dd[data-field="house"]').textContent()).toBe('14');
+      await page.screenshot({ path: join(ARTIFACTS, 'offline-packs-house.png') });
+      // no pack was fetched after the reload: the cached one was added
+      expect(await packs(page)).toEqual([]);
+      expect(leaked, 'requests sent with the network cut').toEqual([]);
+      expect(receivedSince(offline)).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('preloads every place pack of a region named in ?preload= (data-address-hints-preload), so its streets are there offline', async () => {
+    const reply = await fetch(`${server.url}/api/v1/suggest/address`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'свердловская обл', count: 1 }),
+    });
+    const region = ((await reply.json()) as { suggestions: AddressRecord[] }).suggestions[0].region;
+    expect(region.fullName).toBe('Свердловская обл');
+    const inRegion = manifest.packs.filter((pack) => pack.fullName.startsWith('Свердловская обл,')).map((pack) => pack.code).sort();
+    expect(inRegion).toContain(city.code);
+
+    const context = await browser.newContext({ viewport: { width: 960, height: 820 }, locale: 'ru-RU' });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/?preload=${region.codes.fias}`);
+      expect(await page.locator('input#address').getAttribute('data-address-hints-preload')).toBe(region.codes.fias);
+      await expect.poll(async () => (await packs(page)).filter((pack) => pack.state === 'ready').map((pack) => pack.code).sort(), { timeout: 30_000 })
+        .toEqual(inRegion);
+      await page.waitForFunction(() => document.documentElement.dataset.offline !== undefined, null, { timeout: 60_000 });
+
+      const leaked: string[] = [];
+      await cut(context, leaked);
+      await typeFresh(page, 'екатеринбург вокз');
+      await expect.poll(() => options(page), { timeout: 10_000 }).toContain(STREET);
+      expect(await note(page).isHidden()).toBe(true);
+      expect(leaked).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('carries the cached packs into the cache of a new build of the page whose manifest lists them', async () => {
+    // the page's routes over a copy of the build, swapped for a new build's routes at the "deploy"
+    const dir = mkdtempSync(join(tmpdir(), 'web-deploy-'));
+    cpSync(resolve('build/web'), dir, { recursive: true });
+    const routesOf = () => {
+      const router = new Router();
+      webRoutes(router, { outDir: dir });
+      return router.routes();
+    };
+    let routes = routesOf();
+    const app = new Koa();
+    app.use((ctx, next) => routes(ctx as Parameters<typeof routes>[0], next));
+    const site = createServer(app.callback());
+    await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
+    const address = site.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const context = await browser.newContext({ viewport: { width: 960, height: 820 }, locale: 'ru-RU' });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${url}/`);
+      await page.waitForFunction(() => document.documentElement.dataset.offline !== undefined, null, { timeout: 60_000 });
+      await typeFresh(page, 'екатеринбург вокз');
+      await expect.poll(() => options(page), { timeout: 15_000 }).toContain(STREET);
+      const placeUrl = `/web/ru/places/${city.code}.dict`;
+      const cachedIn = (name: string) => page.evaluate(async ([cache, file]) => Boolean(await (await caches.open(cache)).match(file)), [name, placeUrl]);
+      const oldId = (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { buildId: string }).buildId;
+      expect(await cachedIn(`address-web-${oldId}`)).toBe(true);
+
+      // a new build of the page: another build id (the page, its worker, its manifest), the same packs
+      const newId = [...oldId].reverse().join('');
+      for (const name of ['index.html', 'sw.js', 'manifest.json']) {
+        writeFileSync(join(dir, name), readFileSync(join(dir, name), 'utf8').replaceAll(oldId, newId));
+      }
+      routes = routesOf();
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
+      await expect.poll(() => page.evaluate(() => caches.keys()), { timeout: 30_000 }).toEqual([`address-web-${newId}`]);
+      expect(await cachedIn(`address-web-${newId}`)).toBe(true);
+
+      // the new page, offline, has the street from the pack carried over
+      const leaked: string[] = [];
+      await cut(context, leaked);
+      await page.reload();
+      await page.waitForFunction(() => window.addressHints?.ready === true, null, { timeout: 15_000 });
+      expect(await page.locator('meta[name="build"]').getAttribute('content')).toBe(newId);
+      await typeFresh(page, 'екатеринбург вокз');
+      await expect.poll(() => options(page), { timeout: 10_000 }).toContain(STREET);
+      expect(leaked).toEqual([]);
+    } finally {
+      await context.close();
+      await new Promise<void>((done) => site.close(() => done()));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
