@@ -86,12 +86,8 @@ async function pick(page: Page, widget: string, text: string): Promise<void> {
 
 /** The native hints' record of a house, asked of the service over HTTP (the engine's own codes). */
 async function nativeHouse(query: string, addressFull: string): Promise<{ street: string; house: string }> {
-  const reply = await fetch(`${service.url}/api/v1/suggest/address`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, count: 10 }),
-  });
-  const { suggestions } = (await reply.json()) as { suggestions: { addressFull: string; street: { codes: { fias: string } }; houseDetails: { codes: { fias: string } } }[] };
+  type Hint = { addressFull: string; street: { codes: { fias: string } }; houseDetails: { codes: { fias: string } } };
+  const { suggestions } = await service.post<{ suggestions: Hint[] }>('/api/v1/suggest/address', { query, count: 10 });
   const house = suggestions.find((s) => s.addressFull === addressFull);
   expect(house, JSON.stringify(suggestions.map((s) => s.addressFull))).toBeDefined();
   return { street: house!.street.codes.fias, house: house!.houseDetails.codes.fias };

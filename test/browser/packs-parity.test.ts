@@ -32,15 +32,8 @@ let wasm: WebAssembly.Module;
 let dir: string;
 const manifests = new Map<string, PacksManifest>();
 
-async function suggestApi(query: string, countryCode: string, count: number): Promise<AddressRecord[]> {
-  const response = await fetch(`${server.url}/api/v1/suggest/address`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, countryCode, count }),
-  });
-  expect(response.status, query).toBe(200);
-  return ((await response.json()) as { suggestions: AddressRecord[] }).suggestions;
-}
+const suggestApi = async (query: string, countryCode: string, count: number) =>
+  (await server.post<{ suggestions: AddressRecord[] }>('/api/v1/suggest/address', { query, countryCode, count })).suggestions;
 
 const packBytes = (country: string, code: string) => readFile(join(dir, country, packFile(code)));
 

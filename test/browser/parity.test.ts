@@ -24,16 +24,6 @@ const HAND_PICKED: Partial<Record<Country, string[]>> = {
 let server: RunningTestServer;
 let wasm: Uint8Array;
 
-async function post<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, `${path} ${JSON.stringify(body)}`).toBe(200);
-  return (await response.json()) as T;
-}
-
 /** Prefixes of object names spread over the dictionary: 3 letters, a whole word, the name and a house number. */
 function sampleQueries(names: string[]): string[] {
   const queries = new Set<string>();
@@ -84,16 +74,16 @@ describe('createEngine(wasmBytes, dictionaryBytes)', () => {
 
       let hints = 0;
       for (const query of queries) {
-        const api = await post<{ suggestions: AddressRecord[] }>('/api/v1/suggest/address', { query, countryCode: country, count: 10 });
+        const api = await server.post<{ suggestions: AddressRecord[] }>('/api/v1/suggest/address', { query, countryCode: country, count: 10 });
         expect(web.suggest(query, 10), `suggest ${country} "${query}" (web dictionary)`).toEqual(api.suggestions);
         expect(full.suggest(query, 10), `suggest ${country} "${query}" (server blob)`).toEqual(api.suggestions);
         hints += api.suggestions.length;
 
-        const clean = await post<AddressRecord>('/api/v1/clean/address', { query, countryCode: country });
+        const clean = await server.post<AddressRecord>('/api/v1/clean/address', { query, countryCode: country });
         expect(full.standardize(query), `standardize ${country} "${query}" (server blob)`).toEqual(clean);
         expect(withoutServerOnly(web.standardize(query)), `standardize ${country} "${query}" (web dictionary)`).toEqual(withoutServerOnly(clean));
 
-        const house = await post<unknown>('/api/v1/clean/house', { query, countryCode: country });
+        const house = await server.post<unknown>('/api/v1/clean/house', { query, countryCode: country });
         expect(web.parseHouse(query), `parseHouse "${query}"`).toEqual(house);
       }
       expect(hints, `no hints at all for ${country}: the sample queries are wrong`).toBeGreaterThan(0);
@@ -104,7 +94,7 @@ describe('createEngine(wasmBytes, dictionaryBytes)', () => {
     const web = await createEngine(wasm, webBlob(await readFile(join(DICTIONARIES_DIR, 'ru.dict'))).bytes);
     expect(web.suggest('ек')).toEqual([]);
     for (const count of [0, 1, 25]) {
-      const api = await post<{ suggestions: AddressRecord[] }>('/api/v1/suggest/address', { query: 'екатеринбург', count });
+      const api = await server.post<{ suggestions: AddressRecord[] }>('/api/v1/suggest/address', { query: 'екатеринбург', count });
       expect(web.suggest('екатеринбург', count)).toEqual(api.suggestions);
     }
   });

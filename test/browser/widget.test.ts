@@ -69,12 +69,7 @@ afterAll(async () => {
 
 /** The service's own hints for `query`, asked from here over HTTP. */
 async function nativeHints(query: string): Promise<AddressRecord[]> {
-  const reply = await fetch(`${service.url}/api/v1/suggest/address`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, count: 7 }),
-  });
-  return ((await reply.json()) as { suggestions: AddressRecord[] }).suggestions;
+  return (await service.post<{ suggestions: AddressRecord[] }>('/api/v1/suggest/address', { query, count: 7 })).suggestions;
 }
 
 const STREET = 'Свердловская обл, г Екатеринбург, ул Вокзальная';

@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import pino from 'pino';
+import { expect } from 'vitest';
 import { createApp, type AddressApp } from '../../host/app.js';
 import { requestHandler } from '../../host/fast-path.js';
 import { configFromObject } from '../../host/config.js';
@@ -19,6 +20,8 @@ export interface RunningTestServer {
   url: string;
   /** `METHOD path` of every request the server has received, in order */
   requests: string[];
+  /** POSTs `body` as JSON to `path`, expects 200 and answers the parsed reply */
+  post<T>(path: string, body: unknown): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,15 @@ export async function startServer(): Promise<RunningTestServer> {
     server,
     url,
     requests,
+    async post<T>(path: string, body: unknown): Promise<T> {
+      const response = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, `${path} ${JSON.stringify(body)}`).toBe(200);
+      return (await response.json()) as T;
+    },
     close: () => new Promise<void>((done) => {
       server.close(() => done());
       server.closeAllConnections();
