@@ -72,7 +72,7 @@ export function scopeName(text: string): string {
 }
 
 /** The object ids of the administrative levels of `levels`, region first (the municipal index is not one). */
-function placeIds(levels: Record<LevelKey, number>): number[] {
+export function placeIds(levels: Record<LevelKey, number>): number[] {
   return LEVEL_KEYS.filter((key) => key !== 'municipal').map((key) => levels[key]).filter((id) => id >= 0);
 }
 

@@ -16,6 +16,7 @@
  *   global     the entry pack alone: the type table, municipal entities, the country, dates and sources
  */
 import { flattenTrie, trieWords } from '../format/trie.js';
+import { BLOB_MAGIC, FORMAT_VERSION } from '../format/blob.js';
 import type { BlobFile } from './dictionary.js';
 
 /** Version of the manifest's and the packs' layout (an engine refuses another). */
@@ -573,14 +574,6 @@ export function cutIndex(fragment: Fragment): CutIndex {
 const ascending = (values: Iterable<number>): Uint32Array => Uint32Array.from(new Set(values)).sort();
 
 /**
- * The fragment of the whole dictionary (`fragmentOfBlob`) that holds `objects` (ascending ids) with their names,
- * `houses` (ascending ids) with their labels, and the words, pool strings and postcodes those need (plus `words`).
- */
-export function cut(whole: Fragment, index: CutIndex, objects: Uint32Array, houses: Uint32Array, words: Uint32Array = new Uint32Array(0)): Fragment {
-  return cutWith(whole, index, objects, houses, words);
-}
-
-/**
  * The entry's cut (`entry`, of the objects `entryIds`) with the registry codes (`PLACE_CODE_COLUMNS`) of the objects
  * that have a pack (`placePack`, the plan's) left blank: their packs hold them (`withPlaceCodes`).
  */
@@ -605,7 +598,11 @@ export function withPlaceCodes(whole: Fragment, pack: Fragment, places: Uint32Ar
   return { ...pack, placeIds: bytesOf(places), placeColumns };
 }
 
-function cutWith(whole: Fragment, index: CutIndex, objects: Uint32Array, houses: Uint32Array, words: Uint32Array): Fragment {
+/**
+ * The fragment of the whole dictionary (`fragmentOfBlob`) that holds `objects` (ascending ids) with their names,
+ * `houses` (ascending ids) with their labels, and the words, pool strings and postcodes those need (plus `words`).
+ */
+export function cut(whole: Fragment, index: CutIndex, objects: Uint32Array, houses: Uint32Array, words: Uint32Array = new Uint32Array(0)): Fragment {
   const nameList: number[] = [];
   for (const o of objects) for (let k = index.nameStart[o]; k < index.nameStart[o + 1]; k++) nameList.push(index.nameRows[k]);
   const names = ascending(nameList);
@@ -774,8 +771,8 @@ export function composeBlob(global: PackGlobal, fragments: Fragment[], buildId: 
   };
   if (f.houseCoords) core.houseCoords = f.houseCoords;
   const blob: BlobFile = {
-    magic: 'ADDRDICT',
-    format: 5,
+    magic: BLOB_MAGIC,
+    format: FORMAT_VERSION,
     country: global.country,
     sourceDate: global.sourceDate,
     createdAt: global.createdAt,

@@ -23,14 +23,13 @@ import { gzipSync } from 'node:zlib';
 import { decodeBlob } from '../engine/dictionary.js';
 import { PooledColumn, TextColumn } from '../engine/columns.js';
 import {
-  PACKS_FORMAT, cut, cutIndex, encodeColumn, encodeFragment, placeCodes, withPlaceCodes, withoutPlaceCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
+  PACKS_FORMAT, cut, cutIndex, encodeColumn, encodeFragment, packFile, placeCodes, withPlaceCodes, withoutPlaceCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
 } from '../engine/packs.js';
 import { COUNTRIES } from '../engine/types.js';
 import { levelFullName } from '../engine/type-placement.js';
 import { guidText } from '../format/guid.js';
-import { packFile } from '../engine/packs.js';
 import { blobMapBytes } from '../dictionaries/blob-writer.js';
-import { runCountriesCli, webBlob, writeAtomically, type BuildOptions } from './build-web-dict.js';
+import { kb, runCountriesCli, webBlob, writeAtomically, type BuildOptions } from './build-web-dict.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -129,8 +128,6 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   await writeAtomically(join(dir, 'manifest.json'), `${json}\n`);
   return manifest;
 }
-
-const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** One line per country: the entry pack, the largest and the median place pack. */
 export function describePacks(m: PacksManifest): string {

@@ -115,7 +115,7 @@ export interface BuildOptions {
   log?: (line: string) => void;
 }
 
-const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+export const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** One line per country: sizes, and the size per 1,000 houses (whole blob, and the house-borne part alone). */
 export function describe(stats: WebDictionaryStats): string {

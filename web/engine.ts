@@ -9,16 +9,16 @@
  * is repeated here is the suggest route's count rule (absent or 0 → 10, over 20 → 20), because the route's module
  * also compiles the request schemas; test/browser/parity.test.ts holds both sides to the same answers.
  */
-import { AddressEngine } from '../engine/engine.js';
+import { AddressEngine, placeIds } from '../engine/engine.js';
 import { LoadedDictionary } from '../engine/dictionary.js';
-import type { Country } from '../engine/types.js';
+import type { Country, Resolution } from '../engine/types.js';
 import { hintRecords, type AddressRecord, type HouseDetailsRecord } from '../engine/records/address-record.js';
 import { completeHouseParts, houseFullName } from '../engine/records/house-details.js';
 import { standardizeAddress } from '../engine/standardize.js';
 import { MIN_LETTERS, letterCount } from '../engine/hint-letters.js';
 import { decodeBlob } from '../engine/dictionary.js';
 import { PACK_CODE, PACKS_FORMAT, composeBlob, decodeColumn, decodeFragment, indexOf, placeCodes, type Fragment, type PackGlobal, type PackEntry, type PacksManifest } from '../engine/packs.js';
-import { LEVEL_KEYS } from '../engine/types.js';
+import { LEVEL_KEYS, type LevelKey } from '../engine/types.js';
 
 export type { AddressRecord, HouseDetailsRecord } from '../engine/records/address-record.js';
 export type { Country } from '../engine/types.js';
@@ -63,12 +63,20 @@ const asBytes = (bytes: ArrayBuffer | ArrayBufferView): Uint8Array =>
   bytes instanceof Uint8Array ? bytes : ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
 
 /** The WebEngine over one loaded dictionary (a blob, or packs put together). */
-function engineOver(loaded: LoadedDictionary): WebEngine & { engine: AddressEngine; loaded: LoadedDictionary } {
+function engineOver(loaded: LoadedDictionary): WebEngine & { engine: AddressEngine; loaded: LoadedDictionary; hints: (query: string, count?: number) => { found: Resolution[]; records: AddressRecord[] } } {
   const engine = new AddressEngine([loaded]);
   const country = loaded.country;
+  /** the suggest route's hints, with the resolutions they were made from */
+  const hints = (query: string, count?: number): { found: Resolution[]; records: AddressRecord[] } => {
+    if (letterCount(query) < MIN_LETTERS) return { found: [], records: [] };
+    const want = suggestCount(count);
+    const found = engine.suggest(country, query, want);
+    return { found, records: hintRecords(found, loaded, want, query) };
+  };
   return {
     engine,
     loaded,
+    hints,
     dictionary: {
       country,
       sourceDate: loaded.sourceDate,
@@ -77,11 +85,7 @@ function engineOver(loaded: LoadedDictionary): WebEngine & { engine: AddressEngi
       houses: loaded.houseCount,
       variant: loaded.variant,
     },
-    suggest(query, count) {
-      if (letterCount(query) < MIN_LETTERS) return [];
-      const want = suggestCount(count);
-      return hintRecords(engine.suggest(country, query, want), loaded, want, query);
-    },
+    suggest: (query, count) => hints(query, count).records,
     standardize(query) {
       return standardizeAddress(engine, country, loaded, query).record;
     },
@@ -153,10 +157,7 @@ function decodePack(bytes: ArrayBuffer | ArrayBufferView, source: string): PackF
 }
 
 /** the deepest object of a hint */
-const deepestObject = (levels: Record<string, number>): number => {
-  for (let k = LEVEL_KEYS.length - 1; k >= 0; k--) if (LEVEL_KEYS[k] !== 'municipal' && (levels[LEVEL_KEYS[k]] ?? -1) >= 0) return levels[LEVEL_KEYS[k]];
-  return -1;
-};
+const deepestObject = (levels: Record<LevelKey, number>): number => placeIds(levels).at(-1) ?? -1;
 
 async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entryBytes: ArrayBuffer | ArrayBufferView, options: PackedOptions): Promise<PackedEngine> {
   const { manifest } = options;
@@ -273,11 +274,8 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
     loadPack,
     addPack,
     hint(query, count) {
-      if (letterCount(query) < MIN_LETTERS) return { records: [], pack: null, streetsMissing: false };
       // one reading of the query gives the hints and the place they settle on
-      const want = suggestCount(count);
-      const found = current.engine.suggest(current.dictionary.country, query, want);
-      const records = hintRecords(found, current.loaded, want, query);
+      const { found, records } = current.hints(query, count);
       const pack = found[0] ? packOfObject(deepestObject(found[0].levels)) : null;
       return { records, pack, streetsMissing: pack !== null && !fragments.has(pack) };
     },
