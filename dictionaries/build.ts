@@ -65,7 +65,11 @@ export async function writeModel(model: MergedModel, outDir: string, log: (s: st
 
 /** the GA codes of a model without `gaCodes`, packed (a code of another length as spaces: none to keep) */
 function packedGa(model: MergedModel): Uint8Array {
-  return Buffer.from(model.objects.map((_, index) => (gaOf(model, index).length === GA_LENGTH ? gaOf(model, index) : ' '.repeat(GA_LENGTH))).join(''), 'latin1');
+  const blank = ' '.repeat(GA_LENGTH);
+  return Buffer.from(model.objects.map((_, index) => {
+    const ga = gaOf(model, index);
+    return ga.length === GA_LENGTH ? ga : blank;
+  }).join(''), 'latin1');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -8,7 +8,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Country, Dictionary, Engine, GeoLevel } from '../../engine/types.js';
 import { buildAddressRecord, type AddressRecord } from '../../engine/records/address-record.js';
-import { dadataAddress, dadataClean, registryCodes, type DadataAddress, type DadataExtras } from '../../engine/records/dadata-record.js';
+import { cleanerExtras, dadataAddress, dadataClean, type DadataAddress } from '../../engine/records/dadata-record.js';
 import { resolutionOfFound } from '../../engine/records/resolution.js';
 import { standardizeAddress, standardizeParts } from '../../engine/standardize.js';
 import { cellText, dadataField, readPath } from './fields.js';
@@ -169,14 +169,10 @@ function resultOf(engine: Engine, setup: BatchSetup, dictionary: Dictionary, met
   // stations looked up only when a result column shows them; our record (POST /clean/address) only when one reads it
   if (!withRecord) {
     const { parts, objects } = standardizeParts(engine, setup.country, dictionary, address, { metro });
-    const extras: DadataExtras = registryCodes(objects);
-    extras.source = address;
-    return { record: null, dadata: dadataClean(parts, extras) };
+    return { record: null, dadata: dadataClean(parts, cleanerExtras(objects, address)) };
   }
   const { record, objects } = standardizeAddress(engine, setup.country, dictionary, address, { metro });
-  const extras: DadataExtras = registryCodes(objects);
-  extras.source = address;
-  return { record, dadata: dadataAddress(record, extras) };
+  return { record, dadata: dadataAddress(record, cleanerExtras(objects, address)) };
 }
 
 /** Writes rows in the output format. */
@@ -189,7 +185,7 @@ export class RowWriter {
 
   constructor(private readonly setup: BatchSetup) {
     this.dadataFields = setup.fields.map(dadataField);
-    this.paths = setup.fields.map((field) => (dadataField(field) === null ? field.split('.') : null));
+    this.paths = setup.fields.map((field, i) => (this.dadataFields[i] === null ? field.split('.') : null));
     this.withRecord = this.paths.some((path) => path !== null);
   }
 

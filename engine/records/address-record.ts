@@ -383,11 +383,15 @@ function recordLevels(objects: ResolvedObjects | null, method: RecordMethod): Re
   };
 }
 
+/** The quality of an input nothing matched (conventions.md, ours): {0,0,2,0,0,0}, a new object each time. */
+const nothingQuality = (): Quality => ({ unique: 0, actuality: 0, undefined: 2, level: 0, house: 0, geo: 0 });
+
+/** What is left of an input nothing matched: the engine's cleaned input (punctuation alone is none: `!!!` leaves nothing). */
+const cleanedInput = (resolution: Resolution, options: BuildOptions): string => str(resolution.undefinedParts) || collapseToWords(options.original);
+
 /** The record for an input nothing matched (conventions.md, ours): levels empty, quality {0,0,2,0,0,0}. */
 function nothingMatched(resolution: Resolution, dictionary: Dictionary, options: BuildOptions): AddressRecord {
   const withApartment = WITH_APARTMENT.has(options.method);
-  // (the engine's cleaned input; punctuation alone is none: `!!!` leaves nothing)
-  const cleaned = str(resolution.undefinedParts) || collapseToWords(options.original);
   return assemble(options, recordLevels(null, options.method), {
     address: '',
     addressFull: '',
@@ -397,9 +401,9 @@ function nothingMatched(resolution: Resolution, dictionary: Dictionary, options:
     coordinates: { latitude: 0, longitude: 0 },
     country: COUNTRY_RECORD[dictionary.country],
     valid: false,
-    quality: { unique: 0, actuality: 0, undefined: 2, level: 0, house: 0, geo: 0 },
+    quality: nothingQuality(),
     timezone: '',
-    undefinedParts: cleaned,
+    undefinedParts: cleanedInput(resolution, options),
     metro: [],
   });
 }
@@ -538,24 +542,22 @@ export function cleanParts(resolution: Resolution, dictionary: Dictionary, optio
     houseDetails.additional = EMPTY_ADDITIONAL;
     return {
       ...recordLevels(null, 'clean'), houseDetails, country, postcode: '', coordinates: { latitude: 0, longitude: 0 }, timezone: '',
-      quality: { unique: 0, actuality: 0, undefined: 2, level: 0, house: 0, geo: 0 },
-      undefinedParts: str(resolution.undefinedParts) || collapseToWords(options.original), metro: [], found: false,
+      quality: nothingQuality(), undefinedParts: cleanedInput(resolution, options), metro: [], found: false,
     };
   }
   const resolved = objects ?? resolveObjects(resolution, dictionary);
   const houseDetails = partsOf(resolution, resolved) as CleanParts['houseDetails'];
+  const levels = recordLevels(resolved, 'clean');
   let found = hasHouseParts(houseDetails);
   // a loop, not a closure per call: this runs for every row of a file
-  for (let i = 0; i < LEVEL_KEYS.length && !found; i++) found = levelRecord(resolved.levels[LEVEL_KEYS[i]]).fullName !== '';
+  for (let i = 0; i < LEVEL_KEYS.length && !found; i++) found = (levels[LEVEL_KEYS[i]]?.fullName ?? '') !== '';
   houseDetails.codes = codesRecord(resolved.house?.codes);
   houseDetails.apartmentCodes = codesRecord(resolved.apartment?.codes);
   houseDetails.additional = additionalRecord(resolved.house, resolved.apartment);
   const point = coordinatesOf(resolved);
-  const levels = resolved.levels;
   return {
-    region: levelRecord(levels.region), area: levelRecord(levels.area), municipal: levelRecord(levels.municipal), city: levelRecord(levels.city),
-    cityArea: levelRecord(levels.cityArea), settlement: levelRecord(levels.settlement), planStructure: levelRecord(levels.planStructure),
-    street: levelRecord(levels.street),
+    region: levels.region, area: levels.area, municipal: levels.municipal, city: levels.city,
+    cityArea: levels.cityArea, settlement: levels.settlement, planStructure: levels.planStructure, street: levels.street,
     houseDetails, country, postcode: postcodeOf(resolved, dictionary.country), coordinates: { latitude: point.latitude, longitude: point.longitude },
     timezone: timezoneOf(resolved), quality: qualityOf(resolution, point.geo), undefinedParts: str(resolution.undefinedParts),
     metro: metroOf(options, point), found,

@@ -625,13 +625,6 @@ function writeDadataList(records: DadataAddress[], out: JsonOut): void {
   out.text(']');
 }
 
-/** The record's JSON text (what json.ts writes for it in a `dadataList`). */
-export function dadataJson(data: DadataAddress): string {
-  let json = '';
-  writeDadataJson(data, { text: (text) => { json += text; }, bytes: (bytes) => { json += Buffer.from(bytes).toString('utf8'); } });
-  return json;
-}
-
 /** DaData's level of each fias_level of a place. */
 const LEVEL_OF_FIAS: Record<number, DadataLevel> = { 1: 'region', 3: 'area', 4: 'city', 5: 'city_district', 6: 'settlement', 65: 'settlement', 7: 'street' };
 
@@ -729,6 +722,12 @@ export function dadataSuggestion(record: AddressRecord, extras: DadataExtras = {
     unrestricted_value: dadataValue(data, { unrestricted: true }),
     data,
   };
+}
+
+/** The cleaner's extras of one string (one shape, a literal: it runs for every row of a file): its registry codes and itself. */
+export function cleanerExtras(objects: ResolvedObjects | null, source: string): DadataExtras {
+  const codes = registryCodes(objects);
+  return { okato: codes.okato, oktmo: codes.oktmo, taxOffice: codes.taxOffice, source };
 }
 
 /** OKATO, OKTMO and tax office of the deepest level that has each: what DaData's record takes from the registry. */

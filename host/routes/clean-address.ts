@@ -3,7 +3,7 @@
  * (DaData's cleaner body, `["мск сухонская 11 89"]`) answers an array of DaData address records, one per string,
  * in order (Russia's dictionary, as DaData's cleaner; records/dadata-record.ts).
  */
-import { dadataClean, dadataList, registryCodes, type DadataAddress, type DadataExtras } from '../../engine/records/dadata-record.js';
+import { cleanerExtras, dadataClean, dadataList, type DadataAddress } from '../../engine/records/dadata-record.js';
 import { cleanAddressRequest } from '../schemas/clean-address.js';
 import { dadataCleanRequest } from '../schemas/dadata.js';
 import { requireDictionary } from './country.js';
@@ -15,12 +15,10 @@ function dadataCleaner(request: RouteRequest, services: AppServices): DadataAddr
   const engine = request.engine;
   const { country, dictionary } = requireDictionary(engine, 'RU', { license: services.license });
   const records: DadataAddress[] = [];
-  // a plain loop, and the extras of one shape (a literal): this runs for every string
+  // a plain loop: this runs for every string
   for (const source of sources) {
     const { parts, objects } = standardizeParts(engine, country, dictionary, source);
-    const codes = registryCodes(objects);
-    const extras: DadataExtras = { okato: codes.okato, oktmo: codes.oktmo, taxOffice: codes.taxOffice, source };
-    records.push(dadataClean(parts, extras));
+    records.push(dadataClean(parts, cleanerExtras(objects, source)));
   }
   return dadataList(records);
 }
