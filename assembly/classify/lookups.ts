@@ -78,7 +78,8 @@ export function lookUpTokens(prefixToken: i32, hints: bool): void {
     if (n == 0 && kind == KIND_ALPHA) n = lookupSound(tok(t, F_START), len);
     // the word being typed spelled by ear: the words its first letters start by sound (`кувшен`: кувшиново)
     if (n == 0 && kind == KIND_ALPHA && prefix) n = lookupSoundPrefix(tok(t, F_START), len);
-    else if (kind == KIND_ALPHA && !hints && !spelledRight(n)) n = addSoundHits(tok(t, F_START), len);
+    // (with no slip the sound key was read just above: its words are hits already)
+    else if (slips > 0 && kind == KIND_ALPHA && !hints && !spelledRight(n)) n = addSoundHits(tok(t, F_START), len);
     // two slips in a long word that left it shorter than nine letters (`чйковсий` for чайковский)
     if (n == 0 && kind == KIND_ALPHA && !prefix && len >= LONG_TYPED_LETTERS && budget == 1) n = lookupLong(tok(t, F_START), len);
     if (n == 0 && len >= 6 && kind == KIND_ALPHA && normVariant == VARIANT_PLAIN) unhitWord = true;
