@@ -114,17 +114,17 @@ async function measure(label: string, serverBlob: string, out: string, houses: n
   const village = bySize.find((p) => p.houses > 0 && p.level === 5) ?? null;
   const manifestBytes = await readFile(join(dir, 'manifest.json'));
   const entryBytes = await readFile(join(dir, 'entry.dict'));
-  const largestBytes = await readFile(join(dir, packFile(largest.code)));
+  const largestBytes = await readFile(join(dir, packFile(largest.id)));
 
   // in Node: the entry pack's bytes to the first hint of its place, then the place's pack to a street hint
   const wasm = await WebAssembly.compile(await readFile(defaultWasmFile()));
   const placeName = largest.name.toLowerCase();
   let t = performance.now();
-  const engine = await createEngine(wasm, entryBytes, { manifest });
+  const engine = await createEngine(wasm, entryBytes, {});
   const first = engine.suggest(placeName, 5);
   const entryToFirstHintMs = performance.now() - t;
   t = performance.now();
-  await engine.addPack(largest.code, largestBytes);
+  await engine.addPack(largest.id, largestBytes);
   const streets = engine.suggest(`${placeName} ${firstStreetWord(engine.suggest(placeName, 20))}`, 5);
   const packToStreetHintMs = performance.now() - t;
   if (first.length === 0) throw new Error(`no hint for ${placeName} from the entry pack`);

@@ -20,26 +20,43 @@ import { BLOB_MAGIC, FORMAT_VERSION } from '../format/blob.js';
 import type { BlobFile } from './dictionary.js';
 
 /** Version of the manifest's and the packs' layout (an engine refuses another). */
-export const PACKS_FORMAT = 1;
+export const PACKS_FORMAT = 2;
 
-/** A place pack's code: a FIAS GUID, `kladr-<digits>` or `place-<row>` (a file name: no path, no dots). */
+/** A place pack's code: a FIAS GUID, `kladr-<digits>` or `place-<row>` (what tools know a place by). */
 export const PACK_CODE = /^[0-9a-z][0-9a-z-]{0,63}$/;
 
 /**
- * The codes a place's pack may go by, in the order the builder picks: its FIAS GUID, `kladr-<code>`, `ga-<code>`,
- * `osm-<id>` (lower case; only those that make a PACK_CODE). A record's level gives the same list (`packFor`).
+ * The codes a place may go by, in the order the builder picks its manifest `code`: its FIAS GUID, `kladr-<code>`,
+ * `ga-<code>`, `osm-<id>` (lower case; only those that make a PACK_CODE).
  */
 export function placeCodes(codes: { fias?: string; kladr?: string; ga?: string; osm?: string }): string[] {
   const out = [codes.fias, codes.kladr && `kladr-${codes.kladr}`, codes.ga && `ga-${codes.ga}`, codes.osm && `osm-${codes.osm}`];
   return out.filter((code): code is string => !!code).map((code) => code.toLowerCase()).filter((code) => PACK_CODE.test(code));
 }
 
-/** Where a place's pack is, under its country's folder. */
-export const packFile = (code: string): string => `places/${code}.dict`;
+/**
+ * A pack's id: its index in the cut (the entry's `entryPlace` gives it for every entry object) in base 36, so the
+ * entry alone tells a page which file holds a place, with no list of codes: `0` … `3fz4`.
+ */
+export const packId = (index: number): string => index.toString(36);
+/** A pack id's index, −1 when `id` is not the canonical base-36 form of one below `count`. */
+export function packIndexOf(id: string, count: number): number {
+  if (!/^(0|[1-9a-z][0-9a-z]{0,6})$/.test(id)) return -1;
+  const index = parseInt(id, 36);
+  return index < count ? index : -1;
+}
+
+/** A place's pack under its country's folder: its streets, sub-places and houses (`id`: packId). */
+export const packFile = (id: string): string => `places/${id}.dict`;
+/** A place's house codes pack (`HOUSE_CODE_COLUMNS` of its houses), fetched when a house is picked. */
+export const codesFile = (id: string): string => `codes/${id}.dict`;
 
 /** One place pack in the manifest. */
 export interface PackEntry {
-  /** the place's FIAS GUID (else `kladr-<code>`, `ga-<code>`, `osm-<id>`, `place-<row>`): the pack is `places/<code>.dict` */
+  /** the pack's id (packId): its file is `places/<id>.dict`, its house codes' `codes/<id>.dict` */
+  id: string;
+  file: string;
+  /** the place's FIAS GUID (else `kladr-<code>`, `ga-<code>`, `osm-<id>`, `place-<row>`) */
   code: string;
   name: string;
   /** the place with its region and area: `Свердловская обл, г Екатеринбург` */
@@ -51,9 +68,11 @@ export interface PackEntry {
   houses: number;
   bytes: number;
   gzipBytes: number;
+  /** the house codes pack (a place with houses): its file and sizes */
+  codes: { file: string; bytes: number; gzipBytes: number } | null;
 }
 
-/** `<country>/manifest.json`: the entry pack and every place pack, for tools and the service worker. */
+/** `<country>/manifest.json`: the entry pack and every place pack, for tools (pages read the entry alone). */
 export interface PacksManifest {
   packsFormat: number;
   country: BlobFile['country'];
@@ -116,6 +135,19 @@ export interface Fragment {
  * once its pack is loaded, as it shows its streets.
  */
 export const PLACE_CODE_COLUMNS = ['fias', 'gar', 'kladr', 'ga', 'osm'] as const;
+
+/**
+ * The registry codes of a house (FIAS GUID, GAR id, OSM type and id) that a place's pack leaves to its house codes
+ * pack (`codesFile`): no hint is listed or ranked by them, and a city's GUIDs are half its pack's bytes. A house's
+ * record shows them once that pack is loaded (`houseCodesPart`, `composeBlob`).
+ */
+export const HOUSE_CODE_COLUMNS = ['fias', 'gar', 'osmType', 'osmId'] as const;
+
+/** A house codes pack: the whole-dictionary ids of a place's houses (u32, ascending) and their code columns. */
+export interface HouseCodesPart {
+  houses: Uint8Array;
+  columns: Record<string, Column>;
+}
 
 /** The entry pack's share of what is not a table: the type table, municipal entities, the blob's header. */
 export interface PackGlobal {
@@ -289,6 +321,30 @@ function gather(fragments: Fragment[], picks: Record<Table, Picks>, ids: Record<
     names: bytesOf(names),
     nameWords: bytesOf(nameWords),
   };
+}
+
+/**
+ * The columns `names` of `columns` (rows: the ascending ids `ids`) with the rows of `parts` (each: ascending ids and
+ * their columns) written over them, in place: a part's row replaces the row of its id.
+ */
+function overlay(columns: Record<string, Column>, ids: Uint32Array, parts: Array<{ ids: Uint32Array; columns: Record<string, Column> }>, names: readonly string[]): void {
+  if (parts.length === 0) return;
+  const frag = new Uint16Array(ids.length);
+  const row = Uint32Array.from(ids, (_, k) => k);
+  parts.forEach((part, k) => {
+    part.ids.forEach((id, j) => {
+      const at = indexOf(ids, id);
+      if (at >= 0) {
+        frag[at] = k + 1;
+        row[at] = j;
+      }
+    });
+  });
+  const counts = [ids.length, ...parts.map((part) => part.ids.length)];
+  for (const name of names) {
+    const column = gatherColumn([columns[name], ...parts.map((part) => part.columns[name])], counts, { frag, row });
+    if (column) columns[name] = column;
+  }
 }
 
 /** The union of the fragments' ids of a table, ascending, each taken from the first fragment that has it. */
@@ -579,13 +635,40 @@ const ascending = (values: Iterable<number>): Uint32Array => Uint32Array.from(ne
  */
 export function withoutPlaceCodes(whole: Fragment, entry: Fragment, entryIds: Uint32Array, placePack: Int32Array): Fragment {
   const counts = [whole.objects.byteLength / (OBJ * 4), 0];
-  const moved = (id: number) => placePack[id] >= 0;
+  const objects = i32(whole.objects);
+  const moved = (id: number) => codesInPack(objects, placePack, id);
   const kept: Picks = { frag: Uint16Array.from(entryIds, (id) => (moved(id) ? 1 : 0)), row: Uint32Array.from(entryIds, (id) => (moved(id) ? 0 : id)) };
   const objectColumns = { ...entry.objectColumns };
   for (const name of PLACE_CODE_COLUMNS) {
     if (whole.objectColumns[name]) objectColumns[name] = gatherColumn([whole.objectColumns[name], null], counts, kept);
   }
   return { ...entry, objectColumns };
+}
+
+/**
+ * Whether an entry object's registry codes go in its place's pack: a city area or a settlement with a pack (≈155,000
+ * nationally). A region's, an area's and a city's (≈3,500) stay in the entry: a page preloads a city's pack, or every
+ * pack under a region or area, by its code.
+ */
+export const codesInPack = (objects: Int32Array, placePack: Int32Array, id: number): boolean =>
+  placePack[id] >= 0 && objects[id * OBJ + 1] > CITY_LEVEL;
+const CITY_LEVEL = 3;
+
+/** A place's pack without its houses' codes (`HOUSE_CODE_COLUMNS`), and those codes as its house codes pack. */
+export function houseCodesPart(pack: Fragment): { pack: Fragment; codes: HouseCodesPart } {
+  const houseColumns = { ...pack.houseColumns };
+  const columns: Record<string, Column> = {};
+  for (const name of HOUSE_CODE_COLUMNS) {
+    if (houseColumns[name] !== undefined) columns[name] = houseColumns[name];
+    delete houseColumns[name];
+  }
+  return { pack: { ...pack, houseColumns }, codes: { houses: pack.ids.houses, columns } };
+}
+
+/** A house codes pack as its file holds it (ids and u32 columns as differences), and back. */
+export function codeHouseCodes(part: HouseCodesPart, encode: boolean): HouseCodesPart {
+  const rows = part.houses.byteLength / 4;
+  return { houses: deltaColumns(part.houses, 1, encode), columns: codeColumns(part.columns, rows, encode) };
 }
 
 /** A place's pack with the registry codes of the entry objects `places` (ascending ids) whose pack it is. */
@@ -634,33 +717,17 @@ export function cut(whole: Fragment, index: CutIndex, objects: Uint32Array, hous
  * The dictionary of the entry pack and some place packs: what the whole dictionary cut to their objects gives
  * (a place whose pack is not given shows, with no streets or houses). `LoadedDictionary.fromBlob` loads it.
  */
-export function composeBlob(global: PackGlobal, fragments: Fragment[], buildId: string): { blob: BlobFile; objectIds: Uint32Array } {
+export function composeBlob(
+  global: PackGlobal, fragments: Fragment[], buildId: string, houseCodes: HouseCodesPart[] = [],
+): { blob: BlobFile; objectIds: Uint32Array } {
   const merged = Object.fromEntries(TABLES.map((t) => [t, mergeIds(fragments.map((f) => u32(f.ids[t])))])) as Record<Table, { ids: Uint32Array; picks: Picks }>;
   const ids = Object.fromEntries(TABLES.map((t) => [t, merged[t].ids])) as Record<Table, Uint32Array>;
   const f = gather(fragments, Object.fromEntries(TABLES.map((t) => [t, merged[t].picks])) as Record<Table, Picks>, ids);
 
-  // the places' codes their packs hold, over the entry's blanks
-  const withCodes = fragments.map((fr) => (fr.placeIds && fr.placeColumns ? u32(fr.placeIds) : null));
-  if (withCodes.some((ids) => ids !== null)) {
-    const picks = merged.objects.picks;
-    const frag = Uint16Array.from(picks.frag);
-    const row = Uint32Array.from(picks.row);
-    withCodes.forEach((placeIds, k) => {
-      placeIds?.forEach((id, j) => {
-        const at = indexOf(ids.objects, id);
-        if (at >= 0) {
-          frag[at] = fragments.length + k;
-          row[at] = j;
-        }
-      });
-    });
-    const counts = [...fragments.map((fr) => fr.ids.objects.byteLength / 4), ...withCodes.map((placeIds) => placeIds?.length ?? 0)];
-    for (const name of PLACE_CODE_COLUMNS) {
-      const sources = [...fragments.map((fr) => fr.objectColumns[name]), ...fragments.map((fr) => fr.placeColumns?.[name])];
-      const column = gatherColumn(sources, counts, { frag, row });
-      if (column) f.objectColumns[name] = column;
-    }
-  }
+  // the places' codes their packs hold, over the entry's blanks; the houses' codes of the house codes packs given
+  const placeParts = fragments.filter((fr) => fr.placeIds && fr.placeColumns).map((fr) => ({ ids: u32(fr.placeIds), columns: fr.placeColumns! }));
+  overlay(f.objectColumns, ids.objects, placeParts, PLACE_CODE_COLUMNS);
+  overlay(f.houseColumns, ids.houses, houseCodes.map((part) => ({ ids: u32(part.houses), columns: part.columns })), HOUSE_CODE_COLUMNS);
 
   // objects: parents renumbered; houses found again by their ids (houses go in object order)
   const objects = i32(f.objects);

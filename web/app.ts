@@ -109,7 +109,9 @@ function codesOf(record: AddressRecord): { owner: string; codes: Record<string, 
   return null;
 }
 
-function codesNode(record: AddressRecord): Node | null {
+function codesNode(record: AddressRecord): Node | string | null {
+  // a house taken offline before its place's house codes pack was loaded: its codes are not known here, not its street's
+  if (record.houseDetails.fullName && record.houseDetails.codes === null) return 'коды дома не загружены (нет сети)';
   const found = codesOf(record);
   if (!found) return null;
   const box = document.createElement('div');
@@ -266,12 +268,12 @@ async function registerWorker(): Promise<void> {
 
 /**
  * Everything the page needs offline is in the cache: the worker's shell, and the dictionary the widget put there
- * (the country's packs manifest and entry pack, or its whole web dictionary where it has no packs).
+ * (the country's entry pack, or its whole web dictionary where it has no packs).
  */
 async function assertCachedForOffline(): Promise<void> {
   const cache = await caches.open(CACHE);
-  const packs = await cache.match(`/web/${country}/manifest.json`);
-  const dictionary = packs ? [`/web/${country}/manifest.json`, `/web/${country}/entry.dict`] : [`/web/${country}.dict`];
+  const packs = await cache.match(`/web/${country}/entry.dict`);
+  const dictionary = packs ? [`/web/${country}/entry.dict`] : [`/web/${country}.dict`];
   for (const url of ['/', '/web/app.js', '/web/engine.mjs', '/web/core.wasm', ...dictionary]) {
     if (!(await cache.match(url))) throw new Error(`${url} is not cached`);
   }

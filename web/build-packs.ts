@@ -3,12 +3,14 @@
  * pack per place (engine/packs.ts), so that a page gives offline hints for a national dictionary by loading the
  * entry pack at once and a place's pack when the typed words settle on the place.
  *
- *   <to>/<country>/manifest.json          the entry pack and every place pack: file, bytes, gzip bytes, place code,
- *                                         name, level, objects, houses (the one list tools and the service worker read)
- *   <to>/<country>/entry.dict             regions, areas, cities, settlements, their names' words, the type words
- *                                         (the registry codes of places with a pack are in the pack)
- *   <to>/<country>/places/<code>.dict     a place's streets, sub-places and houses, with the words of their names,
- *                                         and the place's own codes
+ *   <to>/<country>/manifest.json          the entry pack and every place pack: id, file, bytes, gzip bytes, place
+ *                                         code, name, level, objects, houses, its codes pack (for tools; pages and
+ *                                         the service worker read the entry alone)
+ *   <to>/<country>/entry.dict             regions, areas, cities, settlements, their names' words, the type words,
+ *                                         and each one's pack id (the registry codes of places with a pack are in it)
+ *   <to>/<country>/places/<id>.dict       a place's streets, sub-places and houses, with the words of their names,
+ *                                         and the place's own codes (id: the pack's index in base 36)
+ *   <to>/<country>/codes/<id>.dict        the registry codes of the place's houses (fetched when a house is picked)
  *
  * each with a .gz twin. Packs are blobs (format/blob.ts: magic, version, section checksums) written by the builder's
  * writer (dictionaries/blob-writer.ts), their tables under `pack`.
@@ -23,7 +25,7 @@ import { gzipSync } from 'node:zlib';
 import { decodeBlob } from '../engine/dictionary.js';
 import { PooledColumn, TextColumn } from '../engine/columns.js';
 import {
-  PACKS_FORMAT, cut, cutIndex, encodeColumn, encodeFragment, packFile, placeCodes, withPlaceCodes, withoutPlaceCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
+  PACKS_FORMAT, codeHouseCodes, codesFile, codesInPack, cut, cutIndex, encodeColumn, encodeFragment, houseCodesPart, packFile, packId, placeCodes, withPlaceCodes, withoutPlaceCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
 } from '../engine/packs.js';
 import { COUNTRIES } from '../engine/types.js';
 import { levelFullName } from '../engine/type-placement.js';
@@ -58,10 +60,11 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   const dir = join(to, blob.country);
   await rm(dir, { recursive: true, force: true });
   await mkdir(join(dir, 'places'), { recursive: true });
-  const write = async (file: string, kind: 'entry' | 'place', fragment: Fragment, extra: Record<string, unknown>) => {
+  await mkdir(join(dir, 'codes'), { recursive: true });
+  const write = async (file: string, kind: 'entry' | 'place' | 'codes', content: Record<string, unknown>) => {
     const bytes = blobMapBytes({
       magic: blob.magic, format: blob.format, country: blob.country, sourceDate: blob.sourceDate, createdAt: blob.createdAt,
-      packsFormat: PACKS_FORMAT, kind, source: blob.buildId, ...extra, pack: encodeFragment(fragment),
+      packsFormat: PACKS_FORMAT, kind, source: blob.buildId, ...content,
     });
     const gzip = gzipSync(bytes, { level: 9 });
     await writeAtomically(join(dir, file), bytes);
@@ -75,7 +78,7 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   const entryIds = new Set(plan.entry);
   // the entry objects whose codes each pack holds (withPlaceCodes)
   const packPlaces: number[][] = plan.places.map(() => []);
-  for (const id of plan.entry) if (plan.placePack[id] >= 0) packPlaces[plan.placePack[id]].push(id);
+  for (const id of plan.entry) if (codesInPack(objects, plan.placePack, id)) packPlaces[plan.placePack[id]].push(id);
   for (let id = 0; id < plan.packOf.length; id++) {
     const k = plan.packOf[id];
     if (k < 0) continue;
@@ -88,22 +91,26 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   for (let k = 0; k < plan.places.length; k++) {
     const place = plan.places[k];
     const code = placeCodes({ fias: guidText(fias, place), kladr: kladr.get(place), ga: ga.get(place), osm: osm.get(place) })[0] ?? `place-${place}`;
-    const fragment = withPlaceCodes(whole, cut(whole, index, Uint32Array.from(packObjects[k]), Uint32Array.from(packHouses[k])), Uint32Array.from(packPlaces[k]));
-    const size = await write(packFile(code), 'place', fragment, { place: code });
+    const id = packId(k);
+    const cutPack = withPlaceCodes(whole, cut(whole, index, Uint32Array.from(packObjects[k]), Uint32Array.from(packHouses[k])), Uint32Array.from(packPlaces[k]));
+    const { pack: fragment, codes } = houseCodesPart(cutPack);
+    const size = await write(packFile(id), 'place', { place: id, pack: encodeFragment(fragment) });
+    const codesSize = packHouses[k].length > 0 ? await write(codesFile(id), 'codes', { place: id, codes: codeHouseCodes(codes, true) }) : null;
     packs.push({
-      code, name: names.get(place), fullName: fullName(place), level: objects[place * 10 + 1],
-      objects: packObjects[k].length, houses: packHouses[k].length, ...size,
+      id, file: packFile(id), code, name: names.get(place), fullName: fullName(place), level: objects[place * 10 + 1],
+      objects: packObjects[k].length, houses: packHouses[k].length, ...size, codes: codesSize && { file: codesFile(id), ...codesSize },
     });
   }
 
   // the entry: its objects and the type words
   const entryFragment = withoutPlaceCodes(whole, cut(whole, index, plan.entry, new Uint32Array(0), index.lonelyWords), plan.entry, plan.placePack);
-  // per entry object the pack of its place: its index in the manifest's list (−1: none)
+  // per entry object the pack of its place: its index, whose base-36 form is the pack's id and file name (−1: none)
   const entryPlace = Int32Array.from(plan.entry, (id) => plan.placePack[id]);
   const entryGlobal: PackGlobal = { ...global };
-  const entrySize = await write('entry.dict', 'entry', entryFragment, {
+  const entrySize = await write('entry.dict', 'entry', {
     global: entryGlobal,
-    places: { entryPlace: encodeColumn(new Uint8Array(entryPlace.buffer)) },
+    places: { entryPlace: encodeColumn(new Uint8Array(entryPlace.buffer)), packs: plan.places.length },
+    pack: encodeFragment(entryFragment),
   });
 
   const manifest: PacksManifest = {
@@ -118,8 +125,8 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
     totals: {
       packs: packs.length,
       houses: packs.reduce((sum, p) => sum + p.houses, 0),
-      bytes: entrySize.bytes + packs.reduce((sum, p) => sum + p.bytes, 0),
-      gzipBytes: entrySize.gzipBytes + packs.reduce((sum, p) => sum + p.gzipBytes, 0),
+      bytes: entrySize.bytes + packs.reduce((sum, p) => sum + p.bytes + (p.codes?.bytes ?? 0), 0),
+      gzipBytes: entrySize.gzipBytes + packs.reduce((sum, p) => sum + p.gzipBytes + (p.codes?.gzipBytes ?? 0), 0),
     },
   };
   // one pack a line: a national manifest lists 150,000 of them

@@ -17,7 +17,11 @@ import { completeHouseParts, houseFullName } from '../engine/records/house-detai
 import { standardizeAddress } from '../engine/standardize.js';
 import { MIN_LETTERS, letterCount } from '../engine/hint-letters.js';
 import { decodeBlob } from '../engine/dictionary.js';
-import { PACK_CODE, PACKS_FORMAT, composeBlob, decodeColumn, decodeFragment, indexOf, placeCodes, type Fragment, type PackGlobal, type PackEntry, type PacksManifest } from '../engine/packs.js';
+import {
+  PACKS_FORMAT, codeHouseCodes, composeBlob, decodeColumn, decodeFragment, indexOf, packId, packIndexOf, placeCodes, type Fragment, type HouseCodesPart, type PackGlobal,
+} from '../engine/packs.js';
+import { PooledColumn, TextColumn } from '../engine/columns.js';
+import { levelFullName } from '../engine/type-placement.js';
 import { LEVEL_KEYS, type LevelKey } from '../engine/types.js';
 
 export type { AddressRecord, HouseDetailsRecord } from '../engine/records/address-record.js';
@@ -104,37 +108,49 @@ function engineOver(loaded: LoadedDictionary): WebEngine & { engine: AddressEngi
 /** Hints with the place pack they settle on. */
 export interface PackedHints {
   records: AddressRecord[];
-  /** the code of the place pack the query settles on (its top hint's place), null when none (a region, no hint) */
+  /** the id of the place pack the query settles on (its top hint's place), null when none (a region, no hint) */
   pack: string | null;
   /** the place's pack is not loaded: its streets and houses are missing from the hints until it is */
   streetsMissing: boolean;
 }
 
+/** A place's pack (its streets and houses) or its house codes pack (web/build-packs.ts). */
+export type PackKind = 'place' | 'codes';
+
 export interface PackedOptions {
-  /** the country's manifest.json (web/build-packs.ts) */
-  manifest: PacksManifest;
-  /** fetches a place pack's bytes (`places/<code>.dict` beside the manifest); loadPack calls it */
-  fetchPack?: (code: string) => Promise<ArrayBuffer | ArrayBufferView>;
-  /** place codes, or codes of regions and areas (every place pack under them), to load at once */
+  /** fetches a pack's bytes: `places/<id>.dict`, or `codes/<id>.dict` for `codes`, beside the entry pack */
+  fetchPack?: (id: string, kind: PackKind) => Promise<ArrayBuffer | ArrayBufferView>;
+  /** pack ids, or codes of cities, regions and areas (every place pack under them), to load at once */
   preload?: readonly string[];
 }
 
 /** An engine over the entry pack and the place packs loaded so far (web/build-packs.ts, docs/OFFLINE.md). */
 export interface PackedEngine extends WebEngine {
-  readonly manifest: PacksManifest;
-  /** the place packs loaded, by code */
+  /** the number of place packs of the cut (ids `0` … its base-36 predecessor) */
+  readonly packs: number;
+  /** the place packs loaded, by id */
   readonly loaded: readonly string[];
   /** settles when the `preload` packs are loaded (rejects with the first that failed) */
   readonly preloaded: Promise<void>;
   /** the place pack a query settles on (its top hint's place), or the pack of a chosen record's place; null: none */
   packFor(query: string | AddressRecord): string | null;
-  /** the codes of the packs of a place, region or area (by its code): the place's own, or every one under it */
+  /** the ids of the packs of a city, region or area (by its code; a pack id: itself): every one under it */
   packsWithin(code: string): string[];
-  hasPack(code: string): boolean;
+  /** the place of a pack with its region and area: `Свердловская обл, г Екатеринбург` (from the entry) */
+  packName(id: string): string;
+  hasPack(id: string): boolean;
+  /** whether the place's house codes pack is loaded */
+  hasCodes(id: string): boolean;
   /** fetches the pack (`fetchPack`) and adds it; a pack already loaded or on its way is not fetched again */
-  loadPack(code: string): Promise<void>;
-  /** adds a pack's bytes (from a cache); refuses a pack of another cut or another place */
-  addPack(code: string, bytes: ArrayBuffer | ArrayBufferView): Promise<void>;
+  loadPack(id: string, kind?: PackKind): Promise<void>;
+  /** adds a pack's bytes (a place's pack or its house codes pack, from a cache); refuses one of another cut or place */
+  addPack(id: string, bytes: ArrayBuffer | ArrayBufferView): Promise<void>;
+  /**
+   * A chosen house hint made whole: its place's house codes pack fetched (once) and the record read again with its
+   * codes. A house whose codes are not loaded has `houseDetails.codes` null in every hint; when its codes pack cannot
+   * be fetched, this rejects and the record stays so.
+   */
+  complete(record: AddressRecord): Promise<AddressRecord>;
   /** hints and the pack they settle on, whether its streets are loaded */
   hint(query: string, count?: number): PackedHints;
 }
@@ -145,36 +161,50 @@ interface PackFile {
   place?: string;
   source?: string;
   country?: string;
-  pack: Fragment;
+  pack?: Fragment;
+  codes?: HouseCodesPart;
   global?: PackGlobal;
-  places?: { entryPlace: Uint8Array };
+  places?: { entryPlace: Uint8Array; packs: number };
 }
 
 function decodePack(bytes: ArrayBuffer | ArrayBufferView, source: string): PackFile {
   const pack = decodeBlob(asBytes(bytes), source) as unknown as PackFile;
-  if (pack.packsFormat !== PACKS_FORMAT || !pack.pack) throw new Error(`${source}: not an offline pack of format ${PACKS_FORMAT}; rebuild the packs with web/build-packs.ts`);
-  return { ...pack, pack: decodeFragment(pack.pack) };
+  if (pack.packsFormat !== PACKS_FORMAT || !(pack.pack || pack.codes)) throw new Error(`${source}: not an offline pack of format ${PACKS_FORMAT}; rebuild the packs with web/build-packs.ts`);
+  return { ...pack, pack: pack.pack && decodeFragment(pack.pack), codes: pack.codes && codeHouseCodes(pack.codes, false) };
 }
 
 /** the deepest object of a hint */
 const deepestObject = (levels: Record<LevelKey, number>): number => placeIds(levels).at(-1) ?? -1;
 
+/** The levels of a record that are entry objects (packs.ts ENTRY_LEVELS), outermost first. */
+const ENTRY_KEYS = ['region', 'area', 'city', 'cityArea', 'settlement'] as const;
+
+const isHouse = (record: AddressRecord): boolean => record.houseDetails.fullName !== '';
+
 async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entryBytes: ArrayBuffer | ArrayBufferView, options: PackedOptions): Promise<PackedEngine> {
-  const { manifest } = options;
   const entry = decodePack(entryBytes, 'entry.dict');
-  if (entry.kind !== 'entry' || !entry.global || !entry.places) throw new Error('entry.dict: not an entry pack');
-  if (entry.source !== manifest.buildId) throw new Error(`entry.dict: cut from ${entry.source}, the manifest lists ${manifest.buildId}`);
+  if (entry.kind !== 'entry' || !entry.global || !entry.places || !entry.pack) throw new Error('entry.dict: not an entry pack');
+  const entryPack = entry.pack;
   const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm);
   const global = entry.global;
-  const packIndex = new Set(manifest.packs.map((p) => p.code));
-  const entryIds = new Uint32Array(new Uint8Array(entry.pack.ids.objects).buffer);
+  const packCount = entry.places.packs;
+  const entryIds = new Uint32Array(new Uint8Array(entryPack.ids.objects).buffer);
   const entryPlace = new Int32Array(decodeColumn(new Uint8Array(entry.places.entryPlace)).slice().buffer);
+  const entryObjects = new Int32Array(new Uint8Array(entryPack.objects).buffer);
+  // per entry row, its parent's row (−1: a root); the parents of entry objects are entry objects
+  const parentRow = Int32Array.from(entryIds, (_, row) => (entryObjects[row * 10] < 0 ? -1 : indexOf(entryIds, entryObjects[row * 10])));
+  const names = new TextColumn(entryPack.objectColumns.name);
+  const types = new PooledColumn(entryPack.objectColumns.type);
+  const fullNameOf = (row: number): string => levelFullName(names.get(row), types.get(row));
+  /** the pack of the entry object at `row` of the entry, null when none */
+  const packOfRow = (row: number): string | null => (row >= 0 && entryPlace[row] >= 0 ? packId(entryPlace[row]) : null);
   const fragments = new Map<string, Fragment>();
+  const codes = new Map<string, HouseCodesPart>();
   const pending = new Map<string, Promise<void>>();
 
   type Current = ReturnType<typeof engineOver> & { objectIds: Uint32Array };
   const compose = async (): Promise<Current> => {
-    const { blob, objectIds } = composeBlob(global, [entry.pack, ...fragments.values()], `${entry.source}+${fragments.size}`);
+    const { blob, objectIds } = composeBlob(global, [entryPack, ...fragments.values()], `${entry.source}+${fragments.size}+${codes.size}`, [...codes.values()]);
     return { ...engineOver(await LoadedDictionary.fromBlob(blob, module)), objectIds };
   };
   let current = await compose();
@@ -194,70 +224,104 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
   const packOfObject = (id: number): string | null => {
     for (let at = id; at >= 0; at = current.loaded.object(at).parent) {
       const row = indexOf(entryIds, current.objectIds[at]);
-      if (row >= 0) return entryPlace[row] >= 0 ? manifest.packs[entryPlace[row]].code : null;
+      if (row >= 0) return packOfRow(row);
     }
     return null;
   };
 
-  const addPack = async (code: string, bytes: ArrayBuffer | ArrayBufferView): Promise<void> => {
-    const pack = decodePack(bytes, `places/${code}.dict`);
-    if (pack.kind !== 'place' || pack.place !== code) throw new Error(`places/${code}.dict: holds ${pack.kind} ${pack.place ?? ''}`.trim());
-    if (pack.source !== entry.source) throw new Error(`places/${code}.dict: cut from ${pack.source}, the entry pack from ${entry.source}`);
-    if (fragments.has(code)) return;
-    fragments.set(code, pack.pack);
+  // the entry's objects by parent (an entry row, −1 the root) and full name, built at the first record asked about
+  let byName: Map<string, number> | null = null;
+  /** the entry row of a record's deepest entry level, found by its levels' names from the root down (−1: none) */
+  const entryRowOf = (record: AddressRecord): number => {
+    if (!byName) {
+      byName = new Map();
+      for (let row = 0; row < entryIds.length; row++) {
+        const key = `${parentRow[row]} ${fullNameOf(row)}`;
+        if (!byName.has(key)) byName.set(key, row);
+      }
+    }
+    let row = -1;
+    for (const key of ENTRY_KEYS) {
+      const fullName = record[key]?.fullName;
+      if (!fullName) continue;
+      const child = byName.get(`${row} ${fullName}`);
+      if (child === undefined) break;
+      row = child;
+    }
+    return row;
+  };
+
+  /** a house hint whose place's house codes are not loaded says so: its codes are null, not blank */
+  const withCodesSaid = (records: AddressRecord[]): AddressRecord[] => records.map((record) => {
+    if (!isHouse(record)) return record;
+    const pack = packOfRow(entryRowOf(record));
+    return pack === null || codes.has(pack) ? record : { ...record, houseDetails: { ...record.houseDetails, codes: null } };
+  });
+
+  const addPack = async (id: string, bytes: ArrayBuffer | ArrayBufferView): Promise<void> => {
+    const pack = decodePack(bytes, `pack ${id}`);
+    if ((pack.kind !== 'place' && pack.kind !== 'codes') || pack.place !== id) throw new Error(`pack ${id}: holds ${pack.kind} ${pack.place ?? ''}`.trim());
+    if (pack.source !== entry.source) throw new Error(`pack ${id}: cut from ${pack.source}, the entry pack from ${entry.source}`);
+    if (pack.kind === 'codes' && pack.codes) {
+      if (codes.has(id)) return;
+      codes.set(id, pack.codes);
+    } else if (pack.pack) {
+      if (fragments.has(id)) return;
+      fragments.set(id, pack.pack);
+    }
     await recompose();
   };
 
-  const loadPack = (code: string): Promise<void> => {
-    if (fragments.has(code)) return Promise.resolve();
-    if (!packIndex.has(code) || !PACK_CODE.test(code)) return Promise.reject(new Error(`no offline pack ${code}`));
-    let loading = pending.get(code);
+  const loadPack = (id: string, kind: PackKind = 'place'): Promise<void> => {
+    if ((kind === 'codes' ? codes : fragments).has(id)) return Promise.resolve();
+    if (packIndexOf(id, packCount) < 0) return Promise.reject(new Error(`no offline pack ${id}`));
+    const key = `${kind} ${id}`;
+    let loading = pending.get(key);
     if (!loading) {
       if (!options.fetchPack) return Promise.reject(new Error('createEngine: no fetchPack to load packs with'));
-      loading = options.fetchPack(code).then((bytes) => addPack(code, bytes)).finally(() => pending.delete(code));
-      pending.set(code, loading);
+      loading = options.fetchPack(id, kind).then((bytes) => addPack(id, bytes)).finally(() => pending.delete(key));
+      pending.set(key, loading);
     }
     return loading;
   };
 
   const packsWithin = (code: string): string[] => {
-    if (packIndex.has(code)) return [code];
-    const under: string[] = [];
-    const { loaded } = current;
-    for (let id = 0; id < loaded.objectCount; id++) {
-      const row = indexOf(entryIds, current.objectIds[id]);
-      if (row < 0 || entryPlace[row] < 0) continue;
-      for (let at = loaded.object(id).parent; at >= 0; at = loaded.object(at).parent) {
-        if (placeCodes(loaded.object(at).codes).includes(code)) {
-          under.push(manifest.packs[entryPlace[row]].code);
-          break;
-        }
-      }
+    if (packIndexOf(code, packCount) >= 0) return [code];
+    // the entry rows whose codes name it (a region's, an area's, a city's) and every entry row under them (parents first)
+    const within = new Uint8Array(entryIds.length);
+    const under = new Set<string>();
+    for (let row = 0; row < entryIds.length; row++) {
+      within[row] = (parentRow[row] >= 0 && within[parentRow[row]]) ||
+        placeCodes(current.loaded.object(indexOf(current.objectIds, entryIds[row])).codes).includes(code) ? 1 : 0;
+      const pack = packOfRow(row);
+      if (within[row] && pack !== null) under.add(pack);
     }
-    return [...new Set(under)];
+    return [...under];
   };
 
   const packFor = (query: string | AddressRecord): string | null => {
-    if (typeof query !== 'string') {
-      for (let k = LEVEL_KEYS.length - 1; k >= 0; k--) {
-        const level = (query as unknown as Record<string, { codes?: Record<string, string> } | null>)[LEVEL_KEYS[k]];
-        const code = level?.codes ? placeCodes(level.codes).find((c) => packIndex.has(c)) : undefined;
-        if (code) return code;
-      }
-      // a place picked before its pack was loaded has no codes yet: its own text settles on it
-      return query.addressFull ? packFor(query.addressFull) : null;
-    }
+    // a record (the service's or the engine's): its levels' names read down the entry's places, no engine call
+    if (typeof query !== 'string') return packOfRow(entryRowOf(query));
     if (letterCount(query) < MIN_LETTERS) return null;
     const top = current.engine.suggest(current.dictionary.country, query, 1)[0];
     return top ? packOfObject(deepestObject(top.levels)) : null;
   };
 
+  const packName = (id: string): string => {
+    const index = packIndexOf(id, packCount);
+    const place = index < 0 ? -1 : entryPlace.indexOf(index);
+    if (place < 0) return id;
+    const parts: string[] = [];
+    for (let row = place; row >= 0; row = parentRow[row]) parts.unshift(fullNameOf(row));
+    return parts.join(', ');
+  };
+
   const preload = [...new Set((options.preload ?? []).flatMap(packsWithin))];
-  const preloaded = Promise.all(preload.map(loadPack)).then(() => undefined);
+  const preloaded = Promise.all(preload.map((id) => loadPack(id))).then(() => undefined);
   preloaded.catch(() => {});
 
   return {
-    manifest,
+    packs: packCount,
     get loaded() {
       return [...fragments.keys()];
     },
@@ -265,19 +329,28 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
     get dictionary() {
       return current.dictionary;
     },
-    suggest: (query, count) => current.suggest(query, count),
+    suggest: (query, count) => withCodesSaid(current.suggest(query, count)),
     standardize: (query) => current.standardize(query),
     parseHouse: (query) => current.parseHouse(query),
     packFor,
     packsWithin,
-    hasPack: (code) => fragments.has(code),
+    packName,
+    hasPack: (id) => fragments.has(id),
+    hasCodes: (id) => codes.has(id),
     loadPack,
     addPack,
+    async complete(record) {
+      const pack = isHouse(record) ? packFor(record) : null;
+      if (pack === null) return record;
+      await loadPack(pack, 'codes');
+      const again = current.suggest(record.addressFull, SUGGEST_MAX_COUNT);
+      return again.find((r) => r.addressFull === record.addressFull && r.houseDetails.fullName === record.houseDetails.fullName) ?? record;
+    },
     hint(query, count) {
       // one reading of the query gives the hints and the place they settle on
       const { found, records } = current.hints(query, count);
       const pack = found[0] ? packOfObject(deepestObject(found[0].levels)) : null;
-      return { records, pack, streetsMissing: pack !== null && !fragments.has(pack) };
+      return { records: withCodesSaid(records), pack, streetsMissing: pack !== null && !fragments.has(pack) };
     },
   };
 }

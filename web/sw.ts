@@ -2,9 +2,9 @@
  * The service worker of the page at `/`: precaches the shell (page, script, engine module, core) at install under
  * the build's cache `address-web-<build id>`, serves the page's files cache first (the page's widget adds its
  * country's offline packs, or its whole dictionary, to the same cache), and drops the caches of older builds when it
- * activates. Before it drops one, the offline packs it holds are carried over with each country's manifest as the
- * list: when the new build's `/web/<country>/manifest.json` was cut from the same dictionary (its `buildId`), the
- * entry pack and every place pack it still lists move to the new cache, so a new page does not fetch them again.
+ * activates. Before it drops one, the offline packs it holds are carried over country by country: when the new
+ * build's `/web/<country>/entry.dict` is the one cached (the same cut), the entry pack and every place pack and house
+ * codes pack move to the new cache, so a new page does not fetch them again. It never reads a manifest.
  * API calls are never intercepted. BUILD_ID and SHELL are filled in by web/build.ts.
  */
 /// <reference lib="webworker" />
@@ -26,34 +26,38 @@ worker.addEventListener('install', (event) => {
   })());
 });
 
-/** What the service worker reads of a country's packs manifest (web/build-packs.ts). */
-interface PacksList {
-  buildId: string;
-  packs: { code: string }[];
-}
+const ENTRY = /^\/web\/([a-z]{2})\/entry\.dict$/;
+/** a place's pack or its house codes pack of a country's folder */
+const PACK = /^\/web\/([a-z]{2})\/(?:places|codes)\/[0-9a-z]+\.dict$/;
 
-const MANIFEST = /^\/web\/([a-z]{2})\/manifest\.json$/;
+const sameBytes = (a: ArrayBuffer, b: ArrayBuffer): boolean => {
+  if (a.byteLength !== b.byteLength) return false;
+  const x = new Uint8Array(a);
+  const y = new Uint8Array(b);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+};
 
-/** The packs of an older build's cache that the new build's manifests still list, put into this build's cache. */
+/**
+ * The packs of an older build's cache put into this build's cache, country by country, when the new build's entry
+ * pack is the one they were cut with (byte for byte: it names the dictionary's build id and its packs by index).
+ */
 async function carryPacks(from: Cache, to: Cache): Promise<void> {
   const paths = (await from.keys()).map((request) => new URL(request.url).pathname);
   for (const path of paths) {
-    const country = MANIFEST.exec(path)?.[1];
+    const country = ENTRY.exec(path)?.[1];
     if (!country) continue;
-    const before = (await (await from.match(path))!.json()) as PacksList;
-    let now: PacksList;
     try {
       const response = await fetch(path, { cache: 'no-cache' });
       if (!response.ok) continue;
-      now = (await response.clone().json()) as PacksList;
-      if (now.buildId !== before.buildId) continue;
+      const before = await (await from.match(path))!.arrayBuffer();
+      if (!sameBytes(before, await response.clone().arrayBuffer())) continue;
       await to.put(path, response);
     } catch {
       continue;
     }
-    const listed = new Set([`/web/${country}/entry.dict`, ...now.packs.map((pack) => `/web/${country}/places/${pack.code}.dict`)]);
     for (const file of paths) {
-      const hit = listed.has(file) ? await from.match(file) : undefined;
+      const hit = PACK.exec(file)?.[1] === country ? await from.match(file) : undefined;
       if (hit) await to.put(file, hit);
     }
   }

@@ -21,7 +21,7 @@
  * `failed`).
  */
 import type * as EngineModule from './engine.js';
-import type { AddressRecord, PackedEngine, PacksManifest, WebEngine } from './engine.js';
+import type { AddressRecord, PackKind, PackedEngine, WebEngine } from './engine.js';
 
 /** A service that has not answered a hint in this time counts as unreachable once the engine is loaded. */
 const SERVICE_TIMEOUT_MS = 2500;
@@ -58,6 +58,12 @@ export interface OfflineEngine {
   suggest(query: string, count: number, loaded: () => void): OfflineHints;
   /** a record the user took or the service put first: its place's pack is fetched for later (packs only) */
   settled(record: AddressRecord | undefined): void;
+  /**
+   * A house the user took from the engine's hints, with its registry codes: its place's house codes pack is fetched
+   * (or taken from the cache) first. Offline without that pack the record keeps `houseDetails.codes` null and
+   * `missing` says so.
+   */
+  complete(record: AddressRecord): Promise<{ record: AddressRecord; missing: string | null }>;
   /** the service answered */
   reached(): void;
   /** the service could not be reached */
@@ -118,23 +124,23 @@ async function loadEngine(options: OfflineOptions, packEvent: (code: string, sta
   const folder = country.toLowerCase();
   const moduleText = file('engine.mjs').then((response) => response.text());
   const optional = <T>(promise: Promise<T>): Promise<T | null> => promise.catch(() => null);
-  const [module, wasm, manifest, entry] = await Promise.all([
+  const [module, wasm, entry] = await Promise.all([
     importEngine(`${service}/web/engine.mjs`, moduleText),
     file('core.wasm').then((response) => response.arrayBuffer()),
-    optional(file(`${folder}/manifest.json`).then((response) => response.json() as Promise<PacksManifest>)),
     optional(file(`${folder}/entry.dict`).then((response) => response.arrayBuffer())),
   ]);
   await moduleText.catch(() => {});
-  if (!manifest || !entry) {
+  if (!entry) {
     const engine = await module.createEngine(wasm, await file(`${folder}.dict`).then((response) => response.arrayBuffer()));
     return { engine, packed: null };
   }
-  const places = `${service}/web/${folder}/places/`;
-  const fetchPack = async (code: string): Promise<ArrayBuffer> => {
+  const base = `${service}/web/${folder}/`;
+  const fetchPack = async (id: string, kind: PackKind): Promise<ArrayBuffer> => {
     const started = performance.now();
+    const code = kind === 'codes' ? `codes/${id}` : id;
     packEvent(code, 'loading');
     try {
-      const bytes = await (await networkFirst(cache, `${places}${code}.dict`)).arrayBuffer();
+      const bytes = await (await networkFirst(cache, `${base}${kind === 'codes' ? 'codes' : 'places'}/${id}.dict`)).arrayBuffer();
       packEvent(code, 'ready', performance.now() - started);
       return bytes;
     } catch (err) {
@@ -142,23 +148,26 @@ async function loadEngine(options: OfflineOptions, packEvent: (code: string, sta
       throw err;
     }
   };
-  const packed = await module.createEngine(wasm, entry, { manifest, fetchPack, preload: options.preload });
-  // the packs of an earlier visit, from the cache (a pack the manifest no longer lists stays out)
-  const listed = new Set(manifest.packs.map((pack) => pack.code));
-  const cached = (await cache?.keys() ?? []).map((request) => request.url).filter((url) => url.startsWith(places));
+  const packed = await module.createEngine(wasm, entry, { fetchPack, preload: options.preload });
+  // the packs of an earlier visit, from the cache (the engine refuses one of another cut: it is dropped)
+  const cached = (await cache?.keys() ?? []).map((request) => request.url).filter((url) => url.startsWith(base) && CACHED_PACK.test(url.slice(base.length)));
   await Promise.all(cached.map(async (url) => {
-    const code = url.slice(places.length).replace(/\.dict$/, '');
-    const hit = listed.has(code) ? await cache?.match(url) : undefined;
-    if (hit) await packed.addPack(code, await hit.arrayBuffer()).catch(() => cache?.delete(url));
+    const id = CACHED_PACK.exec(url.slice(base.length))![1];
+    const hit = await cache?.match(url);
+    if (hit) await packed.addPack(id, await hit.arrayBuffer()).catch(() => cache?.delete(url));
   }));
   return { engine: packed, packed };
 }
 
+/** What a house taken offline without its house codes pack says (its record's `houseDetails.codes` is null). */
+const CODES_MISSING = 'Коды дома (ФИАС, ГАР) не загружены: нет сети';
+
+/** A place's pack or its house codes pack under the country's folder: its id. */
+const CACHED_PACK = /^(?:places|codes)\/([0-9a-z]+)\.dict$/;
+
 interface Shared {
   engine: WebEngine | null;
   packed: PackedEngine | null;
-  /** full names of the places with packs, by code (from the manifest, on first use) */
-  names: Map<string, string> | null;
   state: OfflineState;
   message: string;
   loading: Promise<void>;
@@ -186,18 +195,13 @@ export function loadedEngine(service: string, country: string): WebEngine | null
   return SHARED.get(keyOf(service, country))?.engine ?? null;
 }
 
-function placeName(shared: Shared, code: string): string {
-  shared.names ??= new Map(shared.packed!.manifest.packs.map((pack) => [pack.code, pack.fullName]));
-  return shared.names.get(code) ?? code;
-}
-
 /** The input's offline engine: loading starts now (once per service and country). */
 export function offlineEngine(options: OfflineOptions, input: HTMLInputElement): OfflineEngine {
   const key = keyOf(options.service, options.country);
   let shared = SHARED.get(key);
   if (!shared) {
     const created: Shared = {
-      engine: null, packed: null, names: null, state: 'loading', message: '', loading: Promise.resolve(), skipUntil: 0, inputs: new Set(),
+      engine: null, packed: null, state: 'loading', message: '', loading: Promise.resolve(), skipUntil: 0, inputs: new Set(),
       failed: new Set(),
     };
     addEventListener('online', () => created.failed.clear());
@@ -240,11 +244,21 @@ export function offlineEngine(options: OfflineOptions, input: HTMLInputElement):
       const code = hint.pack;
       const offline = navigator.onLine === false || failed.has(code);
       if (!offline) load(code).then(loaded, loaded);
-      return { records: hint.records, missing: { code, name: placeName(own, code), state: offline ? 'offline' : 'loading' } };
+      return { records: hint.records, missing: { code, name: own.packed.packName(code), state: offline ? 'offline' : 'loading' } };
     },
     settled(record) {
       const code = record && own.packed?.packFor(record);
       if (code && !own.packed!.hasPack(code) && !failed.has(code)) load(code).catch(() => {});
+    },
+    async complete(record) {
+      if (!own.packed || record.houseDetails.codes !== null || record.houseDetails.fullName === '') return { record, missing: null };
+      // offline: no request that cannot be answered (a pack cached on an earlier visit is loaded already)
+      if (navigator.onLine === false) return { record, missing: CODES_MISSING };
+      try {
+        return { record: await own.packed.complete(record), missing: null };
+      } catch {
+        return { record, missing: CODES_MISSING };
+      }
     },
     reached() {
       own.skipUntil = 0;

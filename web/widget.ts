@@ -260,7 +260,9 @@ function fieldValue(record: AddressRecord, field: string): string {
     case 'flat': return record.houseDetails.flat;
     case 'latitude': return record.coordinates.latitude ? String(record.coordinates.latitude) : '';
     case 'longitude': return record.coordinates.longitude ? String(record.coordinates.longitude) : '';
-    case 'fias': return record.houseDetails.codes?.fias || record.street.codes.fias || record.settlement.codes.fias || record.city.codes.fias || '';
+    // a house whose codes are not loaded (null) has no FIAS id to give: not its street's
+    case 'fias': return record.houseDetails.fullName !== '' && record.houseDetails.codes === null ? ''
+      : record.houseDetails.codes?.fias || record.street.codes.fias || record.settlement.codes.fias || record.city.codes.fias || '';
     default: {
       const level = (record as unknown as Record<string, Level | undefined>)[field];
       return level && typeof level === 'object' && 'fullName' in level ? level.fullName : '';
@@ -293,6 +295,26 @@ function choose(widget: Widget, index: number): void {
   }
   input.value = record.addressFull;
   close(widget);
+  if (!house || !widget.offline) {
+    select(widget, record, null);
+    return;
+  }
+  // a house of the engine's hints: its registry codes come with its place's house codes pack
+  void widget.offline.complete(record).then(({ record: whole, missing }) => {
+    if (input.value === record.addressFull) select(widget, whole, missing);
+  });
+}
+
+/**
+ * The choice: the form's fields filled and `address-hints:select` with the record. A house whose codes could not be
+ * loaded offline keeps `houseDetails.codes` null; the input's `data-house-codes="missing"` and the live region say so.
+ */
+function select(widget: Widget, record: AddressRecord, missing: string | null): void {
+  const { input } = widget;
+  if (missing) {
+    input.dataset.houseCodes = 'missing';
+    widget.status.textContent = missing;
+  } else delete input.dataset.houseCodes;
   fillFields(input, record);
   input.dispatchEvent(new CustomEvent('address-hints:select', { bubbles: true, detail: record }));
 }

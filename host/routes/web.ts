@@ -18,7 +18,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { ROOT } from '../../engine/index.js';
-import { PACK_CODE, packFile, type PacksManifest } from '../../engine/packs.js';
+import { codesFile, packFile, type PacksManifest } from '../../engine/packs.js';
 
 const WEB_DIR = join(ROOT, 'build', 'web');
 const FILE = /^[a-z0-9][a-z0-9._-]*$/i;
@@ -45,16 +45,16 @@ interface BuiltPage {
   buildId: string;
   files: Set<string>;
   headers: Record<string, string>;
-  /** the place codes of a country's offline packs (its manifest, read once); null for a country the build has not */
-  packCodes: (country: string) => Promise<Set<string>> | null;
+  /** the files of a country's place packs and house codes packs (its manifest, read once); null for a country the build has not */
+  packFiles: (country: string) => Promise<Set<string>> | null;
 }
 
-/** The place codes a country's pack manifest lists (empty when the build made no packs of it). */
-async function placeCodes(outDir: string, country: string): Promise<Set<string>> {
+/** The pack files a country's pack manifest lists (`places/<id>.dict`, `codes/<id>.dict`; none without packs). */
+async function listedPacks(outDir: string, country: string): Promise<Set<string>> {
   const file = join(outDir, country, 'manifest.json');
   if (!existsSync(file)) return new Set();
   const manifest = JSON.parse(await readFile(file, 'utf8')) as PacksManifest;
-  return new Set(manifest.packs.map((pack) => pack.code));
+  return new Set(manifest.packs.flatMap((pack) => [packFile(pack.id), ...(pack.codes ? [codesFile(pack.id)] : [])]));
 }
 
 /**
@@ -100,15 +100,15 @@ function webBuilder(options: WebRoutesOptions): () => Promise<BuiltPage> {
       if (web.webBuildIsStale(buildOptions)) await web.buildWeb(buildOptions);
       const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as { buildId: string; files: Record<string, unknown>; countries: { country: string }[] };
       const headers = securityHeaders(await readFile(join(outDir, 'index.html'), 'utf8'));
-      const codes = new Map<string, Promise<Set<string>>>();
+      const lists = new Map<string, Promise<Set<string>>>();
       const countries = new Set((manifest.countries ?? []).map((c) => c.country));
-      const packCodes = (country: string) => {
+      const packFiles = (country: string) => {
         if (!countries.has(country)) return null;
-        let known = codes.get(country);
-        if (!known) codes.set(country, (known = placeCodes(outDir, country)));
+        let known = lists.get(country);
+        if (!known) lists.set(country, (known = listedPacks(outDir, country)));
         return known;
       };
-      return { buildId: manifest.buildId, files: new Set(Object.keys(manifest.files)), headers, packCodes };
+      return { buildId: manifest.buildId, files: new Set(Object.keys(manifest.files)), headers, packFiles };
     })().catch((err: unknown) => {
       pending = null;
       throw new UnavailableError(`страница подсказок не собрана: ${err instanceof Error ? err.message : err}; соберите её командой npm run web:build`);
@@ -149,17 +149,18 @@ async function send(ctx: Context, dir: string, name: string, page: BuiltPage): P
 }
 
 /**
- * A file of a country's offline packs: `manifest.json`, `entry.dict`, or a place's pack when `code` is given. The
- * country must be one the build lists and the code one its manifest lists, so no other path is reachable.
+ * A file of a country's offline packs: `manifest.json`, `entry.dict`, or a place's pack or house codes pack
+ * (`pack`: `places/<id>.dict`, `codes/<id>.dict`). The country must be one the build lists and the pack file one its
+ * manifest lists, so no other path is reachable.
  */
-async function sendPack(ctx: Context, dir: string, country: string, name: string, code: string | null, page: BuiltPage): Promise<void> {
-  const codes = page.packCodes(country);
-  const listed = codes !== null && (code === null || (PACK_CODE.test(code) && (await codes).has(code)));
+async function sendPack(ctx: Context, dir: string, country: string, name: string, pack: string | null, page: BuiltPage): Promise<void> {
+  const files = page.packFiles(country);
+  const listed = files !== null && (pack === null || (await files).has(pack));
   if (!listed) {
     ctx.set(page.headers);
     throw new NotFoundError(`файла ${ctx.path} нет`);
   }
-  const relative = code === null ? name : packFile(code);
+  const relative = pack ?? name;
   await sendFile(ctx, join(dir, country, relative), `${country}/${relative}`, page);
 }
 
@@ -177,9 +178,7 @@ export function webRoutes(router: Router, options: WebRoutesOptions = {}): void 
   router.get('/web/:file', async (ctx) => send(ctx, outDir, basename(ctx.params.file), await ready()));
   router.get('/web/:country/manifest.json', async (ctx) => sendPack(ctx, outDir, ctx.params.country, 'manifest.json', null, await ready()));
   router.get('/web/:country/entry.dict', async (ctx) => sendPack(ctx, outDir, ctx.params.country, 'entry.dict', null, await ready()));
-  router.get('/web/:country/places/:file', async (ctx) => {
-    const file = ctx.params.file;
-    const code = file.endsWith('.dict') ? file.slice(0, -'.dict'.length) : '';
-    await sendPack(ctx, outDir, ctx.params.country, file, code, await ready());
-  });
+  for (const folder of ['places', 'codes']) {
+    router.get(`/web/:country/${folder}/:file`, async (ctx) => sendPack(ctx, outDir, ctx.params.country, '', `${folder}/${ctx.params.file}`, await ready()));
+  }
 }

@@ -73,8 +73,8 @@ describe('GET / and /web/:file', () => {
   });
 });
 
-describe('GET /web/:country/manifest.json, entry.dict, places/:code.dict', () => {
-  it('sends a country\'s pack manifest, its entry pack and each place pack it lists, as built', async () => {
+describe('GET /web/:country/manifest.json, entry.dict, places/:id.dict, codes/:id.dict', () => {
+  it('sends a country\'s pack manifest, its entry pack and each place pack and house codes pack it lists, as built', async () => {
     const reply = await fetch(`${url}/web/ru/manifest.json`);
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toContain('application/json');
@@ -85,14 +85,15 @@ describe('GET /web/:country/manifest.json, entry.dict, places/:code.dict', () =>
     expect(entry.status).toBe(200);
     expect(Buffer.from(await entry.arrayBuffer()).equals(readFileSync(join(outDir, 'ru', 'entry.dict')))).toBe(true);
     const ekb = manifest.packs.find((p) => p.fullName === 'Свердловская обл, г Екатеринбург')!;
-    const pack = await fetch(`${url}/web/ru/places/${ekb.code}.dict`);
+    expect(ekb.file).toBe(`places/${ekb.id}.dict`);
+    const pack = await fetch(`${url}/web/ru/${ekb.file}`);
     expect(pack.status).toBe(200);
     expect(pack.headers.get('content-type')).toBe('application/octet-stream');
     const bytes = Buffer.from(await pack.arrayBuffer());
     expect(bytes.length).toBe(ekb.bytes);
     // the gzip twin to a client that asks for it, as the manifest counts it
     const raw = await new Promise<Buffer>((done, fail) => {
-      import('node:http').then(({ get }) => get(`${url}/web/ru/places/${ekb.code}.dict`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+      import('node:http').then(({ get }) => get(`${url}/web/ru/${ekb.file}`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => done(Buffer.concat(chunks)));
@@ -100,11 +101,15 @@ describe('GET /web/:country/manifest.json, entry.dict, places/:code.dict', () =>
     });
     expect(raw.length).toBe(ekb.gzipBytes);
     expect(gunzipSync(raw).equals(bytes)).toBe(true);
+    const codes = await fetch(`${url}/web/ru/${ekb.codes!.file}`);
+    expect(codes.status).toBe(200);
+    expect((await codes.arrayBuffer()).byteLength).toBe(ekb.codes!.bytes);
   });
 
-  it('sends nothing else: another country, a code the manifest does not list, other files, paths out of the folder', async () => {
+  it('sends nothing else: another country, a pack the manifest does not list, other files, paths out of the folder', async () => {
     const manifest = JSON.parse(readFileSync(join(outDir, 'ru', 'manifest.json'), 'utf8')) as PacksManifest;
-    const code = manifest.packs[0].code;
+    const code = manifest.packs.find((p) => /[a-z]/.test(p.id))?.id ?? manifest.packs[0].id;
+    const unlisted = manifest.packs.length.toString(36);
     // a file left in the packs' folder is not served
     mkdirSync(join(outDir, 'ru', 'places'), { recursive: true });
     writeFileSync(join(outDir, 'ru', 'places', 'notes.dict'), 'left here');
@@ -113,6 +118,8 @@ describe('GET /web/:country/manifest.json, entry.dict, places/:code.dict', () =>
       '/web/xx/manifest.json', '/web/ru/places/notes.dict', '/web/ru/notes.txt', '/web/ru/places/notes.txt',
       `/web/ru/places/${code}.dict.gz`, `/web/ru/places/${code}`, '/web/ru/places/..%2Fentry.dict', '/web/ru/places/%2E%2E%2F..%2Fmanifest.json',
       '/web/..%2Fru/entry.dict', '/web/ru/places/.dict', `/web/ru/places/${code.toUpperCase()}.dict`,
+      `/web/ru/places/${unlisted}.dict`, `/web/ru/codes/${unlisted}.dict`, `/web/ru/places/0${code}.dict`, '/web/ru/codes/..%2Fentry.dict',
+      `/web/ru/codes/${manifest.packs[0].code}.dict`, `/web/ru/places/${manifest.packs[0].code}.dict`, '/web/ru/other/0.dict',
     ]) {
       const reply = await fetch(`${url}${path}`);
       expect(reply.status, path).toBe(404);

@@ -6,8 +6,10 @@
  * fetched when the typed words settle on it; cut again and reloaded from the service worker, the street and the
  * house are hinted from the cached pack. `?preload=` (the widget's `data-address-hints-preload`) with a region's
  * code loads every place pack of the region at once, so its streets are there offline without being typed before.
- * A new build of the page (another build id, the same packs) finds the packs cached under the old one: its service
- * worker carries over those its manifest lists.
+ * The page never reads the manifest: the entry pack names each place's pack. A house taken offline before its
+ * place's house codes pack was fetched says its codes are not loaded; online, taking it fetches that pack and shows
+ * the house's codes. A new build of the page (another build id, the same packs) finds the packs cached under the
+ * old one: its service worker carries them over when its entry pack is the one cached.
  *
  * Chromium missing is a failure, not a skip: run scripts/ensure-chromium.sh (apt-get install chromium).
  */
@@ -99,9 +101,9 @@ describe('page at / with offline packs', () => {
       await page.goto(`${server.url}/`);
       await page.waitForFunction(() => document.documentElement.dataset.offline !== undefined, null, { timeout: 60_000 });
       expect(await page.evaluate(() => ({ offline: document.documentElement.dataset.offline, error: window.addressHints.error }))).toEqual({ offline: 'ready', error: '' });
-      // the entry pack at once, no place pack, not the whole dictionary
+      // the entry pack at once, no place pack, not the whole dictionary, not the manifest
       expect(loaded).toContain('/web/ru/entry.dict');
-      expect(loaded.filter((path) => path.includes('/places/') || path === '/web/ru.dict')).toEqual([]);
+      expect(loaded.filter((path) => path.includes('/places/') || path.includes('/codes/') || path === '/web/ru.dict' || path.endsWith('manifest.json'))).toEqual([]);
 
       const leaked: string[] = [];
       await cut(context, leaked);
@@ -111,7 +113,7 @@ describe('page at / with offline packs', () => {
       expect(await options(page)).not.toContain(STREET);
       await expect.poll(() => note(page).isVisible()).toBe(true);
       expect(await note(page).getAttribute('data-state')).toBe('offline');
-      expect(await note(page).getAttribute('data-pack')).toBe(city.code);
+      expect(await note(page).getAttribute('data-pack')).toBe(city.id);
       expect(await note(page).textContent()).toBe(`Улицы и дома (${CITY}) загрузятся, когда будет сеть`);
       // the live region says it too
       expect(await page.locator('.ah-status').textContent()).toContain('загрузятся, когда будет сеть');
@@ -126,8 +128,8 @@ describe('page at / with offline packs', () => {
       await typeFresh(page, 'екатеринбург вокз');
       await expect.poll(() => options(page), { timeout: 15_000 }).toContain(STREET);
       expect(await note(page).isHidden()).toBe(true);
-      expect(server.requests.slice(online)).toContain(`GET /web/ru/places/${city.code}.dict`);
-      expect((await packs(page)).filter((pack) => pack.code === city.code).map((pack) => pack.state)).toEqual(['loading', 'ready']);
+      expect(server.requests.slice(online)).toContain(`GET /web/ru/places/${city.id}.dict`);
+      expect((await packs(page)).filter((pack) => pack.code === city.id).map((pack) => pack.state)).toEqual(['loading', 'ready']);
 
       // cut again, reloaded from the service worker: the pack comes from the cache, the street and the house offline
       leaked.length = 0;
@@ -141,11 +143,34 @@ describe('page at / with offline packs', () => {
       await take(page, HOUSE);
       await expect.poll(() => page.locator('input#address').inputValue()).toBe(HOUSE);
       expect(await page.locator('#details dd[data-field="house"]').textContent()).toBe('14');
+      // the house's codes are in its place's house codes pack, not fetched yet: the record says so, with no code made up
+      const input = page.locator('input#address');
+      expect(await input.getAttribute('data-house-codes')).toBe('missing');
+      expect(await page.locator('.ah-status').textContent()).toBe('Коды дома (ФИАС, ГАР) не загружены: нет сети');
+      expect(await page.locator('#details dd[data-field="codes"]').textContent()).toBe('коды дома не загружены (нет сети)');
       await page.screenshot({ path: join(ARTIFACTS, 'offline-packs-house.png') });
       // no pack was fetched after the reload: the cached one was added
       expect(await packs(page)).toEqual([]);
       expect(leaked, 'requests sent with the network cut').toEqual([]);
       expect(receivedSince(offline)).toEqual([]);
+
+      // online, the house taken again: its place's house codes pack is fetched and the record shows the API's codes
+      await restore(context);
+      const api = (await (await fetch(`${server.url}/api/v1/suggest/address`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: HOUSE, count: 1 }),
+      })).json() as { suggestions: AddressRecord[] }).suggestions[0];
+      expect(api.addressFull).toBe(HOUSE);
+      const fias = api.houseDetails.codes!.fias || api.houseDetails.codes!.osm;
+      expect(fias).toBeTruthy();
+      const codesAt = server.requests.length;
+      await typeFresh(page, 'екатеринбург вокз');
+      await take(page, STREET);
+      await input.pressSequentially('14', { delay: 40 });
+      await take(page, HOUSE);
+      await expect.poll(() => page.locator('#details dd[data-field="codes"]').textContent(), { timeout: 15_000 }).toContain(fias);
+      expect(await input.getAttribute('data-house-codes')).toBeNull();
+      expect(server.requests.slice(codesAt)).toContain(`GET /web/ru/codes/${city.id}.dict`);
+      expect(server.requests.slice(codesAt).filter((line) => line.includes('manifest'))).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -160,8 +185,8 @@ describe('page at / with offline packs', () => {
     });
     const region = ((await reply.json()) as { suggestions: AddressRecord[] }).suggestions[0].region;
     expect(region.fullName).toBe('Свердловская обл');
-    const inRegion = manifest.packs.filter((pack) => pack.fullName.startsWith('Свердловская обл,')).map((pack) => pack.code).sort();
-    expect(inRegion).toContain(city.code);
+    const inRegion = manifest.packs.filter((pack) => pack.fullName.startsWith('Свердловская обл,')).map((pack) => pack.id).sort();
+    expect(inRegion).toContain(city.id);
 
     const context = await browser.newContext({ viewport: { width: 960, height: 820 }, locale: 'ru-RU' });
     try {
@@ -183,7 +208,7 @@ describe('page at / with offline packs', () => {
     }
   }, 120_000);
 
-  it('carries the cached packs into the cache of a new build of the page whose manifest lists them', async () => {
+  it('carries the cached packs into the cache of a new build of the page whose entry pack is the one cached', async () => {
     // the page's routes over a copy of the build, swapped for a new build's routes at the "deploy"
     const dir = mkdtempSync(join(tmpdir(), 'web-deploy-'));
     cpSync(resolve('build/web'), dir, { recursive: true });
@@ -206,7 +231,7 @@ describe('page at / with offline packs', () => {
       await page.waitForFunction(() => document.documentElement.dataset.offline !== undefined, null, { timeout: 60_000 });
       await typeFresh(page, 'екатеринбург вокз');
       await expect.poll(() => options(page), { timeout: 15_000 }).toContain(STREET);
-      const placeUrl = `/web/ru/places/${city.code}.dict`;
+      const placeUrl = `/web/ru/places/${city.id}.dict`;
       const cachedIn = (name: string) => page.evaluate(async ([cache, file]) => Boolean(await (await caches.open(cache)).match(file)), [name, placeUrl]);
       const oldId = (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { buildId: string }).buildId;
       expect(await cachedIn(`address-web-${oldId}`)).toBe(true);

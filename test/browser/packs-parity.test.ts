@@ -1,10 +1,11 @@
 /**
- * The packed engine of web/engine.ts (`createEngine(wasm, entry, { manifest, fetchPack, preload })`, docs/OFFLINE.md)
- * answers a hint as the API does once the packs it needs are loaded: over every hint case of the dev set
- * (../shared/eval/dev.jsonl), with the entry pack and the packs of the place the query settles on and of the
- * places of the API's hints, its records equal the API's (the real server in-process, the real packs of the real
- * extracts cut by web/build-packs.ts). Before a place's pack is loaded, a hint shows the place (without the
- * registry codes its pack holds) and says its streets are missing.
+ * The packed engine of web/engine.ts (`createEngine(wasm, entry, { fetchPack, preload })`, docs/OFFLINE.md) answers a
+ * hint as the API does once the packs it needs are loaded: over every hint case of the dev set
+ * (../shared/eval/dev.jsonl), with the entry pack and the packs of the place the query settles on and of the places
+ * of the API's hints, its records equal the API's but for the houses' registry codes (null: their house codes packs
+ * are not loaded), and equal them whole once those are loaded too (the real server in-process, the real packs of the
+ * real extracts cut by web/build-packs.ts). Before a place's pack is loaded, a hint shows the place (without the
+ * registry codes its pack holds) and says its streets are missing. The engine reads no manifest.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -12,10 +13,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWasmFile } from '../../engine/index.js';
-import { packFile, type PacksManifest } from '../../engine/packs.js';
+import { codesFile, packFile, type PacksManifest } from '../../engine/packs.js';
 import { buildCountryPacks } from '../../web/build-packs.js';
 import { webBlob } from '../../web/build-web-dict.js';
-import { createEngine, type AddressRecord, type PackedEngine } from '../../web/engine.js';
+import { createEngine, type AddressRecord, type PackKind, type PackedEngine } from '../../web/engine.js';
 import { DICTIONARIES_DIR, startServer, type RunningTestServer } from '../helpers/browser-server.js';
 
 const DEV = resolve(process.env.EVAL_DIR ?? '../shared/eval', 'dev.jsonl');
@@ -35,12 +36,15 @@ const manifests = new Map<string, PacksManifest>();
 const suggestApi = async (query: string, countryCode: string, count: number) =>
   (await server.post<{ suggestions: AddressRecord[] }>('/api/v1/suggest/address', { query, countryCode, count })).suggestions;
 
-const packBytes = (country: string, code: string) => readFile(join(dir, country, packFile(code)));
+const packBytes = (country: string, id: string, kind: PackKind = 'place') => readFile(join(dir, country, kind === 'codes' ? codesFile(id) : packFile(id)));
+
+/** The API's records as the engine gives them before the house codes packs are loaded: a house's codes null. */
+const withoutHouseCodes = (records: AddressRecord[]): AddressRecord[] =>
+  records.map((r) => (r.houseDetails.fullName ? { ...r, houseDetails: { ...r.houseDetails, codes: null } } : r));
 
 async function packed(country: string, preload: string[] = []): Promise<PackedEngine> {
   const engine = await createEngine(wasm, await readFile(join(dir, country, 'entry.dict')), {
-    manifest: manifests.get(country)!,
-    fetchPack: (code) => packBytes(country, code),
+    fetchPack: (id, kind) => packBytes(country, id, kind),
     preload,
   });
   await engine.preloaded;
@@ -63,8 +67,10 @@ afterAll(async () => {
 });
 
 const EKATERINBURG = '2763c110-cb8b-416a-9dac-ad28a55b4402';
+/** Екатеринбург's pack id, as the manifest lists it for tools */
+const ekbId = () => manifests.get('ru')!.packs.find((p) => p.code === EKATERINBURG)!.id;
 
-describe('createEngine(wasm, entry, { manifest, fetchPack, preload })', () => {
+describe('createEngine(wasm, entry, { fetchPack, preload })', () => {
   it('answers every dev hint case as the API does, once the packs of its places are loaded', async () => {
     const cases = readFileSync(DEV, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
       .filter((c) => c.endpoint === 'suggest') as HintCase[];
@@ -92,67 +98,103 @@ describe('createEngine(wasm, entry, { manifest, fetchPack, preload })', () => {
     }
     let compared = 0;
     let withStreets = 0;
+    let withHouses = 0;
     for (const group of groups.values()) {
       const engine = await packed(group.country, group.packs);
       expect([...engine.loaded].sort()).toEqual(group.packs);
+      const label = (c: HintCase) => `${c.id} "${c.query}" with ${group.packs.join(', ') || 'the entry pack alone'}`;
+      for (const c of group.cases) expect(engine.suggest(c.query, c.count), label(c)).toEqual(withoutHouseCodes(c.api));
+      await Promise.all(group.packs.map((id) => engine.loadPack(id, 'codes').catch(() => {})));
       for (const c of group.cases) {
-        expect(engine.suggest(c.query, c.count), `${c.id} "${c.query}" with ${group.packs.join(', ') || 'the entry pack alone'}`).toEqual(c.api);
+        expect(engine.suggest(c.query, c.count), `${label(c)} and their house codes`).toEqual(c.api);
         compared++;
         if (c.api.some((r) => r.street?.name)) withStreets++;
+        if (c.api.some((r) => r.houseDetails.codes?.fias || r.houseDetails.codes?.osm)) withHouses++;
       }
     }
     expect(compared).toBe(cases.length);
-    // the cases are hints of streets and houses, read from the place packs
+    // the cases are hints of streets and houses, read from the place packs, with houses' codes from the codes packs
     expect(withStreets).toBeGreaterThan(cases.length / 2);
+    expect(withHouses).toBeGreaterThan(10);
   }, 600_000);
 
   it('shows the place before its pack is loaded, says its streets are missing, and fetches the pack once', async () => {
     const fetched: string[] = [];
+    const EKB = ekbId();
     const engine = await createEngine(wasm, await readFile(join(dir, 'ru', 'entry.dict')), {
-      manifest: manifests.get('ru')!,
-      fetchPack: (code) => {
-        fetched.push(code);
-        return packBytes('ru', code);
+      fetchPack: (id, kind) => {
+        fetched.push(`${kind} ${id}`);
+        return packBytes('ru', id, kind);
       },
     });
+    expect(engine.packs).toBe(manifests.get('ru')!.packs.length);
     const before = engine.hint('екатеринбург вокзальная 14', 5);
-    expect(before.pack).toBe(EKATERINBURG);
+    expect(before.pack).toBe(EKB);
+    expect(engine.packName(EKB)).toBe('Свердловская обл, г Екатеринбург');
     expect(before.streetsMissing).toBe(true);
     expect(before.records[0].addressFull).toBe('Свердловская обл, г Екатеринбург');
     expect(before.records.some((r) => r.street.name)).toBe(false);
-    // the place's registry codes come with its pack; a place picked before still names its pack
-    expect(before.records[0].city.codes.fias).toBe('');
-    expect(engine.packFor(before.records[0])).toBe(EKATERINBURG);
+    // a city's registry codes are in the entry (a settlement's come with its pack); a place picked names its pack
+    expect(before.records[0].city.codes.fias).toBe(EKATERINBURG);
+    expect(engine.packFor(before.records[0])).toBe(EKB);
+    expect(engine.packsWithin(EKATERINBURG)).toEqual([EKB]);
 
-    await Promise.all([engine.loadPack(EKATERINBURG), engine.loadPack(EKATERINBURG)]);
-    expect(fetched).toEqual([EKATERINBURG]);
-    expect(engine.hasPack(EKATERINBURG)).toBe(true);
+    await Promise.all([engine.loadPack(EKB), engine.loadPack(EKB)]);
+    expect(fetched).toEqual([`place ${EKB}`]);
+    expect(engine.hasPack(EKB)).toBe(true);
     const after = engine.hint('екатеринбург вокзальная 14', 5);
     expect(after.streetsMissing).toBe(false);
-    expect(after.records).toEqual(await suggestApi('екатеринбург вокзальная 14', 'RU', 5));
+    const api = await suggestApi('екатеринбург вокзальная 14', 'RU', 5);
+    expect(api[0].houseDetails.codes?.fias || api[0].houseDetails.codes?.osm).toBeTruthy();
+    // the house is listed and ranked as the API's, its registry codes not loaded yet (null, not blank)
+    expect(after.records).toEqual(withoutHouseCodes(api));
     expect(after.records[0].houseDetails.house).toBe('14');
+    expect(after.records[0].houseDetails.codes).toBeNull();
+    expect(engine.hasCodes(EKB)).toBe(false);
+
+    // the house picked: its place's house codes pack fetched once, the record made whole
+    const [whole] = await Promise.all([engine.complete(after.records[0]), engine.complete(after.records[0])]);
+    expect(whole).toEqual(api[0]);
+    expect(fetched).toEqual([`place ${EKB}`, `codes ${EKB}`]);
+    expect(engine.hint('екатеринбург вокзальная 14', 5).records).toEqual(api);
+  });
+
+  it('says a picked house has no codes when its house codes pack cannot be fetched', async () => {
+    const engine = await createEngine(wasm, await readFile(join(dir, 'ru', 'entry.dict')), {
+      fetchPack: (id, kind) => (kind === 'codes' ? Promise.reject(new TypeError('Failed to fetch')) : packBytes('ru', id, kind)),
+      preload: [ekbId()],
+    });
+    await engine.preloaded;
+    const [house] = engine.suggest('екатеринбург вокзальная 14', 1);
+    await expect(engine.complete(house)).rejects.toThrow(/Failed to fetch/);
+    expect(engine.suggest('екатеринбург вокзальная 14', 1)[0].houseDetails.codes).toBeNull();
   });
 
   it('preloads every place pack of a region by its code, and a place picked from a hint', async () => {
     const region = (await suggestApi('свердловская обл', 'RU', 1))[0].region.codes.fias;
     const manifest = manifests.get('ru')!;
     const engine = await packed('ru', [region]);
-    const underRegion = manifest.packs.filter((p) => p.fullName.startsWith('Свердловская обл,')).map((p) => p.code).sort();
-    expect(underRegion).toContain(EKATERINBURG);
+    const underRegion = manifest.packs.filter((p) => p.fullName.startsWith('Свердловская обл,')).map((p) => p.id).sort();
+    expect(underRegion).toContain(ekbId());
     expect([...engine.loaded].sort()).toEqual(underRegion);
 
+    // a record of the service names its place's pack by its levels (no codes needed: the entry has none of a city's)
     const picked = (await suggestApi('екатеринбург', 'RU', 1))[0];
-    expect(engine.packFor(picked)).toBe(EKATERINBURG);
+    expect(engine.packFor(picked)).toBe(ekbId());
+    const street = (await suggestApi('екатеринбург вокзальная', 'RU', 1))[0];
+    expect(engine.packFor(street)).toBe(ekbId());
   });
 
-  it('refuses a pack of another place or of another cut, and one the manifest does not list', async () => {
+  it('refuses a pack of another place or of another cut, and an id the entry does not give', async () => {
     const engine = await packed('ru');
-    const ekb = await packBytes('ru', EKATERINBURG);
-    const other = manifests.get('ru')!.packs.find((p) => p.code !== EKATERINBURG)!.code;
+    const ekb = await packBytes('ru', ekbId());
+    const other = manifests.get('ru')!.packs.find((p) => p.code !== EKATERINBURG)!.id;
     await expect(engine.addPack(other, ekb)).rejects.toThrow(/holds place/);
     await expect(engine.loadPack('../entry')).rejects.toThrow(/no offline pack/);
+    await expect(engine.loadPack(EKATERINBURG)).rejects.toThrow(/no offline pack/);
+    await expect(engine.loadPack(manifests.get('ru')!.packs.length.toString(36))).rejects.toThrow(/no offline pack/);
     const ua = manifests.get('ua');
-    if (ua && ua.packs.length > 0) await expect(engine.addPack(ua.packs[0].code, await packBytes('ua', ua.packs[0].code))).rejects.toThrow(/cut from/);
+    if (ua && ua.packs.length > 0) await expect(engine.addPack(ua.packs[0].id, await packBytes('ua', ua.packs[0].id))).rejects.toThrow(/cut from/);
     expect(engine.loaded).toEqual([]);
   });
 });

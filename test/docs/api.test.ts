@@ -40,7 +40,9 @@ const NON_OPENAPI: Record<string, string> = {
   'GET /web/{file}': '/web/app.js',
   'GET /web/{country}/manifest.json': '/web/ru/manifest.json',
   'GET /web/{country}/entry.dict': '/web/ru/entry.dict',
-  'GET /web/{country}/places/{file}': '/web/ru/places/2763c110-cb8b-416a-9dac-ad28a55b4402.dict',
+  'GET /web/{country}/places/{file}': '/web/ru/places/0.dict',
+  // Екатеринбург's pack (the 139th: id 3u), a place with houses
+  'GET /web/{country}/codes/{file}': '/web/ru/codes/3u.dict',
   'GET /v1/openapi.json': '/v1/openapi.json',
   'GET /widget.js': '/widget.js',
 };

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBlob, type BlobFile } from '../../../engine/dictionary.js';
-import { composeBlob, decodeFragment, ENTRY_LEVELS, packFile, type Fragment, type PackGlobal, type PacksManifest } from '../../../engine/packs.js';
+import { codeHouseCodes, codesFile, composeBlob, decodeFragment, ENTRY_LEVELS, HOUSE_CODE_COLUMNS, packFile, packId, type Fragment, type HouseCodesPart, type PackGlobal, type PacksManifest } from '../../../engine/packs.js';
 import { buildCountryPacks } from '../../../web/build-packs.js';
 import { webBlob } from '../../../web/build-web-dict.js';
 import { DICTIONARIES_DIR } from '../../helpers/engine.js';
@@ -21,6 +21,7 @@ let whole: BlobFile;
 let manifest: PacksManifest;
 let entry: { pack: Fragment; global: PackGlobal };
 const fragmentOf = async (file: string) => decodeFragment((decodeBlob(await readFile(join(dir, 'ru', file)), file) as unknown as { pack: Fragment }).pack);
+const codesOf = async (file: string) => codeHouseCodes((decodeBlob(await readFile(join(dir, 'ru', file)), file) as unknown as { codes: HouseCodesPart }).codes, false);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'packs-'));
@@ -45,11 +46,17 @@ describe('buildCountryPacks(webBlob, to)', () => {
     expect(manifest.country).toBe('ru');
     expect(manifest.buildId).toBe(whole.buildId);
     expect(manifest.packs.length).toBeGreaterThan(10);
-    for (const pack of manifest.packs) {
-      expect(existsSync(join(dir, 'ru', packFile(pack.code)))).toBe(true);
-      expect(existsSync(join(dir, 'ru', `${packFile(pack.code)}.gz`))).toBe(true);
+    manifest.packs.forEach((pack, k) => {
+      // the pack's id is its index in base 36: the entry pack names it so
+      expect(pack.id).toBe(packId(k));
+      expect(pack.file).toBe(packFile(pack.id));
+      expect(existsSync(join(dir, 'ru', packFile(pack.id)))).toBe(true);
+      expect(existsSync(join(dir, 'ru', `${packFile(pack.id)}.gz`))).toBe(true);
       expect(pack.bytes).toBeGreaterThan(pack.gzipBytes);
-    }
+      // a place with houses has its house codes pack
+      expect(pack.codes?.file ?? null).toBe(pack.houses > 0 ? codesFile(pack.id) : null);
+      if (pack.codes) expect(existsSync(join(dir, 'ru', pack.codes.file))).toBe(true);
+    });
     // every house is in exactly one pack
     expect(manifest.totals.houses).toBe(whole.counts.houses);
     const ekb = manifest.packs.find((p) => p.fullName === 'Свердловская обл, г Екатеринбург')!;
@@ -57,15 +64,16 @@ describe('buildCountryPacks(webBlob, to)', () => {
     expect(ekb.houses).toBeGreaterThan(10_000);
   });
 
-  it('puts the whole dictionary back together from the entry and every place pack, section for section', async () => {
-    const packs = await Promise.all(manifest.packs.map((p) => fragmentOf(packFile(p.code))));
-    const { blob } = composeBlob(entry.global, [entry.pack, ...packs], whole.buildId);
+  it('puts the whole dictionary back together from the entry and every place pack and house codes pack, section for section', async () => {
+    const packs = await Promise.all(manifest.packs.map((p) => fragmentOf(p.file)));
+    const codes = await Promise.all(manifest.packs.filter((p) => p.codes).map((p) => codesOf(p.codes!.file)));
+    const { blob } = composeBlob(entry.global, [entry.pack, ...packs], whole.buildId, codes);
     for (const [name, section] of Object.entries(whole.core)) {
       expect(Buffer.from(blob.core[name] ?? []).equals(Buffer.from(section)), `core.${name}`).toBe(true);
     }
     expect(blob.host.houses.pool).toEqual(whole.host.houses.pool);
     expect(blob.host.houses.postcodes).toEqual(whole.host.houses.postcodes);
-    for (const name of ['fias', 'gar', 'flags', 'postcode', 'labels'] as const) {
+    for (const name of ['fias', 'gar', 'osmType', 'osmId', 'flags', 'postcode', 'labels'] as const) {
       const column = whole.host.houses[name] as Uint8Array | undefined;
       if (column) expect(Buffer.from(blob.host.houses[name] as Uint8Array).equals(Buffer.from(column)), `houses.${name}`).toBe(true);
     }
@@ -80,8 +88,19 @@ describe('buildCountryPacks(webBlob, to)', () => {
     expect(levels(alone).length).toBe(levels(whole).filter((level) => level <= ENTRY_LEVELS).length);
 
     const ekb = manifest.packs.find((p) => p.fullName === 'Свердловская обл, г Екатеринбург')!;
-    const withEkb = composeBlob(entry.global, [entry.pack, await fragmentOf(packFile(ekb.code))], 'ekb').blob;
+    const withEkb = composeBlob(entry.global, [entry.pack, await fragmentOf(ekb.file)], 'ekb').blob;
     expect(withEkb.counts.houses).toBe(ekb.houses);
     expect(levels(withEkb).length).toBe(levels(alone).length + ekb.objects);
+  });
+
+  it('keeps the houses\' registry codes out of a place pack, in its house codes pack', async () => {
+    const ekb = manifest.packs.find((p) => p.fullName === 'Свердловская обл, г Екатеринбург')!;
+    const pack = await fragmentOf(ekb.file);
+    for (const name of HOUSE_CODE_COLUMNS) expect(pack.houseColumns[name], name).toBeUndefined();
+    const codes = await codesOf(ekb.codes!.file);
+    expect(Buffer.from(codes.houses).equals(Buffer.from(pack.ids.houses))).toBe(true);
+    const fias = codes.columns.fias as Uint8Array;
+    expect(fias.byteLength).toBe(ekb.houses * 16);
+    expect(ekb.codes!.gzipBytes).toBeGreaterThan(0);
   });
 });
