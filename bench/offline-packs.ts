@@ -8,7 +8,12 @@
  * dictionary.
  *
  *   nice -n 5 npx tsx bench/offline-packs.ts [--sizes 250000,1000000,4000000] [--generator template|national]
+ *                                            [--places 160000 | --city 60000]
  *                                            [--no-extracts] [--results bench/offline-packs.json]
+ *
+ * `--places N`: one dictionary of N places (national names) of HOUSES_PER_PLACE houses each, one in CITY_EVERY a
+ * city, the others settlements: the entry pack at a national count of places. `--city H`: one city of H houses (the
+ * template's copies' streets under one city, a name each): the pack of a city of a million people.
  *
  * Archives and blobs are kept in build/synth/ (ru-gar-[national-]<houses>.dict) and reused (bench/build-scale.ts's
  * generators: `template` copies region 99 into towns, `national` names streets and villages as the country does);
@@ -23,10 +28,11 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'msgpackr';
 import { decodeBlob } from '../engine/dictionary.js';
-import { packFile, type PacksManifest } from '../engine/packs.js';
+import { packFile, type PackEntry, type PacksManifest } from '../engine/packs.js';
 import { defaultWasmFile } from '../engine/index.js';
 import { buildCountryPacks } from '../web/build-packs.js';
 import { webBlob } from '../web/build-web-dict.js';
+import { blobMapBytes } from '../dictionaries/blob-writer.js';
 import { createEngine } from '../web/engine.js';
 import { existingArchive, generateGarScale, type GarScaleOptions } from './synth/gar-scale.js';
 import { existingNational, generateGarNational } from './synth/gar-national.js';
@@ -46,11 +52,17 @@ function runChild(script: string, args: string[], env: Record<string, string> = 
   return new Promise((done, fail) => child.on('close', (code) => (code === 0 ? done(stdout) : fail(new Error(`${script} ${args[0]} failed (exit ${code})`)))));
 }
 
-/** The synthetic server blob of `houses` houses: generated and built once, then reused. */
-export async function syntheticBlob(houses: number, national = false): Promise<string> {
+/**
+ * The synthetic server blob of `houses` houses: generated and built once, then reused. `shape`: a national count of
+ * places of a few houses each (gar-scale.ts `places`), or one city of all the houses in one region (`oneCity`).
+ */
+export async function syntheticBlob(houses: number, national = false, shape: Pick<GarScaleOptions, 'places' | 'oneCity'> = {}): Promise<string> {
   await mkdir(SYNTH_DIR, { recursive: true });
-  const name = `gar-${national ? 'national-' : ''}${houses}`;
-  const options: GarScaleOptions = { source: join(DATA_DIR, 'ru/gar/gar_xml.zip'), seed: 1, regions: 85, cadastralShare: 0.6, houses, out: join(SYNTH_DIR, `${name}.zip`), log };
+  const kind = shape.places ? `places-${shape.places.copies}-` : shape.oneCity ? 'city-' : '';
+  const name = `gar-${national ? 'national-' : ''}${kind}${houses}`;
+  const options: GarScaleOptions = {
+    source: join(DATA_DIR, 'ru/gar/gar_xml.zip'), seed: 1, regions: shape.oneCity ? 1 : 85, cadastralShare: 0.6, houses, out: join(SYNTH_DIR, `${name}.zip`), log, ...shape,
+  };
   const archive = national
     ? (await existingNational(options)) ?? (await generateGarNational(options))
     : (await existingArchive(options)) ?? (await generateGarScale(options));
@@ -88,7 +100,7 @@ interface PackFigures {
   cutSeconds: number;
   entry: PacksManifest['entry'];
   packs: number;
-  largest: { name: string; houses: number; bytes: number; gzipBytes: number };
+  largest: { name: string; houses: number; bytes: number; gzipBytes: number; codes: { bytes: number; gzipBytes: number } | null };
   median: { bytes: number; gzipBytes: number; houses: number };
   /** the smallest pack with houses: a village's */
   village: { name: string; houses: number; bytes: number; gzipBytes: number } | null;
@@ -98,12 +110,36 @@ interface PackFigures {
   largestSections: ReturnType<typeof sectionSizes>;
   /** Node, one run: entry bytes → engine → first hint; then the largest pack's bytes → its first street hint */
   timings: { entryToFirstHintMs: number; packToStreetHintMs: number; hint: string };
-  ekaterinburg?: { houses: number; bytes: number; gzipBytes: number };
+  ekaterinburg?: { houses: number; bytes: number; gzipBytes: number; codes: PackEntry['codes'] };
 }
 
-async function measure(label: string, serverBlob: string, out: string, houses: number): Promise<PackFigures> {
+/**
+ * The web dictionary with its houses' coordinates taken from the real extract's houses (build/dictionaries/ru.dict,
+ * mostly Екатеринбург's, in their order: a street's houses after one another), cycled, cycle k stretched by k × 7 %
+ * about the first house and moved 0.05° north, so no cycle repeats another's steps (gzip would take a repeat to
+ * nothing): GAR has no coordinates, so a synthetic city's houses have none, while a real city's have.
+ */
+async function withRealCoordinates(web: Uint8Array): Promise<Uint8Array> {
+  const extract = decodeBlob(await readFile(join(ROOT, 'build', 'dictionaries', 'ru.dict')));
+  const real = new Int32Array(new Uint8Array(extract.core.houseCoords!).buffer);
+  const blob = decodeBlob(web) as ReturnType<typeof decodeBlob> & Record<string, unknown>;
+  const houses = (blob.core.houses?.byteLength ?? 0) / 4;
+  const pairs = real.length / 2;
+  const coords = new Int32Array(houses * 2);
+  for (let h = 0; h < houses; h++) {
+    const cycle = Math.floor(h / pairs);
+    const stretch = 1 + cycle * 0.07;
+    const at = (h % pairs) * 2;
+    coords[h * 2] = real[0] + Math.round((real[at] - real[0]) * stretch) + cycle * 50_000;
+    coords[h * 2 + 1] = real[1] + Math.round((real[at + 1] - real[1]) * stretch);
+  }
+  return blobMapBytes({ ...blob, core: { ...blob.core, houseCoords: new Uint8Array(coords.buffer) } });
+}
+
+async function measure(label: string, serverBlob: string, out: string, houses: number, realCoordinates = false): Promise<PackFigures> {
   const started = performance.now();
-  const web = webBlob(await readFile(serverBlob), serverBlob).bytes;
+  const plain = webBlob(await readFile(serverBlob), serverBlob).bytes;
+  const web = realCoordinates ? await withRealCoordinates(plain) : plain;
   await rm(out, { recursive: true, force: true });
   const manifest = await buildCountryPacks(web, out, serverBlob);
   const cutSeconds = (performance.now() - started) / 1000;
@@ -136,7 +172,7 @@ async function measure(label: string, serverBlob: string, out: string, houses: n
     cutSeconds,
     entry: manifest.entry,
     packs: manifest.packs.length,
-    largest: { name: largest.fullName, houses: largest.houses, bytes: largest.bytes, gzipBytes: largest.gzipBytes },
+    largest: { name: largest.fullName, houses: largest.houses, bytes: largest.bytes, gzipBytes: largest.gzipBytes, codes: largest.codes && { bytes: largest.codes.bytes, gzipBytes: largest.codes.gzipBytes } },
     median: { bytes: median.bytes, gzipBytes: median.gzipBytes, houses: median.houses },
     village: village && { name: village.fullName, houses: village.houses, bytes: village.bytes, gzipBytes: village.gzipBytes },
     total: { bytes: manifest.totals.bytes, gzipBytes: manifest.totals.gzipBytes },
@@ -144,7 +180,7 @@ async function measure(label: string, serverBlob: string, out: string, houses: n
     entrySections: sectionSizes(entryBytes).slice(0, 12),
     largestSections: sectionSizes(largestBytes).slice(0, 12),
     timings: { entryToFirstHintMs, packToStreetHintMs, hint: streets[0]?.addressFull ?? '' },
-    ...(ekb ? { ekaterinburg: { houses: ekb.houses, bytes: ekb.bytes, gzipBytes: ekb.gzipBytes } } : {}),
+    ...(ekb ? { ekaterinburg: { houses: ekb.houses, bytes: ekb.bytes, gzipBytes: ekb.gzipBytes, codes: ekb.codes } } : {}),
   };
 }
 
@@ -154,6 +190,9 @@ function firstStreetWord(records: Array<{ street: { name: string } }>): string {
 }
 
 const NATIONAL_HOUSES = 35_000_000;
+/** the places mode's houses a place (the template's first ones) and its share of cities (≈1,100 of ≈160,000 places) */
+const HOUSES_PER_PLACE = 3;
+const CITY_EVERY = 140;
 /** entry objects of a national dictionary: ≈ 85 regions, 2,300 areas, 1,100 cities, 155,000 settlements (Rosstat 2021) */
 const NATIONAL_PLACES = 160_000;
 
@@ -162,12 +201,24 @@ async function main(): Promise<void> {
   const option = (name: string) => (args.indexOf(`--${name}`) >= 0 ? args[args.indexOf(`--${name}`) + 1] : undefined);
   const sizes = (option('sizes') ?? '250000,1000000,4000000').split(',').map(Number);
   const results: PackFigures[] = [];
-  const national = option('generator') === 'national';
-  for (const houses of sizes) {
-    const blob = await syntheticBlob(houses, national);
+  const national = option('generator') === 'national' || option('places') !== undefined || option('city') !== undefined;
+  // --places N: N places of HOUSES_PER_PLACE houses (one in CITY_EVERY a city); --city H: one city of H houses
+  const places = option('places') === undefined ? undefined : { copies: Number(option('places')), houses: HOUSES_PER_PLACE, cityEvery: CITY_EVERY };
+  const oneCity = option('city') !== undefined;
+  const runs = places ? [places.copies * HOUSES_PER_PLACE] : oneCity ? [Number(option('city'))] : sizes;
+  for (const houses of runs) {
+    const blob = await syntheticBlob(houses, national, { places, oneCity });
     log(`${houses}: cutting packs of ${blob}`);
-    const label = `synthetic${national ? ' national' : ''} ${houses.toLocaleString('en-US')}`;
-    const figures = await measure(label, blob, join(SYNTH_DIR, `packs-${national ? 'national-' : ''}${houses}`), houses);
+    const kind = places ? ` places ${places.copies.toLocaleString('en-US')},` : oneCity ? ' one city,' : '';
+    const label = `synthetic${national ? ' national' : ''}${kind} ${houses.toLocaleString('en-US')}`;
+    const figures = await measure(label, blob, join(SYNTH_DIR, `packs-${national ? 'national-' : ''}${places ? 'places-' : oneCity ? 'city-' : ''}${houses}`), houses);
+    if (oneCity) {
+      // the same city with real coordinates on its houses (withRealCoordinates)
+      const real = await measure(`${label}, real coordinates`, blob, join(SYNTH_DIR, `packs-national-city-coords-${houses}`), houses, true);
+      results.push(figures);
+      results.push(real);
+      continue;
+    }
     log(`${houses}: entry ${(figures.entry.gzipBytes / 1024).toFixed(1)} KB gzip, largest ${(figures.largest.gzipBytes / 1024).toFixed(1)} KB gzip`);
     results.push(figures);
   }
@@ -205,11 +256,11 @@ function formatTable(output: { synthetic: PackFigures[]; real: PackFigures[]; ex
   const kb = (n: number) => (n / 1024).toFixed(1);
   const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
   const lines = [
-    '| dictionary | houses | entry places | entry KB (gzip) | packs | largest pack KB (gzip), houses | median pack KB (gzip) | village pack KB (gzip) | manifest KB (gzip) | cut s | entry → first hint ms | pack → street hint ms |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| dictionary | houses | entry places | entry KB (gzip) | packs | largest pack KB (gzip), houses | its house codes KB (gzip) | median pack KB (gzip) | village pack KB (gzip) | manifest KB (gzip) | cut s | entry → first hint ms | pack → street hint ms |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const r of [...output.synthetic, ...output.real]) {
-    lines.push(`| ${r.label} | ${f0(r.houses)} | ${f0(r.places)} | ${kb(r.entry.bytes)} (${kb(r.entry.gzipBytes)}) | ${f0(r.packs)} | ${kb(r.largest.bytes)} (${kb(r.largest.gzipBytes)}), ${f0(r.largest.houses)} ${r.largest.name} | ${kb(r.median.bytes)} (${kb(r.median.gzipBytes)}) | ${r.village ? `${kb(r.village.bytes)} (${kb(r.village.gzipBytes)})` : '–'} | ${kb(r.manifest.bytes)} (${kb(r.manifest.gzipBytes)}) | ${r.cutSeconds.toFixed(1)} | ${f0(r.timings.entryToFirstHintMs)} | ${f0(r.timings.packToStreetHintMs)} |`);
+    lines.push(`| ${r.label} | ${f0(r.houses)} | ${f0(r.places)} | ${kb(r.entry.bytes)} (${kb(r.entry.gzipBytes)}) | ${f0(r.packs)} | ${kb(r.largest.bytes)} (${kb(r.largest.gzipBytes)}), ${f0(r.largest.houses)} ${r.largest.name} | ${r.largest.codes ? `${kb(r.largest.codes.bytes)} (${kb(r.largest.codes.gzipBytes)})` : '–'} | ${kb(r.median.bytes)} (${kb(r.median.gzipBytes)}) | ${r.village ? `${kb(r.village.bytes)} (${kb(r.village.gzipBytes)})` : '–'} | ${kb(r.manifest.bytes)} (${kb(r.manifest.gzipBytes)}) | ${r.cutSeconds.toFixed(1)} | ${f0(r.timings.entryToFirstHintMs)} | ${f0(r.timings.packToStreetHintMs)} |`);
   }
   const e = output.extrapolated;
   lines.push('', `Entry pack at 35 M houses: ${kb(e.byHouses.gzipBytes)} KB gzip (${e.byHouses.method}); ${kb(e.byPlaces.lowGzipBytes)}–${kb(e.byPlaces.gzipBytes)} KB gzip (${e.byPlaces.method}).`);

@@ -131,9 +131,14 @@ export class NationalNames {
 export async function generateGarNational(options: GarScaleOptions): Promise<GarScaleResult> {
   const seed = (options.seed ?? 1) >>> 0;
   // the number of towns is known only once the template is read: the tail is sized from the houses asked for (the
-  // template region has ≈600 houses)
-  const names = new NationalNames(seed, Math.ceil(options.houses / 600));
-  return generateGarScale({ ...options, names: 'national', rename: (copy, object, level) => names.rename(copy, object, level) });
+  // template region has ≈600 houses), or the places
+  const names = new NationalNames(seed, options.places?.copies ?? Math.ceil(options.houses / 600));
+  // one city (`oneCity`): the first copy's streets named as a town's, the others' each a name of its own (a city has
+  // one Ленина, not one a copy)
+  const rename = options.oneCity
+    ? (copy: number, object: number, level: string) => (copy === 0 ? names.rename(copy, object, level) : madeUp(copy * 4096 + object, level === '6' ? VILLAGE_ENDINGS : STREET_ENDINGS))
+    : (copy: number, object: number, level: string) => names.rename(copy, object, level);
+  return generateGarScale({ ...options, names: 'national', rename });
 }
 
 /** existingArchive for an archive of this generator */

@@ -28,7 +28,10 @@
  *
  * Usage: tsx bench/synth/gar-scale.ts --houses 1000000 [--out build/synth/gar-1000000.zip]
  *        [--source ../shared/data/ru/gar/gar_xml.zip] [--seed 1] [--regions 85] [--cadastral 0.6] [--apartments 0]
- *        [--level 1]
+ *        [--level 1] [--places 160000 [--houses-per-place 3] [--city-every 140]] [--one-city]
+ *
+ * `--places N`: N copies of a few houses each, one in `--city-every` a city, the others settlements (a national
+ * count of places; `places`); `--one-city`: every copy's streets in one city (`oneCity`).
  */
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -65,6 +68,15 @@ export interface GarScaleOptions {
   rename?: (copy: number, object: number, level: string, name: string) => string;
   /** a word that tells archives of different `rename`s apart (kept in the sidecar, compared by existingArchive) */
   names?: string;
+  /**
+   * Places mode: `copies` copies (instead of enough for `houses`), each keeping only its first `houses` current
+   * houses and the streets above them (the template's other objects and every record of theirs dropped), and one copy
+   * in `cityEvery` a city (`г`, GAR level 5), the others settlements (`п`, GAR level 6): a national count of places
+   * with few houses, for what grows with the places (the offline entry pack, bench/offline-packs.ts).
+   */
+  places?: { copies: number; houses: number; cityEvery: number };
+  /** every copy's streets and houses under the first copy's city: one city of `houses` houses (one region) */
+  oneCity?: boolean;
   log?: (line: string) => void;
 }
 
@@ -82,6 +94,8 @@ export interface GarScaleResult {
   apartmentsPerHouse: number;
   /** the `names` option: which generator named the copies' places and streets ('template' by default) */
   names?: string;
+  places?: GarScaleOptions['places'];
+  oneCity?: boolean;
   /** uncompressed XML bytes written */
   xmlBytes: number;
   zipBytes: number;
@@ -221,6 +235,27 @@ function addApartments(template: Template, perHouse: number, seed: number): void
   });
 }
 
+/**
+ * Places mode: the template cut to its region object, its first `houses` current houses and the objects between
+ * them (their streets, by the administrative hierarchy); every record of another object is dropped, and so are the
+ * records of no object (normative documents: the reader does not read them).
+ */
+function keepFirstHouses(template: Template, houses: number): void {
+  const kept = new Set<string>();
+  for (const record of template.tables.find((t) => t.table === 'AS_ADDR_OBJ')?.records ?? []) {
+    if (record.attributes.LEVEL === '1') kept.add(record.attributes.OBJECTID);
+  }
+  const current = template.tables.find((t) => t.table === 'AS_HOUSES')!.records.filter((r) => r.element === 'HOUSE' && isCurrent(r.attributes));
+  const parent = new Map<string, string>();
+  for (const record of template.tables.find((t) => t.table === 'AS_ADM_HIERARCHY')?.records ?? []) {
+    if (record.attributes.ISACTIVE === '1') parent.set(record.attributes.OBJECTID, record.attributes.PARENTOBJID);
+  }
+  for (const house of current.slice(0, houses)) {
+    for (let id: string | undefined = house.attributes.OBJECTID; id && !kept.has(id); id = parent.get(id)) kept.add(id);
+  }
+  for (const table of template.tables) table.records = table.records.filter((r) => r.attributes.OBJECTID !== undefined && kept.has(r.attributes.OBJECTID));
+}
+
 // ---- compiled records ----
 
 /** distinct template values of one id space, numbered densely */
@@ -244,6 +279,9 @@ type Slot =
   | { kind: 'regionCode' }
   | { kind: 'kladr'; value: string }
   | { kind: 'cityName' }
+  | { kind: 'cityLevel' }
+  | { kind: 'cityType' }
+  | { kind: 'cityWord' }
   | { kind: 'cadastral'; house: number }
   | { kind: 'objectName'; object: number; level: string; name: string };
 
@@ -258,6 +296,8 @@ interface CopyContext {
   regionCode: string;
   regionObjectId: number;
   cityName: string;
+  /** a city, not a settlement (places mode: one copy in `cityEvery`) */
+  city: boolean;
 }
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -354,13 +394,18 @@ class Compiler {
           break;
         case 'LEVEL':
         case 'LEVELID':
-          text += ofRegionObject && value === '1' ? '5' : escapeXml(value);
+          if (ofRegionObject && value === '1') slot({ kind: 'cityLevel' });
+          else text += escapeXml(value);
+          break;
+        case 'TYPENAME':
+          if (table === 'AS_ADDR_OBJ' && ofRegionObject) slot({ kind: 'cityType' });
+          else text += escapeXml(value);
           break;
         case 'VALUE':
           if (record.cadastralHouse !== undefined) slot({ kind: 'cadastral', house: record.cadastralHouse });
           else if ((a.TYPEID === PARAM_KLADR || a.TYPEID === PARAM_KLADR_PLAIN) && /^\d{11,}$/.test(value)) slot({ kind: 'kladr', value });
           else if (a.TYPEID === PARAM_OFFICIAL_NAME && ofRegionObject) {
-            text += 'Город ';
+            slot({ kind: 'cityWord' });
             slot({ kind: 'cityName' });
           } else if (a.TYPEID === PARAM_OFFICIAL_NAME && this.objectName(a, value)) slot(this.objectName(a, value)!);
           else text += escapeXml(value);
@@ -401,14 +446,21 @@ export function syntheticGuid(seed: number, copy: number, index: number): string
 }
 
 class Renderer {
+  /** oneCity: the object indexes of the template's region object, whose ids are the first copy's in every copy */
+  private readonly cityIndexes: Set<number>;
+
   constructor(
     private readonly seed: number,
     private readonly compiler: Compiler,
     private readonly rename?: GarScaleOptions['rename'],
-  ) {}
+    oneCity = false,
+  ) {
+    this.cityIndexes = new Set(oneCity ? [...compiler.regionObjects].map((id) => compiler.objects.index(id)) : []);
+  }
 
   id(space: IdSpace, index: number, copy: number): number {
-    return RESERVED_IDS + copy * space.size + index + 1;
+    const from = space === this.compiler.objects && this.cityIndexes.has(index) ? 0 : copy;
+    return RESERVED_IDS + from * space.size + index + 1;
   }
 
   render(pieces: Piece[], c: CopyContext): string {
@@ -437,12 +489,23 @@ class Renderer {
           break;
         case 'kladr': {
           // SS RRR GGG …: region digits of the folder, city digits of the copy
+          // (more than 999 copies in a folder: the thousands in the district digits RRR)
           const city = String(c.copyInRegion % 1000).padStart(3, '0');
-          out += c.regionCode + piece.value.slice(2, 5) + city + piece.value.slice(8);
+          const district = c.copyInRegion >= 1000 ? String(Math.floor(c.copyInRegion / 1000)).padStart(3, '0') : piece.value.slice(2, 5);
+          out += c.regionCode + district + city + piece.value.slice(8);
           break;
         }
         case 'cityName':
           out += escapeXml(c.cityName);
+          break;
+        case 'cityLevel':
+          out += c.city ? '5' : '6';
+          break;
+        case 'cityType':
+          out += c.city ? 'г' : 'п';
+          break;
+        case 'cityWord':
+          out += c.city ? 'Город ' : 'Поселок ';
           break;
         case 'objectName':
           out += escapeXml(this.rename!(c.copy, piece.object, piece.level, piece.name));
@@ -487,11 +550,12 @@ class Renderer {
 /** One region folder's entry of one table: header, the folder's region records, then a copy per `read()`. */
 function tableStream(
   table: TemplateTable,
-  compiled: Piece[][],
+  compiled: Array<{ pieces: Piece[]; city: boolean }>,
   renderer: Renderer,
   folder: { index: number; code: string; name: string; firstCopy: number; copies: number; cityNames: string[] },
   date: string,
   counted: (bytes: number) => void,
+  shape: { cityEvery: number; oneCity: boolean },
 ): Readable {
   let next = -1; // -1: header; copies 0…n-1; n: closing tag
   const push = (stream: Readable, text: string) => {
@@ -520,10 +584,12 @@ function tableStream(
           regionCode: folder.code,
           regionObjectId: folder.index + 1,
           cityName: folder.cityNames[next],
+          city: (folder.firstCopy + next) % shape.cityEvery === 0,
         };
         next++;
         let text = '';
-        for (const pieces of compiled) text += renderer.render(pieces, context);
+        // one city: its own records once, in the first copy
+        for (const record of compiled) if (!(shape.oneCity && record.city && context.copy > 0)) text += renderer.render(record.pieces, context);
         push(this, text);
         return;
       }
@@ -555,18 +621,21 @@ export async function generateGarScale(options: GarScaleOptions): Promise<GarSca
   const apartmentsPerHouse = options.apartmentsPerHouse ?? 0;
   if (!(Number.isInteger(apartmentsPerHouse) && apartmentsPerHouse >= 0)) throw new Error(`--apartments must be a whole number ≥ 0 (got ${apartmentsPerHouse})`);
   addApartments(template, apartmentsPerHouse, seed);
+  if (options.places) keepFirstHouses(template, options.places.houses);
+  const keptPerCopy = options.places ? records('AS_HOUSES', 'HOUSE') + records('AS_STEADS', 'STEAD') : housesPerCopy;
 
-  const copies = Math.ceil(options.houses / housesPerCopy);
+  const copies = options.places ? options.places.copies : Math.ceil(options.houses / housesPerCopy);
   const regionCount = Math.min(options.regions ?? 85, copies);
   if (!(regionCount >= 1 && regionCount <= 99)) throw new Error(`--regions must be between 1 and 99 (got ${options.regions})`);
 
   const compiler = new Compiler(template, options.rename !== undefined);
-  const compiled = new Map(template.tables.map((t) => [t.table, t.records.map((r) => compiler.compile(t.table, r))]));
+  const compiled = new Map(template.tables.map((t) => [t.table, t.records.map((r) => ({ pieces: compiler.compile(t.table, r), city: compiler.regionObjects.has(r.attributes.OBJECTID) }))]));
   for (const space of compiler.spaces()) {
     if (RESERVED_IDS + copies * space.size + space.size > MAX_ID) throw new Error(`${copies} copies overflow GAR's 32-bit ids; ask for fewer houses`);
   }
   if (copies > GUID_FIELD - 100 || compiler.guids.size > GUID_FIELD) throw new Error(`${copies} copies overflow the synthetic GUID fields`);
-  const renderer = new Renderer(seed, compiler, options.rename);
+  const renderer = new Renderer(seed, compiler, options.rename, options.oneCity);
+  const shape = { cityEvery: options.places?.cityEvery ?? 1, oneCity: options.oneCity ?? false };
 
   const names = new NameGenerator(seed);
   const folders = Array.from({ length: regionCount }, (_, index) => {
@@ -575,7 +644,7 @@ export async function generateGarScale(options: GarScaleOptions): Promise<GarSca
     return { index, code: String(index + 1).padStart(2, '0'), name: names.region(), firstCopy, copies: end - firstCopy, cityNames: [] as string[] };
   });
   for (const folder of folders) for (let k = 0; k < folder.copies; k++) folder.cityNames.push(names.city());
-  log(`gar-scale: ${template.tables.length} tables of region ${template.region}, ${housesPerCopy} houses per copy, ${copies} copies in ${regionCount} regions → ${copies * housesPerCopy} houses`);
+  log(`gar-scale: ${template.tables.length} tables of region ${template.region}, ${keptPerCopy} houses per copy, ${copies} copies in ${regionCount} regions → ${copies * keptPerCopy} houses${options.oneCity ? ', one city' : ''}`);
 
   const out = resolve(options.out);
   await mkdir(dirname(out), { recursive: true });
@@ -606,7 +675,7 @@ export async function generateGarScale(options: GarScaleOptions): Promise<GarSca
     template.tables.forEach((table, tableIndex) => {
       const fileName = `${folder.code}/${table.table}_${template.date}_${syntheticGuid(seed ^ 0xf11e, folder.index, tableIndex)}.XML`;
       zip.addReadStreamLazy(fileName, entryOptions, (callback) =>
-        callback(null, tableStream(table, compiled.get(table.table)!, renderer, folder, template.date, counted)),
+        callback(null, tableStream(table, compiled.get(table.table)!, renderer, folder, template.date, counted, shape)),
       );
     });
   }
@@ -624,11 +693,13 @@ export async function generateGarScale(options: GarScaleOptions): Promise<GarSca
     seed,
     regions: regionCount,
     copies,
-    housesPerCopy,
-    houses: copies * housesPerCopy,
+    housesPerCopy: keptPerCopy,
+    houses: copies * keptPerCopy,
     cadastralShare,
     apartmentsPerHouse,
     names: options.names ?? 'template',
+    ...(options.places ? { places: options.places } : {}),
+    ...(options.oneCity ? { oneCity: true } : {}),
     xmlBytes,
     zipBytes: (await stat(out)).size,
     ms: Math.round(performance.now() - started),
@@ -649,8 +720,9 @@ export async function existingArchive(options: GarScaleOptions): Promise<GarScal
     previous.cadastralShare === (options.cadastralShare ?? 0.6) &&
     (previous.apartmentsPerHouse ?? 0) === (options.apartmentsPerHouse ?? 0) &&
     (previous.names ?? 'template') === (options.names ?? 'template') &&
-    previous.houses >= options.houses &&
-    previous.houses - previous.housesPerCopy < options.houses &&
+    JSON.stringify(previous.places ?? null) === JSON.stringify(options.places ?? null) &&
+    (previous.oneCity ?? false) === (options.oneCity ?? false) &&
+    (options.places !== undefined || (previous.houses >= options.houses && previous.houses - previous.housesPerCopy < options.houses)) &&
     (options.regions === undefined || previous.regions === Math.min(options.regions, previous.copies));
   return same && (await stat(out)).size === previous.zipBytes ? previous : undefined;
 }
@@ -674,6 +746,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     cadastralShare: option('cadastral') === undefined ? undefined : Number(option('cadastral')),
     apartmentsPerHouse: option('apartments') === undefined ? undefined : Number(option('apartments')),
     compressionLevel: option('level') === undefined ? undefined : Number(option('level')),
+    places: option('places') === undefined ? undefined : { copies: Number(option('places')), houses: Number(option('houses-per-place') ?? 3), cityEvery: Number(option('city-every') ?? 140) },
+    oneCity: args.includes('--one-city'),
     log: (line) => console.log(line),
   }).catch((error) => {
     console.error(`gar-scale failed: ${error instanceof Error ? error.message : error}`);
