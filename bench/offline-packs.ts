@@ -8,11 +8,12 @@
  * dictionary.
  *
  *   nice -n 5 npx tsx bench/offline-packs.ts [--sizes 250000,1000000,4000000] [--generator template|national]
- *                                            [--places 160000 | --city 60000]
+ *                                            [--places 160000 [--real-places] | --city 60000]
  *                                            [--no-extracts] [--results bench/offline-packs.json]
  *
  * `--places N`: one dictionary of N places (national names) of HOUSES_PER_PLACE houses each, one in CITY_EVERY a
- * city, the others settlements: the entry pack at a national count of places. `--city H`: one city of H houses (the
+ * city, the others settlements: the entry pack at a national count of places (`--real-places`: with the records of
+ * the ua extract's real places, `withRealPlaces`). `--city H`: one city of H houses (the
  * template's copies' streets under one city, a name each): the pack of a city of a million people.
  *
  * Archives and blobs are kept in build/synth/ (ru-gar-[national-]<houses>.dict) and reused (bench/build-scale.ts's
@@ -28,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'msgpackr';
 import { decodeBlob } from '../engine/dictionary.js';
+import { PooledColumn } from '../engine/columns.js';
 import { packFile, type PackEntry, type PacksManifest } from '../engine/packs.js';
 import { defaultWasmFile } from '../engine/index.js';
 import { buildCountryPacks } from '../web/build-packs.js';
@@ -136,10 +138,62 @@ async function withRealCoordinates(web: Uint8Array): Promise<Uint8Array> {
   return blobMapBytes({ ...blob, core: { ...blob.core, houseCoords: new Uint8Array(coords.buffer) } });
 }
 
-async function measure(label: string, serverBlob: string, out: string, houses: number, realCoordinates = false): Promise<PackFigures> {
+/**
+ * The web dictionary with its places' records taken from the real places of an extract (build/dictionaries/ua.dict,
+ * 29,978 places with coordinates, populations and postcodes, in its order: an area's places after one another):
+ * the k-th entry object below the regions gets the k-th real place's coordinates (cycled, stretched and moved as
+ * `withRealCoordinates` does), weight and postcode. GAR has no coordinates, and the generator's copies repeat one
+ * record, which gzip takes to nothing; a real place's record is ≈6 bytes gzip, its postcode ≈2.6.
+ */
+async function withRealPlaces(web: Uint8Array): Promise<Uint8Array> {
+  const extract = decodeBlob(webBlob(await readFile(join(ROOT, 'build', 'dictionaries', 'ua.dict'))).bytes);
+  const real = new Int32Array(new Uint8Array(extract.core.objects).buffer);
+  const realPostcodes = new PooledColumn(extract.host.objects.postcode);
+  const donors: number[] = [];
+  for (let id = 0; id < real.length / 10; id++) if (real[id * 10 + 1] > 1 && real[id * 10 + 1] <= 5 && real[id * 10 + 3] !== 0x7fffffff) donors.push(id);
+  const blob = decodeBlob(web) as ReturnType<typeof decodeBlob> & Record<string, unknown>;
+  const objects = new Int32Array(new Uint8Array(blob.core.objects).slice().buffer);
+  const count = objects.length / 10;
+  const lat = new Float64Array(count);
+  const lon = new Float64Array(count);
+  const postcodes = [''];
+  const postcodeIds = new Uint32Array(count);
+  const pooled = new Map<string, number>([['', 0]]);
+  let k = 0;
+  for (let id = 0; id < count; id++) {
+    const level = objects[id * 10 + 1];
+    if (level > 1 && level <= 5) {
+      const cycle = Math.floor(k / donors.length);
+      const donor = donors[k % donors.length] * 10;
+      const stretch = 1 + cycle * 0.07;
+      objects[id * 10 + 3] = real[donors[0] * 10 + 3] + Math.round((real[donor + 3] - real[donors[0] * 10 + 3]) * stretch) + cycle * 50_000;
+      objects[id * 10 + 4] = real[donors[0] * 10 + 4] + Math.round((real[donor + 4] - real[donors[0] * 10 + 4]) * stretch);
+      objects[id * 10 + 5] = real[donor + 5];
+      const postcode = realPostcodes.get(donor / 10);
+      if (!pooled.has(postcode)) {
+        pooled.set(postcode, postcodes.length);
+        postcodes.push(postcode);
+      }
+      postcodeIds[id] = pooled.get(postcode)!;
+      k++;
+    }
+    if (objects[id * 10 + 3] !== 0x7fffffff) {
+      lat[id] = objects[id * 10 + 3] / 1e6;
+      lon[id] = objects[id * 10 + 4] / 1e6;
+    }
+  }
+  const ids = postcodes.length > 0x10000 ? new Uint8Array(postcodeIds.buffer) : new Uint8Array(Uint16Array.from(postcodeIds).buffer);
+  return blobMapBytes({
+    ...blob,
+    core: { ...blob.core, objects: new Uint8Array(objects.buffer) },
+    host: { ...blob.host, objects: { ...blob.host.objects, lat: new Uint8Array(lat.buffer), lon: new Uint8Array(lon.buffer), postcode: { pool: postcodes, ids } } },
+  });
+}
+
+async function measure(label: string, serverBlob: string, out: string, houses: number, real: 'coordinates' | 'places' | null = null): Promise<PackFigures> {
   const started = performance.now();
   const plain = webBlob(await readFile(serverBlob), serverBlob).bytes;
-  const web = realCoordinates ? await withRealCoordinates(plain) : plain;
+  const web = real === 'coordinates' ? await withRealCoordinates(plain) : real === 'places' ? await withRealPlaces(plain) : plain;
   await rm(out, { recursive: true, force: true });
   const manifest = await buildCountryPacks(web, out, serverBlob);
   const cutSeconds = (performance.now() - started) / 1000;
@@ -211,10 +265,11 @@ async function main(): Promise<void> {
     log(`${houses}: cutting packs of ${blob}`);
     const kind = places ? ` places ${places.copies.toLocaleString('en-US')},` : oneCity ? ' one city,' : '';
     const label = `synthetic${national ? ' national' : ''}${kind} ${houses.toLocaleString('en-US')}`;
-    const figures = await measure(label, blob, join(SYNTH_DIR, `packs-${national ? 'national-' : ''}${places ? 'places-' : oneCity ? 'city-' : ''}${houses}`), houses);
+    const realPlaces = places && args.includes('--real-places');
+    const figures = await measure(`${label}${realPlaces ? ', real place records' : ''}`, blob, join(SYNTH_DIR, `packs-${national ? 'national-' : ''}${places ? 'places-' : oneCity ? 'city-' : ''}${houses}`), houses, realPlaces ? 'places' : null);
     if (oneCity) {
       // the same city with real coordinates on its houses (withRealCoordinates)
-      const real = await measure(`${label}, real coordinates`, blob, join(SYNTH_DIR, `packs-national-city-coords-${houses}`), houses, true);
+      const real = await measure(`${label}, real coordinates`, blob, join(SYNTH_DIR, `packs-national-city-coords-${houses}`), houses, 'coordinates');
       results.push(figures);
       results.push(real);
       continue;

@@ -582,7 +582,33 @@ export function fragmentOfBlob(blob: BlobFile): { fragment: Fragment; global: Pa
     hostTypes: blob.host.types,
     municipal: blob.host.municipal ?? {},
   };
-  return { fragment, global };
+  return { fragment: aligned(fragment), global };
+}
+
+/**
+ * The fragment with every section at an offset its widest rows can be read at: msgpack leaves sections at odd
+ * offsets, and a typed view of one (`view`) is then a copy, made again by every cut of a national dictionary.
+ */
+function aligned(fragment: Fragment): Fragment {
+  const align = (bytes: Uint8Array): Uint8Array => (bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes));
+  const alignColumn = (column: Column): Column => {
+    if (column instanceof Uint8Array) return align(column);
+    if (column && 'text' in column) return { text: column.text, ends: align(column.ends) };
+    if (column && 'pool' in column) return { pool: column.pool, ids: align(column.ids) };
+    return column;
+  };
+  const columns = (all: Record<string, Column>) => Object.fromEntries(Object.entries(all).map(([name, column]) => [name, alignColumn(column)]));
+  return {
+    ...fragment,
+    objects: align(fragment.objects),
+    objectColumns: columns(fragment.objectColumns),
+    houses: align(fragment.houses),
+    houseCoords: fragment.houseCoords && align(fragment.houseCoords),
+    houseColumns: columns(fragment.houseColumns),
+    labelParts: align(fragment.labelParts),
+    names: align(fragment.names),
+    nameWords: align(fragment.nameWords),
+  };
 }
 
 /** Levels of the entry pack's objects (1 region, 2 area, 3 city, 4 city area, 5 settlement). */
