@@ -23,14 +23,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'msgpackr';
 import { decodeBlob } from '../engine/dictionary.js';
 import { PooledColumn } from '../engine/columns.js';
-import { packFile, type PackEntry, type PacksManifest } from '../engine/packs.js';
+import { codesChunk, codesFile, packFile, type PackEntry, type PacksManifest } from '../engine/packs.js';
 import { defaultWasmFile } from '../engine/index.js';
 import { buildCountryPacks } from '../web/build-packs.js';
 import { webBlob } from '../web/build-web-dict.js';
@@ -102,7 +102,7 @@ interface PackFigures {
   cutSeconds: number;
   entry: PacksManifest['entry'];
   packs: number;
-  largest: { name: string; houses: number; bytes: number; gzipBytes: number; codes: { bytes: number; gzipBytes: number } | null };
+  largest: { name: string; houses: number; bytes: number; gzipBytes: number; codes: { chunks: number; bytes: number; gzipBytes: number; largestChunkGzipBytes: number } | null };
   median: { bytes: number; gzipBytes: number; houses: number };
   /** the smallest pack with houses: a village's */
   village: { name: string; houses: number; bytes: number; gzipBytes: number } | null;
@@ -226,7 +226,10 @@ async function measure(label: string, serverBlob: string, out: string, houses: n
     cutSeconds,
     entry: manifest.entry,
     packs: manifest.packs.length,
-    largest: { name: largest.fullName, houses: largest.houses, bytes: largest.bytes, gzipBytes: largest.gzipBytes, codes: largest.codes && { bytes: largest.codes.bytes, gzipBytes: largest.codes.gzipBytes } },
+    largest: {
+      name: largest.fullName, houses: largest.houses, bytes: largest.bytes, gzipBytes: largest.gzipBytes,
+      codes: largest.codes && { ...largest.codes, largestChunkGzipBytes: Math.max(...await Promise.all(Array.from({ length: largest.codes.chunks }, async (_, j) => (await stat(join(dir, `${codesFile(codesChunk(largest.id, j))}.gz`))).size))) },
+    },
     median: { bytes: median.bytes, gzipBytes: median.gzipBytes, houses: median.houses },
     village: village && { name: village.fullName, houses: village.houses, bytes: village.bytes, gzipBytes: village.gzipBytes },
     total: { bytes: manifest.totals.bytes, gzipBytes: manifest.totals.gzipBytes },
@@ -315,7 +318,7 @@ function formatTable(output: { synthetic: PackFigures[]; real: PackFigures[]; ex
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const r of [...output.synthetic, ...output.real]) {
-    lines.push(`| ${r.label} | ${f0(r.houses)} | ${f0(r.places)} | ${kb(r.entry.bytes)} (${kb(r.entry.gzipBytes)}) | ${f0(r.packs)} | ${kb(r.largest.bytes)} (${kb(r.largest.gzipBytes)}), ${f0(r.largest.houses)} ${r.largest.name} | ${r.largest.codes ? `${kb(r.largest.codes.bytes)} (${kb(r.largest.codes.gzipBytes)})` : '–'} | ${kb(r.median.bytes)} (${kb(r.median.gzipBytes)}) | ${r.village ? `${kb(r.village.bytes)} (${kb(r.village.gzipBytes)})` : '–'} | ${kb(r.manifest.bytes)} (${kb(r.manifest.gzipBytes)}) | ${r.cutSeconds.toFixed(1)} | ${f0(r.timings.entryToFirstHintMs)} | ${f0(r.timings.packToStreetHintMs)} |`);
+    lines.push(`| ${r.label} | ${f0(r.houses)} | ${f0(r.places)} | ${kb(r.entry.bytes)} (${kb(r.entry.gzipBytes)}) | ${f0(r.packs)} | ${kb(r.largest.bytes)} (${kb(r.largest.gzipBytes)}), ${f0(r.largest.houses)} ${r.largest.name} | ${r.largest.codes ? `${kb(r.largest.codes.bytes)} (${kb(r.largest.codes.gzipBytes)}) in ${r.largest.codes.chunks}, the largest ${kb(r.largest.codes.largestChunkGzipBytes)}` : '–'} | ${kb(r.median.bytes)} (${kb(r.median.gzipBytes)}) | ${r.village ? `${kb(r.village.bytes)} (${kb(r.village.gzipBytes)})` : '–'} | ${kb(r.manifest.bytes)} (${kb(r.manifest.gzipBytes)}) | ${r.cutSeconds.toFixed(1)} | ${f0(r.timings.entryToFirstHintMs)} | ${f0(r.timings.packToStreetHintMs)} |`);
   }
   const e = output.extrapolated;
   lines.push('', `Entry pack at 35 M houses: ${kb(e.byHouses.gzipBytes)} KB gzip (${e.byHouses.method}); ${kb(e.byPlaces.lowGzipBytes)}–${kb(e.byPlaces.gzipBytes)} KB gzip (${e.byPlaces.method}).`);

@@ -48,8 +48,21 @@ export function packIndexOf(id: string, count: number): number {
 
 /** A place's pack under its country's folder: its streets, sub-places and houses (`id`: packId). */
 export const packFile = (id: string): string => `places/${id}.dict`;
-/** A place's house codes pack (`HOUSE_CODE_COLUMNS` of its houses), fetched when a house is picked. */
-export const codesFile = (id: string): string => `codes/${id}.dict`;
+/**
+ * A place's houses go in house codes packs (`HOUSE_CODE_COLUMNS`) of CODES_CHUNK houses each, in the place pack's
+ * house order: the house at row r of place pack `id` has its codes in chunk `<id>-<r / CODES_CHUNK>`, fetched when a
+ * house of it is picked (a city of 60,000 GAR houses: ≈50 KB gzip a chunk, not ≈800 KB).
+ */
+export const CODES_CHUNK = 4096;
+export const codesChunk = (id: string, chunk: number): string => `${id}-${chunk}`;
+/** A house codes pack under its country's folder (`chunk`: codesChunk). */
+export const codesFile = (chunk: string): string => `codes/${chunk}.dict`;
+/** A chunk id's pack index and chunk, null when it is not one of a pack below `count`. */
+export function chunkOf(chunk: string, count: number): { index: number; chunk: number } | null {
+  const match = /^([0-9a-z]+)-(0|[1-9][0-9]{0,5})$/.exec(chunk);
+  const index = match ? packIndexOf(match[1], count) : -1;
+  return match && index >= 0 ? { index, chunk: Number(match[2]) } : null;
+}
 
 /** One place pack in the manifest. */
 export interface PackEntry {
@@ -68,8 +81,8 @@ export interface PackEntry {
   houses: number;
   bytes: number;
   gzipBytes: number;
-  /** the house codes pack (a place with houses): its file and sizes */
-  codes: { file: string; bytes: number; gzipBytes: number } | null;
+  /** the house codes packs (a place with houses): how many (`codes/<id>-<0…chunks − 1>.dict`), their bytes together */
+  codes: { chunks: number; bytes: number; gzipBytes: number } | null;
 }
 
 /** `<country>/manifest.json`: the entry pack and every place pack, for tools (pages read the entry alone). */
@@ -733,6 +746,23 @@ export function houseCodesPart(pack: Fragment): { pack: Fragment; codes: HouseCo
   return { pack: { ...pack, houseColumns }, codes: { houses: pack.ids.houses, columns } };
 }
 
+/** A place's house codes in chunks of CODES_CHUNK houses (its columns are fixed-width rows). */
+export function chunkHouseCodes(part: HouseCodesPart): HouseCodesPart[] {
+  const rows = part.houses.byteLength / 4;
+  const out: HouseCodesPart[] = [];
+  for (let from = 0; from < rows; from += CODES_CHUNK) {
+    const to = Math.min(rows, from + CODES_CHUNK);
+    const columns: Record<string, Column> = {};
+    for (const [name, column] of Object.entries(part.columns)) {
+      if (!(column instanceof Uint8Array)) throw new Error(`house codes column ${name}: not fixed-width rows`);
+      const width = column.byteLength / rows;
+      columns[name] = column.slice(from * width, to * width);
+    }
+    out.push({ houses: part.houses.slice(from * 4, to * 4), columns });
+  }
+  return out;
+}
+
 /** A house codes pack as its file holds it (ids and u32 columns as differences), and back. */
 export function codeHouseCodes(part: HouseCodesPart, encode: boolean): HouseCodesPart {
   const rows = part.houses.byteLength / 4;
@@ -787,7 +817,7 @@ export function cut(whole: Fragment, index: CutIndex, objects: Uint32Array, hous
  */
 export function composeBlob(
   global: PackGlobal, fragments: Fragment[], buildId: string, houseCodes: HouseCodesPart[] = [],
-): { blob: BlobFile; objectIds: Uint32Array } {
+): { blob: BlobFile; objectIds: Uint32Array; houseIds: Uint32Array } {
   const merged = Object.fromEntries(TABLES.map((t) => [t, mergeIds(fragments.map((f) => u32(f.ids[t])))])) as Record<Table, { ids: Uint32Array; picks: Picks }>;
   const ids = Object.fromEntries(TABLES.map((t) => [t, merged[t].ids])) as Record<Table, Uint32Array>;
   const f = gather(fragments, Object.fromEntries(TABLES.map((t) => [t, merged[t].picks])) as Record<Table, Picks>, ids);
@@ -925,5 +955,5 @@ export function composeBlob(
       metro: {},
     },
   };
-  return { blob, objectIds: ids.objects };
+  return { blob, objectIds: ids.objects, houseIds: ids.houses };
 }

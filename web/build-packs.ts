@@ -10,7 +10,8 @@
  *                                         and each one's pack id (the registry codes of places with a pack are in it)
  *   <to>/<country>/places/<id>.dict       a place's streets, sub-places and houses, with the words of their names,
  *                                         and the place's own codes (id: the pack's index in base 36)
- *   <to>/<country>/codes/<id>.dict        the registry codes of the place's houses (fetched when a house is picked)
+ *   <to>/<country>/codes/<id>-<n>.dict    the registry codes of the place's houses, CODES_CHUNK houses a file (the
+ *                                         one of a picked house is fetched)
  *
  * each with a .gz twin. Packs are blobs (format/blob.ts: magic, version, section checksums) written by the builder's
  * writer (dictionaries/blob-writer.ts), their tables under `pack`.
@@ -25,7 +26,7 @@ import { gzipSync } from 'node:zlib';
 import { decodeBlob } from '../engine/dictionary.js';
 import { PooledColumn, TextColumn } from '../engine/columns.js';
 import {
-  PACKS_FORMAT, codeHouseCodes, codesFile, codesInPack, cut, cutIndex, encodeColumn, encodeFragment, houseCodesPart, packFile, packId, placeCodes, withPlaceCodes, withoutPlaceCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
+  PACKS_FORMAT, chunkHouseCodes, codeHouseCodes, codesChunk, codesFile, codesInPack, cut, cutIndex, encodeColumn, encodeFragment, houseCodesPart, packFile, packId, placeCodes, withPlaceCodes, withoutPlaceCodes, fragmentOfBlob, planPacks, type Fragment, type PackEntry, type PackGlobal, type PacksManifest,
 } from '../engine/packs.js';
 import { COUNTRIES } from '../engine/types.js';
 import { levelFullName } from '../engine/type-placement.js';
@@ -95,10 +96,17 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
     const cutPack = withPlaceCodes(whole, cut(whole, index, Uint32Array.from(packObjects[k]), Uint32Array.from(packHouses[k])), Uint32Array.from(packPlaces[k]));
     const { pack: fragment, codes } = houseCodesPart(cutPack);
     const size = await write(packFile(id), 'place', { place: id, pack: encodeFragment(fragment) });
-    const codesSize = packHouses[k].length > 0 ? await write(codesFile(id), 'codes', { place: id, codes: codeHouseCodes(codes, true) }) : null;
+    const chunks = chunkHouseCodes(codes);
+    const codesSize = { chunks: chunks.length, bytes: 0, gzipBytes: 0 };
+    for (let j = 0; j < chunks.length; j++) {
+      const chunk = codesChunk(id, j);
+      const written = await write(codesFile(chunk), 'codes', { place: chunk, codes: codeHouseCodes(chunks[j], true) });
+      codesSize.bytes += written.bytes;
+      codesSize.gzipBytes += written.gzipBytes;
+    }
     packs.push({
       id, file: packFile(id), code, name: names.get(place), fullName: fullName(place), level: objects[place * 10 + 1],
-      objects: packObjects[k].length, houses: packHouses[k].length, ...size, codes: codesSize && { file: codesFile(id), ...codesSize },
+      objects: packObjects[k].length, houses: packHouses[k].length, ...size, codes: chunks.length > 0 ? codesSize : null,
     });
   }
 

@@ -8,7 +8,7 @@
  *   widget.mjs      the hints widget as an ES module exporting attach and detach (web/widget-bundle.ts)
  *   core.wasm       the release core, as the server runs it
  *   <country>.dict  web dictionaries (build-web-dict.ts)
- *   <country>/      offline packs cut from them (build-packs.ts): manifest.json, entry.dict, places/<code>.dict
+ *   <country>/      offline packs cut from them (build-packs.ts): manifest.json, entry.dict, places/<id>.dict, codes/<id>-<n>.dict
  *   manifest.json   the same manifest, for the host and the report
  *
  * and a .gz twin of each big file for clients that accept gzip. The build id is a hash of every output

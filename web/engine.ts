@@ -18,7 +18,7 @@ import { standardizeAddress } from '../engine/standardize.js';
 import { MIN_LETTERS, letterCount } from '../engine/hint-letters.js';
 import { decodeBlob } from '../engine/dictionary.js';
 import {
-  PACKS_FORMAT, codeHouseCodes, composeBlob, decodeColumn, decodeFragment, indexOf, packId, packIndexOf, placeCodes, type Fragment, type HouseCodesPart, type PackGlobal,
+  CODES_CHUNK, PACKS_FORMAT, chunkOf, codeHouseCodes, codesChunk, composeBlob, decodeColumn, decodeFragment, indexOf, packId, packIndexOf, placeCodes, type Fragment, type HouseCodesPart, type PackGlobal,
 } from '../engine/packs.js';
 import { PooledColumn, TextColumn } from '../engine/columns.js';
 import { levelFullName } from '../engine/type-placement.js';
@@ -118,7 +118,7 @@ export interface PackedHints {
 export type PackKind = 'place' | 'codes';
 
 export interface PackedOptions {
-  /** fetches a pack's bytes: `places/<id>.dict`, or `codes/<id>.dict` for `codes`, beside the entry pack */
+  /** fetches a pack's bytes: `places/<id>.dict`, or `codes/<id>.dict` for `codes` (`id`: `<pack id>-<n>`), beside the entry pack */
   fetchPack?: (id: string, kind: PackKind) => Promise<ArrayBuffer | ArrayBufferView>;
   /** pack ids, or codes of cities, regions and areas (every place pack under them), to load at once */
   preload?: readonly string[];
@@ -139,15 +139,15 @@ export interface PackedEngine extends WebEngine {
   /** the place of a pack with its region and area: `Свердловская обл, г Екатеринбург` (from the entry) */
   packName(id: string): string;
   hasPack(id: string): boolean;
-  /** whether the place's house codes pack is loaded */
-  hasCodes(id: string): boolean;
+  /** whether a house codes pack (`<id>-<n>`, codesChunk) is loaded */
+  hasCodes(chunk: string): boolean;
   /** fetches the pack (`fetchPack`) and adds it; a pack already loaded or on its way is not fetched again */
   loadPack(id: string, kind?: PackKind): Promise<void>;
   /** adds a pack's bytes (a place's pack or its house codes pack, from a cache); refuses one of another cut or place */
   addPack(id: string, bytes: ArrayBuffer | ArrayBufferView): Promise<void>;
   /**
-   * A chosen house hint made whole: its place's house codes pack fetched (once) and the record read again with its
-   * codes. A house whose codes are not loaded has `houseDetails.codes` null in every hint; when its codes pack cannot
+   * A chosen house hint made whole: the house codes pack of its house (one of its place's, CODES_CHUNK houses each)
+   * fetched (once) and the record read again with its codes. A house whose codes are not loaded has `houseDetails.codes` null in every hint; when its codes pack cannot
    * be fetched, this rejects and the record stays so.
    */
   complete(record: AddressRecord): Promise<AddressRecord>;
@@ -202,10 +202,10 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
   const codes = new Map<string, HouseCodesPart>();
   const pending = new Map<string, Promise<void>>();
 
-  type Current = ReturnType<typeof engineOver> & { objectIds: Uint32Array };
+  type Current = ReturnType<typeof engineOver> & { objectIds: Uint32Array; houseIds: Uint32Array };
   const compose = async (): Promise<Current> => {
-    const { blob, objectIds } = composeBlob(global, [entryPack, ...fragments.values()], `${entry.source}+${fragments.size}+${codes.size}`, [...codes.values()]);
-    return { ...engineOver(await LoadedDictionary.fromBlob(blob, module)), objectIds };
+    const { blob, objectIds, houseIds } = composeBlob(global, [entryPack, ...fragments.values()], `${entry.source}+${fragments.size}+${codes.size}`, [...codes.values()]);
+    return { ...engineOver(await LoadedDictionary.fromBlob(blob, module)), objectIds, houseIds };
   };
   let current = await compose();
   // one composition at a time; packs added while one runs go into the next, one for all of them
@@ -251,12 +251,36 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
     return row;
   };
 
-  /** a house hint whose place's house codes are not loaded says so: its codes are null, not blank */
-  const withCodesSaid = (records: AddressRecord[]): AddressRecord[] => records.map((record) => {
-    if (!isHouse(record)) return record;
-    const pack = packOfRow(entryRowOf(record));
-    return pack === null || codes.has(pack) ? record : { ...record, houseDetails: { ...record.houseDetails, codes: null } };
-  });
+  /** the house codes pack (codesChunk) of a house of the current dictionary: its place pack's, by its row there */
+  const chunkOfHouse = (resolution: Resolution): string | null => {
+    const pack = packOfObject(deepestObject(resolution.levels));
+    const fragment = pack === null ? undefined : fragments.get(pack);
+    if (!fragment || resolution.house < 0) return null;
+    const row = indexOf(new Uint32Array(new Uint8Array(fragment.ids.houses).buffer), current.houseIds[resolution.house]);
+    return row < 0 ? null : codesChunk(pack!, Math.floor(row / CODES_CHUNK));
+  };
+
+  /**
+   * Per record of a hint list, the house codes pack its house needs (null: no house). A house's record is its
+   * resolution's alone (`onePerPlace` leaves houses be), so the houses' records and the houses' resolutions go
+   * in step.
+   */
+  const houseChunks = (found: Resolution[], records: AddressRecord[], count: number | undefined): Array<string | null> => {
+    const houses = found.filter((r) => r.matched).slice(0, suggestCount(count)).filter((r) => r.house >= 0);
+    let next = 0;
+    return records.map((record) => (isHouse(record) && next < houses.length ? chunkOfHouse(houses[next++]) : null));
+  };
+
+  /** hints whose houses' codes are not loaded say so: their codes are null, not blank */
+  const hintsSaid = (query: string, count: number | undefined): { found: Resolution[]; records: AddressRecord[]; chunks: Array<string | null> } => {
+    const { found, records } = current.hints(query, count);
+    const chunks = houseChunks(found, records, count);
+    const said = records.map((record, k) => {
+      const chunk = chunks[k];
+      return !isHouse(record) || (chunk !== null && codes.has(chunk)) ? record : { ...record, houseDetails: { ...record.houseDetails, codes: null } };
+    });
+    return { found, records: said, chunks };
+  };
 
   const addPack = async (id: string, bytes: ArrayBuffer | ArrayBufferView): Promise<void> => {
     const pack = decodePack(bytes, `pack ${id}`);
@@ -274,7 +298,7 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
 
   const loadPack = (id: string, kind: PackKind = 'place'): Promise<void> => {
     if ((kind === 'codes' ? codes : fragments).has(id)) return Promise.resolve();
-    if (packIndexOf(id, packCount) < 0) return Promise.reject(new Error(`no offline pack ${id}`));
+    if (kind === 'codes' ? chunkOf(id, packCount) === null : packIndexOf(id, packCount) < 0) return Promise.reject(new Error(`no offline pack ${id}`));
     const key = `${kind} ${id}`;
     let loading = pending.get(key);
     if (!loading) {
@@ -329,7 +353,7 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
     get dictionary() {
       return current.dictionary;
     },
-    suggest: (query, count) => withCodesSaid(current.suggest(query, count)),
+    suggest: (query, count) => hintsSaid(query, count).records,
     standardize: (query) => current.standardize(query),
     parseHouse: (query) => current.parseHouse(query),
     packFor,
@@ -340,17 +364,19 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
     loadPack,
     addPack,
     async complete(record) {
-      const pack = isHouse(record) ? packFor(record) : null;
-      if (pack === null) return record;
-      await loadPack(pack, 'codes');
-      const again = current.suggest(record.addressFull, SUGGEST_MAX_COUNT);
-      return again.find((r) => r.addressFull === record.addressFull && r.houseDetails.fullName === record.houseDetails.fullName) ?? record;
+      if (!isHouse(record)) return record;
+      const same = (r: AddressRecord) => r.addressFull === record.addressFull && r.houseDetails.fullName === record.houseDetails.fullName;
+      const before = hintsSaid(record.addressFull, SUGGEST_MAX_COUNT);
+      const chunk = before.chunks[before.records.findIndex(same)];
+      if (!chunk) return record;
+      await loadPack(chunk, 'codes');
+      return hintsSaid(record.addressFull, SUGGEST_MAX_COUNT).records.find(same) ?? record;
     },
     hint(query, count) {
       // one reading of the query gives the hints and the place they settle on
-      const { found, records } = current.hints(query, count);
+      const { found, records } = hintsSaid(query, count);
       const pack = found[0] ? packOfObject(deepestObject(found[0].levels)) : null;
-      return { records: withCodesSaid(records), pack, streetsMissing: pack !== null && !fragments.has(pack) };
+      return { records, pack, streetsMissing: pack !== null && !fragments.has(pack) };
     },
   };
 }

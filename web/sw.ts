@@ -28,7 +28,7 @@ worker.addEventListener('install', (event) => {
 
 const ENTRY = /^\/web\/([a-z]{2})\/entry\.dict$/;
 /** a place's pack or its house codes pack of a country's folder */
-const PACK = /^\/web\/([a-z]{2})\/(?:places|codes)\/[0-9a-z]+\.dict$/;
+const PACK = /^\/web\/([a-z]{2})\/(?:places|codes)\/[0-9a-z-]+\.dict$/;
 
 const sameBytes = (a: ArrayBuffer, b: ArrayBuffer): boolean => {
   if (a.byteLength !== b.byteLength) return false;

@@ -163,7 +163,7 @@ async function loadEngine(options: OfflineOptions, packEvent: (code: string, sta
 const CODES_MISSING = 'Коды дома (ФИАС, ГАР) не загружены: нет сети';
 
 /** A place's pack or its house codes pack under the country's folder: its id. */
-const CACHED_PACK = /^(?:places|codes)\/([0-9a-z]+)\.dict$/;
+const CACHED_PACK = /^(?:places|codes)\/([0-9a-z-]+)\.dict$/;
 
 interface Shared {
   engine: WebEngine | null;

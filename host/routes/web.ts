@@ -18,7 +18,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { ROOT } from '../../engine/index.js';
-import { codesFile, packFile, type PacksManifest } from '../../engine/packs.js';
+import { codesChunk, codesFile, packFile, type PacksManifest } from '../../engine/packs.js';
 
 const WEB_DIR = join(ROOT, 'build', 'web');
 const FILE = /^[a-z0-9][a-z0-9._-]*$/i;
@@ -49,12 +49,12 @@ interface BuiltPage {
   packFiles: (country: string) => Promise<Set<string>> | null;
 }
 
-/** The pack files a country's pack manifest lists (`places/<id>.dict`, `codes/<id>.dict`; none without packs). */
+/** The pack files a country's pack manifest lists (`places/<id>.dict`, `codes/<id>-<n>.dict`; none without packs). */
 async function listedPacks(outDir: string, country: string): Promise<Set<string>> {
   const file = join(outDir, country, 'manifest.json');
   if (!existsSync(file)) return new Set();
   const manifest = JSON.parse(await readFile(file, 'utf8')) as PacksManifest;
-  return new Set(manifest.packs.flatMap((pack) => [packFile(pack.id), ...(pack.codes ? [codesFile(pack.id)] : [])]));
+  return new Set(manifest.packs.flatMap((pack) => [packFile(pack.id), ...Array.from({ length: pack.codes?.chunks ?? 0 }, (_, j) => codesFile(codesChunk(pack.id, j)))]));
 }
 
 /**
@@ -150,7 +150,7 @@ async function send(ctx: Context, dir: string, name: string, page: BuiltPage): P
 
 /**
  * A file of a country's offline packs: `manifest.json`, `entry.dict`, or a place's pack or house codes pack
- * (`pack`: `places/<id>.dict`, `codes/<id>.dict`). The country must be one the build lists and the pack file one its
+ * (`pack`: `places/<id>.dict`, `codes/<id>-<n>.dict`). The country must be one the build lists and the pack file one its
  * manifest lists, so no other path is reachable.
  */
 async function sendPack(ctx: Context, dir: string, country: string, name: string, pack: string | null, page: BuiltPage): Promise<void> {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webRoutes } from '../../host/routes/web.js';
 import { webBuildIsStale } from '../../web/build.js';
 import { DICTIONARIES_DIR } from '../helpers/api.js';
-import type { PacksManifest } from '../../engine/packs.js';
+import { CODES_CHUNK, codesChunk, codesFile, type PacksManifest } from '../../engine/packs.js';
 
 const outDir = mkdtempSync(join(tmpdir(), 'web-routes-'));
 let server: Server;
@@ -101,9 +101,15 @@ describe('GET /web/:country/manifest.json, entry.dict, places/:id.dict, codes/:i
     });
     expect(raw.length).toBe(ekb.gzipBytes);
     expect(gunzipSync(raw).equals(bytes)).toBe(true);
-    const codes = await fetch(`${url}/web/ru/${ekb.codes!.file}`);
-    expect(codes.status).toBe(200);
-    expect((await codes.arrayBuffer()).byteLength).toBe(ekb.codes!.bytes);
+    // its houses' codes in house codes packs of CODES_CHUNK houses
+    expect(ekb.codes!.chunks).toBe(Math.ceil(ekb.houses / CODES_CHUNK));
+    let codesBytes = 0;
+    for (let j = 0; j < ekb.codes!.chunks; j++) {
+      const codes = await fetch(`${url}/web/ru/${codesFile(codesChunk(ekb.id, j))}`);
+      expect(codes.status).toBe(200);
+      codesBytes += (await codes.arrayBuffer()).byteLength;
+    }
+    expect(codesBytes).toBe(ekb.codes!.bytes);
   });
 
   it('sends nothing else: another country, a pack the manifest does not list, other files, paths out of the folder', async () => {
@@ -120,6 +126,8 @@ describe('GET /web/:country/manifest.json, entry.dict, places/:id.dict, codes/:i
       '/web/..%2Fru/entry.dict', '/web/ru/places/.dict', `/web/ru/places/${code.toUpperCase()}.dict`,
       `/web/ru/places/${unlisted}.dict`, `/web/ru/codes/${unlisted}.dict`, `/web/ru/places/0${code}.dict`, '/web/ru/codes/..%2Fentry.dict',
       `/web/ru/codes/${manifest.packs[0].code}.dict`, `/web/ru/places/${manifest.packs[0].code}.dict`, '/web/ru/other/0.dict',
+      `/web/ru/codes/${code}.dict`, `/web/ru/codes/${unlisted}-0.dict`, `/web/ru/codes/${code}-${(manifest.packs.find((p) => p.id === code)!.codes?.chunks ?? 0)}.dict`,
+      `/web/ru/codes/${code}-00.dict`, `/web/ru/places/${code}-0.dict`,
     ]) {
       const reply = await fetch(`${url}${path}`);
       expect(reply.status, path).toBe(404);

@@ -42,7 +42,7 @@ const NON_OPENAPI: Record<string, string> = {
   'GET /web/{country}/entry.dict': '/web/ru/entry.dict',
   'GET /web/{country}/places/{file}': '/web/ru/places/0.dict',
   // Екатеринбург's pack (the 139th: id 3u), a place with houses
-  'GET /web/{country}/codes/{file}': '/web/ru/codes/3u.dict',
+  'GET /web/{country}/codes/{file}': '/web/ru/codes/3u-0.dict',
   'GET /v1/openapi.json': '/v1/openapi.json',
   'GET /widget.js': '/widget.js',
 };

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBlob, type BlobFile } from '../../../engine/dictionary.js';
-import { codeHouseCodes, codesFile, composeBlob, decodeFragment, ENTRY_LEVELS, HOUSE_CODE_COLUMNS, packFile, packId, type Fragment, type HouseCodesPart, type PackGlobal, type PacksManifest } from '../../../engine/packs.js';
+import { CODES_CHUNK, codeHouseCodes, codesChunk, codesFile, composeBlob, decodeFragment, ENTRY_LEVELS, HOUSE_CODE_COLUMNS, packFile, packId, type Fragment, type HouseCodesPart, type PackGlobal, type PacksManifest } from '../../../engine/packs.js';
 import { buildCountryPacks } from '../../../web/build-packs.js';
 import { webBlob } from '../../../web/build-web-dict.js';
 import { DICTIONARIES_DIR } from '../../helpers/engine.js';
@@ -53,9 +53,9 @@ describe('buildCountryPacks(webBlob, to)', () => {
       expect(existsSync(join(dir, 'ru', packFile(pack.id)))).toBe(true);
       expect(existsSync(join(dir, 'ru', `${packFile(pack.id)}.gz`))).toBe(true);
       expect(pack.bytes).toBeGreaterThan(pack.gzipBytes);
-      // a place with houses has its house codes pack
-      expect(pack.codes?.file ?? null).toBe(pack.houses > 0 ? codesFile(pack.id) : null);
-      if (pack.codes) expect(existsSync(join(dir, 'ru', pack.codes.file))).toBe(true);
+      // a place with houses has its house codes packs, CODES_CHUNK houses each
+      expect(pack.codes?.chunks ?? 0).toBe(Math.ceil(pack.houses / CODES_CHUNK));
+      for (let j = 0; j < (pack.codes?.chunks ?? 0); j++) expect(existsSync(join(dir, 'ru', codesFile(codesChunk(pack.id, j))))).toBe(true);
     });
     // every house is in exactly one pack
     expect(manifest.totals.houses).toBe(whole.counts.houses);
@@ -66,7 +66,8 @@ describe('buildCountryPacks(webBlob, to)', () => {
 
   it('puts the whole dictionary back together from the entry and every place pack and house codes pack, section for section', async () => {
     const packs = await Promise.all(manifest.packs.map((p) => fragmentOf(p.file)));
-    const codes = await Promise.all(manifest.packs.filter((p) => p.codes).map((p) => codesOf(p.codes!.file)));
+    const chunks = manifest.packs.flatMap((p) => Array.from({ length: p.codes?.chunks ?? 0 }, (_, j) => codesFile(codesChunk(p.id, j))));
+    const codes = await Promise.all(chunks.map(codesOf));
     const { blob } = composeBlob(entry.global, [entry.pack, ...packs], whole.buildId, codes);
     for (const [name, section] of Object.entries(whole.core)) {
       expect(Buffer.from(blob.core[name] ?? []).equals(Buffer.from(section)), `core.${name}`).toBe(true);
@@ -97,10 +98,11 @@ describe('buildCountryPacks(webBlob, to)', () => {
     const ekb = manifest.packs.find((p) => p.fullName === 'Свердловская обл, г Екатеринбург')!;
     const pack = await fragmentOf(ekb.file);
     for (const name of HOUSE_CODE_COLUMNS) expect(pack.houseColumns[name], name).toBeUndefined();
-    const codes = await codesOf(ekb.codes!.file);
-    expect(Buffer.from(codes.houses).equals(Buffer.from(pack.ids.houses))).toBe(true);
-    const fias = codes.columns.fias as Uint8Array;
-    expect(fias.byteLength).toBe(ekb.houses * 16);
-    expect(ekb.codes!.gzipBytes).toBeGreaterThan(0);
+    // in the place pack's house order, CODES_CHUNK houses a pack: Екатеринбург's 13,026 in four
+    expect(ekb.codes!.chunks).toBe(4);
+    const codes = await Promise.all([0, 1, 2, 3].map((j) => codesOf(codesFile(codesChunk(ekb.id, j)))));
+    expect(codes.map((c) => c.houses.byteLength / 4)).toEqual([CODES_CHUNK, CODES_CHUNK, CODES_CHUNK, ekb.houses - 3 * CODES_CHUNK]);
+    expect(Buffer.concat(codes.map((c) => Buffer.from(c.houses))).equals(Buffer.from(pack.ids.houses))).toBe(true);
+    expect(codes.reduce((sum, c) => sum + (c.columns.fias as Uint8Array).byteLength, 0)).toBe(ekb.houses * 16);
   });
 });
