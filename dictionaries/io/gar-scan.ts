@@ -216,6 +216,14 @@ const TSX_API = import.meta.resolve('tsx/esm/api');
 export const moduleBeside = (name: string, base: string) => new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base).href;
 const WORKER_FILE = moduleBeside('gar-scan-worker', import.meta.url);
 
+/** a worker thread running the module of URL `workerFile` with `workerData` */
+export function startWorker(workerFile: string, workerData: unknown): Worker {
+  // the worker loads TypeScript through tsx's loader, registered in the worker before its module; both by
+  // absolute URL, as an evaluated worker resolves a bare name from the working directory, not from here
+  const bootstrap = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
+
 /**
  * A scan worker's side of its port: `postBatch` posts a batch (counted until the reader hands its buffer back,
  * into `spare`), `wait` is a promise while `batchesAhead` batches are not taken yet (else undefined).
@@ -290,9 +298,6 @@ export function threadScan(
   workerData: (jobs: (ScanJob & { index: number })[]) => object,
   layoutOf: (job: ScanJob) => { names: readonly string[]; element: string },
 ): GarScan {
-  // the worker loads TypeScript through tsx's loader, registered in the worker before its module; both by
-  // absolute URL, as an evaluated worker resolves a bare name from the working directory, not from here
-  const bootstrap = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); })`;
   const count = Math.max(1, Math.min(threads, plan.length));
   let wake: (() => void) | undefined;
   const notify = () => {
@@ -304,7 +309,7 @@ export function threadScan(
   const threadOf = assignThreads(plan, count);
   for (let t = 0; t < count; t++) {
     const jobs = indexed.filter(({ index }) => threadOf[index] === t);
-    const worker = new Worker(bootstrap, { eval: true, workerData: workerData(jobs) });
+    const worker = startWorker(workerFile, workerData(jobs));
     const scanner: ScanThread = { worker, queue: [] };
     worker.on('message', (message: ScanMessage) => {
       scanner.queue.push(message);
