@@ -178,9 +178,8 @@ export class StoredRecord extends FlatRecord {
     this.index = index;
     let at = start;
     for (let slot = 0; slot < this.slots; slot++) {
-      // a loop of byte reads: the values are short, and `indexOf` (a call into C++ per value) read past the row
-      let stop = at;
-      while (stop < end && bytes[stop] !== SEPARATOR) stop++;
+      let stop = bytes.indexOf(SEPARATOR, at);
+      if (stop < 0 || stop > end) stop = end;
       const absent = stop - at === 1 && bytes[at] === ABSENT;
       this.starts[slot] = absent ? -1 : at;
       this.ends[slot] = stop;
