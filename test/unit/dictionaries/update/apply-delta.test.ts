@@ -10,6 +10,7 @@ import { storeRecords } from '../../../../dictionaries/update/gar-ingest.js';
 import { generateGarDelta, type GarDeltaResult } from '../../../../bench/synth/gar-delta.js';
 import { applyDelta } from '../../../../dictionaries/update/apply-delta.js';
 import { BLOCK_BYTES, GarStore } from '../../../../dictionaries/update/gar-store.js';
+import { GAR_TABLES } from '../../../../dictionaries/io/gar-tables.js';
 import { readBlobSections } from '../../../../dictionaries/update/blob-sections.js';
 import { NAME_SECTIONS } from '../../../../dictionaries/blob-writer.js';
 import { createEngine, type AddressEngine } from '../../../../engine/index.js';
@@ -290,6 +291,32 @@ describe.runIf(HAS_DATA)('applyDelta(deltas) on the region 99 archive', () => {
       expect(sinks[0].counts.houses).toBeGreaterThan(500);
       expect(sinks[1]).toEqual(sinks[0]);
       expect(sinks[2]).toEqual(sinks[0]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('stops with the reader\'s error when a region worker fails, the store left usable', async () => {
+    const store = GarStore.open(join(updatedDir, 'ru.gar.mdb'));
+    try {
+      const source = storeRecords(store);
+      // a house row whose every value, OBJECTID included, is not a number
+      const slots = GAR_TABLES.AS_HOUSES.layout.names.length;
+      const value = Buffer.from(Array.from({ length: slots }, () => 'abc').join('\u0001'));
+      const row = Buffer.alloc(10 + value.length);
+      row.writeUIntBE(1, 0, 6);
+      row.writeUInt32BE(value.length, 6);
+      value.copy(row, 10);
+      const broken = {
+        ...source,
+        storedRows: async function* (job: Parameters<NonNullable<typeof source.storedRows>>[0], bytes: number) {
+          if (job.table === 'AS_HOUSES') yield row;
+          else yield* source.storedRows!(job, bytes);
+        },
+      };
+      await expect(readGarRecords(broken, new CollectingSink(), { houseCodes: false, asOf: '2026-01-01', regionThreads: 1 })).rejects.toThrow(/OBJECTID="abc" is not a positive integer/);
+      const counts = await readGarRecords(source, new CollectingSink(), { houseCodes: false, asOf: '2026-01-01', regionThreads: 1 });
+      expect(counts.houses).toBeGreaterThan(500);
     } finally {
       await store.close();
     }
