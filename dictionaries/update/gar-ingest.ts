@@ -12,6 +12,7 @@
  * `storeRecords` is the `GarRecordSource` of the store: `readGarRecords` (sources/gar.ts) reads it as it
  * reads an archive, table by table in the reader's order, each table's rows in ID order.
  */
+import { statSync } from 'node:fs';
 import type { Entry } from 'yauzl';
 import { streamFlatXml } from '../io/flat-xml.js';
 import { defaultScanThreads, groupEntries, type GarRecordSource } from '../sources/gar.js';
@@ -137,6 +138,7 @@ export function storeRecords(store: GarStore): GarRecordSource {
       return store.readRecords(regionOfJob(fileName), table, GAR_TABLES[table].layout.names.length, handle);
     },
     storedRows: ({ table, fileName }, bytes) => store.rowPieces(regionOfJob(fileName), table, bytes),
+    storedBytes: statSync(store.path).size,
   };
 }
 
