@@ -12,10 +12,20 @@
  * Each step runs as its command does (`run`); the apply step's line also gives the CPU time of its main thread
  * alone (`mainCpuMs`), what no other thread of it can take, and under a busy machine a steadier figure than the wall time.
  *
- * Usage: tsx bench/update-scale.ts --archive build/synth/gar-1000000.zip [--changes 100000] [--work build/update-scale] [--no-plain]
+ * `--base DIR` starts from the dictionary and store of an earlier run instead of building them: `DIR/dict` (a `--work`
+ * directory of a finished run, or a copy of its `dict/` saved before an apply changed it) is copied into the work
+ * directory, the delta cut from `--archive` as always, and applied. `--delta-date YYYYMMDD` dates the delta (default
+ * 20991231; an update refuses a delta older than the store's records, so a base that took a delta wants a later
+ * one) and `--offset N` starts its every-k-th house at the N-th (a base that took the delta of offset 0 takes the
+ * same records again, replacing themselves; another offset changes other houses).
+ *
+ * `--log` prints the steps' progress lines (the update's phases with their times) on stderr.
+ *
+ * Usage: tsx bench/update-scale.ts --archive build/synth/gar-1000000.zip [--changes 100000] [--work build/update-scale] [--no-plain] [--log]
+ *        tsx bench/update-scale.ts --archive build/synth/gar-10000000.zip --base DIR [--delta-date 21000101] [--offset 1]
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +56,8 @@ function mainThreadCpuMs(): number {
 
 async function child(step: string, work: string): Promise<void> {
   const started = performance.now();
-  const quiet = () => {};
+  // `--log`: the build's and the update's progress lines on stderr (each with the time since the step began)
+  const quiet = args.includes('--log') ? (line: string) => console.error(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${line}`) : () => {};
   const extra: Record<string, unknown> = {};
   if (step === 'build' || step === 'plain') {
     const outDir = join(work, step === 'build' ? 'dict' : 'plain');
@@ -60,7 +71,7 @@ async function child(step: string, work: string): Promise<void> {
 }
 
 /** the delta: `changes` records cut from the archive (see the module comment) */
-async function cutDelta(archive: string, out: string, changes: number): Promise<{ records: number; houses: number }> {
+async function cutDelta(archive: string, out: string, changes: number, date: string, offset: number): Promise<{ records: number; houses: number }> {
   const zip = await openZip(archive);
   const { regions } = groupEntries(zip.entries, archive);
   const HOUSE = recordLayout('HOUSE', ['ID', 'OBJECTID', 'OBJECTGUID', 'HOUSENUM', 'HOUSETYPE', 'ISACTUAL', 'ISACTIVE']);
@@ -78,15 +89,14 @@ async function cutDelta(archive: string, out: string, changes: number): Promise<
   const moved = new Set<number>();
   const postcode = new Set<number>();
   const entries: Array<{ name: string; text: string }> = [];
-  const date = '20991231';
-  let nextId = 4e12;
-  let seen = 0;
+  let nextId = 4e12 + offset * 1e9;
+  let seen = -offset;
   let records = 0;
   for (const [region, files] of regions) {
     let houses = '';
     await streamFlatXml(await zip.open(files.get('AS_HOUSES')!), 'houses', HOUSE, (r) => {
       if (!(r.is(HOUSE.ISACTUAL, '1') && r.is(HOUSE.ISACTIVE, '1'))) return;
-      if (seen++ % step !== 0) return;
+      if (seen++ < 0 || (seen - 1) % step !== 0) return;
       const objectId = r.int(HOUSE.OBJECTID);
       const turn = (seen / step) % 3 | 0;
       if (turn === 0 && retired.size < quarter) {
@@ -140,7 +150,7 @@ async function cutDelta(archive: string, out: string, changes: number): Promise<
 function run(step: string, work: string): Record<string, number | string> {
   const tuned = step === 'apply' && process.env.DICT_BUILD_MALLOC !== 'default';
   const flags = tuned ? UPDATE_V8_FLAGS : [];
-  const result = spawnSync(process.execPath, [...process.execArgv, ...flags, SELF, '--child', step, '--work', work], {
+  const result = spawnSync(process.execPath, [...process.execArgv, ...flags, SELF, '--child', step, '--work', work, ...args.filter((arg) => arg === '--log')], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     env: tuned ? { ...process.env, ...BUILD_MALLOC_ENV } : process.env,
@@ -155,15 +165,26 @@ if (option('--child')) {
   const archive = resolve(option('--archive', join(ROOT, 'build/synth/gar-1000000.zip'))!);
   const changes = Number(option('--changes', '100000'));
   const work = resolve(option('--work', join(ROOT, 'build/update-scale'))!);
+  const base = option('--base') && resolve(option('--base')!);
+  if (base === work) throw new Error('--base must not be the --work directory (it is emptied first)');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(join(work, 'data/ru/gar'), { recursive: true });
   symlinkSync(archive, join(work, 'data/ru/gar/gar_xml.zip'));
   symlinkSync(join(DATA_DIR, 'ru/hflabs'), join(work, 'data/ru/hflabs'));
   symlinkSync(join(DATA_DIR, 'ru/kladr'), join(work, 'data/ru/kladr'));
-  const plain = args.includes('--no-plain') ? undefined : run('plain', work);
-  const build = run('build', work);
+  let plain: Record<string, number | string> | undefined;
+  let build: Record<string, number | string> | undefined;
+  if (base) {
+    const copyStarted = performance.now();
+    mkdirSync(join(work, 'dict'));
+    for (const file of ['ru.dict', 'ru.gar.mdb']) copyFileSync(join(base, 'dict', file), join(work, 'dict', file));
+    console.error(`base: ${base}/dict copied in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`);
+  } else {
+    plain = args.includes('--no-plain') ? undefined : run('plain', work);
+    build = run('build', work);
+  }
   const cutStarted = performance.now();
-  const delta = await cutDelta(archive, join(work, 'gar_delta_xml.zip'), changes);
+  const delta = await cutDelta(archive, join(work, 'gar_delta_xml.zip'), changes, option('--delta-date', '20991231')!, Number(option('--offset', '0')));
   console.error(`delta: ${delta.records} records of ${delta.houses} current houses, cut in ${((performance.now() - cutStarted) / 1000).toFixed(1)} s`);
   const apply = run('apply', work);
   const storeBytes = statSync(join(work, 'dict/ru.gar.mdb')).size;
@@ -171,11 +192,11 @@ if (option('--child')) {
     `| step | time, s | peak RSS, MB |`,
     `|---|---:|---:|`,
     ...(plain ? [`| full build from the archive alone (\`--no-gar-store\`) | ${(Number(plain.ms) / 1000).toFixed(1)} | ${Number(plain.peakRssMb).toFixed(0)} |`] : []),
-    `| full build (GAR → store → dictionary) | ${(Number(build.ms) / 1000).toFixed(1)} | ${Number(build.peakRssMb).toFixed(0)} |`,
+    ...(build ? [`| full build (GAR → store → dictionary) | ${(Number(build.ms) / 1000).toFixed(1)} | ${Number(build.peakRssMb).toFixed(0)} |`] : [`| (from the base ${base}) | | |`]),
     `| delta of ${apply.records} records: into the store | ${(Number(apply.ingestMs) / 1000).toFixed(1)} | |`,
     `| delta: dictionary rebuilt from the store | ${(Number(apply.rebuildMs) / 1000).toFixed(1)} | |`,
-    `| delta in all | ${(Number(apply.ms) / 1000).toFixed(1)} | ${Number(apply.peakRssMb).toFixed(0)} |`,
+    `| delta in all | ${(Number(apply.ms) / 1000).toFixed(1)} (CPU ${(Number(apply.cpuMs) / 1000).toFixed(1)}, main thread ${(Number(apply.mainCpuMs) / 1000).toFixed(1)}) | ${Number(apply.peakRssMb).toFixed(0)} |`,
   ];
   console.log(`${archive}: ${delta.houses} current houses, store ${(storeBytes / MB).toFixed(0)} MB\n${rows.join('\n')}`);
-  writeFileSync(join(work, 'results.json'), JSON.stringify({ date: new Date().toISOString(), archive, houses: delta.houses, storeBytes, plain, build, apply }, null, 1));
+  writeFileSync(join(work, 'results.json'), JSON.stringify({ date: new Date().toISOString(), archive, base, houses: delta.houses, storeBytes, plain, build, apply }, null, 1));
 }

@@ -14,7 +14,8 @@
  */
 import { createHash } from 'node:crypto';
 import * as zlib from 'node:zlib';
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { BackgroundWriter } from './io/background-write.js';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -645,19 +646,17 @@ export async function writeBlob(model: MergedModel, outFile: string, types = loa
   const { blob, stats } = blobOf(model, types, true, reuse);
   await mkdir(dirname(outFile), { recursive: true });
   const tmp = `${outFile}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w');
-  let bytes = 0;
+  // written by another thread while the sections are built here (io/background-write.ts)
+  const file = new BackgroundWriter(tmp);
   try {
-    writeBlobMap(blob, (chunk) => {
-      for (let at = 0; at < chunk.byteLength; ) at += writeSync(fd, chunk, at);
-      bytes += chunk.byteLength;
-    });
+    writeBlobMap(blob, (chunk) => file.write(chunk));
+    await file.close();
   } catch (error) {
-    closeSync(fd);
+    await file.abort();
     await rm(tmp, { force: true });
     throw error;
   }
-  closeSync(fd);
+  const bytes = file.bytes;
   await rename(tmp, outFile);
   return { ...stats, bytes };
 }

@@ -59,6 +59,8 @@ export interface BuildOptions {
   garOnly?: boolean;
   /** GA codes of an earlier build by object key, kept where the objects stay (merge/ga-codes.ts) */
   previousGa?: PreviousGa;
+  /** region workers reading ru's GAR from the store (`GarOptions.regionThreads`; default: by the store's size) */
+  regionThreads?: number;
 }
 
 /**
@@ -150,7 +152,7 @@ async function readCountry(country: Country, dataDir: string, builder: ModelBuil
       await step('gar store', () => ingestGarArchive(path('ru/gar/gar_xml.zip'), store, { filter, fresh: true, log }));
     }
     await step('gar', () =>
-      garStore ? readGarRecords(storeRecords(garStore.store), builder, { ...GAR_BUILD_OPTIONS, log }) : readGar(path('ru/gar/gar_xml.zip'), builder, { ...GAR_BUILD_OPTIONS, log }),
+      garStore ? readGarRecords(storeRecords(garStore.store), builder, { ...GAR_BUILD_OPTIONS, log, regionThreads: options.regionThreads }) : readGar(path('ru/gar/gar_xml.zip'), builder, { ...GAR_BUILD_OPTIONS, log }),
     );
     if (options.garOnly) return;
     await step('hflabs', () => readHflabs({ region: path('ru/hflabs/region.csv'), city: path('ru/hflabs/city.csv') }, builder));

@@ -25,7 +25,8 @@
  */
 import type { Codes, HouseRecord } from './source-model.js';
 import type { MergedHouse } from './merged-model.js';
-import { decodeCadnum, encodeCadnum } from '../format/cadnum.js';
+import { CADNUM_EXCEPTION, decodeCadnum, encodeCadnum } from '../format/cadnum.js';
+import { internKey, type PackedHouses } from './house-pack.js';
 import { houseKey } from './fold.js';
 import { FLAG_MULTI_FLAT, FLAG_MULTI_FLAT_KNOWN, FLAG_POSSESSION, FLAG_STEAD } from '../format/house-flags.js';
 import { guidInto, guidText } from '../format/guid.js';
@@ -111,14 +112,7 @@ export class StringPool {
   private readonly ids = new Map<string, number>([['', 0]]);
   readonly strings: string[] = [''];
   id(text: string | undefined): number {
-    if (text === undefined || text === '') return 0;
-    let id = this.ids.get(text);
-    if (id === undefined) {
-      id = this.strings.length;
-      this.strings.push(text);
-      this.ids.set(text, id);
-    }
-    return id;
+    return text === undefined || text === '' ? 0 : internKey(this.ids, this.strings, text);
   }
   get size(): number {
     return this.strings.length;
@@ -275,25 +269,14 @@ export class HouseStore {
    * entity, when not its parent's, is `municipal` (an id, −1: the parent's); returns the row
    */
   add(house: HouseRecord | MergedHouse, parentId: number, municipal = -1): number {
-    const row = this.count++;
-    if (municipal >= 0) {
-      this.municipalRows.push(row);
-      this.municipalIds.push(municipal);
-    }
-    if (row >= this.spillAfterRows && this.parent.offset(row) === 0) {
-      this.spillFile ??= new SpillFile(this.options.spillDir);
-      for (const column of this.columns) column.spillBefore(this.parent.chunkOf(row), this.spillFile);
-    }
-    this.parent.set(row, parentId);
+    const row = this.newRow(parentId, municipal);
     this.label.set(row, this.labels.id(house));
     let flags = 0;
     if (house.possession) flags |= FLAG_POSSESSION;
     if (house.stead) flags |= FLAG_STEAD;
     if (house.multiFlat !== undefined) flags |= FLAG_MULTI_FLAT_KNOWN | (house.multiFlat ? FLAG_MULTI_FLAT : 0);
     if (flags !== 0) this.flags.set(row, flags);
-    const source = this.sources.id(house.source);
-    if (source > 255) throw new Error(`house store: more than 255 sources (${house.source})`);
-    if (source !== 0) this.source.set(row, source);
+    this.setSource(row, this.sources.id(house.source), house.source);
     const postcode = this.postcodes.id(house.postcode);
     if (postcode !== 0) this.postcode.set(row, postcode);
     if (house.lat !== undefined && house.lon !== undefined && Number.isFinite(house.lat) && Number.isFinite(house.lon)) {
@@ -312,6 +295,60 @@ export class HouseStore {
     if (house.flatCount) this.flatCount.set(row, Math.min(house.flatCount, 65535));
     if (house.cadnum) encodeCadnum(house.cadnum, this.cadnum.chunkFor(row), this.cadnum.offset(row), this.cadnumOther);
     return row;
+  }
+
+  /**
+   * Appends a batch of packed houses (house-pack.ts), the same rows `add` would make of the records they were
+   * packed from; `parentIds[i]`, `municipalIds[i]`: the ids of the batch's i-th parent and municipal key. The
+   * batch's part tuples, sources and postcodes are numbered first, in their order (see house-pack.ts).
+   */
+  addPacked(batch: PackedHouses, parentIds: Int32Array, municipalIds: Int32Array): void {
+    const labelIds = new Int32Array(batch.labels.length / LABEL_PARTS);
+    const l = batch.labels;
+    for (let i = 0; i < labelIds.length; i++) {
+      const at = i * LABEL_PARTS;
+      labelIds[i] = this.labels.id({ number: l[at], block: l[at + 1], building: l[at + 2], liter: l[at + 3], construction: l[at + 4] });
+    }
+    const sourceIds = batch.sources.map((source) => this.sources.id(source));
+    const postcodeIds = batch.postcodes.map((postcode) => this.postcodes.id(postcode));
+    const otherBase = this.cadnumOther.length;
+    for (const text of batch.cadnumOther) this.cadnumOther.push(text);
+    for (let i = 0; i < batch.count; i++) {
+      const row = this.newRow(parentIds[batch.parent[i]], batch.municipal[i] < 0 ? -1 : municipalIds[batch.municipal[i]]);
+      this.label.set(row, labelIds[batch.label[i]]);
+      if (batch.flags[i] !== 0) this.flags.set(row, batch.flags[i]);
+      if (batch.source[i] >= 0) this.setSource(row, sourceIds[batch.source[i]], batch.sources[batch.source[i]]);
+      if (batch.postcode[i] >= 0 && postcodeIds[batch.postcode[i]] !== 0) this.postcode.set(row, postcodeIds[batch.postcode[i]]);
+      if (batch.gar[i] !== 0) this.gar.set(row, batch.gar[i]);
+      if (batch.hasFias[i]) this.fias.chunkFor(row).set(batch.fias.subarray(i * 16, i * 16 + 16), this.fias.offset(row));
+      const hi = batch.cadnum[i * 2];
+      if (hi !== 0) {
+        const words = this.cadnum.chunkFor(row);
+        const at = this.cadnum.offset(row);
+        words[at] = hi;
+        words[at + 1] = hi === CADNUM_EXCEPTION ? batch.cadnum[i * 2 + 1] + otherBase : batch.cadnum[i * 2 + 1];
+      }
+    }
+  }
+
+  /** a new row with its parent and municipal entity (`add`); past `spillAfterRows`, each full chunk spilled first */
+  private newRow(parentId: number, municipal: number): number {
+    const row = this.count++;
+    if (municipal >= 0) {
+      this.municipalRows.push(row);
+      this.municipalIds.push(municipal);
+    }
+    if (row >= this.spillAfterRows && this.parent.offset(row) === 0) {
+      this.spillFile ??= new SpillFile(this.options.spillDir);
+      for (const column of this.columns) column.spillBefore(this.parent.chunkOf(row), this.spillFile);
+    }
+    this.parent.set(row, parentId);
+    return row;
+  }
+
+  private setSource(row: number, source: number, name: string | undefined): void {
+    if (source > 255) throw new Error(`house store: more than 255 sources (${name})`);
+    if (source !== 0) this.source.set(row, source);
   }
 
   /** renumbers the municipal ids of the sparse list (−1: dropped, the house has its parent's) */

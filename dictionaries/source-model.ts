@@ -174,12 +174,16 @@ export interface SourceInfo {
 }
 
 /** What readers write into; implemented by `ModelBuilder` (merge/sink.ts). */
+import type { PackedHouses } from './house-pack.js';
+
 export interface ModelSink {
   readonly country: 'ru' | 'kz' | 'by' | 'ua';
   addObject(object: AddressObject): void;
   /** a municipal entity objects and houses refer to by `municipal` key (before or after them) */
   addMunicipal(municipal: MunicipalObject): void;
   addHouse(house: HouseRecord): void;
+  /** houses packed in a reader's worker (house-pack.ts), when the sink takes them so; else each is `addHouse`d */
+  addPackedHouses?(batch: PackedHouses): void;
   addApartment(apartment: ApartmentRecord): void;
   addMetro(station: MetroStation): void;
   /** postcode of a place by name (Russian Post, GeoNames), used to fill objects without one */

@@ -85,17 +85,13 @@ const BATCH_BUFFER_BYTES = 1024 * 1024;
 
 /** Collects kept records of one entry into batches. */
 export class RecordPacker {
-  private bytes: Uint8Array;
+  private bytes = new Uint8Array(BATCH_BYTES + 64 * 1024);
   private used = 0;
   private count = 0;
   private starts: Int32Array;
   private ends: Int32Array;
   private flags: Uint8Array;
-  private places: Float64Array;
-  /** a batch is posted at this many records or bytes of values; its buffer is at least `bufferBytes` */
-  private readonly maxRecords: number;
-  private readonly maxBytes: number;
-  private readonly bufferBytes: number;
+  private places = new Float64Array(BATCH_RECORDS * 2);
 
   constructor(
     private readonly job: number,
@@ -103,17 +99,10 @@ export class RecordPacker {
     private readonly post: (batch: PackedBatch) => void,
     /** buffers of batches the reader has handed back, to use again (no buffer made per batch) */
     private readonly spare: ArrayBuffer[] = [],
-    /** batches this many times the default size (fewer messages between the threads) */
-    scale = 1,
   ) {
-    this.maxRecords = BATCH_RECORDS * scale;
-    this.maxBytes = BATCH_BYTES * scale;
-    this.bufferBytes = BATCH_BUFFER_BYTES * scale;
-    this.bytes = new Uint8Array(this.maxBytes + 64 * 1024);
-    this.places = new Float64Array(this.maxRecords * 2);
-    this.starts = new Int32Array(this.maxRecords * slots);
-    this.ends = new Int32Array(this.maxRecords * slots);
-    this.flags = new Uint8Array(this.maxRecords * slots);
+    this.starts = new Int32Array(BATCH_RECORDS * slots);
+    this.ends = new Int32Array(BATCH_RECORDS * slots);
+    this.flags = new Uint8Array(BATCH_RECORDS * slots);
   }
 
   add(record: FlatRecord): void {
@@ -143,7 +132,7 @@ export class RecordPacker {
     }
     this.places[this.count * 2] = record.index;
     this.places[this.count * 2 + 1] = record.offset;
-    if (++this.count === this.maxRecords || this.used >= this.maxBytes) this.flush();
+    if (++this.count === BATCH_RECORDS || this.used >= BATCH_BYTES) this.flush();
   }
 
   /** posts what is collected (nothing when empty) */
@@ -156,7 +145,7 @@ export class RecordPacker {
     // had stayed in glibc's malloc arenas after the threads were done (≈ 60 MB at 1 M houses)
     const size = this.count * 16 + n * 9 + this.used;
     let buffer = this.spare.pop();
-    if (buffer === undefined || buffer.byteLength < size) buffer = new ArrayBuffer(Math.max(size, this.bufferBytes));
+    if (buffer === undefined || buffer.byteLength < size) buffer = new ArrayBuffer(Math.max(size, BATCH_BUFFER_BYTES));
     const places = new Float64Array(buffer, 0, this.count * 2);
     const starts = new Int32Array(buffer, this.count * 16, n);
     const ends = new Int32Array(buffer, this.count * 16 + n * 4, n);
@@ -216,11 +205,19 @@ const TSX_API = import.meta.resolve('tsx/esm/api');
 export const moduleBeside = (name: string, base: string) => new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base).href;
 const WORKER_FILE = moduleBeside('gar-scan-worker', import.meta.url);
 
+/** a worker thread running the module of URL `workerFile` with `workerData` */
+export function startWorker(workerFile: string, workerData: unknown): Worker {
+  // the worker loads TypeScript through tsx's loader, registered in the worker before its module; both by
+  // absolute URL, as an evaluated worker resolves a bare name from the working directory, not from here
+  const bootstrap = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
+
 /**
  * A scan worker's side of its port: `postBatch` posts a batch (counted until the reader hands its buffer back,
- * into `spare`), `wait` is a promise while `batchesAhead` batches are not taken yet (else undefined).
+ * into `spare`), `wait` is a promise while `BATCHES_AHEAD` batches are not taken yet (else undefined).
  */
-export function scanPort(port: MessagePort, batchesAhead = BATCHES_AHEAD) {
+export function scanPort(port: MessagePort) {
   let ahead = 0;
   let resume: (() => void) | undefined;
   /** the buffers of batches the reader has taken, handed back to use again */
@@ -228,7 +225,7 @@ export function scanPort(port: MessagePort, batchesAhead = BATCHES_AHEAD) {
   port.on('message', (buffer: ArrayBuffer) => {
     spare.push(buffer);
     ahead--;
-    if (ahead < batchesAhead && resume) {
+    if (ahead < BATCHES_AHEAD && resume) {
       resume();
       resume = undefined;
     }
@@ -241,7 +238,7 @@ export function scanPort(port: MessagePort, batchesAhead = BATCHES_AHEAD) {
       ahead++;
       post({ batch }, [batch.bytes.buffer as ArrayBuffer]);
     },
-    wait: () => (ahead >= batchesAhead ? new Promise<void>((resolve) => (resume = resolve)) : undefined),
+    wait: () => (ahead >= BATCHES_AHEAD ? new Promise<void>((resolve) => (resume = resolve)) : undefined),
   };
 }
 
@@ -290,9 +287,6 @@ export function threadScan(
   workerData: (jobs: (ScanJob & { index: number })[]) => object,
   layoutOf: (job: ScanJob) => { names: readonly string[]; element: string },
 ): GarScan {
-  // the worker loads TypeScript through tsx's loader, registered in the worker before its module; both by
-  // absolute URL, as an evaluated worker resolves a bare name from the working directory, not from here
-  const bootstrap = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); })`;
   const count = Math.max(1, Math.min(threads, plan.length));
   let wake: (() => void) | undefined;
   const notify = () => {
@@ -304,7 +298,7 @@ export function threadScan(
   const threadOf = assignThreads(plan, count);
   for (let t = 0; t < count; t++) {
     const jobs = indexed.filter(({ index }) => threadOf[index] === t);
-    const worker = new Worker(bootstrap, { eval: true, workerData: workerData(jobs) });
+    const worker = startWorker(workerFile, workerData(jobs));
     const scanner: ScanThread = { worker, queue: [] };
     worker.on('message', (message: ScanMessage) => {
       scanner.queue.push(message);

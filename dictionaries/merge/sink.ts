@@ -20,6 +20,7 @@
  *  10. report.ts      the build summary
  */
 import { HouseStore } from '../house-store.js';
+import { hasHouseNumber, HOUSE_WITHOUT_NUMBER, internKey, type PackedHouses } from '../house-pack.js';
 import { ApartmentStore } from '../apartment-store.js';
 import type { MergedApartment, MergedHouse, MergedModel, MergedMunicipal, MergedObject } from '../merged-model.js';
 import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, ModelSink, MunicipalObject, SourceInfo } from '../source-model.js';
@@ -98,26 +99,29 @@ export class ModelBuilder implements ModelSink {
 
   addHouse(house: HouseRecord): void {
     const state = this.state;
-    if (!house.number && !house.block && !house.building && !house.construction) {
-      this.reject(house.source, 'house without a number');
+    if (!hasHouseNumber(house)) {
+      this.reject(house.source, HOUSE_WITHOUT_NUMBER);
       return;
     }
-    let id = state.houseParentIds.get(house.parent);
-    if (id === undefined) {
-      id = state.houseParentKeys.length;
-      state.houseParentKeys.push(house.parent);
-      state.houseParentIds.set(house.parent, id);
-    }
-    let municipal = -1;
-    if (house.municipal !== undefined) {
-      municipal = state.houseMunicipalIds.get(house.municipal) ?? -1;
-      if (municipal < 0) {
-        municipal = state.houseMunicipalKeys.length;
-        state.houseMunicipalKeys.push(house.municipal);
-        state.houseMunicipalIds.set(house.municipal, municipal);
-      }
-    }
-    state.houseStore.add(house, id, municipal);
+    state.houseStore.add(house, this.houseParentId(house.parent), house.municipal === undefined ? -1 : this.houseMunicipalId(house.municipal));
+  }
+
+  /**
+   * Houses packed in another thread (house-pack.ts), each with a number (the packer rejects the others): the same
+   * rows as `addHouse` of each, their parent and municipal keys interned in the batch's order.
+   */
+  addPackedHouses(batch: PackedHouses): void {
+    const parentIds = Int32Array.from(batch.parents, (key) => this.houseParentId(key));
+    const municipalIds = Int32Array.from(batch.municipals, (key) => this.houseMunicipalId(key));
+    this.state.houseStore.addPacked(batch, parentIds, municipalIds);
+  }
+
+  private houseParentId(key: string): number {
+    return internKey(this.state.houseParentIds, this.state.houseParentKeys, key);
+  }
+
+  private houseMunicipalId(key: string): number {
+    return internKey(this.state.houseMunicipalIds, this.state.houseMunicipalKeys, key);
   }
 
   addApartment(apartment: ApartmentRecord): void {

@@ -21,6 +21,8 @@ export interface ApplyDeltaOptions {
   /** the date params must be valid on, `YYYY-MM-DD` (default: today, as the full build) */
   asOf?: string;
   log?: (line: string) => void;
+  /** region workers reading the store (`GarOptions.regionThreads`; default: two for a store of 1 GB or more) */
+  regionThreads?: number;
 }
 
 export interface ApplyDeltaResult {
@@ -56,6 +58,7 @@ export async function applyDelta(options: ApplyDeltaOptions): Promise<ApplyDelta
       garStore: { store, ingest: false },
       garOnly: store.sources === 'gar',
       previousGa: store.gaCodes(),
+      regionThreads: options.regionThreads,
     });
     const { file, stats } = await writeModel(model, options.dir, log, store);
     return { date: store.date, deltas, file, namesReused: stats.namesReused, ingestMs, rebuildMs: Date.now() - started - ingestMs };

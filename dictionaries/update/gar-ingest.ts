@@ -12,10 +12,11 @@
  * `storeRecords` is the `GarRecordSource` of the store: `readGarRecords` (sources/gar.ts) reads it as it
  * reads an archive, table by table in the reader's order, each table's rows in ID order.
  */
+import { statSync } from 'node:fs';
 import type { Entry } from 'yauzl';
 import { streamFlatXml } from '../io/flat-xml.js';
 import { defaultScanThreads, groupEntries, type GarRecordSource } from '../sources/gar.js';
-import { inlineScan, moduleBeside, threadScan, workerScan, type GarScan, type ScanJob } from '../io/gar-scan.js';
+import { inlineScan, workerScan, type ScanJob } from '../io/gar-scan.js';
 import { GAR_TABLES, idSlot, REGION_TABLES, scanLayout, TYPE_TABLES, type GarTableName, type ScanFilter } from '../io/gar-tables.js';
 import { openZip, type ZipArchive } from '../io/zip.js';
 import { GarStore, storedValue } from './gar-store.js';
@@ -119,43 +120,25 @@ async function ingestKept(zip: ZipArchive, zipPath: string, entries: Array<[stri
   counts.dropped = counts.records - counts.kept;
 }
 
-const STORE_WORKER = moduleBeside('store-scan-worker', import.meta.url);
-
 /**
- * The store's rows as GAR's records (see the module comment). With a scan thread (`GarOptions.scanThreads`
- * above 0), a worker (store-scan-worker.ts) reads the blocks and cuts their rows into values ahead of the reader,
- * as the archive's scan workers do, and this thread only handles the records; the store is closed here meanwhile
- * (`GarStore.detach`), so that the worker's `unmapRead` lets the pages it read leave the RSS. Not by default: at
- * 10 M houses the worker took 8 s of CPU off the reader's thread but cost 14 s more in all (each value copied
- * into a batch), and the update took 80.4 s against 74.9 s read here (docs/UPDATES.md).
+ * The store's rows as GAR's records (see the module comment): `read` hands them to the reader in this thread;
+ * `storedRows` gives them as they are stored, for region workers (sources/gar-regions.ts). Either way the store's
+ * mapping is let go every 64 MB of blocks read (`GarStore.unmapRead`).
  */
 export function storeRecords(store: GarStore): GarRecordSource {
   const job = (region: string, table: GarTableName): ScanJob => ({ table, fileName: `${region || 'root'}/${table}`, bytes: 0 });
   const tables = (region: string, names: readonly GarTableName[]) => new Map(names.map((table) => [table, job(region, table)]));
-  let scan: GarScan | undefined;
   return {
     label: store.path,
     date: store.date,
     root: tables('', TYPE_TABLES),
     regions: new Map(store.regions().map((region) => [region, tables(region, REGION_TABLES)])),
-    begin: async (plan, scanThreads) => {
-      const threads = scanThreads ?? 0;
-      if (threads <= 0 || plan.length === 0) return;
-      await store.detach();
-      const data = (jobs: StoreScanData['plan']): StoreScanData => ({ path: store.path, plan: jobs, last: plan.length - 1 });
-      scan = threadScan(store.path, STORE_WORKER, plan, 1, data, (job) => GAR_TABLES[job.table].layout);
-    },
     read: async ({ table, fileName }, handle) => {
-      if (scan) return scan.read({ table, fileName, bytes: 0 }, handle);
       await store.unmapRead();
       return store.readRecords(regionOfJob(fileName), table, GAR_TABLES[table].layout.names.length, handle);
     },
-    end: async () => {
-      if (!scan) return;
-      await scan.close();
-      scan = undefined;
-      store.attach();
-    },
+    storedRows: ({ table, fileName }, bytes) => store.rowPieces(regionOfJob(fileName), table, bytes),
+    storedBytes: statSync(store.path).size,
   };
 }
 
@@ -163,13 +146,4 @@ export function storeRecords(store: GarStore): GarRecordSource {
 export function regionOfJob(fileName: string): string {
   const region = fileName.slice(0, fileName.indexOf('/'));
   return region === 'root' ? '' : region;
-}
-
-/** what the store's scan worker is given */
-export interface StoreScanData {
-  path: string;
-  /** its jobs, each with its index in the plan */
-  plan: (ScanJob & { index: number })[];
-  /** the index of the plan's last job: its end is posted once the worker has closed the store */
-  last: number;
 }

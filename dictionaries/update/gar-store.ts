@@ -238,20 +238,8 @@ export class GarStore {
    */
   async unmapRead(force = false): Promise<void> {
     if (!force && this.bytesRead < UNMAP_READ_BYTES) return;
-    await this.detach();
-    this.attach();
-  }
-
-  /**
-   * Closes the store's file until `attach`: while a scan worker reads it (update/store-scan.ts), whose
-   * `unmapRead` lets the mapping go only once no thread of the process has the file open.
-   */
-  async detach(): Promise<void> {
     await this.root.flushed;
     await this.root.close();
-  }
-
-  attach(): void {
     this.openDatabases();
   }
 
@@ -380,6 +368,35 @@ export class GarStore {
     let index = 0;
     for (const block of this.blocks(region, table)) index = record.rows(block, index, handle);
     return index;
+  }
+
+  /**
+   * The rows of one region's table as they are stored (blocks joined: `StoredRecord.rows` reads them), in pieces of
+   * about `bytes`, each read in one go: the store may be closed and reopened between two (`unmapRead`, called
+   * before each), never during one.
+   */
+  async *rowPieces(region: string, table: GarTableName, bytes: number): AsyncGenerator<Buffer> {
+    const prefix = tablePrefix(region, table);
+    const end = tableEnd(prefix);
+    for (let start: Buffer | undefined = prefix; start; ) {
+      await this.unmapRead();
+      // each block copied at once (a value may share memory with the next read), into a piece of its own
+      let piece = Buffer.allocUnsafe(bytes + 2 * BLOCK_BYTES);
+      let size = 0;
+      let next: Buffer | undefined;
+      for (const { key, value } of this.rows.getRange({ start, end, snapshot: false })) {
+        if (size >= bytes) {
+          next = Buffer.from(key);
+          break;
+        }
+        if (size + value.length > piece.length) piece = Buffer.concat([piece.subarray(0, size)], 2 * (size + value.length));
+        piece.set(value, size);
+        size += value.length;
+      }
+      this.bytesRead += size;
+      start = next;
+      if (size > 0) yield piece.subarray(0, size);
+    }
   }
 
   /** the blocks of one region's table, in record-id order (`StoredRecord.rows` reads their rows) */

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { unpack } from 'msgpackr';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
@@ -10,6 +11,7 @@ import { storeRecords } from '../../../../dictionaries/update/gar-ingest.js';
 import { generateGarDelta, type GarDeltaResult } from '../../../../bench/synth/gar-delta.js';
 import { applyDelta } from '../../../../dictionaries/update/apply-delta.js';
 import { BLOCK_BYTES, GarStore } from '../../../../dictionaries/update/gar-store.js';
+import { GAR_TABLES } from '../../../../dictionaries/io/gar-tables.js';
 import { readBlobSections } from '../../../../dictionaries/update/blob-sections.js';
 import { NAME_SECTIONS } from '../../../../dictionaries/blob-writer.js';
 import { createEngine, type AddressEngine } from '../../../../engine/index.js';
@@ -263,9 +265,13 @@ describe.runIf(HAS_DATA)('applyDelta(deltas) on the region 99 archive', () => {
     const sections = (dir: string) => readBlobSections(join(dir, 'ru.dict'), NAME_SECTIONS);
     const first = sections(updatedDir);
     expect(first.size).toBe(NAME_SECTIONS.length);
-    // the same delta again changes no name (every record replaces itself)
-    const again = await applyDelta({ deltas: [deltaFile], dir: updatedDir, dataDir: DATA_DIR });
+    const firstBlob = unpack(readFileSync(join(updatedDir, 'ru.dict'))) as Record<string, unknown>;
+    // the same delta again changes no name (every record replaces itself); the store read by a region worker this
+    // time (one this small is read in this thread by default), the houses packed: the same blob
+    const again = await applyDelta({ deltas: [deltaFile], dir: updatedDir, dataDir: DATA_DIR, regionThreads: 1 });
     expect(again.namesReused).toBe(true);
+    const againBlob = unpack(readFileSync(join(updatedDir, 'ru.dict'))) as Record<string, unknown>;
+    for (const part of ['core', 'host']) expect(againBlob[part], part).toEqual(firstBlob[part]);
     const second = sections(updatedDir);
     for (const path of NAME_SECTIONS) expect(second.get(path)!.equals(first.get(path)!), path).toBe(true);
     const reloaded = await createEngine({ dir: updatedDir, wasmFile: DEBUG_WASM, countries: ['ru'] });
@@ -277,19 +283,45 @@ describe.runIf(HAS_DATA)('applyDelta(deltas) on the region 99 archive', () => {
     }
   });
 
-  it('reads the store in a scan worker as in the reader\'s own thread, and takes the store back after', async () => {
+  it('reads the store in region workers as in the reader\'s own thread', async () => {
     const store = GarStore.open(join(updatedDir, 'ru.gar.mdb'));
     try {
       const sinks = [];
-      for (const scanThreads of [0, 1]) {
+      for (const regionThreads of [0, 1, 2]) {
         const sink = new CollectingSink();
-        const counts = await readGarRecords(storeRecords(store), sink, { houseCodes: false, asOf: '2026-01-01', scanThreads });
+        const counts = await readGarRecords(storeRecords(store), sink, { houseCodes: false, asOf: '2026-01-01', regionThreads });
         sinks.push({ counts, sink });
-        // the store is open again here (the worker read it while this thread had it closed)
         expect(store.date).toBe('20230703');
       }
       expect(sinks[0].counts.houses).toBeGreaterThan(500);
       expect(sinks[1]).toEqual(sinks[0]);
+      expect(sinks[2]).toEqual(sinks[0]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('stops with the reader\'s error when a region worker fails, the store left usable', async () => {
+    const store = GarStore.open(join(updatedDir, 'ru.gar.mdb'));
+    try {
+      const source = storeRecords(store);
+      // a house row whose every value, OBJECTID included, is not a number
+      const slots = GAR_TABLES.AS_HOUSES.layout.names.length;
+      const value = Buffer.from(Array.from({ length: slots }, () => 'abc').join('\u0001'));
+      const row = Buffer.alloc(10 + value.length);
+      row.writeUIntBE(1, 0, 6);
+      row.writeUInt32BE(value.length, 6);
+      value.copy(row, 10);
+      const broken = {
+        ...source,
+        storedRows: async function* (job: Parameters<NonNullable<typeof source.storedRows>>[0], bytes: number) {
+          if (job.table === 'AS_HOUSES') yield row;
+          else yield* source.storedRows!(job, bytes);
+        },
+      };
+      await expect(readGarRecords(broken, new CollectingSink(), { houseCodes: false, asOf: '2026-01-01', regionThreads: 1 })).rejects.toThrow(/OBJECTID="abc" is not a positive integer/);
+      const counts = await readGarRecords(source, new CollectingSink(), { houseCodes: false, asOf: '2026-01-01', regionThreads: 1 });
+      expect(counts.houses).toBeGreaterThan(500);
     } finally {
       await store.close();
     }
