@@ -22,6 +22,7 @@ import { JobError, openInput, type InputBatch, type InputOptions } from './input
 import { Progress } from './progress.js';
 import { BOM } from './sniff.js';
 import type { WorkerData } from './worker.js';
+import { workerModule } from './worker-bundle.js';
 import { XlsxWriter } from './xlsx-writer.js';
 
 export { JobError };
@@ -198,7 +199,7 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
   const pool = options.engine
     ? null
     : new Piscina<BatchTask, BatchResult>({
-        filename: new URL('./worker.mjs', import.meta.url).href,
+        filename: await workerModule(),
         minThreads: threads,
         maxThreads: threads,
         idleTimeout: 60_000,

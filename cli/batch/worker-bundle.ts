@@ -1,0 +1,79 @@
+/**
+ * The pool's worker as one plain JavaScript module (esbuild), so a worker thread starts without tsx: no loader
+ * thread of its own, no module resolved and read through loader hooks one by one. A worker that loads TypeScript
+ * through tsx (worker.mjs) spent as much CPU starting as a hundred thousand rows' worth of CSV reading and writing.
+ *
+ * The bundle is built on first use into build/cli/ (gitignored, like the core and the dictionaries) and used while it
+ * is newer than every source file it was made of (its metafile lists them): a changed source is bundled anew at the
+ * next job, so the workers never run older code than the main thread. Packages stay outside the bundle (resolved
+ * from node_modules as usual), and each source's `import.meta.url` is its own file's, so the engine finds its files
+ * (dadata-regions.tsv, build/) where it always does. Anything that goes wrong (no esbuild, a read-only folder) is no
+ * error: the job then runs worker.mjs through tsx, as before.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
+const BUNDLE = join(ROOT, 'build', 'cli', 'batch-worker.mjs');
+/** the sources the bundle was made of (relative to ROOT) */
+const INPUTS = `${BUNDLE}.inputs.json`;
+
+/** Whether the bundle is there and newer than each of its sources. */
+function fresh(): boolean {
+  try {
+    if (!existsSync(BUNDLE) || !existsSync(INPUTS)) return false;
+    const built = statSync(BUNDLE).mtimeMs;
+    const inputs = JSON.parse(readFileSync(INPUTS, 'utf8')) as string[];
+    return inputs.length > 0 && inputs.every((input) => statSync(join(ROOT, input)).mtimeMs <= built);
+  } catch {
+    return false;
+  }
+}
+
+async function build(): Promise<void> {
+  const { build: esbuild } = await import('esbuild');
+  const result = await esbuild({
+    absWorkingDir: ROOT,
+    entryPoints: [ENTRY],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [{
+      name: 'own-import-meta-url',
+      setup(on) {
+        // each source's import.meta.url stays its own file's, not the bundle's
+        on.onLoad({ filter: /\.ts$/ }, (args) => ({
+          contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+          loader: 'ts',
+        }));
+      },
+    }],
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  mkdirSync(dirname(BUNDLE), { recursive: true });
+  // written aside and renamed: a job starting meanwhile reads the old bundle or the new, never half of one
+  const temporary = `${BUNDLE}.${process.pid}.tmp`;
+  writeFileSync(temporary, result.outputFiles[0].contents);
+  writeFileSync(`${INPUTS}.${process.pid}.tmp`, JSON.stringify(inputs));
+  renameSync(`${INPUTS}.${process.pid}.tmp`, INPUTS);
+  renameSync(temporary, BUNDLE);
+}
+
+/** The worker module a pool should start: the bundle (built or rebuilt when it is missing or stale), else worker.mjs. */
+export async function workerModule(): Promise<string> {
+  const fallback = new URL('./worker.mjs', import.meta.url).href;
+  if (process.env.ADDRESS_BATCH_BUNDLE === '0') return fallback;
+  try {
+    if (!fresh()) await build();
+    return pathToFileURL(BUNDLE).href;
+  } catch {
+    return fallback;
+  }
+}
