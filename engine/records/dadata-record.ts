@@ -248,18 +248,34 @@ function dadataLevels(record: DadataSource, division: DadataExtras['division']):
   return levels;
 }
 
-/** DaData's levels and the region's facts of a place (address-record.ts `Place`), kept beside it: worked out once per place. */
-const PLACE_FIELDS = new WeakMap<Place, { country: string; levels: Record<DadataLevel, LevelFields>; facts: RegionFacts | null }>();
+/** DaData's levels, the region's facts and the point's text of a place (address-record.ts `Place`), kept beside it. */
+interface PlaceFields {
+  country: string;
+  levels: Record<DadataLevel, LevelFields>;
+  facts: RegionFacts | null;
+  /** `geo_lat`, `geo_lon` of the place's point (a number's shortest text is dear to make: kept) */
+  latitude: Text;
+  longitude: Text;
+}
+const PLACE_FIELDS = new WeakMap<Place, PlaceFields>();
 
 /** `record`'s levels are `place`'s (clean parts: `cleanParts` takes them from the place). */
-function placeFields(place: Place, record: DadataSource): { levels: Record<DadataLevel, LevelFields>; facts: RegionFacts | null } {
+function placeFields(place: Place, record: DadataSource): PlaceFields {
   const country = record.country.alpha2;
   let known = PLACE_FIELDS.get(place);
   if (known === undefined || known.country !== country) {
-    known = { country, levels: Object.freeze(dadataLevels(record, undefined)), facts: regionFacts(record) };
+    known = {
+      country, levels: Object.freeze(dadataLevels(record, undefined)), facts: regionFacts(record),
+      latitude: coordinate(place.point.latitude), longitude: coordinate(place.point.longitude),
+    };
     PLACE_FIELDS.set(place, known);
   }
   return known;
+}
+
+/** A coordinate's text: the place's kept one when the record's point is the place's (no house point), else made. */
+function coordinateText(value: number, placeValue: number | undefined, placeText: Text | undefined): Text {
+  return placeText !== undefined && value === placeValue ? placeText : coordinate(value);
 }
 
 /** A designation's type as DaData writes it, and written out. */
@@ -502,8 +518,8 @@ function dadataRecord(record: DadataSource, found: boolean, extras: DadataExtras
     tax_office: nonEmpty(extras.taxOffice),
     tax_office_legal: null,
     timezone: nonEmpty(record.timezone),
-    geo_lat: coordinate(record.coordinates.latitude),
-    geo_lon: coordinate(record.coordinates.longitude),
+    geo_lat: coordinateText(record.coordinates.latitude, record.place?.point.latitude, placed?.latitude),
+    geo_lon: coordinateText(record.coordinates.longitude, record.place?.point.longitude, placed?.longitude),
     beltway_hit: null,
     beltway_distance: null,
     metro: metroOf(record.metro),
