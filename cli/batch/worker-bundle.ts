@@ -13,6 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
@@ -58,12 +59,13 @@ async function build(): Promise<void> {
   });
   const inputs = Object.keys(result.metafile.inputs);
   mkdirSync(dirname(BUNDLE), { recursive: true });
-  // written aside and renamed: a job starting meanwhile reads the old bundle or the new, never half of one
-  const temporary = `${BUNDLE}.${process.pid}.tmp`;
-  writeFileSync(temporary, result.outputFiles[0].contents);
-  writeFileSync(`${INPUTS}.${process.pid}.tmp`, JSON.stringify(inputs));
-  renameSync(`${INPUTS}.${process.pid}.tmp`, INPUTS);
-  renameSync(temporary, BUNDLE);
+  // written aside and renamed: a job starting meanwhile (another process, or another thread of this one) reads the
+  // old bundle or the new, never half of one
+  const aside = `${process.pid}.${threadId}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(`${BUNDLE}.${aside}`, result.outputFiles[0].contents);
+  writeFileSync(`${INPUTS}.${aside}`, JSON.stringify(inputs));
+  renameSync(`${INPUTS}.${aside}`, INPUTS);
+  renameSync(`${BUNDLE}.${aside}`, BUNDLE);
 }
 
 /** The worker module a pool should start: the bundle (built or rebuilt when it is missing or stale), else worker.mjs. */
