@@ -16,28 +16,32 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { threadId } from 'node:worker_threads';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
-const BUNDLE = join(ROOT, 'build', 'cli', 'batch-worker.mjs');
-/** the sources the bundle was made of (relative to ROOT) */
-const INPUTS = `${BUNDLE}.inputs.json`;
+
+/** An entry and its bundle; `${file}.inputs.json` lists the sources the bundle was made of (relative to ROOT). */
+interface Bundle { entry: string; file: string }
+
+const WORKER: Bundle = { entry: fileURLToPath(new URL('./worker.ts', import.meta.url)), file: join(ROOT, 'build', 'cli', 'batch-worker.mjs') };
+/** The command line (bin/address-service.js runs it while it is fresh: the same test, written there in JavaScript). */
+const CLI: Bundle = { entry: fileURLToPath(new URL('../main.ts', import.meta.url)), file: join(ROOT, 'build', 'cli', 'main.mjs') };
 
 /** Whether the bundle is there and newer than each of its sources. */
-function fresh(): boolean {
+function fresh({ file }: Bundle): boolean {
+  const list = `${file}.inputs.json`;
   try {
-    if (!existsSync(BUNDLE) || !existsSync(INPUTS)) return false;
-    const built = statSync(BUNDLE).mtimeMs;
-    const inputs = JSON.parse(readFileSync(INPUTS, 'utf8')) as string[];
+    if (!existsSync(file) || !existsSync(list)) return false;
+    const built = statSync(file).mtimeMs;
+    const inputs = JSON.parse(readFileSync(list, 'utf8')) as string[];
     return inputs.length > 0 && inputs.every((input) => statSync(join(ROOT, input)).mtimeMs <= built);
   } catch {
     return false;
   }
 }
 
-async function build(): Promise<void> {
+async function build({ entry, file }: Bundle): Promise<void> {
   const { build: esbuild } = await import('esbuild');
   const result = await esbuild({
     absWorkingDir: ROOT,
-    entryPoints: [ENTRY],
+    entryPoints: [entry],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -58,14 +62,15 @@ async function build(): Promise<void> {
     }],
   });
   const inputs = Object.keys(result.metafile.inputs);
-  mkdirSync(dirname(BUNDLE), { recursive: true });
+  const list = `${file}.inputs.json`;
+  mkdirSync(dirname(file), { recursive: true });
   // written aside and renamed: a job starting meanwhile (another process, or another thread of this one) reads the
   // old bundle or the new, never half of one
   const aside = `${process.pid}.${threadId}.${Math.random().toString(36).slice(2)}.tmp`;
-  writeFileSync(`${BUNDLE}.${aside}`, result.outputFiles[0].contents);
-  writeFileSync(`${INPUTS}.${aside}`, JSON.stringify(inputs));
-  renameSync(`${INPUTS}.${aside}`, INPUTS);
-  renameSync(`${BUNDLE}.${aside}`, BUNDLE);
+  writeFileSync(`${file}.${aside}`, result.outputFiles[0].contents);
+  writeFileSync(`${list}.${aside}`, JSON.stringify(inputs));
+  renameSync(`${list}.${aside}`, list);
+  renameSync(`${file}.${aside}`, file);
 }
 
 /** The worker module a pool should start: the bundle (built or rebuilt when it is missing or stale), else worker.mjs. */
@@ -73,9 +78,25 @@ export async function workerModule(): Promise<string> {
   const fallback = new URL('./worker.mjs', import.meta.url).href;
   if (process.env.ADDRESS_BATCH_BUNDLE === '0') return fallback;
   try {
-    if (!fresh()) await build();
-    return pathToFileURL(BUNDLE).href;
+    if (!fresh(WORKER)) await build(WORKER);
+    return pathToFileURL(WORKER.file).href;
   } catch {
     return fallback;
+  }
+}
+
+/**
+ * The command line's bundle (build/cli/main.mjs), built or rebuilt when it is missing or stale; null when it cannot
+ * be (the command then runs through tsx, as before). bin/address-service.js asks for it when it had to start through
+ * tsx, so the next command starts without: ≈0.5 s of CPU less per command (a job of a hundred thousand rows spent
+ * a tenth of its CPU starting the TypeScript loader and reading the sources through it).
+ */
+export async function cliModule(): Promise<string | null> {
+  if (process.env.ADDRESS_CLI_BUNDLE === '0') return null;
+  try {
+    if (!fresh(CLI)) await build(CLI);
+    return pathToFileURL(CLI.file).href;
+  } catch {
+    return null;
   }
 }

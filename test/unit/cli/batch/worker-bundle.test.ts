@@ -1,9 +1,13 @@
-/** workerModule (cli/batch/worker-bundle.ts): the pool's worker bundled, and bundled anew when a source changes. */
+/**
+ * workerModule, cliModule (cli/batch/worker-bundle.ts): the pool's worker and the command line bundled, and bundled
+ * anew when a source changes; bin/address-service.js keeps the command line's bundle fresh.
+ */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { workerModule } from '../../../../cli/batch/worker-bundle.js';
+import { cliModule, workerModule } from '../../../../cli/batch/worker-bundle.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -29,6 +33,35 @@ describe('workerModule()', () => {
       utimesSync(source, later, later);
       await workerModule();
       expect(statSync(bundle).mtimeMs).toBeGreaterThan(before);
+    } finally {
+      utimesSync(source, atime, mtime);
+    }
+  });
+});
+
+describe('cliModule()', () => {
+  it('is a bundle of the command line, the batch job among its sources, newer than each', async () => {
+    const bundle = fileURLToPath((await cliModule())!);
+    expect(bundle).toBe(join(ROOT, 'build', 'cli', 'main.mjs'));
+    const inputs = JSON.parse(readFileSync(`${bundle}.inputs.json`, 'utf8')) as string[];
+    expect(inputs).toEqual(expect.arrayContaining(['cli/main.ts', 'cli/batch/job.ts', 'cli/batch/batch.ts']));
+    const built = statSync(bundle).mtimeMs;
+    for (const input of inputs) expect(statSync(join(ROOT, input)).mtimeMs, input).toBeLessThanOrEqual(built);
+  });
+
+  it('is made anew by the bin once a source is newer than it, and the bin then runs', async () => {
+    const bundle = fileURLToPath((await cliModule())!);
+    const source = join(ROOT, 'cli', 'batch', 'progress.ts');
+    const { atime, mtime } = statSync(source);
+    const before = statSync(bundle).mtimeMs;
+    const later = new Date(before + 5000);
+    try {
+      utimesSync(source, later, later);
+      const help = execFileSync(process.execPath, [join(ROOT, 'bin', 'address-service.js'), '--help'], { encoding: 'utf8' });
+      expect(help).toContain('clean');
+      expect(statSync(bundle).mtimeMs).toBeGreaterThan(before);
+      // fresh again: the next command runs the bundle
+      expect(execFileSync(process.execPath, [join(ROOT, 'bin', 'address-service.js'), '--help'], { encoding: 'utf8' })).toBe(help);
     } finally {
       utimesSync(source, atime, mtime);
     }
