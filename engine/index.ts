@@ -24,6 +24,11 @@ export interface EngineOptions {
   dir?: string;
   /** wasm file (default build/wasm/core.wasm, WASM_TARGET=debug for the debug build) */
   wasmFile?: string;
+  /**
+   * the core already compiled (from `wasmFile`'s bytes): threads that each load an engine share one module, whose
+   * optimized code V8 then makes once for all of them
+   */
+  wasmModule?: WebAssembly.Module;
   countries?: Country[];
   /** where the house codes live (dictionary.ts `HouseCodes`; default `auto`) */
   houseCodes?: HouseCodes;
@@ -46,8 +51,7 @@ export function blobFile(dir: string, country: Country): string {
 
 export async function createEngine(options: EngineOptions = {}): Promise<AddressEngine> {
   const dir = options.dir ?? join(ROOT, 'build', 'dictionaries');
-  const wasmFile = options.wasmFile ?? defaultWasmFile();
-  const module = await WebAssembly.compile(await readFile(wasmFile));
+  const module = options.wasmModule ?? (await WebAssembly.compile(await readFile(options.wasmFile ?? defaultWasmFile())));
   const loaded: LoadedDictionary[] = [];
   for (const country of options.countries ?? COUNTRIES) {
     const file = blobFile(dir, country);

@@ -206,6 +206,46 @@ export class RowWriter {
     return values;
   }
 
+  /** A row's output line: its cells, then the outcome's result columns (empty when there is none). */
+  row(row: InputRow, outcome: Outcome | null, rowNumber: number): string {
+    const format = this.setup.output.format;
+    if (format === 'csv' || format === 'tsv') return this.csvLine(row, outcome && 'dadata' in outcome ? outcome : null);
+    return this.line(row, this.results(outcome), rowNumber);
+  }
+
+  /**
+   * A CSV or TSV line read straight from the record, no list of the values between (this runs for every row of
+   * most files): what `line` writes of `results(outcome)`.
+   */
+  private csvLine(row: InputRow, found: { record: AddressRecord | null; dadata: DadataAddress } | null): string {
+    const { output } = this.setup;
+    const delimiter = output.delimiter;
+    let text = this.inputText(row, false);
+    const fields = this.dadataFields;
+    for (let i = 0; i < fields.length; i++) {
+      if (found === null) {
+        text += delimiter;
+        continue;
+      }
+      const field = fields[i];
+      const value = field !== null ? found.dadata[field] : readPath(found.record, this.paths[i]!);
+      if (value === null || value === undefined) text += delimiter;
+      else text += delimiter + csvField(typeof value === 'string' ? value : cellText(value), delimiter);
+    }
+    return text + output.eol;
+  }
+
+  /** The input's part of a CSV or TSV line: a good record as read (`rawCopy`), else its cells written anew. */
+  private inputText(row: InputRow, header: boolean): string {
+    const { output } = this.setup;
+    if (output.rawCopy && !row.error && !header && !row.object) return row.text;
+    const delimiter = output.delimiter;
+    const cells = this.cells(row, header);
+    let text = '';
+    for (let i = 0; i < cells.length; i++) text += i === 0 ? csvField(cellText(cells[i]), delimiter) : delimiter + csvField(cellText(cells[i]), delimiter);
+    return text;
+  }
+
   line(row: InputRow, results: unknown[], rowNumber: number, header = false): string {
     const { output, input } = this.setup;
     switch (output.format) {
@@ -220,12 +260,7 @@ export class RowWriter {
         return xlsxRow(rowNumber, this.cells(row, header), results);
       default: {
         const delimiter = output.delimiter;
-        let text = '';
-        if (output.rawCopy && !row.error && !header && !row.object) text = row.text;
-        else {
-          const cells = this.cells(row, header);
-          for (let i = 0; i < cells.length; i++) text += i === 0 ? csvField(cellText(cells[i]), delimiter) : delimiter + csvField(cellText(cells[i]), delimiter);
-        }
+        let text = this.inputText(row, header);
         for (const value of results) text += delimiter + csvField(cellText(value), delimiter);
         return text + output.eol;
       }
@@ -299,7 +334,7 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
     qc[qcKey] = (qc[qcKey] ?? 0) + 1;
     const geoKey = found ? String(found.qc_geo) : '-';
     qcGeo[geoKey] = (qcGeo[geoKey] ?? 0) + 1;
-    out.write(writer.line(row, writer.results(outcome), task.firstOutputRow + count));
+    out.write(writer.row(row, outcome, task.firstOutputRow + count));
     count++;
   };
   if (task.rows) {

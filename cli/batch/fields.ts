@@ -61,16 +61,6 @@ export function readPath(record: AddressRecord | null, path: readonly string[]):
   return value;
 }
 
-/** A field's value read from a record and its DaData form. */
-export type FieldReader = (record: AddressRecord | null, dadata: DadataAddress) => unknown;
-
-export function fieldReader(field: string): FieldReader {
-  const member = dadataField(field);
-  if (member !== null) return (_record, dadata) => dadata[member];
-  const path = field.split('.');
-  return (record) => readPath(record, path);
-}
-
 /** Whether any of the fields needs the DaData form (else it is not built). */
 export function needsDadata(fields: readonly string[]): boolean {
   return fields.some((field) => DADATA.has(field));

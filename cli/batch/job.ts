@@ -14,13 +14,15 @@ import { extname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { Piscina } from 'piscina';
-import { blobFile } from '../../engine/index.js';
+import { readFile } from 'node:fs/promises';
+import { blobFile, defaultWasmFile } from '../../engine/index.js';
 import type { Country, Engine, GeoLevel } from '../../engine/types.js';
 import { runBatch, RowWriter, type BatchResult, type BatchSetup, type BatchTask, type OutputFormat } from './batch.js';
 import { JobError, openInput, type InputBatch, type InputOptions } from './input.js';
 import { Progress } from './progress.js';
 import { BOM } from './sniff.js';
 import type { WorkerData } from './worker.js';
+import { workerModule } from './worker-bundle.js';
 import { XlsxWriter } from './xlsx-writer.js';
 
 export { JobError };
@@ -114,6 +116,11 @@ const add = (into: Record<string, number>, from: Record<string, number>) => {
   for (const [key, count] of Object.entries(from)) into[key] = (into[key] ?? 0) + count;
 };
 
+/** The core compiled once here and shared by the workers (engine/index.ts `wasmModule`): V8 optimizes its code once. */
+async function compileCore(wasmFile: string | undefined): Promise<WebAssembly.Module> {
+  return WebAssembly.compile(await readFile(wasmFile ?? defaultWasmFile()));
+}
+
 export async function runJob(options: JobOptions): Promise<JobSummary> {
   const started = performance.now();
   const skip = options.skip ?? 0;
@@ -192,11 +199,11 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
   const pool = options.engine
     ? null
     : new Piscina<BatchTask, BatchResult>({
-        filename: new URL('./worker.mjs', import.meta.url).href,
+        filename: await workerModule(),
         minThreads: threads,
         maxThreads: threads,
         idleTimeout: 60_000,
-        workerData: { setup, dictionaries: options.dictionaries, wasmFile: options.wasmFile } satisfies WorkerData,
+        workerData: { setup, dictionaries: options.dictionaries, wasmFile: options.wasmFile, wasmModule: await compileCore(options.wasmFile) } satisfies WorkerData,
       });
   const run = (task: BatchTask): Promise<BatchResult> => {
     if (pool) return pool.run(task, { transferList: task.bytes ? [task.bytes.buffer as ArrayBuffer] : undefined });

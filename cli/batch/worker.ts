@@ -11,10 +11,12 @@ export interface WorkerData {
   setup: BatchSetup;
   dictionaries: string;
   wasmFile?: string;
+  /** the core compiled once by the main thread (job.ts), shared by every worker */
+  wasmModule?: WebAssembly.Module;
 }
 
 const data = workerData as WorkerData;
-const engine = await createEngine({ dir: data.dictionaries, wasmFile: data.wasmFile, countries: [data.setup.country] });
+const engine = await createEngine({ dir: data.dictionaries, wasmFile: data.wasmFile, wasmModule: data.wasmModule, countries: [data.setup.country] });
 if (!engine.dictionary(data.setup.country)) throw new Error(`no ${data.setup.country} dictionary in ${data.dictionaries}`);
 const writer = new RowWriter(data.setup);
 

@@ -116,6 +116,104 @@ export interface ResolvedObjects {
   levels: Record<LevelKey, ObjectInfo | null>;
   house: HouseInfo | null;
   apartment: ApartmentInfo | null;
+  /** what the levels alone give, kept per place (`resolveObjects`; absent where the levels were put together by hand) */
+  place?: Place;
+}
+
+/**
+ * A place: the objects of a resolution's eight levels and what a record takes from them alone — its level records,
+ * whether it has an address, the postcode, point and timezone its levels lend, the registry codes DaData's record
+ * shows. The rows of a file, and the requests of a server, come back to the same streets and cities again and again,
+ * so `resolveObjects` works each place out once and keeps it (per dictionary, bounded: emptied when full) by the
+ * resolution's level ids; only the house and the flat are read per record. Frozen: it is shared by every record of
+ * the place, and the answers are those of the same values worked out each time (a unit test holds them equal).
+ */
+export interface Place {
+  /** the resolution's level ids in LEVEL_KEYS order (the key) */
+  readonly ids: readonly number[];
+  readonly levels: Readonly<Record<LevelKey, ObjectInfo | null>>;
+  /** the levels of a clean record (`recordLevels`, the municipal level shown) */
+  readonly records: Readonly<RecordLevels>;
+  /** a level has a fullName: a record of the place has an address even without a house part */
+  readonly named: boolean;
+  /** `postcodeOf` without a house, and with a house whose own postcode is not valid */
+  readonly postcode: string;
+  readonly housePostcode: string;
+  /** `coordinatesOf` without a house (or a house without a point) */
+  readonly point: Readonly<{ latitude: number; longitude: number; geo: number }>;
+  /** `timezoneOf` */
+  readonly timezone: string;
+  /** OKATO, OKTMO and tax office of the deepest level that has each (dadata-record.ts `registryCodes`) */
+  readonly codes: Readonly<RegistryCodes>;
+}
+
+export interface RegistryCodes {
+  okato?: string;
+  oktmo?: string;
+  taxOffice?: string;
+}
+
+/** Places kept per dictionary, at most this many (then forgotten, and kept anew). */
+const PLACE_CACHE_SIZE = 65_536;
+const PLACES = new WeakMap<Dictionary, Map<number, Place>>();
+
+/** The resolution's place: kept, or worked out and kept. */
+function placeOf(ids: Record<LevelKey, number>, dictionary: Dictionary): Place {
+  let places = PLACES.get(dictionary);
+  if (!places) PLACES.set(dictionary, (places = new Map()));
+  // keyed by the deepest id (mostly the place itself), checked against all eight: a loop, not a joined string
+  let key = -1;
+  for (let i = LEVEL_KEYS.length - 1; i >= 0; i--) {
+    const id = ids[LEVEL_KEYS[i]];
+    if (typeof id === 'number' && id >= 0) {
+      key = id;
+      break;
+    }
+  }
+  const known = places.get(key);
+  if (known !== undefined && sameIds(known.ids, ids)) return known;
+  const place = newPlace(ids, dictionary);
+  if (places.size >= PLACE_CACHE_SIZE) places.clear();
+  places.set(key, place);
+  return place;
+}
+
+function sameIds(kept: readonly number[], ids: Record<LevelKey, number>): boolean {
+  for (let i = 0; i < LEVEL_KEYS.length; i++) if (kept[i] !== (ids[LEVEL_KEYS[i]] ?? -1)) return false;
+  return true;
+}
+
+function newPlace(ids: Record<LevelKey, number>, dictionary: Dictionary): Place {
+  const levels = levelObjects(ids, dictionary);
+  const alone: ResolvedObjects = { levels, house: null, apartment: null };
+  const records = recordLevels(alone, 'clean');
+  let named = false;
+  for (const key of LEVEL_KEYS) named ||= (records[key]?.fullName ?? '') !== '';
+  const place: Place = {
+    ids: LEVEL_KEYS.map((key) => ids[key] ?? -1),
+    levels,
+    records,
+    named,
+    postcode: postcodeOf(alone, dictionary.country),
+    housePostcode: levelPostcode(levels, dictionary.country, false),
+    point: coordinatesOf(alone),
+    timezone: timezoneOf(alone),
+    codes: levelCodes(levels),
+  };
+  return Object.freeze(place);
+}
+
+/** OKATO, OKTMO and tax office of the deepest level that has each (the municipal level aside). */
+export function levelCodes(levels: Readonly<Record<LevelKey, ObjectInfo | null>>): RegistryCodes {
+  const codes: RegistryCodes = {};
+  for (let i = LEVEL_KEYS.length - 1; i >= 0; i--) {
+    const object = levels[LEVEL_KEYS[i]];
+    if (!object || LEVEL_KEYS[i] === 'municipal') continue;
+    codes.okato ??= object.okato || undefined;
+    codes.oktmo ??= object.oktmo || undefined;
+    codes.taxOffice ??= object.ifns || undefined;
+  }
+  return codes;
 }
 
 function objectOrNull(dictionary: Dictionary, id: number): ObjectInfo | null {
@@ -127,7 +225,16 @@ function municipalOrNull(dictionary: Dictionary, id: number): ObjectInfo | null 
 }
 
 export function resolveObjects(resolution: Resolution, dictionary: Dictionary): ResolvedObjects {
-  const ids = resolution.levels;
+  const place = placeOf(resolution.levels, dictionary);
+  const house = Number.isInteger(resolution.house) && resolution.house >= 0 && resolution.house < dictionary.houseCount ? dictionary.house(resolution.house) : null;
+  const apartment = Number.isInteger(resolution.apartment) && resolution.apartment >= 0 && resolution.apartment < dictionary.apartmentCount
+    ? dictionary.apartment(resolution.apartment)
+    : null;
+  return { levels: place.levels as Record<LevelKey, ObjectInfo | null>, house, apartment, place };
+}
+
+/** The objects of the levels (frozen: a place's are shared by its records). */
+function levelObjects(ids: Record<LevelKey, number>, dictionary: Dictionary): Record<LevelKey, ObjectInfo | null> {
   const levels: Record<LevelKey, ObjectInfo | null> = {
     region: objectOrNull(dictionary, ids.region ?? -1),
     area: objectOrNull(dictionary, ids.area ?? -1),
@@ -145,11 +252,7 @@ export function resolveObjects(resolution: Resolution, dictionary: Dictionary): 
   const russia = dictionary.country === 'ru';
   if (city && !levels.region && russia && isFederalCity(city)) levels.region = city;
   if (city && levels.region && (levels.region.id === city.id || (russia && sameCity(levels.region, city)))) levels.city = null;
-  const house = Number.isInteger(resolution.house) && resolution.house >= 0 && resolution.house < dictionary.houseCount ? dictionary.house(resolution.house) : null;
-  const apartment = Number.isInteger(resolution.apartment) && resolution.apartment >= 0 && resolution.apartment < dictionary.apartmentCount
-    ? dictionary.apartment(resolution.apartment)
-    : null;
-  return { levels, house, apartment };
+  return Object.freeze(levels) as Record<LevelKey, ObjectInfo | null>;
 }
 
 const EMPTY_CODES: CodesRecord = shared({ fias: '', ga: '', osm: '', gar: '', kladr: '' });
@@ -214,9 +317,16 @@ const POSTCODE_SHARED_BY: ReadonlySet<LevelKey> = new Set<LevelKey>(['street', '
 export function postcodeOf(objects: ResolvedObjects, country: Country): string {
   const valid = POSTCODE[country];
   if (objects.house && valid.test(str(objects.house.postcode))) return str(objects.house.postcode);
-  let answer = !objects.house;
+  const place = objects.place;
+  if (place) return objects.house ? place.housePostcode : place.postcode;
+  return levelPostcode(objects.levels, country, !objects.house);
+}
+
+/** The postcode the levels give: the deepest level's when it is the answer, else the one of a small place. */
+function levelPostcode(levels: Readonly<Record<LevelKey, ObjectInfo | null>>, country: Country, answer: boolean): string {
+  const valid = POSTCODE[country];
   for (const key of DEEPEST_FIRST) {
-    const level = objects.levels[key];
+    const level = levels[key];
     if (!level) continue;
     const postcode = str(level.postcode);
     if ((answer || POSTCODE_SHARED_BY.has(key)) && valid.test(postcode)) return postcode;
@@ -232,6 +342,7 @@ const hasPoint = (lat: number, lon: number): boolean =>
 export function coordinatesOf(objects: ResolvedObjects): { latitude: number; longitude: number; geo: number } {
   const house = objects.house;
   if (house && hasPoint(house.lat, house.lon)) return { latitude: house.lat, longitude: house.lon, geo: HOUSE_LEVEL };
+  if (objects.place) return objects.place.point;
   for (const key of DEEPEST_FIRST) {
     const object = objects.levels[key];
     if (object && hasPoint(object.lat, object.lon)) return { latitude: object.lat, longitude: object.lon, geo: LEVEL_NUMBER[key] };
@@ -261,6 +372,7 @@ function parseTimezone(value: string): string {
 }
 
 export function timezoneOf(objects: ResolvedObjects): string {
+  if (objects.place) return objects.place.timezone;
   for (const key of DEEPEST_FIRST) {
     const timezone = normalizeTimezone(str(objects.levels[key]?.timezone));
     if (timezone) return timezone;
@@ -370,6 +482,7 @@ function houseDetailsRecord(
 type RecordLevels = Pick<AddressRecord, LevelKey>;
 
 function recordLevels(objects: ResolvedObjects | null, method: RecordMethod): RecordLevels {
+  if (objects?.place && !MUNICIPAL_NULL.has(method)) return objects.place.records;
   const levels = objects?.levels;
   return {
     region: levelRecord(levels?.region ?? null),
@@ -531,6 +644,8 @@ export type CleanParts = Pick<AddressRecord, LevelKey | 'country' | 'postcode' |
   undefinedParts: string;
   metro: MetroRecord[];
   found: boolean;
+  /** the place of the levels (`resolveObjects`), null when nothing matched */
+  place: Place | null;
 };
 
 export function cleanParts(resolution: Resolution, dictionary: Dictionary, options: BuildOptions, objects?: ResolvedObjects | null): CleanParts {
@@ -542,15 +657,15 @@ export function cleanParts(resolution: Resolution, dictionary: Dictionary, optio
     houseDetails.additional = EMPTY_ADDITIONAL;
     return {
       ...recordLevels(null, 'clean'), houseDetails, country, postcode: '', coordinates: { latitude: 0, longitude: 0 }, timezone: '',
-      quality: nothingQuality(), undefinedParts: cleanedInput(resolution, options), metro: [], found: false,
+      quality: nothingQuality(), undefinedParts: cleanedInput(resolution, options), metro: [], found: false, place: null,
     };
   }
   const resolved = objects ?? resolveObjects(resolution, dictionary);
   const houseDetails = partsOf(resolution, resolved) as CleanParts['houseDetails'];
   const levels = recordLevels(resolved, 'clean');
-  let found = hasHouseParts(houseDetails);
+  let found = resolved.place ? resolved.place.named || hasHouseParts(houseDetails) : hasHouseParts(houseDetails);
   // a loop, not a closure per call: this runs for every row of a file
-  for (let i = 0; i < LEVEL_KEYS.length && !found; i++) found = (levels[LEVEL_KEYS[i]]?.fullName ?? '') !== '';
+  for (let i = 0; i < LEVEL_KEYS.length && !found && !resolved.place; i++) found = (levels[LEVEL_KEYS[i]]?.fullName ?? '') !== '';
   houseDetails.codes = codesRecord(resolved.house?.codes);
   houseDetails.apartmentCodes = codesRecord(resolved.apartment?.codes);
   houseDetails.additional = additionalRecord(resolved.house, resolved.apartment);
@@ -560,6 +675,6 @@ export function cleanParts(resolution: Resolution, dictionary: Dictionary, optio
     cityArea: levels.cityArea, settlement: levels.settlement, planStructure: levels.planStructure, street: levels.street,
     houseDetails, country, postcode: postcodeOf(resolved, dictionary.country), coordinates: { latitude: point.latitude, longitude: point.longitude },
     timezone: timezoneOf(resolved), quality: qualityOf(resolution, point.geo), undefinedParts: str(resolution.undefinedParts),
-    metro: metroOf(options, point), found,
+    metro: metroOf(options, point), found, place: resolved.place ?? null,
   };
 }

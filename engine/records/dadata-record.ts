@@ -13,8 +13,8 @@
  * area or sub_area when `division` is `municipal`.
  */
 import { readFileSync } from 'node:fs';
-import { LEVEL_KEYS, type LevelKey, type Quality } from '../types.js';
-import type { AddressRecord, CleanParts, LevelRecord, MetroRecord, ResolvedObjects } from './address-record.js';
+import type { LevelKey, Quality } from '../types.js';
+import { levelCodes, type AddressRecord, type CleanParts, type LevelRecord, type MetroRecord, type Place, type ResolvedObjects } from './address-record.js';
 import TYPES from './dadata-types.json' with { type: 'json' };
 import { stringText } from './json.js';
 import { foldName, writesJson, type JsonOut } from './shared.js';
@@ -248,6 +248,36 @@ function dadataLevels(record: DadataSource, division: DadataExtras['division']):
   return levels;
 }
 
+/** DaData's levels, the region's facts and the point's text of a place (address-record.ts `Place`), kept beside it. */
+interface PlaceFields {
+  country: string;
+  levels: Record<DadataLevel, LevelFields>;
+  facts: RegionFacts | null;
+  /** `geo_lat`, `geo_lon` of the place's point (a number's shortest text is dear to make: kept) */
+  latitude: Text;
+  longitude: Text;
+}
+const PLACE_FIELDS = new WeakMap<Place, PlaceFields>();
+
+/** `record`'s levels are `place`'s (clean parts: `cleanParts` takes them from the place). */
+function placeFields(place: Place, record: DadataSource): PlaceFields {
+  const country = record.country.alpha2;
+  let known = PLACE_FIELDS.get(place);
+  if (known === undefined || known.country !== country) {
+    known = {
+      country, levels: Object.freeze(dadataLevels(record, undefined)), facts: regionFacts(record),
+      latitude: coordinate(place.point.latitude), longitude: coordinate(place.point.longitude),
+    };
+    PLACE_FIELDS.set(place, known);
+  }
+  return known;
+}
+
+/** A coordinate's text: the place's kept one when the record's point is the place's (no house point), else made. */
+function coordinateText(value: number, placeValue: number | undefined, placeText: Text | undefined): Text {
+  return placeText !== undefined && value === placeValue ? placeText : coordinate(value);
+}
+
 /** A designation's type as DaData writes it, and written out. */
 const HOUSE_TYPES = {
   house: ['д', 'дом'], lend: ['влд', 'владение'], constr: ['соор', 'сооружение'],
@@ -402,6 +432,8 @@ function metroOf(metro: MetroRecord[] | undefined): DadataMetro[] | null {
  */
 export type DadataSource = Pick<AddressRecord, LevelKey | 'country' | 'postcode' | 'coordinates' | 'timezone' | 'quality' | 'undefinedParts' | 'metro'> & {
   houseDetails: CleanParts['houseDetails'];
+  /** the place whose levels these are (clean parts), when it is known */
+  place?: Place | null;
 };
 
 /** The address record DaData's API answers for `record`. Pure: the same arguments give the same record. */
@@ -419,10 +451,11 @@ export function dadataClean(parts: CleanParts, extras: DadataExtras = {}): Dadat
 
 /** The one mapping. `found`: the record has an address (its address or addressFull is not empty). */
 function dadataRecord(record: DadataSource, found: boolean, extras: DadataExtras): DadataAddress {
-  const levels = dadataLevels(record, extras.division);
+  const placed = record.place && extras.division !== 'municipal' ? placeFields(record.place, record) : null;
+  const levels = placed ? placed.levels : dadataLevels(record, extras.division);
   const house = houseFields(record);
   const details = record.houseDetails;
-  const facts = regionFacts(record);
+  const facts = placed ? placed.facts : regionFacts(record);
   const cleaner = extras.source !== undefined;
   const quality = record.quality;
   const geoLevel = quality ? quality.geo : extras.geo;
@@ -485,8 +518,8 @@ function dadataRecord(record: DadataSource, found: boolean, extras: DadataExtras
     tax_office: nonEmpty(extras.taxOffice),
     tax_office_legal: null,
     timezone: nonEmpty(record.timezone),
-    geo_lat: coordinate(record.coordinates.latitude),
-    geo_lon: coordinate(record.coordinates.longitude),
+    geo_lat: coordinateText(record.coordinates.latitude, record.place?.point.latitude, placed?.latitude),
+    geo_lon: coordinateText(record.coordinates.longitude, record.place?.point.longitude, placed?.longitude),
     beltway_hit: null,
     beltway_distance: null,
     metro: metroOf(record.metro),
@@ -732,14 +765,7 @@ export function cleanerExtras(objects: ResolvedObjects | null, source: string): 
 
 /** OKATO, OKTMO and tax office of the deepest level that has each: what DaData's record takes from the registry. */
 export function registryCodes(objects: ResolvedObjects | null): Pick<DadataExtras, 'okato' | 'oktmo' | 'taxOffice'> {
-  const codes: Pick<DadataExtras, 'okato' | 'oktmo' | 'taxOffice'> = {};
-  if (!objects) return codes;
-  for (let i = LEVEL_KEYS.length - 1; i >= 0; i--) {
-    const object = objects.levels[LEVEL_KEYS[i]];
-    if (!object || LEVEL_KEYS[i] === 'municipal') continue;
-    codes.okato ??= object.okato || undefined;
-    codes.oktmo ??= object.oktmo || undefined;
-    codes.taxOffice ??= object.ifns || undefined;
-  }
-  return codes;
+  if (!objects) return {};
+  // a place's are kept with it (address-record.ts `Place`): shared and frozen, read, never changed
+  return objects.place ? objects.place.codes : levelCodes(objects.levels);
 }

@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Country, Engine } from '../../../../engine/types.js';
-import { dadataAddress, dadataClean, dadataList, DADATA_ADDRESS_FIELDS, fiasLevel, qcGeo, registryCodes, typeFull } from '../../../../engine/records/dadata-record.js';
+import { buildAddressRecord, cleanParts, resolveObjects, type ResolvedObjects } from '../../../../engine/records/address-record.js';
+import { cleanerExtras, dadataAddress, dadataClean, dadataList, DADATA_ADDRESS_FIELDS, fiasLevel, qcGeo, registryCodes, typeFull } from '../../../../engine/records/dadata-record.js';
 import { toJsonBytes } from '../../../../engine/records/json.js';
 import { transliterate } from '../../../../engine/records/transliterate.js';
 import { kladrPrefix } from '../../../../host/routes/dadata-facade.js';
@@ -82,6 +83,38 @@ describe('dadataClean(parts, extras)', () => {
         const expected = JSON.stringify(dadataAddress(record, extras));
         const actual = JSON.stringify(dadataClean(parts, extras));
         if (actual !== expected) differing.push(`${query}\n  parts  ${actual}\n  record ${expected}`);
+      }
+    }
+    expect(differing.slice(0, 3).join('\n')).toBe('');
+  });
+});
+
+describe('a place kept per level ids (address-record.ts `Place`)', () => {
+  it(`gives the records the levels worked out for each record give (${CLEAN_CASES.length} addresses, twice over)`, () => {
+    const differing: string[] = [];
+    for (let pass = 0; pass < 2; pass++) {
+      for (const { countryCode, query } of CLEAN_CASES) {
+        const dictionary = engine.dictionary(countryCode.toLowerCase() as Country)!;
+        const resolution = engine.standardize(dictionary.country, query);
+        if (!resolution.matched) continue;
+        const kept = resolveObjects(resolution, dictionary);
+        expect(kept.place).toBeDefined();
+        // the same objects put together by hand: no place, every member worked out from the levels
+        const byHand = { levels: { ...kept.levels }, house: kept.house, apartment: kept.apartment };
+        const options = { method: 'clean' as const, original: query };
+        const answers = (objects: ResolvedObjects) => {
+          const { place, ...parts } = cleanParts(resolution, dictionary, options, objects);
+          void place;
+          return JSON.stringify([
+            buildAddressRecord(resolution, dictionary, options, objects),
+            buildAddressRecord(resolution, dictionary, { method: 'idsearch', original: query }, objects),
+            parts,
+            dadataClean(cleanParts(resolution, dictionary, options, objects), cleanerExtras(objects, query)),
+          ]);
+        };
+        const expected = answers(byHand);
+        const actual = answers(kept);
+        if (actual !== expected) differing.push(`${query}\n  kept    ${actual}\n  by hand ${expected}`);
       }
     }
     expect(differing.slice(0, 3).join('\n')).toBe('');
