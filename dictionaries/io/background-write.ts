@@ -7,9 +7,11 @@
  * The buffers are SharedArrayBuffers; per buffer an Int32 says what it holds (0: free, n > 0: n bytes to write,
  * −1: the end of the file). The writing thread waits (`Atomics.wait`) only when the buffer it would fill next is
  * still being written, so at most SLOTS × SLOT_BYTES are held. The worker is a plain script (no module loader to
- * start); a failed write is reported at the next `write` or at `close`, and the file is left for the caller to remove.
+ * start); a failed write is reported, with its cause, at the next `write` or at `close`, and the file is left for the
+ * caller to remove. The cause comes on a port of its own, read at once (`receiveMessageOnPort`): the writing thread
+ * may be blocked in `Atomics.wait` when it fails, and learns of it there, not from the event loop.
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 
 const SLOTS = 4;
 const SLOT_BYTES = 8 * 2 ** 20;
@@ -20,7 +22,7 @@ const END = -1;
 const WORKER = `
 const { workerData, parentPort } = require('node:worker_threads');
 const { openSync, writeSync, closeSync } = require('node:fs');
-const { path, buffers, stateBuffer } = workerData;
+const { path, buffers, stateBuffer, causes } = workerData;
 const state = new Int32Array(stateBuffer);
 const slots = buffers.map((buffer) => new Uint8Array(buffer));
 let fd = -1;
@@ -38,9 +40,11 @@ try {
   parentPort.postMessage({ done: true });
 } catch (error) {
   if (fd >= 0) try { closeSync(fd); } catch {}
+  const cause = String(error && error.message || error);
+  causes.postMessage(cause);
   Atomics.store(state, ${SLOTS}, 1);
   for (let slot = 0; slot < slots.length; slot++) { Atomics.store(state, slot, ${FREE}); Atomics.notify(state, slot); }
-  parentPort.postMessage({ error: String(error && error.message || error) });
+  parentPort.postMessage({ error: cause });
 }
 `;
 
@@ -49,6 +53,9 @@ export class BackgroundWriter {
   private readonly state: Int32Array;
   private readonly worker: Worker;
   private readonly finished: Promise<void>;
+  /** where the worker puts the cause of a failed write */
+  private readonly causes: MessagePort;
+  private cause: string | undefined;
   private slot = 0;
   private used = 0;
   /** bytes written through `write` */
@@ -59,7 +66,9 @@ export class BackgroundWriter {
     this.slots = buffers.map((buffer) => new Uint8Array(buffer));
     const stateBuffer = new SharedArrayBuffer(4 * (SLOTS + 1));
     this.state = new Int32Array(stateBuffer);
-    this.worker = new Worker(WORKER, { eval: true, workerData: { path, buffers, stateBuffer } });
+    const { port1, port2 } = new MessageChannel();
+    this.causes = port1;
+    this.worker = new Worker(WORKER, { eval: true, workerData: { path, buffers, stateBuffer, causes: port2 }, transferList: [port2] });
     this.finished = new Promise<void>((resolve, reject) => {
       this.worker.on('message', (message: { done?: true; error?: string }) => (message.error ? reject(new Error(`${path}: ${message.error}`)) : resolve()));
       this.worker.on('error', reject);
@@ -85,11 +94,16 @@ export class BackgroundWriter {
     if (this.used > 0) this.submit(this.used);
     this.submit(END);
     await this.finished;
-    await this.worker.terminate();
+    await this.stop();
   }
 
   /** stops the writer thread (after a failure of the caller's; the file is left as it is) */
   async abort(): Promise<void> {
+    await this.stop();
+  }
+
+  private async stop(): Promise<void> {
+    this.causes.close();
     await this.worker.terminate();
   }
 
@@ -108,6 +122,8 @@ export class BackgroundWriter {
   }
 
   private failed(): void {
-    if (Atomics.load(this.state, SLOTS) !== 0) throw new Error(`${this.path}: writing the file failed`);
+    if (Atomics.load(this.state, SLOTS) === 0) return;
+    this.cause ??= (receiveMessageOnPort(this.causes)?.message as string | undefined) ?? 'no cause given';
+    throw new Error(`${this.path}: writing the file failed: ${this.cause}`);
   }
 }

@@ -27,14 +27,14 @@ describe('BackgroundWriter', () => {
     expect(written.equals(Buffer.concat(expected))).toBe(true);
   });
 
-  it('fails when the file cannot be written', async () => {
+  it('fails with the cause when the file cannot be written', async () => {
     const writer = new BackgroundWriter(join(dir, 'no-such-dir', 'out.bin'));
     await expect(
       (async () => {
         for (let i = 0; i < 8; i++) writer.write(new Uint8Array(8 * 2 ** 20));
         await writer.close();
       })(),
-    ).rejects.toThrow(/out\.bin/);
+    ).rejects.toThrow(/out\.bin: writing the file failed: ENOENT/);
     await writer.abort();
   });
 });
