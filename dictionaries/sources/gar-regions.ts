@@ -167,6 +167,9 @@ export async function readRegionsInWorkers(run: {
   } finally {
     failure ??= new Error('the read was stopped');
     notify();
+    // a sender may be reading a piece of the store (which `unmapRead` closes and reopens): done before the caller
+    // may close it; each stops at its next check
+    await Promise.all(senders);
     await Promise.all(readers.map(({ worker }) => worker.terminate()));
   }
 }
