@@ -15,6 +15,7 @@
  * registry that is the same place is joined by the merge (merge/join.ts: by FIAS GUID, by KLADR code, or by name under
  * the same parent), so the final object carries the codes of all registries.
  */
+import type { PackedHouses } from './house-pack.js';
 
 /**
  * The key of an object the FIAS registry identifies (GAR, hflabs): its lower-case GUID, the very string its
@@ -174,8 +175,6 @@ export interface SourceInfo {
 }
 
 /** What readers write into; implemented by `ModelBuilder` (merge/sink.ts). */
-import type { PackedHouses } from './house-pack.js';
-
 export interface ModelSink {
   readonly country: 'ru' | 'kz' | 'by' | 'ua';
   addObject(object: AddressObject): void;
