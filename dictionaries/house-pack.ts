@@ -13,6 +13,7 @@
  */
 import type { HouseRecord } from './source-model.js';
 import { FLAG_MULTI_FLAT, FLAG_MULTI_FLAT_KNOWN, FLAG_POSSESSION, FLAG_STEAD } from '../format/house-flags.js';
+import { LABEL_PARTS } from '../format/house-labels.js';
 import { guidInto, guidText } from '../format/guid.js';
 import { decodeCadnum, encodeCadnum } from '../format/cadnum.js';
 
@@ -143,7 +144,7 @@ export class HousePacker {
     const key = numberOnly ? house.number : `${house.number}\u0001${house.block ?? ''}\u0001${house.building ?? ''}\u0001${house.liter ?? ''}\u0001${house.construction ?? ''}`;
     let id = ids.get(key);
     if (id === undefined) {
-      id = this.batch.labels.length / 5;
+      id = this.batch.labels.length / LABEL_PARTS;
       ids.set(key, id);
       this.batch.labels.push(house.number ?? '', house.block ?? '', house.building ?? '', house.liter ?? '', house.construction ?? '');
     }
@@ -172,7 +173,7 @@ export function unpackHouse(b: PackedHouses, row: number): HouseRecord {
   const codes: HouseRecord['codes'] = {};
   if (b.hasFias[row]) codes.fias = guidText(b.fias, row);
   if (b.gar[row]) codes.gar = String(b.gar[row]);
-  const part = (index: number) => b.labels[b.label[row] * 5 + index];
+  const part = (index: number) => b.labels[b.label[row] * LABEL_PARTS + index];
   const house: HouseRecord = { parent: b.parents[b.parent[row]], number: part(0), codes } as HouseRecord;
   const optional = (field: 'block' | 'building' | 'liter' | 'construction', index: number) => {
     if (part(index)) house[field] = part(index);

@@ -29,6 +29,7 @@ import { CADNUM_EXCEPTION, decodeCadnum, encodeCadnum } from '../format/cadnum.j
 import { internKey, type PackedHouses } from './house-pack.js';
 import { houseKey } from './fold.js';
 import { FLAG_MULTI_FLAT, FLAG_MULTI_FLAT_KNOWN, FLAG_POSSESSION, FLAG_STEAD } from '../format/house-flags.js';
+import { LABEL_PARTS } from '../format/house-labels.js';
 import { guidInto, guidText } from '../format/guid.js';
 import { indexOfSorted, lowerBound } from '../format/order.js';
 import { BinBlocks, BLOCK_ROWS, CHUNK_SHIFT, ChunkedColumn, SpillFile } from './spill.js';
@@ -119,7 +120,6 @@ export class StringPool {
   }
 }
 
-export const LABEL_PARTS = 5;
 type Parts = Pick<HouseRecord, 'number' | 'block' | 'building' | 'liter' | 'construction'>;
 
 /** Distinct part tuples of houses: LABEL_PARTS pool ids per label (number, block, building, liter, construction). */

@@ -7,9 +7,6 @@
  */
 import { FixedRows, GuidIndex, KeyIndex, copy, isColdSection, last, numbers, u32Values, type ColdSection } from './columns.js';
 
-/** pool ids per label: number, block (корпус), building (строение), liter, construction (сооружение) */
-export const LABEL_PARTS = 5;
-
 export interface HouseColumns {
   labels: Int32Array;
   pool: string[];

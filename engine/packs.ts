@@ -17,6 +17,7 @@
  */
 import { flattenTrie, trieWords } from '../format/trie.js';
 import { BLOB_MAGIC, FORMAT_VERSION } from '../format/blob.js';
+import { LABEL_PARTS } from '../format/house-labels.js';
 import type { BlobFile } from './dictionary.js';
 
 /** Version of the manifest's and the packs' layout (an engine refuses another). */
@@ -100,7 +101,6 @@ export interface PacksManifest {
 const OBJ = 10;
 const NAME = 5;
 const LABEL = 3;
-const PARTS = 5;
 const NO_PARENT = -1;
 
 export const TABLES = ['objects', 'houses', 'labels', 'pool', 'postcodes', 'words', 'names'] as const;
@@ -326,7 +326,7 @@ function gather(fragments: Fragment[], picks: Record<Table, Picks>, ids: Record<
     houseColumns: gatherColumns(fragments.map((f) => f.houseColumns), counts('houses'), picks.houses),
     labelKeys: gatherStrings(fragments.map((f) => f.labelKeys), picks.labels),
     labelBase: bytesOf(gatherRecords(fragments.map((f) => f.labelBase), 1, picks.labels)),
-    labelParts: bytesOf(gatherRecords(fragments.map((f) => f.labelParts), PARTS, picks.labels)),
+    labelParts: bytesOf(gatherRecords(fragments.map((f) => f.labelParts), LABEL_PARTS, picks.labels)),
     pool: gatherStrings(fragments.map((f) => f.pool), picks.pool),
     postcodes: gatherStrings(fragments.map((f) => f.postcodes), picks.postcodes),
     wordSpelling: gatherStrings(fragments.map((f) => f.wordSpelling), picks.words),
@@ -383,7 +383,7 @@ function mergeIds(lists: Uint32Array[]): { ids: Uint32Array; picks: Picks } {
 
 /** The i32 record sections of a fragment and their widths (`ids` are one i32 a row). */
 const RECORDS: ReadonlyArray<[keyof Fragment, number]> = [
-  ['objects', OBJ], ['houses', 1], ['houseCoords', 2], ['labelBase', 1], ['labelParts', PARTS], ['wordTypes', 2], ['names', NAME], ['nameWords', 2],
+  ['objects', OBJ], ['houses', 1], ['houseCoords', 2], ['labelBase', 1], ['labelParts', LABEL_PARTS], ['wordTypes', 2], ['names', NAME], ['nameWords', 2],
 ];
 
 /**
@@ -577,7 +577,7 @@ export function fragmentOfBlob(blob: BlobFile): { fragment: Fragment; global: Pa
     houseColumns,
     labelKeys,
     labelBase: bytesOf(labelBase),
-    labelParts: (h.labels as Uint8Array | undefined) ?? new Uint8Array(labelCount * PARTS * 4),
+    labelParts: (h.labels as Uint8Array | undefined) ?? new Uint8Array(labelCount * LABEL_PARTS * 4),
     pool,
     postcodes,
     wordSpelling: trieWords(i32(core.trie), wordCount),
@@ -798,7 +798,7 @@ export function cut(whole: Fragment, index: CutIndex, objects: Uint32Array, hous
   const labels = ascending(Array.from(houses, (h) => allHouses[h]));
   const parts = i32(whole.labelParts);
   const poolList: number[] = [0];
-  for (const l of labels) for (let p = 0; p < PARTS; p++) poolList.push(parts[l * PARTS + p]);
+  for (const l of labels) for (let p = 0; p < LABEL_PARTS; p++) poolList.push(parts[l * LABEL_PARTS + p]);
   const postcodeList: number[] = [0];
   const postcode = whole.houseColumns.postcode instanceof Uint8Array ? u32(whole.houseColumns.postcode) : null;
   if (postcode) for (const h of houses) postcodeList.push(postcode[h]);
