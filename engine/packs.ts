@@ -23,8 +23,8 @@ import type { BlobFile } from './dictionary.js';
 /** Version of the manifest's and the packs' layout (an engine refuses another). */
 export const PACKS_FORMAT = 2;
 
-/** A place pack's code: a FIAS GUID, `kladr-<digits>` or `place-<row>` (what tools know a place by). */
-export const PACK_CODE = /^[0-9a-z][0-9a-z-]{0,63}$/;
+/** The form of a place's code (`PackEntry.code`, `placeCodes`): what tools know a place by. */
+const PACK_CODE = /^[0-9a-z][0-9a-z-]{0,63}$/;
 
 /**
  * The codes a place may go by, in the order the builder picks its manifest `code`: its FIAS GUID, `kladr-<code>`,
@@ -67,7 +67,7 @@ export function chunkOf(chunk: string, count: number): { index: number; chunk: n
 
 /** One place pack in the manifest. */
 export interface PackEntry {
-  /** the pack's id (packId): its file is `places/<id>.dict`, its house codes' `codes/<id>.dict` */
+  /** the pack's id (packId): its file is `places/<id>.dict`, its house codes' `codes/<id>-<n>.dict` (`codes`) */
   id: string;
   file: string;
   /** the place's FIAS GUID (else `kladr-<code>`, `ga-<code>`, `osm-<id>`, `place-<row>`) */
