@@ -17,6 +17,8 @@ const SLOTS = 4;
 const SLOT_BYTES = 8 * 2 ** 20;
 const FREE = 0;
 const END = -1;
+/** how often a write waiting for a buffer checks that the writer thread still runs, ms */
+const STOPPED_CHECK_MS = 1000;
 
 /** the worker: writes each slot in turn until the end; `state[SLOTS]` is 1 once a write failed */
 const WORKER = `
@@ -116,7 +118,11 @@ export class BackgroundWriter {
     this.used = 0;
     if (length === END) return;
     for (let held = Atomics.load(this.state, this.slot); held !== FREE; held = Atomics.load(this.state, this.slot)) {
-      Atomics.wait(this.state, this.slot, held);
+      // a thread stopped without its catch (terminated, out of memory) never frees the buffer: looked for now and then
+      if (Atomics.wait(this.state, this.slot, held, STOPPED_CHECK_MS) === 'timed-out' && this.worker.threadId === -1) {
+        this.failed();
+        throw new Error(`${this.path}: writing the file failed: the writer thread stopped`);
+      }
     }
     this.failed();
   }

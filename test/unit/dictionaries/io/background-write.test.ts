@@ -37,4 +37,12 @@ describe('BackgroundWriter', () => {
     ).rejects.toThrow(/out\.bin: writing the file failed: ENOENT/);
     await writer.abort();
   });
+
+  it('fails, not waits for ever, when its thread has stopped', async () => {
+    const writer = new BackgroundWriter(join(dir, 'stopped.bin'));
+    await writer.abort();
+    expect(() => {
+      for (let i = 0; i < 8; i++) writer.write(new Uint8Array(8 * 2 ** 20));
+    }).toThrow(/stopped\.bin: writing the file failed: the writer thread stopped/);
+  });
 });
