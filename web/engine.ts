@@ -286,10 +286,12 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
     const pack = decodePack(bytes, `pack ${id}`);
     if ((pack.kind !== 'place' && pack.kind !== 'codes') || pack.place !== id) throw new Error(`pack ${id}: holds ${pack.kind} ${pack.place ?? ''}`.trim());
     if (pack.source !== entry.source) throw new Error(`pack ${id}: cut from ${pack.source}, the entry pack from ${entry.source}`);
-    if (pack.kind === 'codes' && pack.codes) {
+    if (pack.kind === 'codes') {
+      if (!pack.codes) throw new Error(`pack ${id}: a house codes pack without its codes`);
       if (codes.has(id)) return;
       codes.set(id, pack.codes);
-    } else if (pack.pack) {
+    } else {
+      if (!pack.pack) throw new Error(`pack ${id}: a place pack without its tables`);
       if (fragments.has(id)) return;
       fragments.set(id, pack.pack);
     }

@@ -12,6 +12,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blobMapBytes } from '../../dictionaries/blob-writer.js';
+import { decodeBlob } from '../../engine/dictionary.js';
 import { defaultWasmFile } from '../../engine/index.js';
 import { codesChunk, codesFile, packFile, type PacksManifest } from '../../engine/packs.js';
 import { buildCountryPacks } from '../../web/build-packs.js';
@@ -201,5 +203,15 @@ describe('createEngine(wasm, entry, { fetchPack, preload })', () => {
     const ua = manifests.get('ua');
     if (ua && ua.packs.length > 0) await expect(engine.addPack(ua.packs[0].id, await packBytes('ua', ua.packs[0].id))).rejects.toThrow(/cut from/);
     expect(engine.loaded).toEqual([]);
+  });
+
+  it('refuses a pack without the tables of its kind', async () => {
+    const engine = await packed('ru');
+    const chunk = codesChunk(ekbId(), 0);
+    // a house codes pack's file that says it is a place pack: its codes, no place tables
+    const raw = decodeBlob(await packBytes('ru', chunk, 'codes')) as unknown as Record<string, unknown>;
+    await expect(engine.addPack(chunk, blobMapBytes({ ...raw, kind: 'place' }))).rejects.toThrow(/a place pack without its tables/);
+    expect(engine.loaded).toEqual([]);
+    expect(engine.hasCodes(chunk)).toBe(false);
   });
 });
