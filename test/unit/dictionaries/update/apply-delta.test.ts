@@ -11,7 +11,7 @@ import { storeRecords } from '../../../../dictionaries/update/gar-ingest.js';
 import { generateGarDelta, type GarDeltaResult } from '../../../../bench/synth/gar-delta.js';
 import { applyDelta } from '../../../../dictionaries/update/apply-delta.js';
 import { BLOCK_BYTES, GarStore } from '../../../../dictionaries/update/gar-store.js';
-import { GAR_TABLES } from '../../../../dictionaries/io/gar-tables.js';
+import { GAR_TABLES, REGION_TABLES } from '../../../../dictionaries/io/gar-tables.js';
 import { readBlobSections } from '../../../../dictionaries/update/blob-sections.js';
 import { NAME_SECTIONS } from '../../../../dictionaries/blob-writer.js';
 import { createEngine, type AddressEngine } from '../../../../engine/index.js';
@@ -312,14 +312,27 @@ describe.runIf(HAS_DATA)('applyDelta(deltas) on the region 99 archive', () => {
       row.writeUIntBE(1, 0, 6);
       row.writeUInt32BE(value.length, 6);
       value.copy(row, 10);
+      // the tables after it read slowly: a piece of the store still being read when the worker fails
+      const after = (table: string) => REGION_TABLES.indexOf(table as (typeof REGION_TABLES)[number]) > REGION_TABLES.indexOf('AS_HOUSES');
+      let reading = 0;
       const broken = {
         ...source,
         storedRows: async function* (job: Parameters<NonNullable<typeof source.storedRows>>[0], bytes: number) {
-          if (job.table === 'AS_HOUSES') yield row;
-          else yield* source.storedRows!(job, bytes);
+          if (job.table === 'AS_HOUSES') {
+            yield row;
+            return;
+          }
+          for await (const piece of source.storedRows!(job, bytes)) {
+            reading++;
+            if (after(job.table)) await new Promise((resolve) => setTimeout(resolve, 200));
+            reading--;
+            yield piece;
+          }
         },
       };
       await expect(readGarRecords(broken, new CollectingSink(), { houseCodes: false, asOf: '2026-01-01', regionThreads: 1 })).rejects.toThrow(/OBJECTID="abc" is not a positive integer/);
+      // no read of the store goes on once the read has failed (the caller may close the store)
+      expect(reading).toBe(0);
       const counts = await readGarRecords(source, new CollectingSink(), { houseCodes: false, asOf: '2026-01-01', regionThreads: 1 });
       expect(counts.houses).toBeGreaterThan(500);
     } finally {
