@@ -149,19 +149,18 @@ async function send(ctx: Context, dir: string, name: string, page: BuiltPage): P
 }
 
 /**
- * A file of a country's offline packs: `manifest.json`, `entry.dict`, or a place's pack or house codes pack
- * (`pack`: `places/<id>.dict`, `codes/<id>-<n>.dict`). The country must be one the build lists and the pack file one its
- * manifest lists, so no other path is reachable.
+ * A file of a country's offline packs (`file`): `manifest.json`, `entry.dict`, or, when `isPack`, a place's pack or
+ * house codes pack (`places/<id>.dict`, `codes/<id>-<n>.dict`). The country must be one the build lists and a pack
+ * file one its manifest lists, so no other path is reachable.
  */
-async function sendPack(ctx: Context, dir: string, country: string, name: string, pack: string | null, page: BuiltPage): Promise<void> {
+async function sendPack(ctx: Context, dir: string, country: string, file: string, isPack: boolean, page: BuiltPage): Promise<void> {
   const files = page.packFiles(country);
-  const listed = files !== null && (pack === null || (await files).has(pack));
+  const listed = files !== null && (!isPack || (await files).has(file));
   if (!listed) {
     ctx.set(page.headers);
     throw new NotFoundError(`файла ${ctx.path} нет`);
   }
-  const relative = pack ?? name;
-  await sendFile(ctx, join(dir, country, relative), `${country}/${relative}`, page);
+  await sendFile(ctx, join(dir, country, file), `${country}/${file}`, page);
 }
 
 /** Registers GET `/`, `/index.html`, `/sw.js`, `/web/:file` and the packs' `/web/:country/…` on the app's router. */
@@ -176,9 +175,9 @@ export function webRoutes(router: Router, options: WebRoutesOptions = {}): void 
     ctx.set('Service-Worker-Allowed', '/');
   });
   router.get('/web/:file', async (ctx) => send(ctx, outDir, basename(ctx.params.file), await ready()));
-  router.get('/web/:country/manifest.json', async (ctx) => sendPack(ctx, outDir, ctx.params.country, 'manifest.json', null, await ready()));
-  router.get('/web/:country/entry.dict', async (ctx) => sendPack(ctx, outDir, ctx.params.country, 'entry.dict', null, await ready()));
+  router.get('/web/:country/manifest.json', async (ctx) => sendPack(ctx, outDir, ctx.params.country, 'manifest.json', false, await ready()));
+  router.get('/web/:country/entry.dict', async (ctx) => sendPack(ctx, outDir, ctx.params.country, 'entry.dict', false, await ready()));
   for (const folder of ['places', 'codes']) {
-    router.get(`/web/:country/${folder}/:file`, async (ctx) => sendPack(ctx, outDir, ctx.params.country, '', `${folder}/${ctx.params.file}`, await ready()));
+    router.get(`/web/:country/${folder}/:file`, async (ctx) => sendPack(ctx, outDir, ctx.params.country, `${folder}/${ctx.params.file}`, true, await ready()));
   }
 }
