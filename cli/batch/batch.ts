@@ -14,7 +14,7 @@ import { standardizeAddress, standardizeParts } from '../../engine/standardize.j
 import { cellText, dadataField, readPath } from './fields.js';
 import { countLines, csvField, splitRecord, withoutLineEnd } from './records.js';
 import { decodeCp1251 } from './sniff.js';
-import { xlsxRow } from './xlsx-writer.js';
+import { xlsxRow } from './xlsx-rows.js';
 
 export type InputKind = 'csv' | 'ndjson' | 'rows';
 export type OutputFormat = 'csv' | 'tsv' | 'ndjson' | 'xlsx';

@@ -9,6 +9,9 @@ import { PassThrough, type Writable } from 'node:stream';
 import { once } from 'node:events';
 import { crc32 } from 'node:zlib';
 import yazl from 'yazl';
+import { escapeXml } from './xlsx-rows.js';
+
+export { columnLetter, escapeXml, xlsxRow } from './xlsx-rows.js';
 
 // yazl checksums a streamed entry with buffer-crc32, a byte loop in JavaScript that took a tenth of the main thread's
 // time on a large sheet; zlib's CRC-32 (native, Node ≥ 20.15) gives the same number
@@ -35,55 +38,6 @@ const ROOT_RELS = `${XML_HEAD}<Relationships xmlns="${REL_NS}"><Relationship Id=
 const WORKBOOK_RELS = `${XML_HEAD}<Relationships xmlns="${REL_NS}"><Relationship Id="rId1" Type="${DOC_REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`;
 const workbook = (sheet: string) =>
   `${XML_HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${DOC_REL}"><sheets><sheet name="${escapeXml(sheet)}" sheetId="1" r:id="rId1"/></sheets></workbook>`;
-
-/** XML text: `&<>"` escaped, and the characters XML 1.0 cannot hold (controls but tab and line breaks) dropped. */
-export function escapeXml(text: string): string {
-  if (!/[&<>"\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(text)) return text;
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-}
-
-const COLUMN_LETTERS: string[] = [];
-/** `A`, `B`, …, `Z`, `AA`, … for column index 0, 1, … */
-export function columnLetter(index: number): string {
-  let letters = COLUMN_LETTERS[index];
-  if (letters === undefined) {
-    letters = '';
-    for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-    COLUMN_LETTERS[index] = letters;
-  }
-  return letters;
-}
-
-function cell(ref: string, value: unknown): string {
-  if (value === null || value === undefined || value === '') return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? `<c r="${ref}"><v>${value}</v></c>` : '';
-  if (typeof value === 'boolean') return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
-  const text = value instanceof Date ? value.toISOString() : typeof value === 'string' ? value : JSON.stringify(value);
-  // xml:space only where it keeps something: white space at either end, which a reader would trim
-  return keepsSpace(text)
-    ? `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(text)}</t></is></c>`
-    : `<c r="${ref}" t="inlineStr"><is><t>${escapeXml(text)}</t></is></c>`;
-}
-
-/** White space (space, tab, line break) at the start or the end of a text. */
-function keepsSpace(text: string): boolean {
-  const first = text.charCodeAt(0);
-  const last = text.charCodeAt(text.length - 1);
-  return first <= 0x20 || last <= 0x20;
-}
-
-/** One sheet row: the input's cells, then the results. */
-export function xlsxRow(rowNumber: number, cells: readonly unknown[], results: readonly unknown[]): string {
-  let xml = `<row r="${rowNumber}">`;
-  for (let i = 0; i < cells.length; i++) xml += cell(columnLetter(i) + rowNumber, cells[i]);
-  for (let i = 0; i < results.length; i++) xml += cell(columnLetter(cells.length + i) + rowNumber, results[i]);
-  return `${xml}</row>`;
-}
 
 /** Writes a workbook of one sheet to `out` (ended with the zip, unless it is stdout); `write` the rows' XML, then `end`. */
 export class XlsxWriter {
