@@ -199,11 +199,14 @@ export class RowWriter {
     const values = new Array<unknown>(fields.length);
     const found = outcome && 'dadata' in outcome ? outcome : null;
     // a plain loop of member reads: this runs for every row
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i];
-      values[i] = found === null ? null : field !== null ? found.dadata[field] : readPath(found.record, this.paths[i]!);
-    }
+    for (let i = 0; i < fields.length; i++) values[i] = found === null ? null : this.value(found, i);
     return values;
+  }
+
+  /** Result column `i` of a found row: a member of DaData's record, or a path into ours. */
+  private value(found: { record: AddressRecord | null; dadata: DadataAddress }, i: number): unknown {
+    const field = this.dadataFields[i];
+    return field !== null ? found.dadata[field] : readPath(found.record, this.paths[i]!);
   }
 
   /** A row's output line: its cells, then the outcome's result columns (empty when there is none). */
@@ -227,8 +230,7 @@ export class RowWriter {
         text += delimiter;
         continue;
       }
-      const field = fields[i];
-      const value = field !== null ? found.dadata[field] : readPath(found.record, this.paths[i]!);
+      const value = this.value(found, i);
       if (value === null || value === undefined) text += delimiter;
       else text += delimiter + csvField(typeof value === 'string' ? value : cellText(value), delimiter);
     }
