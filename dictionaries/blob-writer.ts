@@ -25,7 +25,7 @@ import { GA_LENGTH, type MergedModel, type MergedObject } from './merged-model.j
 import { foldText, nameWords } from './fold.js';
 import { HouseStore, Int32Builder } from './house-store.js';
 import { BinBlocks } from './spill.js';
-import { f64Column, fixedTextColumn, guidColumn, pooledColumn, textColumn, u32Column } from './columns.js';
+import { f64Column, fixedTextColumn, guidColumn, internKey, pooledColumn, textColumn, u32Column } from './columns.js';
 import { ApartmentStore } from './apartment-store.js';
 import { Level } from './source-model.js';
 import { BLOB_MAGIC, BUILD_ID, CHECKSUMS, FORMAT_VERSION, nativeCrc32 } from '../format/blob.js';
@@ -374,15 +374,7 @@ function blobOf(model: MergedModel, types: TypeTable, consume = false, reuse?: R
   // vocabulary and names
   const vocab = new Map<string, number>();
   const vocabWords: string[] = [];
-  const wordId = (w: string): number => {
-    let id = vocab.get(w);
-    if (id === undefined) {
-      id = vocabWords.length;
-      vocabWords.push(w);
-      vocab.set(w, id);
-    }
-    return id;
-  };
+  const wordId = (w: string): number => internKey(vocab, vocabWords, w);
   const names = new Int32Builder();
   const nameWordsOut = new Int32Builder();
   let nameCount = 0;

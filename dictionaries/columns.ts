@@ -39,19 +39,24 @@ export function fixedTextColumn(text: Uint8Array, width: number): { text: Buffer
   return { text: bytes(text), ends: bytes(ends) };
 }
 
+/** the id of `key` in `ids`; a new key takes the next id, `keys.length`, and is appended to `keys` */
+export function internKey(ids: Map<string, number>, keys: string[], key: string): number {
+  let id = ids.get(key);
+  if (id === undefined) {
+    id = keys.length;
+    keys.push(key);
+    ids.set(key, id);
+  }
+  return id;
+}
+
 export function pooledColumn(values: readonly (string | undefined)[]): { pool: string[]; ids: Buffer } | null {
   if (empty(values)) return null;
   const pool = [''];
   const index = new Map<string, number>([['', 0]]);
   const ids = new Uint32Array(values.length);
   values.forEach((value, row) => {
-    let id = index.get(value ?? '');
-    if (id === undefined) {
-      id = pool.length;
-      pool.push(value!);
-      index.set(value!, id);
-    }
-    ids[row] = id;
+    ids[row] = internKey(index, pool, value ?? '');
   });
   return { pool, ids: bytes(pool.length > 0x10000 ? ids : Uint16Array.from(ids)) };
 }

@@ -16,6 +16,7 @@ import { FLAG_MULTI_FLAT, FLAG_MULTI_FLAT_KNOWN, FLAG_POSSESSION, FLAG_STEAD } f
 import { LABEL_PARTS } from '../format/house-labels.js';
 import { guidInto, guidText } from '../format/guid.js';
 import { decodeCadnum, encodeCadnum } from '../format/cadnum.js';
+import { internKey } from './columns.js';
 
 /** why the merge rejects a house without one (`hasHouseNumber`) */
 export const HOUSE_WITHOUT_NUMBER = 'house without a number';
@@ -55,17 +56,6 @@ export function packedBuffers(batch: PackedHouses): ArrayBuffer[] {
   return [batch.parent, batch.municipal, batch.label, batch.source, batch.postcode, batch.flags, batch.gar, batch.hasFias, batch.fias, batch.cadnum].map(
     (array) => array.buffer as ArrayBuffer,
   );
-}
-
-/** the id of `key` in `ids`; a new key takes the next id, `keys.length`, and is appended to `keys` */
-export function internKey(ids: Map<string, number>, keys: string[], key: string): number {
-  let id = ids.get(key);
-  if (id === undefined) {
-    id = keys.length;
-    keys.push(key);
-    ids.set(key, id);
-  }
-  return id;
 }
 
 /** numbers strings in the order of their first use */

@@ -26,7 +26,8 @@
 import type { Codes, HouseRecord } from './source-model.js';
 import type { MergedHouse } from './merged-model.js';
 import { CADNUM_EXCEPTION, decodeCadnum, encodeCadnum } from '../format/cadnum.js';
-import { internKey, type PackedHouses } from './house-pack.js';
+import type { PackedHouses } from './house-pack.js';
+import { internKey } from './columns.js';
 import { houseKey } from './fold.js';
 import { FLAG_MULTI_FLAT, FLAG_MULTI_FLAT_KNOWN, FLAG_POSSESSION, FLAG_STEAD } from '../format/house-flags.js';
 import { LABEL_PARTS } from '../format/house-labels.js';

@@ -20,7 +20,8 @@
  *  10. report.ts      the build summary
  */
 import { HouseStore } from '../house-store.js';
-import { hasHouseNumber, HOUSE_WITHOUT_NUMBER, internKey, type PackedHouses } from '../house-pack.js';
+import { hasHouseNumber, HOUSE_WITHOUT_NUMBER, type PackedHouses } from '../house-pack.js';
+import { internKey } from '../columns.js';
 import { ApartmentStore } from '../apartment-store.js';
 import type { MergedApartment, MergedHouse, MergedModel, MergedMunicipal, MergedObject } from '../merged-model.js';
 import type { AddressObject, ApartmentRecord, HouseRecord, MetroStation, ModelSink, MunicipalObject, SourceInfo } from '../source-model.js';

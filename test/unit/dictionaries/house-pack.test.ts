@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HouseStore } from '../../../dictionaries/house-store.js';
-import { HousePacker, internKey, unpackHouse, type PackedHouses } from '../../../dictionaries/house-pack.js';
+import { HousePacker, unpackHouse, type PackedHouses } from '../../../dictionaries/house-pack.js';
+import { internKey } from '../../../dictionaries/columns.js';
 import { BinBlocks } from '../../../dictionaries/spill.js';
 import type { HouseRecord } from '../../../dictionaries/source-model.js';
 
