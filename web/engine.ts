@@ -198,7 +198,12 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
   const fullNameOf = (row: number): string => levelFullName(names.get(row), types.get(row));
   /** the pack of the entry object at `row` of the entry, null when none */
   const packOfRow = (row: number): string | null => (row >= 0 && entryPlace[row] >= 0 ? packId(entryPlace[row]) : null);
+  /** per pack, the first entry row whose place it is (−1: none) */
+  const packRow = new Int32Array(packCount).fill(-1);
+  for (let row = entryPlace.length - 1; row >= 0; row--) if (entryPlace[row] >= 0 && entryPlace[row] < packCount) packRow[entryPlace[row]] = row;
   const fragments = new Map<string, Fragment>();
+  /** per place pack added, its houses' ids in the order of its rows (what a house's codes chunk is counted by) */
+  const packHouseIds = new Map<string, Uint32Array>();
   const codes = new Map<string, HouseCodesPart>();
   const pending = new Map<string, Promise<void>>();
 
@@ -254,9 +259,9 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
   /** the house codes pack (codesChunk) of a house of the current dictionary: its place pack's, by its row there */
   const chunkOfHouse = (resolution: Resolution): string | null => {
     const pack = packOfObject(deepestObject(resolution.levels));
-    const fragment = pack === null ? undefined : fragments.get(pack);
-    if (!fragment || resolution.house < 0) return null;
-    const row = indexOf(new Uint32Array(new Uint8Array(fragment.ids.houses).buffer), current.houseIds[resolution.house]);
+    const houseIds = pack === null ? undefined : packHouseIds.get(pack);
+    if (!houseIds || resolution.house < 0) return null;
+    const row = indexOf(houseIds, current.houseIds[resolution.house]);
     return row < 0 ? null : codesChunk(pack!, Math.floor(row / CODES_CHUNK));
   };
 
@@ -294,6 +299,7 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
       if (!pack.pack) throw new Error(`pack ${id}: a place pack without its tables`);
       if (fragments.has(id)) return;
       fragments.set(id, pack.pack);
+      packHouseIds.set(id, new Uint32Array(new Uint8Array(pack.pack.ids.houses).buffer));
     }
     await recompose();
   };
@@ -335,7 +341,7 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
 
   const packName = (id: string): string => {
     const index = packIndexOf(id, packCount);
-    const place = index < 0 ? -1 : entryPlace.indexOf(index);
+    const place = index < 0 ? -1 : packRow[index];
     if (place < 0) return id;
     const parts: string[] = [];
     for (let row = place; row >= 0; row = parentRow[row]) parts.unshift(fullNameOf(row));
