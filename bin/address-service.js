@@ -10,13 +10,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUNDLE = join(ROOT, 'build', 'cli', 'main.mjs');
 
-/** worker-bundle.ts `fresh`: the bundle is there and newer than each source its list names. */
+/** worker-bundle.ts `fresh`: the bundle is there, made in this tree, and newer than each source its list names. */
 function fresh() {
   try {
     if (!existsSync(BUNDLE)) return false;
     const built = statSync(BUNDLE).mtimeMs;
-    const inputs = JSON.parse(readFileSync(`${BUNDLE}.inputs.json`, 'utf8'));
-    return inputs.length > 0 && inputs.every((input) => statSync(join(ROOT, input)).mtimeMs <= built);
+    const { root, inputs } = JSON.parse(readFileSync(`${BUNDLE}.inputs.json`, 'utf8'));
+    return root === ROOT && inputs.length > 0 && inputs.every((input) => statSync(join(ROOT, input)).mtimeMs <= built);
   } catch {
     return false;
   }

@@ -24,18 +24,27 @@ const WORKER: Bundle = { entry: fileURLToPath(new URL('./worker.ts', import.meta
 /** The command line (bin/address-service.js runs it while it is fresh: the same test, written there in JavaScript). */
 const CLI: Bundle = { entry: fileURLToPath(new URL('../main.ts', import.meta.url)), file: join(ROOT, 'build', 'cli', 'main.mjs') };
 
-/** Whether the bundle is there and newer than each of its sources. */
+/**
+ * What `${file}.inputs.json` holds: the tree the bundle was made in (its sources' `import.meta.url` are written into
+ * it: a tree moved or copied elsewhere bundles anew) and its sources, relative to that tree.
+ */
+interface BundleInputs { root: string; inputs: string[] }
+
+/** Whether the bundle is there, made in this tree, and newer than each of its sources. */
 function fresh({ file }: Bundle): boolean {
   const list = `${file}.inputs.json`;
   try {
     if (!existsSync(file) || !existsSync(list)) return false;
     const built = statSync(file).mtimeMs;
-    const inputs = JSON.parse(readFileSync(list, 'utf8')) as string[];
-    return inputs.length > 0 && inputs.every((input) => statSync(join(ROOT, input)).mtimeMs <= built);
+    const { root, inputs } = JSON.parse(readFileSync(list, 'utf8')) as BundleInputs;
+    return root === ROOT && inputs.length > 0 && inputs.every((input) => statSync(join(ROOT, input)).mtimeMs <= built);
   } catch {
     return false;
   }
 }
+
+/** A source's own module URL, as written in it. */
+const OWN_URL = /\bimport\.meta\.url\b/g;
 
 async function build({ entry, file }: Bundle): Promise<void> {
   const { build: esbuild } = await import('esbuild');
@@ -53,9 +62,10 @@ async function build({ entry, file }: Bundle): Promise<void> {
     plugins: [{
       name: 'own-import-meta-url',
       setup(on) {
-        // each source's import.meta.url stays its own file's, not the bundle's
+        // each source's import.meta.url stays its own file's, not the bundle's (a pattern, not the words as a
+        // string: this file is bundled too, into the command line's bundle, which builds the worker's)
         on.onLoad({ filter: /\.ts$/ }, (args) => ({
-          contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+          contents: readFileSync(args.path, 'utf8').replace(OWN_URL, JSON.stringify(pathToFileURL(args.path).href)),
           loader: 'ts',
         }));
       },
@@ -68,7 +78,7 @@ async function build({ entry, file }: Bundle): Promise<void> {
   // old bundle or the new, never half of one
   const aside = `${process.pid}.${threadId}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(`${file}.${aside}`, result.outputFiles[0].contents);
-  writeFileSync(`${list}.${aside}`, JSON.stringify(inputs));
+  writeFileSync(`${list}.${aside}`, JSON.stringify({ root: ROOT, inputs } satisfies BundleInputs));
   renameSync(`${list}.${aside}`, list);
   renameSync(`${file}.${aside}`, file);
 }
