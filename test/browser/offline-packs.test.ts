@@ -66,6 +66,16 @@ async function cut(context: BrowserContext, leaked: string[]): Promise<void> {
   await context.setOffline(true);
 }
 
+/**
+ * The browser told anew that it is offline, the routes still cut: a page reloaded under the offline emulation says
+ * `navigator.onLine` true in Chromium 150 (Debian's 150.0.7871.100, 2026-12), as a page loaded from a cache may in
+ * any browser; told again, it says false, as a browser with no network does.
+ */
+async function tellOffline(context: BrowserContext): Promise<void> {
+  await context.setOffline(false);
+  await context.setOffline(true);
+}
+
 async function restore(context: BrowserContext): Promise<void> {
   await context.unrouteAll();
   await context.setOffline(false);
@@ -138,6 +148,7 @@ describe('page at / with offline packs', () => {
       const offline = server.requests.length;
       expect(await page.reload().then(() => '', (err: Error) => err.message)).toBe('');
       await page.waitForFunction(() => window.addressHints?.ready === true, null, { timeout: 15_000 });
+      await tellOffline(context);
       await typeFresh(page, 'екатеринбург вокз');
       await take(page, STREET);
       await page.locator('input#address').pressSequentially('14', { delay: 40 });
@@ -153,6 +164,20 @@ describe('page at / with offline packs', () => {
       // no pack was fetched after the reload: the cached one was added
       expect(await packs(page)).toEqual([]);
       expect(leaked, 'requests sent with the network cut').toEqual([]);
+      expect(receivedSince(offline)).toEqual([]);
+
+      // the network down while the browser says it is online: the house codes pack is asked for, the request fails,
+      // and the record says its codes are not loaded, the house's own fields filled all the same
+      await context.setOffline(false);
+      leaked.length = 0;
+      await typeFresh(page, 'екатеринбург вокз');
+      await take(page, STREET);
+      await input.pressSequentially('14', { delay: 40 });
+      await take(page, HOUSE);
+      await expect.poll(() => input.getAttribute('data-house-codes'), { timeout: 15_000 }).toBe('missing');
+      await expect.poll(() => page.locator('#details dd[data-field="house"]').textContent()).toBe('14');
+      await expect.poll(() => page.locator('#details dd[data-field="codes"]').textContent()).toBe('коды дома не загружены (нет сети)');
+      expect(leaked.filter((line) => line.includes(`/web/ru/codes/${city.id}-`))).toHaveLength(1);
       expect(receivedSince(offline)).toEqual([]);
 
       // online, the house taken again: its place's house codes pack is fetched and the record shows the API's codes
