@@ -12,7 +12,7 @@
 import { AddressEngine, placeIds } from '../engine/engine.js';
 import { LoadedDictionary } from '../engine/dictionary.js';
 import type { Country, Resolution } from '../engine/types.js';
-import { hintRecords, type AddressRecord, type HouseDetailsRecord } from '../engine/records/address-record.js';
+import { pickHints, type AddressRecord, type HouseDetailsRecord } from '../engine/records/address-record.js';
 import { completeHouseParts, houseFullName } from '../engine/records/house-details.js';
 import { standardizeAddress } from '../engine/standardize.js';
 import { MIN_LETTERS, letterCount } from '../engine/hint-letters.js';
@@ -66,16 +66,23 @@ const suggestCount = (count: number | undefined): number =>
 const asBytes = (bytes: ArrayBuffer | ArrayBufferView): Uint8Array =>
   bytes instanceof Uint8Array ? bytes : ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
 
+/** Hints, with the core's resolutions (`found`) and those the records were made of (`picked`, pickHints). */
+interface Hints {
+  found: Resolution[];
+  picked: Resolution[];
+  records: AddressRecord[];
+}
+
 /** The WebEngine over one loaded dictionary (a blob, or packs put together). */
-function engineOver(loaded: LoadedDictionary): WebEngine & { engine: AddressEngine; loaded: LoadedDictionary; hints: (query: string, count?: number) => { found: Resolution[]; records: AddressRecord[] } } {
+function engineOver(loaded: LoadedDictionary): WebEngine & { engine: AddressEngine; loaded: LoadedDictionary; hints: (query: string, count?: number) => Hints } {
   const engine = new AddressEngine([loaded]);
   const country = loaded.country;
   /** the suggest route's hints, with the resolutions they were made from */
-  const hints = (query: string, count?: number): { found: Resolution[]; records: AddressRecord[] } => {
-    if (letterCount(query) < MIN_LETTERS) return { found: [], records: [] };
+  const hints = (query: string, count?: number): Hints => {
+    if (letterCount(query) < MIN_LETTERS) return { found: [], picked: [], records: [] };
     const want = suggestCount(count);
     const found = engine.suggest(country, query, want);
-    return { found, records: hintRecords(found, loaded, want, query) };
+    return { found, ...pickHints(found, loaded, want, query) };
   };
   return {
     engine,
@@ -267,19 +274,19 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
 
   /**
    * Per record of a hint list, the house codes pack its house needs (null: no house). A house's record is its
-   * resolution's alone (`onePerPlace` leaves houses be), so the houses' records and the houses' resolutions go
-   * in step.
+   * resolution's alone (`onePerPlace` leaves houses be), so the houses' records and the houses' resolutions among
+   * those the records were made of (`picked`) go in step.
    */
-  const houseChunks = (found: Resolution[], records: AddressRecord[], count: number | undefined): Array<string | null> => {
-    const houses = found.filter((r) => r.matched).slice(0, suggestCount(count)).filter((r) => r.house >= 0);
+  const houseChunks = (picked: Resolution[], records: AddressRecord[]): Array<string | null> => {
+    const houses = picked.filter((r) => r.house >= 0);
     let next = 0;
     return records.map((record) => (isHouse(record) && next < houses.length ? chunkOfHouse(houses[next++]) : null));
   };
 
   /** hints whose houses' codes are not loaded say so: their codes are null, not blank */
   const hintsSaid = (query: string, count: number | undefined): { found: Resolution[]; records: AddressRecord[]; chunks: Array<string | null> } => {
-    const { found, records } = current.hints(query, count);
-    const chunks = houseChunks(found, records, count);
+    const { found, picked, records } = current.hints(query, count);
+    const chunks = houseChunks(picked, records);
     const said = records.map((record, k) => {
       const chunk = chunks[k];
       return !isHouse(record) || (chunk !== null && codes.has(chunk)) ? record : { ...record, houseDetails: { ...record.houseDetails, codes: null } };

@@ -382,16 +382,16 @@ export function timezoneOf(objects: ResolvedObjects): string {
 
 /**
  * The records of a hint list, as POST /suggest/address and the browser engine answer it: the first `count` matched
- * resolutions, one per place (`onePerPlace`).
+ * resolutions (`picked`), one per place (`onePerPlace`).
  */
-export function hintRecords(resolutions: Resolution[], dictionary: Dictionary, count: number, original: string): AddressRecord[] {
-  return onePerPlace(
-    resolutions
-      .filter((resolution) => resolution.matched)
-      .slice(0, count)
-      .map((resolution) => buildAddressRecord(resolution, dictionary, { method: 'suggest', original })),
-  );
+export function pickHints(resolutions: Resolution[], dictionary: Dictionary, count: number, original: string): { picked: Resolution[]; records: AddressRecord[] } {
+  const picked = resolutions.filter((resolution) => resolution.matched).slice(0, count);
+  return { picked, records: onePerPlace(picked.map((resolution) => buildAddressRecord(resolution, dictionary, { method: 'suggest', original }))) };
 }
+
+/** The records of a hint list (`pickHints`) alone. */
+export const hintRecords = (resolutions: Resolution[], dictionary: Dictionary, count: number, original: string): AddressRecord[] =>
+  pickHints(resolutions, dictionary, count, original).records;
 
 /**
  * Hints of places written alike where one stands above the other (`joinAddress`: Ukraine's region м Київ and its city
