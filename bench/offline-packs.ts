@@ -30,7 +30,7 @@ import { gzipSync } from 'node:zlib';
 import { pack } from 'msgpackr';
 import { decodeBlob } from '../engine/dictionary.js';
 import { PooledColumn } from '../engine/columns.js';
-import { codesChunk, codesFile, packFile, type PackEntry, type PacksManifest } from '../engine/packs.js';
+import { codesFiles, packFile, type PackEntry, type PacksManifest } from '../engine/packs.js';
 import { defaultWasmFile } from '../engine/index.js';
 import { buildCountryPacks } from '../web/build-packs.js';
 import { webBlob } from '../web/build-web-dict.js';
@@ -228,7 +228,7 @@ async function measure(label: string, serverBlob: string, out: string, houses: n
     packs: manifest.packs.length,
     largest: {
       name: largest.fullName, houses: largest.houses, bytes: largest.bytes, gzipBytes: largest.gzipBytes,
-      codes: largest.codes && { ...largest.codes, largestChunkGzipBytes: Math.max(...await Promise.all(Array.from({ length: largest.codes.chunks }, async (_, j) => (await stat(join(dir, `${codesFile(codesChunk(largest.id, j))}.gz`))).size))) },
+      codes: largest.codes && { ...largest.codes, largestChunkGzipBytes: Math.max(...await Promise.all(codesFiles(largest).map(async (file) => (await stat(join(dir, `${file}.gz`))).size))) },
     },
     median: { bytes: median.bytes, gzipBytes: median.gzipBytes, houses: median.houses },
     village: village && { name: village.fullName, houses: village.houses, bytes: village.bytes, gzipBytes: village.gzipBytes },

@@ -58,6 +58,9 @@ export const CODES_CHUNK = 4096;
 export const codesChunk = (id: string, chunk: number): string => `${id}-${chunk}`;
 /** A house codes pack under its country's folder (`chunk`: codesChunk). */
 export const codesFile = (chunk: string): string => `codes/${chunk}.dict`;
+/** Every house codes pack of a place pack of the manifest, in chunk order (none for a place without houses). */
+export const codesFiles = (pack: Pick<PackEntry, 'id' | 'codes'>): string[] =>
+  Array.from({ length: pack.codes?.chunks ?? 0 }, (_, chunk) => codesFile(codesChunk(pack.id, chunk)));
 /** A chunk id's pack index and chunk, null when it is not one of a pack below `count`. */
 export function chunkOf(chunk: string, count: number): { index: number; chunk: number } | null {
   const match = /^([0-9a-z]+)-(0|[1-9][0-9]{0,5})$/.exec(chunk);

@@ -18,7 +18,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { ROOT } from '../../engine/index.js';
-import { codesChunk, codesFile, packFile, type PacksManifest } from '../../engine/packs.js';
+import { codesFiles, packFile, type PacksManifest } from '../../engine/packs.js';
 
 const WEB_DIR = join(ROOT, 'build', 'web');
 const FILE = /^[a-z0-9][a-z0-9._-]*$/i;
@@ -54,7 +54,7 @@ async function listedPacks(outDir: string, country: string): Promise<Set<string>
   const file = join(outDir, country, 'manifest.json');
   if (!existsSync(file)) return new Set();
   const manifest = JSON.parse(await readFile(file, 'utf8')) as PacksManifest;
-  return new Set(manifest.packs.flatMap((pack) => [packFile(pack.id), ...Array.from({ length: pack.codes?.chunks ?? 0 }, (_, j) => codesFile(codesChunk(pack.id, j)))]));
+  return new Set(manifest.packs.flatMap((pack) => [packFile(pack.id), ...codesFiles(pack)]));
 }
 
 /**

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webRoutes } from '../../host/routes/web.js';
 import { webBuildIsStale } from '../../web/build.js';
 import { DICTIONARIES_DIR } from '../helpers/api.js';
-import { CODES_CHUNK, codesChunk, codesFile, type PacksManifest } from '../../engine/packs.js';
+import { CODES_CHUNK, codesFiles, type PacksManifest } from '../../engine/packs.js';
 
 const outDir = mkdtempSync(join(tmpdir(), 'web-routes-'));
 let server: Server;
@@ -104,8 +104,8 @@ describe('GET /web/:country/manifest.json, entry.dict, places/:id.dict, codes/:i
     // its houses' codes in house codes packs of CODES_CHUNK houses
     expect(ekb.codes!.chunks).toBe(Math.ceil(ekb.houses / CODES_CHUNK));
     let codesBytes = 0;
-    for (let j = 0; j < ekb.codes!.chunks; j++) {
-      const codes = await fetch(`${url}/web/ru/${codesFile(codesChunk(ekb.id, j))}`);
+    for (const file of codesFiles(ekb)) {
+      const codes = await fetch(`${url}/web/ru/${file}`);
       expect(codes.status).toBe(200);
       codesBytes += (await codes.arrayBuffer()).byteLength;
     }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBlob, type BlobFile } from '../../../engine/dictionary.js';
-import { CODES_CHUNK, codeHouseCodes, codesChunk, codesFile, composeBlob, decodeFragment, ENTRY_LEVELS, HOUSE_CODE_COLUMNS, packFile, packId, type Fragment, type HouseCodesPart, type PackGlobal, type PacksManifest } from '../../../engine/packs.js';
+import { CODES_CHUNK, codeHouseCodes, codesFiles, composeBlob, decodeFragment, ENTRY_LEVELS, HOUSE_CODE_COLUMNS, packFile, packId, type Fragment, type HouseCodesPart, type PackGlobal, type PacksManifest } from '../../../engine/packs.js';
 import { buildCountryPacks } from '../../../web/build-packs.js';
 import { webBlob } from '../../../web/build-web-dict.js';
 import { DICTIONARIES_DIR } from '../../helpers/engine.js';
@@ -55,7 +55,7 @@ describe('buildCountryPacks(webBlob, to)', () => {
       expect(pack.bytes).toBeGreaterThan(pack.gzipBytes);
       // a place with houses has its house codes packs, CODES_CHUNK houses each
       expect(pack.codes?.chunks ?? 0).toBe(Math.ceil(pack.houses / CODES_CHUNK));
-      for (let j = 0; j < (pack.codes?.chunks ?? 0); j++) expect(existsSync(join(dir, 'ru', codesFile(codesChunk(pack.id, j))))).toBe(true);
+      for (const file of codesFiles(pack)) expect(existsSync(join(dir, 'ru', file))).toBe(true);
     });
     // every house is in exactly one pack
     expect(manifest.totals.houses).toBe(whole.counts.houses);
@@ -66,7 +66,7 @@ describe('buildCountryPacks(webBlob, to)', () => {
 
   it('puts the whole dictionary back together from the entry and every place pack and house codes pack, section for section', async () => {
     const packs = await Promise.all(manifest.packs.map((p) => fragmentOf(p.file)));
-    const chunks = manifest.packs.flatMap((p) => Array.from({ length: p.codes?.chunks ?? 0 }, (_, j) => codesFile(codesChunk(p.id, j))));
+    const chunks = manifest.packs.flatMap((p) => codesFiles(p));
     const codes = await Promise.all(chunks.map(codesOf));
     const { blob } = composeBlob(entry.global, [entry.pack, ...packs], whole.buildId, codes);
     for (const [name, section] of Object.entries(whole.core)) {
@@ -100,7 +100,7 @@ describe('buildCountryPacks(webBlob, to)', () => {
     for (const name of HOUSE_CODE_COLUMNS) expect(pack.houseColumns[name], name).toBeUndefined();
     // in the place pack's house order, CODES_CHUNK houses a pack: Екатеринбург's 13,026 in four
     expect(ekb.codes!.chunks).toBe(4);
-    const codes = await Promise.all([0, 1, 2, 3].map((j) => codesOf(codesFile(codesChunk(ekb.id, j)))));
+    const codes = await Promise.all(codesFiles(ekb).map(codesOf));
     expect(codes.map((c) => c.houses.byteLength / 4)).toEqual([CODES_CHUNK, CODES_CHUNK, CODES_CHUNK, ekb.houses - 3 * CODES_CHUNK]);
     expect(Buffer.concat(codes.map((c) => Buffer.from(c.houses))).equals(Buffer.from(pack.ids.houses))).toBe(true);
     expect(codes.reduce((sum, c) => sum + (c.columns.fias as Uint8Array).byteLength, 0)).toBe(ekb.houses * 16);
