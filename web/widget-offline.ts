@@ -150,9 +150,11 @@ async function loadEngine(options: OfflineOptions, packEvent: (code: string, sta
   };
   const packed = await module.createEngine(wasm, entry, { fetchPack, preload: options.preload });
   // the packs of an earlier visit, from the cache (the engine refuses one of another cut: it is dropped)
-  const cached = (await cache?.keys() ?? []).map((request) => request.url).filter((url) => url.startsWith(base) && CACHED_PACK.test(url.slice(base.length)));
-  await Promise.all(cached.map(async (url) => {
-    const id = CACHED_PACK.exec(url.slice(base.length))![1];
+  const cached = (await cache?.keys() ?? []).flatMap(({ url }) => {
+    const match = url.startsWith(base) ? CACHED_PACK.exec(url.slice(base.length)) : null;
+    return match ? [{ url, id: match[1] }] : [];
+  });
+  await Promise.all(cached.map(async ({ url, id }) => {
     const hit = await cache?.match(url);
     if (hit) await packed.addPack(id, await hit.arrayBuffer()).catch(() => cache?.delete(url));
   }));
