@@ -33,8 +33,8 @@ interface Widget {
   /** says when the hints' place has its streets still to load (offline packs) */
   note: HTMLElement;
   hints: AddressRecord[];
-  /** what the hints shown were asked for (the typed word beginnings are marked in them) */
-  query: string;
+  /** the words of what the hints shown were asked for, folded (`typedWords`: their beginnings are marked in the hints) */
+  words: string[];
   active: number;
   timer: number;
   /** a keystroke's request waits for the pause in typing (the list is `aria-busy` until its answer is shown) */
@@ -99,9 +99,11 @@ function serviceOf(input: HTMLInputElement): string {
 
 const countryOf = (input: HTMLInputElement): string => input.dataset.country || 'RU';
 
-/** The hint's text with the typed word beginnings in `<mark>`; its textContent stays the text. */
-function highlighted(text: string, query: string): DocumentFragment {
-  const words = foldCase(query).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+/** A query's words, folded as `highlighted` compares them. */
+const typedWords = (query: string): string[] => foldCase(query).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/** The hint's text with the beginnings of the typed words (`typedWords`) in `<mark>`; its textContent stays the text. */
+function highlighted(text: string, words: string[]): DocumentFragment {
   const out = document.createDocumentFragment();
   for (const piece of text.split(/([\p{L}\p{N}]+)/u)) {
     const folded = foldCase(piece);
@@ -123,7 +125,7 @@ function highlighted(text: string, query: string): DocumentFragment {
  */
 function show(widget: Widget, query: string, hints: AddressRecord[], source: 'service' | 'offline', ms: number): void {
   widget.hints = hints;
-  widget.query = query;
+  widget.words = typedWords(query);
   widget.active = -1;
   widget.list.dataset.source = source;
   render(widget);
@@ -160,7 +162,7 @@ function render(widget: Widget): void {
     option.className = 'ah-option';
     option.setAttribute('role', 'option');
     option.setAttribute('aria-selected', String(i === widget.active));
-    option.append(highlighted(hint.addressFull, widget.query));
+    option.append(highlighted(hint.addressFull, widget.words));
     // mousedown, not click: the input keeps its focus
     option.addEventListener('mousedown', (event) => {
       event.preventDefault();
@@ -402,7 +404,7 @@ export function attach(input: HTMLInputElement): void {
     widget.offline = offlineEngine({ service: serviceOf(input), country: countryOf(input), cache: DEFAULTS.cache, mode, preload }, input);
   };
   const widget: Widget = {
-    input, list, status, note, hints: [], query: '', active: -1, timer: 0, waiting: false, request: null, sent: 0, offline: null,
+    input, list, status, note, hints: [], words: [], active: -1, timer: 0, waiting: false, request: null, sent: 0, offline: null,
     detach(): void {
       input.removeEventListener('focus', onFocus);
       input.removeEventListener('input', onInput);
