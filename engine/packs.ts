@@ -20,6 +20,8 @@ import { BLOB_MAGIC, FORMAT_VERSION } from '../format/blob.js';
 import { LABEL_PARTS } from '../format/house-labels.js';
 import type { BlobFile } from './dictionary.js';
 
+export { codesChunk, codesFile, codesFiles, packFile } from './pack-files.js';
+
 /** Version of the manifest's and the packs' layout (an engine refuses another). */
 export const PACKS_FORMAT = 2;
 
@@ -47,20 +49,12 @@ export function packIndexOf(id: string, count: number): number {
   return index < count ? index : -1;
 }
 
-/** A place's pack under its country's folder: its streets, sub-places and houses (`id`: packId). */
-export const packFile = (id: string): string => `places/${id}.dict`;
 /**
  * A place's houses go in house codes packs (`HOUSE_CODE_COLUMNS`) of CODES_CHUNK houses each, in the place pack's
  * house order: the house at row r of place pack `id` has its codes in chunk `<id>-<r / CODES_CHUNK>`, fetched when a
  * house of it is picked (a city of 60,000 GAR houses: ≈50 KB gzip a chunk, not ≈800 KB).
  */
 export const CODES_CHUNK = 4096;
-export const codesChunk = (id: string, chunk: number): string => `${id}-${chunk}`;
-/** A house codes pack under its country's folder (`chunk`: codesChunk). */
-export const codesFile = (chunk: string): string => `codes/${chunk}.dict`;
-/** Every house codes pack of a place pack of the manifest, in chunk order (none for a place without houses). */
-export const codesFiles = (pack: Pick<PackEntry, 'id' | 'codes'>): string[] =>
-  Array.from({ length: pack.codes?.chunks ?? 0 }, (_, chunk) => codesFile(codesChunk(pack.id, chunk)));
 /** A chunk id's pack index and chunk, null when it is not one of a pack below `count`. */
 export function chunkOf(chunk: string, count: number): { index: number; chunk: number } | null {
   const match = /^([0-9a-z]+)-(0|[1-9][0-9]{0,5})$/.exec(chunk);

@@ -22,6 +22,7 @@
  */
 import type * as EngineModule from './engine.js';
 import type { AddressRecord, PackKind, PackedEngine, WebEngine } from './engine.js';
+import { codesFile, packFile, packOfFile } from '../engine/pack-files.js';
 
 /** A service that has not answered a hint in this time counts as unreachable once the engine is loaded. */
 const SERVICE_TIMEOUT_MS = 2500;
@@ -140,7 +141,7 @@ async function loadEngine(options: OfflineOptions, packEvent: (code: string, sta
     const code = kind === 'codes' ? `codes/${id}` : id;
     packEvent(code, 'loading');
     try {
-      const bytes = await (await networkFirst(cache, `${base}${kind === 'codes' ? 'codes' : 'places'}/${id}.dict`)).arrayBuffer();
+      const bytes = await (await networkFirst(cache, `${base}${kind === 'codes' ? codesFile(id) : packFile(id)}`)).arrayBuffer();
       packEvent(code, 'ready', performance.now() - started);
       return bytes;
     } catch (err) {
@@ -151,8 +152,8 @@ async function loadEngine(options: OfflineOptions, packEvent: (code: string, sta
   const packed = await module.createEngine(wasm, entry, { fetchPack, preload: options.preload });
   // the packs of an earlier visit, from the cache (the engine refuses one of another cut: it is dropped)
   const cached = (await cache?.keys() ?? []).flatMap(({ url }) => {
-    const match = url.startsWith(base) ? CACHED_PACK.exec(url.slice(base.length)) : null;
-    return match ? [{ url, id: match[1] }] : [];
+    const id = url.startsWith(base) ? packOfFile(url.slice(base.length)) : null;
+    return id === null ? [] : [{ url, id }];
   });
   await Promise.all(cached.map(async ({ url, id }) => {
     const hit = await cache?.match(url);
@@ -163,9 +164,6 @@ async function loadEngine(options: OfflineOptions, packEvent: (code: string, sta
 
 /** What a house taken offline without its house codes pack says (its record's `houseDetails.codes` is null). */
 const CODES_MISSING = 'Коды дома (ФИАС, ГАР) не загружены: нет сети';
-
-/** A place's pack or its house codes pack under the country's folder: its id. */
-const CACHED_PACK = /^(?:places|codes)\/([0-9a-z-]+)\.dict$/;
 
 interface Shared {
   engine: WebEngine | null;
