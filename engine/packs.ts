@@ -180,8 +180,9 @@ function view<T>(bytes: Uint8Array | null | undefined, Type: { new (b: ArrayBuff
   const aligned = bytes.byteOffset % Type.BYTES_PER_ELEMENT === 0 ? bytes : new Uint8Array(bytes);
   return new Type(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / Type.BYTES_PER_ELEMENT);
 }
-const i32 = (bytes: Uint8Array | null | undefined) => view(bytes, Int32Array);
-const u32 = (bytes: Uint8Array | null | undefined) => view(bytes, Uint32Array);
+/** A section of i32 (u32) rows, read in place when it is aligned (a decoded fragment's sections are) */
+export const i32 = (bytes: Uint8Array | null | undefined) => view(bytes, Int32Array);
+export const u32 = (bytes: Uint8Array | null | undefined) => view(bytes, Uint32Array);
 const bytesOf = (array: ArrayBufferView): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 
 /** The index of `id` in the ascending `ids`, −1 when absent. */

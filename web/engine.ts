@@ -18,7 +18,7 @@ import { standardizeAddress } from '../engine/standardize.js';
 import { MIN_LETTERS, letterCount } from '../engine/hint-letters.js';
 import { decodeBlob } from '../engine/dictionary.js';
 import {
-  CODES_CHUNK, PACKS_FORMAT, chunkOf, codeHouseCodes, codesChunk, composeBlob, decodeColumn, decodeFragment, indexOf, packId, packIndexOf, placeCodes, type Fragment, type HouseCodesPart, type PackGlobal,
+  CODES_CHUNK, PACKS_FORMAT, chunkOf, codeHouseCodes, codesChunk, composeBlob, decodeColumn, decodeFragment, i32, indexOf, packId, packIndexOf, placeCodes, u32, type Fragment, type HouseCodesPart, type PackGlobal,
 } from '../engine/packs.js';
 import { PooledColumn, TextColumn } from '../engine/columns.js';
 import { levelFullName } from '../engine/type-placement.js';
@@ -195,9 +195,9 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
   const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm);
   const global = entry.global;
   const packCount = entry.places.packs;
-  const entryIds = new Uint32Array(new Uint8Array(entryPack.ids.objects).buffer);
-  const entryPlace = new Int32Array(decodeColumn(new Uint8Array(entry.places.entryPlace)).slice().buffer);
-  const entryObjects = new Int32Array(new Uint8Array(entryPack.objects).buffer);
+  const entryIds = u32(entryPack.ids.objects);
+  const entryPlace = i32(decodeColumn(entry.places.entryPlace));
+  const entryObjects = i32(entryPack.objects);
   // per entry row, its parent's row (−1: a root); the parents of entry objects are entry objects
   const parentRow = Int32Array.from(entryIds, (_, row) => (entryObjects[row * 10] < 0 ? -1 : indexOf(entryIds, entryObjects[row * 10])));
   const names = new TextColumn(entryPack.objectColumns.name);
@@ -306,7 +306,7 @@ async function createPackedEngine(wasm: BufferSource | WebAssembly.Module, entry
       if (!pack.pack) throw new Error(`pack ${id}: a place pack without its tables`);
       if (fragments.has(id)) return;
       fragments.set(id, pack.pack);
-      packHouseIds.set(id, new Uint32Array(new Uint8Array(pack.pack.ids.houses).buffer));
+      packHouseIds.set(id, u32(pack.pack.ids.houses));
     }
     await recompose();
   };
