@@ -492,10 +492,8 @@ function codeFragment(fragment: Fragment, encode: boolean): Fragment {
   }
   const objects = i32(encode ? fragment.objects : out.objects);
   out.objectColumns = codeColumns(fragment.objectColumns, fragment.ids.objects.byteLength / 4, encode);
-  out.objectColumns.lat = codeCoordinate(out.objectColumns.lat, objects, 3, encode);
-  out.objectColumns.lon = codeCoordinate(out.objectColumns.lon, objects, 4, encode);
-  if (out.objectColumns.lat === undefined) delete out.objectColumns.lat;
-  if (out.objectColumns.lon === undefined) delete out.objectColumns.lon;
+  if (out.objectColumns.lat !== undefined) out.objectColumns.lat = codeCoordinate(out.objectColumns.lat, objects, 3, encode);
+  if (out.objectColumns.lon !== undefined) out.objectColumns.lon = codeCoordinate(out.objectColumns.lon, objects, 4, encode);
   out.houseColumns = codeColumns(fragment.houseColumns, fragment.ids.houses.byteLength / 4, encode);
   for (const table of TABLES) out.ids[table] = deltaColumns(fragment.ids[table], 1, encode);
   if (fragment.placeIds && fragment.placeColumns) {
