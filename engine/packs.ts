@@ -707,12 +707,13 @@ export function cutIndex(fragment: Fragment): CutIndex {
 const ascending = (values: Iterable<number>): Uint32Array => Uint32Array.from(new Set(values)).sort();
 
 /**
- * The entry's cut (`entry`, of the objects `entryIds`) with the registry codes (`PLACE_CODE_COLUMNS`) of the objects
- * that have a pack (`placePack`, the plan's) left blank: their packs hold them (`withPlaceCodes`).
+ * The entry's cut (`entry`) with the registry codes (`PLACE_CODE_COLUMNS`) of the objects that have a pack
+ * (`placePack`, the plan's) left blank: their packs hold them (`withPlaceCodes`).
  */
-export function withoutPlaceCodes(whole: Fragment, entry: Fragment, entryIds: Uint32Array, placePack: Int32Array): Fragment {
+export function withoutPlaceCodes(whole: Fragment, entry: Fragment, placePack: Int32Array): Fragment {
   const counts = [whole.objects.byteLength / (OBJ * 4), 0];
   const objects = i32(whole.objects);
+  const entryIds = u32(entry.ids.objects);
   const moved = (id: number) => codesInPack(objects, placePack, id);
   const kept: Picks = { frag: Uint16Array.from(entryIds, (id) => (moved(id) ? 1 : 0)), row: Uint32Array.from(entryIds, (id) => (moved(id) ? 0 : id)) };
   const objectColumns = { ...entry.objectColumns };

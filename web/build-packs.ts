@@ -111,7 +111,7 @@ export async function buildCountryPacks(webBytes: Uint8Array, to: string, source
   }
 
   // the entry: its objects and the type words
-  const entryFragment = withoutPlaceCodes(whole, cut(whole, index, plan.entry, new Uint32Array(0), index.lonelyWords), plan.entry, plan.placePack);
+  const entryFragment = withoutPlaceCodes(whole, cut(whole, index, plan.entry, new Uint32Array(0), index.lonelyWords), plan.placePack);
   // per entry object the pack of its place: its index, whose base-36 form is the pack's id and file name (−1: none)
   const entryPlace = Int32Array.from(plan.entry, (id) => plan.placePack[id]);
   const entryGlobal: PackGlobal = { ...global };
