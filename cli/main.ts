@@ -60,8 +60,18 @@ export function summaryText(op: string, summary: JobSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Runs a job with Ctrl-C wired: the first stops cleanly, the second at once. Returns the exit code. */
-async function runWithSignals(op: string, options: JobOptions): Promise<number> {
+/**
+ * Runs a job with Ctrl-C wired: the first stops cleanly, the second at once. Returns the exit code. The options are
+ * made here, so that one refused (an unknown --fields name) is said in one line and exits 2, as a job that cannot start.
+ */
+async function runWithSignals(op: string, makeOptions: () => JobOptions): Promise<number> {
+  let options: JobOptions;
+  try {
+    options = makeOptions();
+  } catch (err) {
+    process.stderr.write(`${op}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
   const controller = new AbortController();
   const onSignal = () => {
     if (controller.signal.aborted) process.exit(130);
@@ -163,7 +173,7 @@ export function program(exit: (code: number) => void = (code) => process.exit(co
       '  address-service clean book.xlsx --column city --column street --column house -o book.clean.xlsx\n' +
       '  cat list.ndjson | address-service clean - --column query --fields result,house_fias_id,qc > out.ndjson')
     .action(async (input: string, flags: FileJobFlags & { column?: string[] }) => {
-      exit(await runWithSignals('clean', { ...jobOptions(input, flags, 'clean', CLEAN_FIELDS), columns: flags.column }));
+      exit(await runWithSignals('clean', () => ({ ...jobOptions(input, flags, 'clean', CLEAN_FIELDS), columns: flags.column })));
     });
 
   fileJob(
@@ -183,7 +193,7 @@ export function program(exit: (code: number) => void = (code) => process.exit(co
         exit(2);
         return;
       }
-      exit(await runWithSignals('geocode', { ...jobOptions(input, flags, 'geocode', GEOCODE_FIELDS), lat: flags.lat, lon: flags.lon, level: flags.level, radius: flags.radius }));
+      exit(await runWithSignals('geocode', () => ({ ...jobOptions(input, flags, 'geocode', GEOCODE_FIELDS), lat: flags.lat, lon: flags.lon, level: flags.level, radius: flags.radius })));
     });
 
   const dict = cli.command('dict').description('Dictionaries');

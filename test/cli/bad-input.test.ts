@@ -1,0 +1,43 @@
+/**
+ * `address-service clean` / `geocode` given what a user should not give them: each is refused with one line that says
+ * what is wrong and a non-zero exit (2: the job could not start), never a stack trace, a hang or a silent success.
+ * Through the real command (bin/address-service.js) where the exit code and stderr are the point; else runJob on the
+ * real engine.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DICTIONARIES_DIR } from '../helpers/api.js';
+
+const GOLDEN = resolve('test/golden/cli');
+let work: string;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'address-cli-bad-'));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The command's exit code, stdout and stderr. */
+async function command(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/address-service.js', ...args, '--dictionaries', DICTIONARIES_DIR], { timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const failed = err as { code: number; stdout: string; stderr: string; killed?: boolean };
+    if (failed.killed) throw new Error(`address-service ${args.join(' ')} did not end`);
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('address-service clean: options refused', () => {
+  it('an unknown --fields name: one line naming it, exit 2, no stack trace', async () => {
+    const { code, stdout, stderr } = await command('clean', join(GOLDEN, 'list.tsv'), '--fields', 'result,bogus');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^clean: unknown field bogus: use DaData's names/);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
