@@ -121,6 +121,23 @@ async function compileCore(wasmFile: string | undefined): Promise<WebAssembly.Mo
   return WebAssembly.compile(await readFile(wasmFile ?? defaultWasmFile()));
 }
 
+/** Whether two paths name one file (the second perhaps not there yet). */
+function sameFile(path: string, other: string | undefined): boolean {
+  if (other === undefined || !existsSync(path) || !existsSync(other)) return false;
+  const a = statSync(path);
+  const b = statSync(other);
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+/** `-o` or `--errors` naming the input (or each other) would truncate a file before it is read: refused. */
+function refuseOverwritingInput(options: JobOptions): void {
+  if (options.input !== '-') {
+    if (sameFile(options.input, options.output)) throw new JobError(`-o ${options.output} is the input file: write the output to another file`);
+    if (sameFile(options.input, options.errors)) throw new JobError(`--errors ${options.errors} is the input file: write the exceptions to another file`);
+  }
+  if (options.output !== undefined && sameFile(options.output, options.errors)) throw new JobError(`--errors ${options.errors} is the output file: write the exceptions to another file`);
+}
+
 export async function runJob(options: JobOptions): Promise<JobSummary> {
   const started = performance.now();
   const skip = options.skip ?? 0;
@@ -133,6 +150,7 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
     throw new JobError(`no ${options.country} dictionary in ${options.dictionaries}: build it with \`address-service dict build ${options.country}\` (or npx tsx scripts/prepare.ts)`);
   }
 
+  refuseOverwritingInput(options);
   const input = await openInput(options);
   const { kind, columns, encoding, delimiter } = input;
 

@@ -5,7 +5,7 @@
  * real engine.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -39,5 +39,20 @@ describe('address-service clean: options refused', () => {
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^clean: unknown field bogus: use DaData's names/);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('address-service clean: outputs refused', () => {
+  it('-o or --errors naming the input: refused before the input is touched, exit 2', async () => {
+    const input = join(work, 'same.csv');
+    const rows = ['id;address', ...Array.from({ length: 30_000 }, (_, i) => `${i};г Екатеринбург, ул Малышева, д ${(i % 120) + 1}`)].join('\n') + '\n';
+    writeFileSync(input, rows);
+    const output = await command('clean', input, '-o', input, '--fields', 'qc');
+    expect(output.code).toBe(2);
+    expect(output.stderr).toBe(`clean: -o ${input} is the input file: write the output to another file\n`);
+    const errors = await command('clean', input, '-o', join(work, 'same.out.csv'), '--errors', input, '--fields', 'qc');
+    expect(errors.code).toBe(2);
+    expect(errors.stderr).toBe(`clean: --errors ${input} is the input file: write the exceptions to another file\n`);
+    expect(readFileSync(input, 'utf8')).toBe(rows);
   });
 });
