@@ -108,12 +108,16 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   if (options.input === '-') stream = options.stdin ?? process.stdin;
   else {
     if (!existsSync(options.input)) throw new JobError(`no file ${options.input}`);
+    if (statSync(options.input).isDirectory()) throw new JobError(`${options.input} is a folder: name a file in it`);
     totalBytes = statSync(options.input).size;
     stream = createReadStream(options.input, { highWaterMark: READ_CHUNK });
   }
   let bytesRead = 0;
   stream.on('data', (chunk: Buffer) => (bytesRead += chunk.length));
-  const first = await head(stream, SNIFF_BYTES);
+  // a file that cannot be read (no permission) fails on the first read
+  const first = await head(stream, SNIFF_BYTES).catch((err: Error) => {
+    throw new JobError(`cannot read ${options.input === '-' ? 'stdin' : options.input}: ${err.message}`);
+  });
   if (first.head.length === 0) throw new JobError(`${options.input === '-' ? 'stdin' : options.input} is empty`);
   const kind = sniffKind(first.head);
   const rest = async function* (): AsyncGenerator<Buffer> {

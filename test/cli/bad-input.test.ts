@@ -42,6 +42,14 @@ describe('address-service clean: options refused', () => {
   });
 });
 
+describe('address-service clean: inputs refused', () => {
+  it('a folder as the input: named as a folder, exit 2', async () => {
+    const { code, stderr } = await command('clean', work, '--fields', 'qc');
+    expect(code).toBe(2);
+    expect(stderr).toBe(`clean: ${work} is a folder: name a file in it\n`);
+  });
+});
+
 describe('address-service clean: outputs refused', () => {
   it('-o or --errors naming the input: refused before the input is touched, exit 2', async () => {
     const input = join(work, 'same.csv');
