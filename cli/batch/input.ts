@@ -145,13 +145,26 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
     })());
     const reader = new Excel.stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', worksheets: 'emit', styles: 'ignore', hyperlinks: 'ignore', entries: 'ignore' } as ExcelJS.stream.xlsx.WorkbookStreamReaderOptions);
     const sheets = reader[Symbol.asyncIterator]();
-    let rows: AsyncIterator<ExcelJS.Row>;
+    let rows!: AsyncIterator<ExcelJS.Row>;
+    // the zip reader's errors (`FILE_ENDED`: a file cut short) said as what they mean
+    const damaged = (err: unknown) =>
+      `${options.input === '-' ? 'stdin' : options.input} is not a whole XLSX file (${err instanceof Error ? err.message : String(err)}): it may be cut short or damaged; open it in Excel and save it anew`;
+    const nextRow = () => rows.next().catch((err: unknown) => {
+      throw new Error(damaged(err));
+    });
     for (;;) {
-      const next = await sheets.next();
+      const next = await sheets.next().catch((err: unknown) => {
+        throw new JobError(damaged(err));
+      });
       if (next.done) throw new JobError(options.sheet ? `no sheet ${JSON.stringify(options.sheet)} in ${options.input}` : `no sheet in ${options.input}`);
       const sheet = next.value as unknown as AsyncIterable<ExcelJS.Row> & { name?: string; id?: number };
       if (options.sheet && sheet.name !== options.sheet && String(sheet.id) !== options.sheet) {
-        for await (const _row of sheet) void _row; // the reader moves on only once a sheet is read through
+        // the reader moves on only once a sheet is read through
+        try {
+          for await (const _row of sheet) void _row;
+        } catch (err) {
+          throw new JobError(damaged(err));
+        }
         continue;
       }
       opened.sheetName = sheet.name || opened.sheetName;
@@ -159,7 +172,9 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
       break;
     }
     let pendingRow: ExcelJS.Row | null = null;
-    const firstRow = await rows.next();
+    const firstRow = await nextRow().catch((err: Error) => {
+      throw new JobError(err.message);
+    });
     if (!firstRow.done) {
       const values = rowValues(firstRow.value).map((value) => String(value));
       if (header) opened.columns = values;
@@ -180,7 +195,7 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
             row = pendingRow;
             pendingRow = null;
           } else {
-            const next = await rows.next();
+            const next = await nextRow();
             if (next.done) break;
             row = next.value;
           }

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DICTIONARIES_DIR } from '../helpers/api.js';
 
@@ -62,5 +63,22 @@ describe('address-service clean: outputs refused', () => {
     expect(errors.code).toBe(2);
     expect(errors.stderr).toBe(`clean: --errors ${input} is the input file: write the exceptions to another file\n`);
     expect(readFileSync(input, 'utf8')).toBe(rows);
+  });
+});
+
+describe('address-service clean: XLSX cut short', () => {
+  it('a truncated XLSX is named as not whole, exit non-zero, not a bare FILE_ENDED', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Адреса');
+    sheet.addRow(['id', 'address']);
+    for (let i = 0; i < 2000; i++) sheet.addRow([i, `г Екатеринбург, ул Малышева, д ${(i % 100) + 1}, кв ${i}`]);
+    const whole = Buffer.from(await book.xlsx.writeBuffer());
+    for (const size of [100, Math.floor(whole.length / 2)]) {
+      const input = join(work, `cut-${size}.xlsx`);
+      writeFileSync(input, whole.subarray(0, size));
+      const { code, stderr } = await command('clean', input, '--fields', 'qc', '-o', join(work, `cut-${size}.out.xlsx`));
+      expect(code).not.toBe(0);
+      expect(stderr).toMatch(new RegExp(`^clean: ${input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a whole XLSX file \\(FILE_ENDED\\): it may be cut short or damaged`));
+    }
   });
 });
