@@ -144,6 +144,7 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
   const header = options.header ?? true;
   const threads = Math.max(1, options.threads ?? availableParallelism());
   const batchRows = options.batchRows ?? 1000;
+  if (!(batchRows >= 1)) throw new JobError(`--batch is the rows sent to a worker at once: at least 1, not ${batchRows}`);
   const stderr = options.stderr ?? process.stderr;
 
   if (options.engine ? !options.engine.dictionary(options.country) : !existsSync(blobFile(options.dictionaries, options.country))) {

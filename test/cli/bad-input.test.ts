@@ -24,7 +24,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** The command's exit code, stdout and stderr. */
 async function command(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/address-service.js', ...args, '--dictionaries', DICTIONARIES_DIR], { timeout: 60_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/address-service.js', ...args, '--dictionaries', DICTIONARIES_DIR], { timeout: 30_000 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const failed = err as { code: number; stdout: string; stderr: string; killed?: boolean };
@@ -40,6 +40,14 @@ describe('address-service clean: options refused', () => {
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^clean: unknown field bogus: use DaData's names/);
     expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('address-service clean: options refused (2)', () => {
+  it('--batch 0 is refused, exit 2, instead of a job that never ends', async () => {
+    const { code, stderr } = await command('clean', join(GOLDEN, 'list.tsv'), '--fields', 'qc', '--batch', '0');
+    expect(code).toBe(2);
+    expect(stderr).toBe('clean: --batch is the rows sent to a worker at once: at least 1, not 0\n');
   });
 });
 
