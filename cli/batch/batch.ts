@@ -8,7 +8,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Country, Dictionary, Engine, GeoLevel } from '../../engine/types.js';
 import { buildAddressRecord, type AddressRecord } from '../../engine/records/address-record.js';
-import { cleanerExtras, dadataAddress, dadataClean, type DadataAddress } from '../../engine/records/dadata-record.js';
+import { cleanerExtras, dadataAddress, dadataClean, dadataValue, type DadataAddress } from '../../engine/records/dadata-record.js';
 import { resolutionOfFound } from '../../engine/records/resolution.js';
 import { standardizeAddress, standardizeParts } from '../../engine/standardize.js';
 import { cellText, dadataField, readPath } from './fields.js';
@@ -154,7 +154,10 @@ function resultOf(engine: Engine, setup: BatchSetup, dictionary: Dictionary, met
     const hit = engine.nearest(setup.country, lat, lon, geo.level, geo.radius);
     if (!hit) return { notFound: true };
     const record = buildAddressRecord(resolutionOfFound(dictionary, hit.found), dictionary, { method: 'geosearch', original: '' });
-    return { record, dadata: dadataAddress(record) };
+    const dadata = dadataAddress(record);
+    // DaData's geolocate leaves the cleaner's `result` empty: a file's `result` column is the address found
+    dadata.result = dadataValue(dadata);
+    return { record, dadata };
   }
   // one column is the query as written (what POST /clean/address would be sent); several are joined, trimmed
   let address = setup.address.length === 1 ? cellText(row.values[setup.address[0]]) : '';
