@@ -216,11 +216,22 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
     };
   }
 
+  /** The sample and the input's next chunk (the body, past the BOM, grown with it). */
+  const readMore = async (body: Buffer): Promise<Buffer> => {
+    const next = await first.rest.next();
+    if (next.done) {
+      first.ended = true;
+      return body;
+    }
+    first.head = Buffer.concat([first.head, next.value]);
+    return first.head.subarray(first.head.length - body.length - next.value.length);
+  };
   let body = first.head;
   opened.bom = hasBom(body);
   if (opened.bom) body = body.subarray(3);
   let firstLine = 1;
   if (kind === 'ndjson') {
+    while (body.indexOf(0x0a) < 0 && !first.ended) body = await readMore(body);
     const newline = body.indexOf(0x0a);
     try {
       opened.columns = Object.keys(JSON.parse(decodeText(newline < 0 ? body : body.subarray(0, newline), 'utf-8')) as object);
@@ -229,11 +240,17 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
     }
   } else {
     opened.encoding = options.encoding ?? (opened.bom ? 'utf-8' : sniffEncoding(body, first.ended));
+    // a header line longer than the sample: read on to its end
+    while (body.indexOf(0x0a) < 0 && !first.ended) body = await readMore(body);
     const newline = body.indexOf(0x0a);
     const firstText = decodeText(newline < 0 ? body : body.subarray(0, newline + 1), opened.encoding);
     opened.delimiter = options.delimiter ?? (extname(options.input).toLowerCase() === '.tsv' ? '\t' : sniffDelimiter(firstText));
     opened.eol = firstText.endsWith('\r\n') ? '\r\n' : '\n';
-    const records = new RecordScanner(opened.delimiter.charCodeAt(0)).scan(body, first.ended);
+    let records = new RecordScanner(opened.delimiter.charCodeAt(0)).scan(body, first.ended);
+    while (records.length === 0 && !first.ended) {
+      body = await readMore(body);
+      records = new RecordScanner(opened.delimiter.charCodeAt(0)).scan(body, first.ended);
+    }
     if (records.length > 0) {
       const record = body.subarray(0, records[0]);
       const fields = splitRecord(withoutLineEnd(decodeText(record, opened.encoding)), opened.delimiter).fields;

@@ -24,7 +24,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** The command's exit code, stdout and stderr. */
 async function command(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/address-service.js', ...args, '--dictionaries', DICTIONARIES_DIR], { timeout: 30_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/address-service.js', ...args, '--dictionaries', DICTIONARIES_DIR], { timeout: 30_000, maxBuffer: 64 << 20 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const failed = err as { code: number; stdout: string; stderr: string; killed?: boolean };
@@ -88,5 +88,16 @@ describe('address-service clean: XLSX cut short', () => {
       expect(code).not.toBe(0);
       expect(stderr).toMatch(new RegExp(`^clean: ${input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a whole XLSX file \\(FILE_ENDED\\): it may be cut short or damaged`));
     }
+  });
+});
+
+describe('address-service clean: a header line longer than the sample read to sniff the file', () => {
+  it('a CSV header of 3 MB (past the first read) is read whole: its columns named, the rows after it cleaned', async () => {
+    const input = join(work, 'wide.csv');
+    const wide = 'x'.repeat(3_000_000);
+    writeFileSync(input, `address;${wide}\nг Екатеринбург, ул Малышева, д 5;1\n`);
+    const { code, stdout } = await command('clean', input, '--fields', 'result');
+    expect(code).toBe(0);
+    expect(stdout).toBe(`address;${wide};result\nг Екатеринбург, ул Малышева, д 5;1;г Екатеринбург, ул Малышева, д 5\n`);
   });
 });
