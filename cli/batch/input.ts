@@ -120,6 +120,10 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   });
   if (first.head.length === 0) throw new JobError(`${options.input === '-' ? 'stdin' : options.input} is empty`);
   const kind = sniffKind(first.head);
+  // text never holds a NUL byte: a binary file, or text in UTF-16 (Excel's "Unicode text"), would be read as rows of garbage
+  if (kind !== 'xlsx' && first.head.includes(0)) {
+    throw new JobError(`${options.input === '-' ? 'stdin' : options.input} is not text (it has NUL bytes): give a CSV, TSV or NDJSON file in UTF-8 or cp1251, or an XLSX file`);
+  }
   const rest = async function* (): AsyncGenerator<Buffer> {
     for (;;) {
       const next = await first.rest.next();

@@ -59,6 +59,21 @@ describe('address-service clean: inputs refused', () => {
   });
 });
 
+describe('address-service clean: binary input refused', () => {
+  it('binary bytes, or text in UTF-16, are refused as not text, exit 2, not cleaned as rows of garbage', async () => {
+    const binary = join(work, 'binary.csv');
+    writeFileSync(binary, Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37 + 11) % 256)));
+    const utf16 = join(work, 'utf16.csv');
+    writeFileSync(utf16, Buffer.from('\ufeffid;address\n1;г Екатеринбург, ул Малышева, д 5\n', 'utf16le'));
+    for (const input of [binary, utf16]) {
+      const { code, stdout, stderr } = await command('clean', input, '--fields', 'qc');
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(`clean: ${input} is not text (it has NUL bytes): give a CSV, TSV or NDJSON file in UTF-8 or cp1251, or an XLSX file\n`);
+    }
+  });
+});
+
 describe('address-service clean: outputs refused', () => {
   it('-o or --errors naming the input: refused before the input is touched, exit 2', async () => {
     const input = join(work, 'same.csv');
