@@ -20,7 +20,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_DICTIONARIES = process.env.DICTIONARIES_DIR ?? resolve(ROOT, 'build', 'dictionaries');
 
 const QC_NAMES: Record<string, string> = {
-  0: 'sure', 1: 'leftovers or doubtful', 2: 'nothing found', 3: 'several candidates', exception: 'bad row', 'not found': 'nothing near',
+  0: 'sure', 1: 'leftovers or doubtful', 2: 'nothing found', 3: 'several candidates', exception: 'bad row', found: 'an address near', 'not found': 'nothing near',
 };
 const QC_GEO_NAMES: Record<string, string> = { 0: 'house', 2: 'street', 3: 'settlement', 4: 'city', 5: 'none', '-': 'no result' };
 

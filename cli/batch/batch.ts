@@ -347,7 +347,8 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
       exceptions += `${line}\t${error}\t${snippet}\n`;
     }
     const found = outcome && 'dadata' in outcome ? outcome.dadata : null;
-    const qcKey = found ? String(found.qc) : error !== undefined ? 'exception' : 'not found';
+    // geocode has no qc (DaData's geolocate gives none): its rows are counted as found or not
+    const qcKey = found ? (setup.op === 'geocode' ? 'found' : String(found.qc)) : error !== undefined ? 'exception' : 'not found';
     qc[qcKey] = (qc[qcKey] ?? 0) + 1;
     const geoKey = found ? String(found.qc_geo) : '-';
     qcGeo[geoKey] = (qcGeo[geoKey] ?? 0) + 1;

@@ -165,7 +165,7 @@ describe('geocode <input>: golden file', () => {
     golden(join(work, 'points.csv'), 'points.out.csv');
     // `result` (the first default column) is the address found, as the record's other columns say it
     expect(readFileSync(join(work, 'points.csv'), 'utf8').split('\n')[1]).toMatch(/^A;56,7239124;60,5769899;г Екатеринбург, ул Перспективная, д 9;;Свердловская обл;/);
-    expect(summary.qc['not found']).toBe(1);
+    expect(summary.qc).toEqual({ found: 2, 'not found': 1, exception: 1 });
     expect(summary.exceptions).toBe(1);
     expect(readFileSync(join(work, 'points.errors.tsv'), 'utf8')).toContain('5\tno point: latitude north, longitude 60.6');
   });
