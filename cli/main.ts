@@ -160,7 +160,9 @@ function runScript(script: string, args: string[]): Promise<number> {
 export function program(exit: (code: number) => void = (code) => process.exit(code)): Command {
   const cli = new Command('address-service')
     .description('Address standardization, hints and search for RU, KZ, BY, UA: files in batch, dictionaries, the HTTP server')
-    .showHelpAfterError('(add --help for usage)');
+    .showHelpAfterError('(add --help for usage)')
+    // a usage error (an unknown command or option, a bad value) exits 2, as a job that cannot start does; help 0
+    .exitOverride((err) => exit(err.exitCode === 0 ? 0 : 2));
 
   fileJob(
     cli.command('clean')

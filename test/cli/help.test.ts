@@ -42,10 +42,17 @@ describe('address-service --help', () => {
     expect(stdout).toMatch(/^Usage: npx tsx scripts\/standardize\.ts \[--country ru\|kz\|by\|ua\] "query" …/);
   });
 
-  it('the bin prints the help and exits 0; an unknown subcommand exits non-zero with a hint', async () => {
+  it('the bin prints the help and exits 0; an unknown subcommand exits 2 with a hint', async () => {
     const run = promisify(execFile);
     const { stdout } = await run(process.execPath, ['bin/address-service.js', 'clean', '--help'], { timeout: 30_000 });
     expect(stdout).toContain('Usage: address-service clean [options] <input>');
-    await expect(run(process.execPath, ['bin/address-service.js', 'cleen'], { timeout: 30_000 })).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("unknown command 'cleen'") });
+    await expect(run(process.execPath, ['bin/address-service.js', 'cleen'], { timeout: 30_000 })).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("unknown command 'cleen'") });
+  });
+
+  it('a bad option exits 2 with its reason, as a job that cannot start does', async () => {
+    const run = promisify(execFile);
+    await expect(run(process.execPath, ['bin/address-service.js', 'clean', 'x.csv', '--colum', 'a'], { timeout: 30_000 })).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("unknown option '--colum'") });
+    await expect(run(process.execPath, ['bin/address-service.js', 'clean', 'x.csv', '--country', 'xx'], { timeout: 30_000 })).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('xx') });
+    await expect(run(process.execPath, ['bin/address-service.js', 'clean'], { timeout: 30_000 })).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("missing required argument 'input'") });
   });
 });
