@@ -10,7 +10,7 @@
 import { createWriteStream, existsSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
-import { extname } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { Piscina } from 'piscina';
@@ -138,6 +138,15 @@ function refuseOverwritingInput(options: JobOptions): void {
   if (options.output !== undefined && sameFile(options.output, options.errors)) throw new JobError(`--errors ${options.errors} is the output file: write the exceptions to another file`);
 }
 
+/** An output whose folder is missing (or is a file) is refused before the job starts, not once rows are written. */
+function refuseMissingFolder(path: string | undefined, option: string): void {
+  if (path === undefined) return;
+  const folder = dirname(resolve(path));
+  if (!existsSync(folder)) throw new JobError(`${option} ${path}: there is no folder ${folder}`);
+  if (!statSync(folder).isDirectory()) throw new JobError(`${option} ${path}: ${folder} is not a folder`);
+  if (existsSync(path) && statSync(path).isDirectory()) throw new JobError(`${option} ${path} is a folder: name a file in it`);
+}
+
 export async function runJob(options: JobOptions): Promise<JobSummary> {
   const started = performance.now();
   const skip = options.skip ?? 0;
@@ -152,6 +161,8 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
   }
 
   refuseOverwritingInput(options);
+  refuseMissingFolder(options.output, '-o');
+  refuseMissingFolder(options.errors, '--errors');
   const input = await openInput(options);
   const { kind, columns, encoding, delimiter } = input;
 

@@ -52,6 +52,20 @@ describe('address-service clean: options refused (2)', () => {
 });
 
 describe('address-service clean: inputs refused', () => {
+  it('-o or --errors in a folder that is not there: refused before anything is written, exit 2', async () => {
+    const missing = join(work, 'no-such-folder');
+    const output = await command('clean', join(GOLDEN, 'list.tsv'), '--fields', 'qc', '-o', join(missing, 'out.csv'));
+    expect(output.code).toBe(2);
+    expect(output.stderr).toBe(`clean: -o ${join(missing, 'out.csv')}: there is no folder ${missing}\n`);
+    const errors = await command('clean', join(GOLDEN, 'list.tsv'), '--fields', 'qc', '--errors', join(missing, 'bad.tsv'));
+    expect(errors.code).toBe(2);
+    expect(errors.stdout).toBe('');
+    expect(errors.stderr).toBe(`clean: --errors ${join(missing, 'bad.tsv')}: there is no folder ${missing}\n`);
+    const folder = await command('clean', join(GOLDEN, 'list.tsv'), '--fields', 'qc', '-o', work);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(`clean: -o ${work} is a folder: name a file in it\n`);
+  });
+
   it('a folder as the input: named as a folder, exit 2', async () => {
     const { code, stderr } = await command('clean', work, '--fields', 'qc');
     expect(code).toBe(2);
