@@ -79,6 +79,25 @@ async function head(stream: Readable, bytes: number): Promise<{ head: Buffer; re
   return { head: Buffer.concat(chunks), rest: iterator, ended };
 }
 
+/** The byte order of UTF-16 text that opens with its mark (FF FE: little-endian, FE FF: big-endian), else null. */
+function utf16Order(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return null;
+}
+
+/** UTF-16 text as UTF-8 chunks, its byte order mark written as UTF-8's (a pair split between chunks is kept whole). */
+async function* utf16ToUtf8(headBytes: Buffer, rest: AsyncIterator<Buffer>, order: 'utf-16le' | 'utf-16be'): AsyncGenerator<Buffer> {
+  const decoder = new TextDecoder(order, { ignoreBOM: true });
+  yield Buffer.from(decoder.decode(headBytes, { stream: true }), 'utf8');
+  for (;;) {
+    const next = await rest.next();
+    if (next.done) break;
+    yield Buffer.from(decoder.decode(next.value, { stream: true }), 'utf8');
+  }
+  yield Buffer.from(decoder.decode(), 'utf8');
+}
+
 /** An XLSX cell's value as a plain value: rich text and hyperlinks as their text, formulas as their result. */
 function cellValue(value: unknown): unknown {
   if (value === null || value === undefined) return '';
@@ -115,9 +134,19 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   let bytesRead = 0;
   stream.on('data', (chunk: Buffer) => (bytesRead += chunk.length));
   // a file that cannot be read (no permission) fails on the first read
-  const first = await head(stream, SNIFF_BYTES).catch((err: Error) => {
+  const readHead = (from: Readable) => head(from, SNIFF_BYTES).catch((err: Error) => {
     throw new JobError(`cannot read ${options.input === '-' ? 'stdin' : options.input}: ${err.message}`);
   });
+  let first = await readHead(stream);
+  const utf16 = utf16Order(first.head);
+  if (utf16) {
+    // UTF-16 with its byte order mark (Excel's "Unicode text"): read on as UTF-8 with a mark, every step after the same
+    const decoded = Readable.from(utf16ToUtf8(first.head, first.rest, utf16));
+    const utf16Head = first.head.length;
+    first = await readHead(decoded);
+    // progress counts the UTF-8 bytes of the rows done: the file's size scaled as its first part was
+    totalBytes = Math.round((totalBytes * first.head.length) / utf16Head);
+  }
   if (first.head.length === 0) throw new JobError(`${options.input === '-' ? 'stdin' : options.input} is empty`);
   const kind = sniffKind(first.head);
   // text never holds a NUL byte: a binary file, or text in UTF-16 (Excel's "Unicode text"), would be read as rows of garbage

@@ -74,16 +74,38 @@ describe('address-service clean: inputs refused', () => {
 });
 
 describe('address-service clean: binary input refused', () => {
-  it('binary bytes, or text in UTF-16, are refused as not text, exit 2, not cleaned as rows of garbage', async () => {
+  it('binary bytes, or text in UTF-16 without its byte order mark, are refused as not text, exit 2, not cleaned as rows of garbage', async () => {
     const binary = join(work, 'binary.csv');
     writeFileSync(binary, Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37 + 11) % 256)));
     const utf16 = join(work, 'utf16.csv');
-    writeFileSync(utf16, Buffer.from('\ufeffid;address\n1;г Екатеринбург, ул Малышева, д 5\n', 'utf16le'));
+    writeFileSync(utf16, Buffer.from('id;address\n1;г Екатеринбург, ул Малышева, д 5\n', 'utf16le'));
     for (const input of [binary, utf16]) {
       const { code, stdout, stderr } = await command('clean', input, '--fields', 'qc');
       expect(code).toBe(2);
       expect(stdout).toBe('');
       expect(stderr).toBe(`clean: ${input} is not text (it has NUL bytes): give a CSV, TSV or NDJSON file in UTF-8 or cp1251, or an XLSX file\n`);
+    }
+  });
+});
+
+describe('address-service clean: UTF-16 with its byte order mark', () => {
+  it('is read as the same text in UTF-8 is (Excel\'s "Unicode text": tab-separated, CRLF), little- and big-endian', async () => {
+    const text = 'id\taddress\r\n1\tг Екатеринбург, ул Малышева, д 5\r\n2\tмосква спартаковская 10с12 ёлка 😀\r\n';
+    const utf8 = join(work, 'unicode-utf8.txt');
+    writeFileSync(utf8, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
+    const le = join(work, 'unicode-le.txt');
+    writeFileSync(le, Buffer.from(`\ufeff${text}`, 'utf16le'));
+    const be = join(work, 'unicode-be.txt');
+    writeFileSync(be, Buffer.from(`\ufeff${text}`, 'utf16le').swap16());
+    const expected = await command('clean', utf8, '--fields', 'result,qc', '-o', join(work, 'unicode-utf8.out.tsv'));
+    expect(expected.code).toBe(0);
+    const want = readFileSync(join(work, 'unicode-utf8.out.tsv'));
+    expect(want.toString('utf8')).toContain('г Екатеринбург, ул Малышева');
+    for (const input of [le, be]) {
+      const out = `${input}.out.tsv`;
+      const run = await command('clean', input, '--fields', 'result,qc', '-o', out);
+      expect(run.code, run.stderr).toBe(0);
+      expect(readFileSync(out)).toEqual(want);
     }
   });
 });
