@@ -123,6 +123,8 @@ const decodeText = (bytes: Uint8Array, encoding: TextEncoding): string =>
 export async function openInput(options: InputOptions): Promise<OpenedInput> {
   const header = options.header ?? true;
   let totalBytes = 0;
+  /** the input as messages name it */
+  const name = options.input === '-' ? 'stdin' : options.input;
   let stream: Readable;
   if (options.input === '-') stream = options.stdin ?? process.stdin;
   else {
@@ -135,7 +137,7 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
   stream.on('data', (chunk: Buffer) => (bytesRead += chunk.length));
   // a file that cannot be read (no permission) fails on the first read
   const readHead = (from: Readable) => head(from, SNIFF_BYTES).catch((err: Error) => {
-    throw new JobError(`cannot read ${options.input === '-' ? 'stdin' : options.input}: ${err.message}`);
+    throw new JobError(`cannot read ${name}: ${err.message}`);
   });
   let first = await readHead(stream);
   const utf16 = utf16Order(first.head);
@@ -147,11 +149,11 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
     // progress counts the UTF-8 bytes of the rows done: the file's size scaled as its first part was
     totalBytes = Math.round((totalBytes * first.head.length) / utf16Head);
   }
-  if (first.head.length === 0) throw new JobError(`${options.input === '-' ? 'stdin' : options.input} is empty`);
+  if (first.head.length === 0) throw new JobError(`${name} is empty`);
   const kind = sniffKind(first.head);
-  // text never holds a NUL byte: a binary file, or text in UTF-16 (Excel's "Unicode text"), would be read as rows of garbage
+  // text never holds a NUL byte: a binary file, or UTF-16 without its mark, would be read as rows of garbage
   if (kind !== 'xlsx' && first.head.includes(0)) {
-    throw new JobError(`${options.input === '-' ? 'stdin' : options.input} is not text (it has NUL bytes): give a CSV, TSV or NDJSON file in UTF-8 or cp1251, or an XLSX file`);
+    throw new JobError(`${name} is not text (it has NUL bytes): give a CSV, TSV or NDJSON file in UTF-8 or cp1251, or an XLSX file`);
   }
   const rest = async function* (): AsyncGenerator<Buffer> {
     for (;;) {
@@ -181,9 +183,10 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
     let rows!: AsyncIterator<ExcelJS.Row>;
     // the zip reader's errors (`FILE_ENDED`: a file cut short) said as what they mean
     const damaged = (err: unknown) =>
-      `${options.input === '-' ? 'stdin' : options.input} is not a whole XLSX file (${err instanceof Error ? err.message : String(err)}): it may be cut short or damaged; open it in Excel and save it anew`;
-    const nextRow = () => rows.next().catch((err: unknown) => {
-      throw new Error(damaged(err));
+      `${name} is not a whole XLSX file (${err instanceof Error ? err.message : String(err)}): it may be cut short or damaged; open it in Excel and save it anew`;
+    // a JobError (the job cannot start) while the header row is read, a failure of the job after it
+    const nextRow = (Failure: new (message: string) => Error = Error) => rows.next().catch((err: unknown) => {
+      throw new Failure(damaged(err));
     });
     for (;;) {
       const next = await sheets.next().catch((err: unknown) => {
@@ -205,9 +208,7 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
       break;
     }
     let pendingRow: ExcelJS.Row | null = null;
-    const firstRow = await nextRow().catch((err: Error) => {
-      throw new JobError(err.message);
-    });
+    const firstRow = await nextRow(JobError);
     if (!firstRow.done) {
       const values = rowValues(firstRow.value).map((value) => String(value));
       if (header) opened.columns = values;

@@ -12,12 +12,18 @@ import { cliModule, workerModule } from '../../../../cli/batch/worker-bundle.js'
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
+/** The sources a bundle's list names, once it is known to name this tree. */
+function inputsOf(bundle: string): string[] {
+  const { root, inputs } = JSON.parse(readFileSync(`${bundle}.inputs.json`, 'utf8')) as { root: string; inputs: string[] };
+  expect(root).toBe(ROOT);
+  return inputs;
+}
+
 describe('workerModule()', () => {
   it('is a bundle newer than every source it was made of, the engine and the batch among them', async () => {
     const bundle = fileURLToPath(await workerModule());
     expect(bundle).toBe(join(ROOT, 'build', 'cli', 'batch-worker.mjs'));
-    const { root, inputs } = JSON.parse(readFileSync(`${bundle}.inputs.json`, 'utf8')) as { root: string; inputs: string[] };
-    expect(root).toBe(ROOT);
+    const inputs = inputsOf(bundle);
     expect(inputs).toEqual(expect.arrayContaining(['cli/batch/batch.ts', 'engine/engine.ts', 'engine/records/dadata-record.ts']));
     const built = statSync(bundle).mtimeMs;
     for (const input of inputs) expect(statSync(join(ROOT, input)).mtimeMs, input).toBeLessThanOrEqual(built);
@@ -45,8 +51,7 @@ describe('cliModule()', () => {
   it('is a bundle of the command line, the batch job among its sources, newer than each', async () => {
     const bundle = fileURLToPath((await cliModule())!);
     expect(bundle).toBe(join(ROOT, 'build', 'cli', 'main.mjs'));
-    const { root, inputs } = JSON.parse(readFileSync(`${bundle}.inputs.json`, 'utf8')) as { root: string; inputs: string[] };
-    expect(root).toBe(ROOT);
+    const inputs = inputsOf(bundle);
     expect(inputs).toEqual(expect.arrayContaining(['cli/main.ts', 'cli/batch/job.ts', 'cli/batch/batch.ts']));
     const built = statSync(bundle).mtimeMs;
     for (const input of inputs) expect(statSync(join(ROOT, input)).mtimeMs, input).toBeLessThanOrEqual(built);
