@@ -20,11 +20,12 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressRecord, PacksManifest } from '../../web/engine.js';
 import type { PackEvent } from '../../web/app.js';
 import { ARTIFACTS, launchChromium } from '../helpers/other-origin.js';
+import { cut, restore, tellOffline } from '../helpers/network-cut.js';
 import { startServer, type RunningTestServer } from '../helpers/browser-server.js';
 import { webRoutes } from '../../host/routes/web.js';
 
@@ -56,30 +57,6 @@ afterAll(async () => {
 const options = (page: Page): Promise<string[]> => page.locator('[role="listbox"] [role="option"]').allTextContents();
 const note = (page: Page) => page.locator('.ah-note');
 const packs = (page: Page): Promise<PackEvent[]> => page.evaluate(() => window.addressHints.packs);
-
-/** The network cut: every request of the context recorded in `leaked` and aborted, the browser offline. */
-async function cut(context: BrowserContext, leaked: string[]): Promise<void> {
-  await context.route('**/*', (route) => {
-    leaked.push(`${route.request().method()} ${route.request().url()}`);
-    return route.abort('internetdisconnected');
-  });
-  await context.setOffline(true);
-}
-
-/**
- * The browser told anew that it is offline, the routes still cut: a page reloaded under the offline emulation says
- * `navigator.onLine` true in Chromium 150 (Debian's 150.0.7871.100, 2026-12), as a page loaded from a cache may in
- * any browser; told again, it says false, as a browser with no network does.
- */
-async function tellOffline(context: BrowserContext): Promise<void> {
-  await context.setOffline(false);
-  await context.setOffline(true);
-}
-
-async function restore(context: BrowserContext): Promise<void> {
-  await context.unrouteAll();
-  await context.setOffline(false);
-}
 
 /** What the server received since `from`, but the browser's own update check of the service worker (offline.test.ts). */
 const receivedSince = (from: number): string[] => server.requests.slice(from).filter((line) => line !== 'GET /sw.js');

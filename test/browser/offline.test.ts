@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressRecord } from '../../web/engine.js';
+import { cut, tellOffline } from '../helpers/network-cut.js';
 import { startServer, type RunningTestServer } from '../helpers/browser-server.js';
 import type { HintTiming } from '../../web/app.js';
 
@@ -99,16 +100,11 @@ describe('page at / (offline hints)', () => {
     // engine and hints still work. A browser that says it is online with the network down is
     // offline-packs.test.ts's: the house codes it then asks for fail, and the record says so.
     const leaked: string[] = [];
-    await context.route('**/*', (route) => {
-      leaked.push(`${route.request().method()} ${route.request().url()}`);
-      return route.abort('internetdisconnected');
-    });
-    await context.setOffline(true);
+    await cut(context, leaked);
     const receivedBefore = server.requests.length;
     const reloadError = await page.reload().then(() => '', (err: Error) => err.message);
     await page.waitForFunction(() => window.addressHints?.ready === true, null, { timeout: 10_000 }).catch(() => {});
-    await context.setOffline(false);
-    await context.setOffline(true);
+    await tellOffline(context);
     expect(leaked, 'requests sent with the network cut').toEqual([]);
     expect(reloadError, 'the page reloaded from the service worker').toBe('');
     expect(await page.evaluate(() => window.addressHints?.ready)).toBe(true);

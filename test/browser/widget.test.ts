@@ -18,6 +18,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressRecord } from '../../web/engine.js';
 import { ARTIFACTS, launchChromium, startPageServer, type PageServer } from '../helpers/other-origin.js';
+import { cut } from '../helpers/network-cut.js';
 import { startServer, type RunningTestServer } from '../helpers/browser-server.js';
 
 let service: RunningTestServer;
@@ -202,11 +203,7 @@ describe('/widget.js on a page of another origin', () => {
 
       // the network cut as in offline.test.ts: every request recorded and aborted, the browser offline
       const leaked: string[] = [];
-      await context.route('**/*', (route) => {
-        leaked.push(`${route.request().method()} ${route.request().url()}`);
-        return route.abort('internetdisconnected');
-      });
-      await context.setOffline(true);
+      await cut(context, leaked);
       const receivedBefore = service.requests.length;
 
       await chooseStreetThenHouse(page, 'widget-offline-house-hints.png');
@@ -262,11 +259,7 @@ describe('/widget.js on a page of another origin', () => {
       const ready = () => page.evaluate(() => (window as unknown as { packs: { code: string; state: string }[] }).packs.filter((p) => p.state === 'ready').length);
       await expect.poll(ready, { timeout: 30_000 }).toBeGreaterThan(0);
       const leaked: string[] = [];
-      await context.route('**/*', (route) => {
-        leaked.push(`${route.request().method()} ${route.request().url()}`);
-        return route.abort('internetdisconnected');
-      });
-      await context.setOffline(true);
+      await cut(context, leaked);
       await chooseStreetThenHouse(page, 'widget-preload-house-hints.png');
       expect(await page.locator(`[id="${await input.getAttribute('aria-controls')}"]`).getAttribute('data-source')).toBe('offline');
       expect(leaked.every((line) => line.startsWith(`POST ${service.url}/api/v1/suggest/address`)), leaked.join('\n')).toBe(true);
