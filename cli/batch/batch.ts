@@ -181,15 +181,36 @@ function resultOf(engine: Engine, setup: BatchSetup, dictionary: Dictionary, met
 /** A result column's reader: a member of DaData's record, or a path into our record. */
 type ColumnReader = (found: { record: AddressRecord | null; dadata: DadataAddress }) => unknown;
 
+/** A member of DaData's record read in generated code: a plain identifier, one of DADATA_ADDRESS_FIELDS. */
+function memberName(member: keyof DadataAddress): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(member)) throw new Error(`not a member of DaData's record: ${JSON.stringify(member)}`);
+  return member;
+}
+
 /**
  * A reader of DaData's member `member`: a function of its own, made once per job, whose one member read V8 keeps
  * monomorphic (every record has the one shape of `dadataRecord`'s literal). A member read by name from a list
  * (`dadata[field]`) is a keyed read of many names at one place, V8's slowest kind: ≈3 % of a row's CPU for the
- * default columns. `member` is one of DADATA_ADDRESS_FIELDS (fields.ts `dadataField`), a plain identifier.
+ * default columns.
  */
 function memberReader(member: keyof DadataAddress): ColumnReader {
-  if (!/^[a-z_][a-z0-9_]*$/.test(member)) throw new Error(`not a member of DaData's record: ${JSON.stringify(member)}`);
-  return new Function('found', `return found.dadata.${member};`) as ColumnReader;
+  return new Function('found', `return found.dadata.${memberName(member)};`) as ColumnReader;
+}
+
+/** The result columns of a CSV or TSV line, each after the delimiter, from the row's result. */
+type ResultsText = (found: { record: AddressRecord | null; dadata: DadataAddress }) => string;
+
+/**
+ * The result columns' text as one function made for the job's columns: one expression of member reads and fields
+ * (`,` + csvField(found.dadata.result) + `,` + …), no list of values and no call through a list of readers between
+ * (this runs for every row of most files). A column of our record is read by its path reader.
+ */
+function resultsText(members: (keyof DadataAddress | null)[], readers: ColumnReader[], delimiter: string): ResultsText {
+  const field = (value: unknown): string =>
+    value === null || value === undefined ? '' : csvField(typeof value === 'string' ? value : cellText(value), delimiter);
+  const terms = members.map((member, i) => `field(${member === null ? `readers[${i}](found)` : `found.dadata.${memberName(member)}`})`);
+  const body = terms.length === 0 ? 'return "";' : `return delimiter + ${terms.join(' + delimiter + ')};`;
+  return new Function('field', 'readers', 'delimiter', `return (found) => { ${body} };`)(field, readers, delimiter) as ResultsText;
 }
 
 /** Writes rows in the output format. */
@@ -198,6 +219,9 @@ export class RowWriter {
   private readonly readers: ColumnReader[];
   /** whether a result column reads our record (else only DaData's is made) */
   readonly withRecord: boolean;
+  /** csv, tsv: the result columns' text of a row with a result, and of one without */
+  private readonly resultsText: ResultsText;
+  private readonly noResults: string;
 
   constructor(private readonly setup: BatchSetup) {
     const members = setup.fields.map(dadataField);
@@ -208,6 +232,8 @@ export class RowWriter {
       return (found) => readPath(found.record, path);
     });
     this.withRecord = members.some((member) => member === null);
+    this.resultsText = resultsText(members, this.readers, setup.output.delimiter);
+    this.noResults = setup.output.delimiter.repeat(setup.fields.length);
   }
 
   /** The header row: the input's columns, then the result fields. */
@@ -231,25 +257,9 @@ export class RowWriter {
     return this.line(row, this.results(outcome), rowNumber);
   }
 
-  /**
-   * A CSV or TSV line read straight from the record, no list of the values between (this runs for every row of
-   * most files): what `line` writes of `results(outcome)`.
-   */
+  /** A CSV or TSV line: what `line` writes of `results(outcome)`, read straight from the record. */
   private csvLine(row: InputRow, found: { record: AddressRecord | null; dadata: DadataAddress } | null): string {
-    const { output } = this.setup;
-    const delimiter = output.delimiter;
-    let text = this.inputText(row, false);
-    const readers = this.readers;
-    for (let i = 0; i < readers.length; i++) {
-      if (found === null) {
-        text += delimiter;
-        continue;
-      }
-      const value = readers[i](found);
-      if (value === null || value === undefined) text += delimiter;
-      else text += delimiter + csvField(typeof value === 'string' ? value : cellText(value), delimiter);
-    }
-    return text + output.eol;
+    return this.inputText(row, false) + (found === null ? this.noResults : this.resultsText(found)) + this.setup.output.eol;
   }
 
   /** The input's part of a CSV or TSV line: a good record as read (`rawCopy`), else its cells written anew. */

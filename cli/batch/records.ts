@@ -166,19 +166,22 @@ export function splitRecord(text: string, delimiter: string): SplitRecord {
 /** One field as CSV writes it: quoted when it holds the delimiter, a quote, a line break, or spaces at its ends. */
 export function csvField(value: string, delimiter: string): string {
   if (value === '') return value;
-  if (needsQuotes(value, delimiter)) return `"${value.replace(/"/g, '""')}"`;
-  return value;
+  const length = value.length;
+  if (value.charCodeAt(0) !== 0x20 && value.charCodeAt(length - 1) !== 0x20 && !quotedBy(delimiter).test(value)) return value;
+  return value.includes('"') ? `"${value.replace(/"/g, '""')}"` : `"${value}"`;
 }
 
-/** A character loop, not `includes` and a regular expression: it runs for every field of every row written. */
-function needsQuotes(value: string, delimiter: string): boolean {
-  const length = value.length;
-  if (value.charCodeAt(0) === 0x20 || value.charCodeAt(length - 1) === 0x20) return true;
-  if (delimiter.length !== 1) return value.includes(delimiter) || /["\r\n]/.test(value);
-  const separator = delimiter.charCodeAt(0);
-  for (let i = 0; i < length; i++) {
-    const code = value.charCodeAt(i);
-    if (code === separator || code === QUOTE || code === NEWLINE || code === CR) return true;
+/**
+ * What makes a field quoted besides spaces at its ends: the delimiter, a quote, a line break. A regular expression,
+ * kept for the last delimiter asked: V8's compiled character class scans a field in a fraction of the time a
+ * `charCodeAt` loop takes over strings of both widths (this runs for every field of every row written).
+ */
+let quoted = { delimiter: ',', pattern: /[,"\r\n]/ };
+
+function quotedBy(delimiter: string): RegExp {
+  if (delimiter !== quoted.delimiter) {
+    const escaped = delimiter.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    quoted = { delimiter, pattern: new RegExp(`["\\r\\n]|${escaped}`) };
   }
-  return false;
+  return quoted.pattern;
 }

@@ -66,8 +66,18 @@ describe('splitRecord(text, delimiter)', () => {
   });
 
   it('reads back what csvField wrote', () => {
-    fc.assert(fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), fc.constantFrom(',', ';', '\t'), (values, delimiter) => {
+    fc.assert(fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), fc.constantFrom(',', ';', '\t', '|', '.', '\\', '^', ']', '-', '||'), (values, delimiter) => {
       expect(splitRecord(values.map((value) => csvField(value, delimiter)).join(delimiter), delimiter)).toEqual({ fields: values });
     }));
+  });
+});
+
+describe('csvField(value, delimiter)', () => {
+  it('quotes exactly a field with the delimiter, a quote, a line break or a space at either end, doubling its quotes', () => {
+    const text = fc.string({ unit: fc.constantFrom('а', 'b', ' ', '"', ',', ';', '|', '.', '\\', '^', '\n', '\r', '\t', '5') });
+    fc.assert(fc.property(text, fc.constantFrom(',', ';', '\t', '|', '.', '\\', '^', '||'), (value, delimiter) => {
+      const quoted = value.includes(delimiter) || /["\r\n]/.test(value) || value.startsWith(' ') || value.endsWith(' ');
+      expect(csvField(value, delimiter)).toBe(quoted ? `"${value.replaceAll('"', '""')}"` : value);
+    }), { numRuns: 2000 });
   });
 });
