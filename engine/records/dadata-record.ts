@@ -298,10 +298,6 @@ interface HouseFields {
   room_type: Text; room_type_full: Text; room: Text;
 }
 
-/** Parts that go into `block` after the house, in this order (a сооружение only when it is not the house itself). */
-const BLOCK_KEYS = ['case', 'build', 'liter', 'constr'] as const;
-const FLAT_KEYS = ['flat', 'office', 'place', 'kab', 'pav', 'block', 'sek'] as const;
-
 /** The house part in DaData's fields: дом (or владение, сооружение), корпус/строение/литера as the block, the flat, the room. */
 function houseFields(record: DadataSource): HouseFields {
   const p = record.houseDetails;
@@ -310,32 +306,31 @@ function houseFields(record: DadataSource): HouseFields {
     block_type: null, block_type_full: null, block: null, flat_type: null, flat_type_full: null, flat: null,
     room_type: null, room_type_full: null, room: null,
   };
-  // plain assignments and loops: this runs for every record (a destructured array, a closure per call cost more)
+  // plain reads by name, no loops over lists of names: this runs for every record (a read by a name taken from a
+  // list, `p[key]`, is a keyed read of many names at one place; a destructured array, a closure per call cost more)
   if (p.stead) {
     fields.stead_type = HOUSE_TYPES.stead[0];
     fields.stead_type_full = HOUSE_TYPES.stead[1];
     fields.stead = upper(p.stead);
   }
-  const houseKey = p.house ? 'house' : p.lend ? 'lend' : p.constr ? 'constr' : null;
-  if (houseKey) {
-    fields.house_type = HOUSE_TYPES[houseKey][0];
-    fields.house_type_full = HOUSE_TYPES[houseKey][1];
-    fields.house = upper(p[houseKey]);
+  const house = p.house ? HOUSE_TYPES.house : p.lend ? HOUSE_TYPES.lend : p.constr ? HOUSE_TYPES.constr : null;
+  if (house) {
+    fields.house_type = house[0];
+    fields.house_type_full = house[1];
+    fields.house = upper(p.house || p.lend || p.constr);
   }
-  for (const key of BLOCK_KEYS) {
-    if (!p[key] || (key === 'constr' && houseKey === 'constr')) continue;
-    if (fields.block === null) {
-      fields.block_type = HOUSE_TYPES[key][0];
-      fields.block_type_full = HOUSE_TYPES[key][1];
-      fields.block = upper(p[key]);
-    } else fields.block += ` ${HOUSE_TYPES[key][0]} ${upper(p[key])}`;
-  }
-  for (const key of FLAT_KEYS) {
-    if (!p[key]) continue;
-    fields.flat_type = HOUSE_TYPES[key][0];
-    fields.flat_type_full = HOUSE_TYPES[key][1];
-    fields.flat = upper(p[key]);
-    break;
+  // after the house, in this order, into `block`: корпус, строение, литера, a сооружение when it is not the house
+  addBlock(fields, HOUSE_TYPES.case, p.case);
+  addBlock(fields, HOUSE_TYPES.build, p.build);
+  addBlock(fields, HOUSE_TYPES.liter, p.liter);
+  if (house !== HOUSE_TYPES.constr) addBlock(fields, HOUSE_TYPES.constr, p.constr);
+  // the flat: the first the address has of these
+  const flat = p.flat ? HOUSE_TYPES.flat : p.office ? HOUSE_TYPES.office : p.place ? HOUSE_TYPES.place : p.kab ? HOUSE_TYPES.kab
+    : p.pav ? HOUSE_TYPES.pav : p.block ? HOUSE_TYPES.block : p.sek ? HOUSE_TYPES.sek : null;
+  if (flat) {
+    fields.flat_type = flat[0];
+    fields.flat_type_full = flat[1];
+    fields.flat = upper(p.flat || p.office || p.place || p.kab || p.pav || p.block || p.sek);
   }
   if (p.room) {
     fields.room_type = HOUSE_TYPES.room[0];
@@ -343,6 +338,16 @@ function houseFields(record: DadataSource): HouseFields {
     fields.room = upper(p.room);
   }
   return fields;
+}
+
+/** A корпус, строение, литера or сооружение into `block`: the first with its type, the next after it. */
+function addBlock(fields: HouseFields, type: readonly [string, string], value: string): void {
+  if (!value) return;
+  if (fields.block === null) {
+    fields.block_type = type[0];
+    fields.block_type_full = type[1];
+    fields.block = upper(value);
+  } else fields.block += ` ${type[0]} ${upper(value)}`;
 }
 
 /**
@@ -685,13 +690,31 @@ interface ValueOptions {
 /** The bounds of a value as indexes into DADATA_BOUNDS (`from` … `to`, inclusive). */
 interface BoundRange { from: number; to: number }
 
-const within = (bound: DadataBound, range: BoundRange): boolean => {
-  const at = BOUND_INDEX[bound];
-  return at >= range.from && at <= range.to;
-};
-
 const BOUND_INDEX = Object.fromEntries(DADATA_BOUNDS.map((bound, i) => [bound, i])) as Record<DadataBound, number>;
 const LEVEL_INDEX = Object.fromEntries(DADATA_LEVELS.map((level, i) => [level, i])) as Record<DadataLevel, number>;
+
+/** A part of the value: its level's index in DADATA_LEVELS (-1 for the house and the flat) and its bound's in DADATA_BOUNDS. */
+interface ValuePart { level: number; bound: number }
+
+const levelPart = (level: DadataLevel): ValuePart => ({ level: LEVEL_INDEX[level], bound: BOUND_INDEX[BOUND_OF[level]] });
+const boundPart = (bound: DadataBound): ValuePart => ({ level: -1, bound: BOUND_INDEX[bound] });
+
+/**
+ * The parts' indexes worked out once, read by name: `dadataValue` runs for every record, and a lookup by a level's
+ * name in a table (`LEVEL_INDEX[level]`) at one place for every level is a keyed read of many names, V8's slowest kind.
+ */
+const PART = {
+  country: boundPart('country'),
+  region: levelPart('region'),
+  area: levelPart('area'),
+  city: levelPart('city'),
+  settlement: levelPart('settlement'),
+  street: levelPart('street'),
+  house: boundPart('house'),
+  flat: boundPart('flat'),
+} as const;
+
+const within = (part: ValuePart, range: BoundRange): boolean => part.bound >= range.from && part.bound <= range.to;
 
 /**
  * The address in one line as DaData writes it: `г Екатеринбург, ул Вокзальная, д 15`. The short value leaves out
@@ -706,18 +729,18 @@ export function dadataValue(data: DadataAddress, options: ValueOptions = {}): st
     to: options.to ? (BOUND_INDEX[options.to] ?? -1) : DADATA_BOUNDS.length,
   };
   if (options.unrestricted) value = joined(value, data.postal_code);
-  if (data.country_iso_code && data.country_iso_code !== 'RU' && restricted < 0 && within('country', range)) value = joined(value, data.country);
+  if (data.country_iso_code && data.country_iso_code !== 'RU' && restricted < 0 && within(PART.country, range)) value = joined(value, data.country);
   const cityIsCentre = data.capital_marker === '2';
-  if (shows('region', restricted, range) && (options.unrestricted || !cityIsCentre || options.from === 'region')) value = joined(value, data.region_with_type);
-  if (shows('area', restricted, range) && (options.unrestricted || !data.city)) value = joined(value, data.area_with_type);
-  if (shows('city', restricted, range) && data.city_with_type !== data.region_with_type) value = joined(value, data.city_with_type);
-  if (shows('settlement', restricted, range)) value = joined(value, data.settlement_with_type);
-  if (shows('street', restricted, range)) value = joined(value, data.street_with_type);
-  if (within('house', range)) {
+  if (shows(PART.region, restricted, range) && (options.unrestricted || !cityIsCentre || options.from === 'region')) value = joined(value, data.region_with_type);
+  if (shows(PART.area, restricted, range) && (options.unrestricted || !data.city)) value = joined(value, data.area_with_type);
+  if (shows(PART.city, restricted, range) && data.city_with_type !== data.region_with_type) value = joined(value, data.city_with_type);
+  if (shows(PART.settlement, restricted, range)) value = joined(value, data.settlement_with_type);
+  if (shows(PART.street, restricted, range)) value = joined(value, data.street_with_type);
+  if (within(PART.house, range)) {
     if (data.stead) value = joined(value, `${data.stead_type} ${data.stead}`);
     if (data.house) value = joined(value, data.block ? `${data.house_type} ${data.house} ${data.block_type} ${data.block}` : `${data.house_type} ${data.house}`);
   }
-  if (within('flat', range)) {
+  if (within(PART.flat, range)) {
     if (data.flat) value = joined(value, `${data.flat_type} ${data.flat}`);
     if (data.room) value = joined(value, `${data.room_type} ${data.room}`);
     if (data.postal_box) value = joined(value, `а/я ${data.postal_box}`);
@@ -732,8 +755,8 @@ function joined(value: string, text: Text): string {
 }
 
 /** Whether the value shows `level`: deeper than the restricting level, and within the bounds. */
-function shows(level: DadataLevel, restricted: number, range: BoundRange): boolean {
-  return LEVEL_INDEX[level] > restricted && within(BOUND_OF[level], range);
+function shows(part: ValuePart, restricted: number, range: BoundRange): boolean {
+  return part.level > restricted && within(part, range);
 }
 
 /** Every string of the record in Latin letters (names, types, values); codes and numbers stay. */
