@@ -51,3 +51,18 @@ describe('guidInto(text, out, at)', () => {
     );
   });
 });
+
+describe('guidText(bytes, row)', () => {
+  it('writes any 16 bytes at a row as their hex digits, 8-4-4-4-12, and all zero or past the end as empty', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 64 }), fc.integer({ min: -1, max: 4 }), (bytes, row) => {
+        const at = row * 16;
+        const own = at >= 0 && at + 16 <= bytes.length ? bytes.subarray(at, at + 16) : null;
+        const hex = own ? Buffer.from(own).toString('hex') : '';
+        const want = own && own.some((byte) => byte !== 0) ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}` : '';
+        expect(guidText(bytes, row)).toBe(want);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
