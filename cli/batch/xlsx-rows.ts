@@ -25,15 +25,24 @@ export function columnLetter(index: number): string {
   return letters;
 }
 
-function cell(ref: string, value: unknown): string {
+/** `<c r="` and the column's letters, of each column index (the row number follows). */
+const CELL_OPENS: string[] = [];
+const cellOpen = (index: number): string => (CELL_OPENS[index] ??= `<c r="${columnLetter(index)}`);
+
+/** One cell at column `index` of row `row` (its number as text: made once a row, not once a cell). */
+function cell(index: number, row: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? `<c r="${ref}"><v>${value}</v></c>` : '';
-  if (typeof value === 'boolean') return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
-  const text = value instanceof Date ? value.toISOString() : typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string') return textCell(index, row, value);
+  if (typeof value === 'number') return Number.isFinite(value) ? `${cellOpen(index)}${row}"><v>${value}</v></c>` : '';
+  if (typeof value === 'boolean') return `${cellOpen(index)}${row}" t="b"><v>${value ? 1 : 0}</v></c>`;
+  return textCell(index, row, value instanceof Date ? value.toISOString() : JSON.stringify(value));
+}
+
+function textCell(index: number, row: string, text: string): string {
   // xml:space only where it keeps something: white space at either end, which a reader would trim
   return keepsSpace(text)
-    ? `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(text)}</t></is></c>`
-    : `<c r="${ref}" t="inlineStr"><is><t>${escapeXml(text)}</t></is></c>`;
+    ? `${cellOpen(index)}${row}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(text)}</t></is></c>`
+    : `${cellOpen(index)}${row}" t="inlineStr"><is><t>${escapeXml(text)}</t></is></c>`;
 }
 
 /** White space (space, tab, line break) at the start or the end of a text. */
@@ -45,8 +54,9 @@ function keepsSpace(text: string): boolean {
 
 /** One sheet row: the input's cells, then the results. */
 export function xlsxRow(rowNumber: number, cells: readonly unknown[], results: readonly unknown[]): string {
-  let xml = `<row r="${rowNumber}">`;
-  for (let i = 0; i < cells.length; i++) xml += cell(columnLetter(i) + rowNumber, cells[i]);
-  for (let i = 0; i < results.length; i++) xml += cell(columnLetter(cells.length + i) + rowNumber, results[i]);
+  const row = String(rowNumber);
+  let xml = `<row r="${row}">`;
+  for (let i = 0; i < cells.length; i++) xml += cell(i, row, cells[i]);
+  for (let i = 0; i < results.length; i++) xml += cell(cells.length + i, row, results[i]);
   return `${xml}</row>`;
 }
