@@ -12,7 +12,7 @@ import { cleanerExtras, dadataAddress, dadataClean, dadataValue, type DadataAddr
 import { resolutionOfFound } from '../../engine/records/resolution.js';
 import { standardizeAddress, standardizeParts } from '../../engine/standardize.js';
 import { cellText, dadataField, readPath } from './fields.js';
-import { countLines, csvField, splitRecord, withoutLineEnd } from './records.js';
+import { countLines, csvField, NEWLINE, splitRecord, withoutLineEnd } from './records.js';
 import { decodeCp1251 } from './sniff.js';
 import { xlsxRow } from './xlsx-rows.js';
 
@@ -91,16 +91,8 @@ interface InputRow {
   error?: string;
 }
 
-/**
- * A record's text. `valid`: the whole batch is known to be UTF-8 (one check per batch), so the record is decoded
- * without a check of its own (as TextDecoder does, a byte order mark at its start is dropped).
- */
-function decode(bytes: Buffer, encoding: TextEncoding, valid = false): { text: string; error?: string } {
-  if (encoding === 'cp1251') return { text: decodeCp1251(bytes) };
-  if (valid) {
-    const text = bytes.toString('utf8');
-    return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
-  }
+/** A record's text decoded alone, checked: undecodable bytes are this record's error (a byte order mark at its start is dropped). */
+function decodeAlone(bytes: Buffer): { text: string; error?: string } {
   try {
     return { text: STRICT_UTF8.decode(bytes) };
   } catch {
@@ -108,19 +100,53 @@ function decode(bytes: Buffer, encoding: TextEncoding, valid = false): { text: s
   }
 }
 
-function readCsv(setup: BatchSetup, bytes: Buffer, valid: boolean): InputRow {
-  const decoded = decode(bytes, setup.input.encoding, valid);
-  const text = withoutLineEnd(decoded.text);
+/**
+ * Each record of a batch's bytes as text, with its decoding error and its number of lines. The batch is decoded at
+ * once when it can be (cp1251, or UTF-8 the batch is checked to be), and each record is a slice of that text,
+ * found by its line ends counted in the bytes and in the text alike (a record ends after a line end, but the
+ * batch's last may not; a quoted field may hold line ends of its own). Else each record is decoded alone, so that
+ * undecodable bytes are that record's error and never its neighbours'. As TextDecoder does, a byte order mark at
+ * a record's start is dropped.
+ */
+export function eachRecord(bytes: Buffer, ends: readonly number[], encoding: TextEncoding, visit: (text: string, error: string | undefined, lines: number) => void): void {
+  const whole = encoding === 'cp1251' ? decodeCp1251(bytes) : isUtf8(bytes) ? bytes.toString('utf8') : null;
+  let start = 0;
+  if (whole === null) {
+    for (const end of ends) {
+      const record = bytes.subarray(start, end);
+      const decoded = decodeAlone(record);
+      visit(decoded.text, decoded.error, countLines(record));
+      start = end;
+    }
+    return;
+  }
+  let newline = bytes.indexOf(NEWLINE);
+  for (const end of ends) {
+    let lines = 0;
+    let to = start;
+    while (newline >= 0 && newline < end) {
+      lines++;
+      to = whole.indexOf('\n', to) + 1;
+      newline = bytes.indexOf(NEWLINE, newline + 1);
+    }
+    if (bytes[end - 1] !== NEWLINE) to = whole.length;
+    const text = whole.slice(start, to);
+    visit(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, undefined, lines);
+    start = to;
+  }
+}
+
+function readCsv(setup: BatchSetup, record: string, decodeError: string | undefined): InputRow {
+  const text = withoutLineEnd(record);
   const split = splitRecord(text, setup.input.delimiter);
   const width = setup.input.width;
-  const error = decoded.error ?? split.error ?? (text === '' ? 'empty line' : width > 0 && split.fields.length !== width ? `${split.fields.length} fields where the header has ${width}` : undefined);
+  const error = decodeError ?? split.error ?? (text === '' ? 'empty line' : width > 0 && split.fields.length !== width ? `${split.fields.length} fields where the header has ${width}` : undefined);
   return { values: split.fields, text, error };
 }
 
-function readNdjson(setup: BatchSetup, bytes: Buffer, valid: boolean): InputRow {
-  const decoded = decode(bytes, 'utf-8', valid);
-  const text = withoutLineEnd(decoded.text);
-  if (decoded.error) return { values: [], text, error: decoded.error };
+function readNdjson(setup: BatchSetup, line: string, decodeError: string | undefined): InputRow {
+  const text = withoutLineEnd(line);
+  if (decodeError) return { values: [], text, error: decodeError };
   let object: unknown;
   try {
     object = JSON.parse(text);
@@ -369,16 +395,12 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
     task.rows.forEach((values, i) => each({ values, text: '' }, task.lines?.[i] ?? task.firstLine + i));
   } else if (task.bytes && task.ends) {
     const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
-    const read = setup.input.kind === 'ndjson' ? readNdjson : readCsv;
-    const valid = setup.input.encoding === 'utf-8' && isUtf8(bytes);
-    let start = 0;
+    const ndjson = setup.input.kind === 'ndjson';
     let line = task.firstLine;
-    for (const end of task.ends) {
-      const record = bytes.subarray(start, end);
-      each(read(setup, record, valid), line);
-      line += countLines(record);
-      start = end;
-    }
+    eachRecord(bytes, task.ends, ndjson ? 'utf-8' : setup.input.encoding, (text, decodeError, lines) => {
+      each(ndjson ? readNdjson(setup, text, decodeError) : readCsv(setup, text, decodeError), line);
+      line += lines;
+    });
   }
   return { seq: task.seq, bytes: out.bytes(), count, exceptions, exceptionCount, qc, qcGeo };
 }

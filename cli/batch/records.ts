@@ -8,7 +8,7 @@
  */
 
 const QUOTE = 0x22;
-const NEWLINE = 0x0a;
+export const NEWLINE = 0x0a;
 const CR = 0x0d;
 
 /** A record longer than this with its quote still open is cut at its first newline (and fails as an unclosed quote). */
