@@ -161,6 +161,9 @@ function readNdjson(setup: BatchSetup, line: string, decodeError: string | undef
 /** The row's result (our record only when a result column reads it), or the reason it has none. */
 type Outcome = { record: AddressRecord | null; dadata: DadataAddress } | { error: string } | { notFound: true };
 
+/** A character that is not white space (as `trim` sees it): its absence is an empty address, tested without a trimmed copy. */
+const NOT_BLANK = /\S/;
+
 /** Whether a result column shows the metro stations (`metro`: DaData's list, or our record's when no DaData field is asked). */
 const withMetro = (setup: BatchSetup): boolean => setup.fields.includes('metro');
 
@@ -193,7 +196,7 @@ function resultOf(engine: Engine, setup: BatchSetup, dictionary: Dictionary, met
       if (part !== '') address = address === '' ? part : `${address}, ${part}`;
     }
   }
-  if (address.trim() === '') return { error: 'empty address' };
+  if (!NOT_BLANK.test(address)) return { error: 'empty address' };
   // the record DaData's cleaner answers (POST /api/v1/clean/address with an array: the same mapping), the metro
   // stations looked up only when a result column shows them; our record (POST /clean/address) only when one reads it
   if (!withRecord) {
@@ -356,10 +359,28 @@ class ByteSink {
   }
 }
 
+/**
+ * Rows counted by a value, kept by the value itself (no text made for each row's count), as text only at the end
+ * (values with one text, `0` and `'0'`, counted together).
+ */
+class Tally {
+  private readonly counts = new Map<unknown, number>();
+
+  add(value: unknown): void {
+    this.counts.set(value, (this.counts.get(value) ?? 0) + 1);
+  }
+
+  byText(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [value, count] of this.counts) out[String(value)] = (out[String(value)] ?? 0) + count;
+    return out;
+  }
+}
+
 /** One batch: every row read, resolved and written. */
 export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, writer = new RowWriter(setup)): BatchResult {
-  const qc: Record<string, number> = {};
-  const qcGeo: Record<string, number> = {};
+  const qc = new Tally();
+  const qcGeo = new Tally();
   const out = new ByteSink();
   let exceptions = '';
   let exceptionCount = 0;
@@ -384,10 +405,8 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
     }
     const found = outcome && 'dadata' in outcome ? outcome.dadata : null;
     // geocode has no qc (DaData's geolocate gives none): its rows are counted as found or not
-    const qcKey = found ? (setup.op === 'geocode' ? 'found' : String(found.qc)) : error !== undefined ? 'exception' : 'not found';
-    qc[qcKey] = (qc[qcKey] ?? 0) + 1;
-    const geoKey = found ? String(found.qc_geo) : '-';
-    qcGeo[geoKey] = (qcGeo[geoKey] ?? 0) + 1;
+    qc.add(found ? (setup.op === 'geocode' ? 'found' : found.qc) : error !== undefined ? 'exception' : 'not found');
+    qcGeo.add(found ? found.qc_geo : '-');
     out.write(writer.row(row, outcome, task.firstOutputRow + count));
     count++;
   };
@@ -402,5 +421,5 @@ export function runBatch(engine: Engine, setup: BatchSetup, task: BatchTask, wri
       line += lines;
     });
   }
-  return { seq: task.seq, bytes: out.bytes(), count, exceptions, exceptionCount, qc, qcGeo };
+  return { seq: task.seq, bytes: out.bytes(), count, exceptions, exceptionCount, qc: qc.byText(), qcGeo: qcGeo.byText() };
 }
