@@ -233,6 +233,9 @@ export async function runJob(options: JobOptions): Promise<JobSummary> {
         minThreads: threads,
         maxThreads: threads,
         idleTimeout: 60_000,
+        // a worker holds its next batch while it runs one, and takes it up without waiting for the main thread to
+        // hand it over (which shares the two cores with the workers): the cores' use went from ≈1.88 to ≈1.92 of 2
+        concurrentTasksPerWorker: 2,
         workerData: { setup, dictionaries: options.dictionaries, wasmFile: options.wasmFile, wasmModule: await compileCore(options.wasmFile) } satisfies WorkerData,
       });
   const run = (task: BatchTask): Promise<BatchResult> => {
