@@ -313,31 +313,43 @@ function houseFields(record: DadataSource): HouseFields {
     fields.stead_type_full = HOUSE_TYPES.stead[1];
     fields.stead = upper(p.stead);
   }
-  const house = p.house ? HOUSE_TYPES.house : p.lend ? HOUSE_TYPES.lend : p.constr ? HOUSE_TYPES.constr : null;
-  if (house) {
-    fields.house_type = house[0];
-    fields.house_type_full = house[1];
-    fields.house = upper(p.house || p.lend || p.constr);
-  }
+  // the house: the first the address has of these
+  if (p.house) setHouse(fields, HOUSE_TYPES.house, p.house);
+  else if (p.lend) setHouse(fields, HOUSE_TYPES.lend, p.lend);
+  else if (p.constr) setHouse(fields, HOUSE_TYPES.constr, p.constr);
   // after the house, in this order, into `block`: корпус, строение, литера, a сооружение when it is not the house
   addBlock(fields, HOUSE_TYPES.case, p.case);
   addBlock(fields, HOUSE_TYPES.build, p.build);
   addBlock(fields, HOUSE_TYPES.liter, p.liter);
-  if (house !== HOUSE_TYPES.constr) addBlock(fields, HOUSE_TYPES.constr, p.constr);
+  if (fields.house_type !== HOUSE_TYPES.constr[0]) addBlock(fields, HOUSE_TYPES.constr, p.constr);
   // the flat: the first the address has of these
-  const flat = p.flat ? HOUSE_TYPES.flat : p.office ? HOUSE_TYPES.office : p.place ? HOUSE_TYPES.place : p.kab ? HOUSE_TYPES.kab
-    : p.pav ? HOUSE_TYPES.pav : p.block ? HOUSE_TYPES.block : p.sek ? HOUSE_TYPES.sek : null;
-  if (flat) {
-    fields.flat_type = flat[0];
-    fields.flat_type_full = flat[1];
-    fields.flat = upper(p.flat || p.office || p.place || p.kab || p.pav || p.block || p.sek);
-  }
+  if (p.flat) setFlat(fields, HOUSE_TYPES.flat, p.flat);
+  else if (p.office) setFlat(fields, HOUSE_TYPES.office, p.office);
+  else if (p.place) setFlat(fields, HOUSE_TYPES.place, p.place);
+  else if (p.kab) setFlat(fields, HOUSE_TYPES.kab, p.kab);
+  else if (p.pav) setFlat(fields, HOUSE_TYPES.pav, p.pav);
+  else if (p.block) setFlat(fields, HOUSE_TYPES.block, p.block);
+  else if (p.sek) setFlat(fields, HOUSE_TYPES.sek, p.sek);
   if (p.room) {
     fields.room_type = HOUSE_TYPES.room[0];
     fields.room_type_full = HOUSE_TYPES.room[1];
     fields.room = upper(p.room);
   }
   return fields;
+}
+
+/** The house (дом, владение or сооружение) with its type. */
+function setHouse(fields: HouseFields, type: readonly [string, string], value: string): void {
+  fields.house_type = type[0];
+  fields.house_type_full = type[1];
+  fields.house = upper(value);
+}
+
+/** The flat (квартира, офис, помещение, …) with its type. */
+function setFlat(fields: HouseFields, type: readonly [string, string], value: string): void {
+  fields.flat_type = type[0];
+  fields.flat_type_full = type[1];
+  fields.flat = upper(value);
 }
 
 /** A корпус, строение, литера or сооружение into `block`: the first with its type, the next after it. */
