@@ -280,10 +280,12 @@ export async function openInput(options: InputOptions): Promise<OpenedInput> {
     const firstText = decodeText(newline < 0 ? body : body.subarray(0, newline + 1), opened.encoding);
     opened.delimiter = options.delimiter ?? (extname(options.input).toLowerCase() === '.tsv' ? '\t' : sniffDelimiter(firstText));
     opened.eol = firstText.endsWith('\r\n') ? '\r\n' : '\n';
-    let records = new RecordScanner(opened.delimiter.charCodeAt(0)).scan(body, first.ended);
+    // the first record, read on until it is whole (a quoted field may hold line ends)
+    const headScanner = new RecordScanner(opened.delimiter.charCodeAt(0));
+    let records = headScanner.scan(body, first.ended);
     while (records.length === 0 && !first.ended) {
       body = await readMore(body);
-      records = new RecordScanner(opened.delimiter.charCodeAt(0)).scan(body, first.ended);
+      records = headScanner.scan(body, first.ended);
     }
     if (records.length > 0) {
       const record = body.subarray(0, records[0]);
