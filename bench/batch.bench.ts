@@ -5,7 +5,9 @@
  * - the ceilings: the same rows on as many threads as cores, no file (batch-ceiling.ts): through the core alone
  *   (`engine.standardize`, the in-process core rate), and through the core and the records a default row needs (no
  *   metro stations), measured just before and just after each run, under the load the run had (a shared machine's
- *   load moves); also, once, one thread of this process: `standardize` alone and with a default row's DaData record;
+ *   load moves); each file is run ROUNDS times (default 3), each run's ratio taken to the mean of the ceilings on
+ *   either side of it, and the median run reported with every run's ratio beside it; also, once, one thread of this
+ *   process: `standardize` alone and with a default row's DaData record;
  * - the HTTP API on the same rows: POST /api/v1/clean/address to host/server.ts (one worker per core), CONNECTIONS
  *   keep-alive connections, at most HTTP_ROWS rows or 20 s (loopback only, bounded).
  * rows/s is over the job's own time (its summary line: from reading the input to the last row written, the workers'
@@ -34,6 +36,8 @@ const CORES = availableParallelism();
 const CONNECTIONS = Number(process.env.CONNECTIONS || 32);
 const HTTP_ROWS = Number(process.env.HTTP_ROWS || 100_000);
 const HTTP_SECONDS = 20;
+/** runs of each file, each between two measures of the ceiling */
+const ROUNDS_EACH = Math.max(1, Number(process.env.ROUNDS || 3));
 
 async function writeCsv(file: string, count: number): Promise<void> {
   const out = createWriteStream(file);
@@ -177,18 +181,26 @@ async function main(): Promise<void> {
         const input = join(work, `rows-${count}.${format}`);
         if (format === 'csv') await writeCsv(input, count);
         else await writeXlsx(input, count);
-        // the ceiling measured just before and just after, under the same load as the run
-        const before = await parallelCeiling();
-        const run = await runCli(['clean', input, '-o', join(work, `out-${count}.${format}`), '--quiet']);
-        const after = await parallelCeiling();
-        const core = (before.core + after.core) / 2;
-        const records = (before.records + after.records) / 2;
-        const jobSeconds = Number(/ in ([\d.]+) s /.exec(run.summary)?.[1] ?? run.seconds);
-        const rate = count / jobSeconds;
+        // ROUNDS runs, each between two measures of the ceiling (under the load it had: a shared machine's load moves
+        // within seconds); each run's ratio is to the mean of its two, and the median run is reported
+        const ceilings = [await parallelCeiling()];
+        const runs: { run: Awaited<ReturnType<typeof runCli>>; rate: number; core: number; records: number }[] = [];
+        for (let round = 0; round < ROUNDS_EACH; round++) {
+          const run = await runCli(['clean', input, '-o', join(work, `out-${count}.${format}`), '--quiet']);
+          ceilings.push(await parallelCeiling());
+          const [before, after] = ceilings.slice(-2);
+          const jobSeconds = Number(/ in ([\d.]+) s /.exec(run.summary)?.[1] ?? run.seconds);
+          runs.push({ run, rate: count / jobSeconds, core: (before.core + after.core) / 2, records: (before.records + after.records) / 2 });
+        }
+        const ofCore = runs.map((r) => r.rate / r.core);
+        const median = runs.map((r, i) => ({ r, i })).sort((a, b) => ofCore[a.i] - ofCore[b.i])[runs.length >> 1].r;
+        const { run, rate, core, records } = median;
+        const jobSeconds = count / rate;
         const row = {
-          rows: count, format, jobSeconds, wallSeconds: +run.seconds.toFixed(1), rowsPerSecond: Math.round(rate),
+          rows: count, format, jobSeconds: +jobSeconds.toFixed(1), wallSeconds: +run.seconds.toFixed(1), rowsPerSecond: Math.round(rate),
           core: Math.round(core), ofCore: +(rate / core).toFixed(2), records: Math.round(records), ofRecords: +(rate / records).toFixed(2),
-          rowsPerCpuSecond: Math.round(count / run.cpuSeconds), peakRssMb: Math.round(run.peakMb), load: +loadavg()[0].toFixed(1),
+          ofCoreRuns: ofCore.map((r) => +r.toFixed(2)),
+          rowsPerCpuSecond: Math.round(count / run.cpuSeconds), peakRssMb: Math.round(Math.max(...runs.map((r) => r.run.peakMb))), load: +loadavg()[0].toFixed(1),
           // the job's rows per CPU second against the core's in one thread: the ratio a job that keeps every core
           // busy reaches on an idle machine, and the one other load moves least
           ofCoreCpu: +(count / run.cpuSeconds / single.standardizeCpu).toFixed(2),
@@ -196,7 +208,8 @@ async function main(): Promise<void> {
         results.push(row);
         console.log(
           `${format} ${count} rows: ${row.rowsPerSecond} rows/s in the job, ${row.jobSeconds} s (${row.wallSeconds} s with the process start); ` +
-            `core on ${CORES} threads ${before.core}…${after.core} rows/s → ${row.ofCore}; core + records ${before.records}…${after.records} → ${row.ofRecords}; ` +
+            `core on ${CORES} threads ${Math.round(core)} rows/s → ${row.ofCore} (the median of ${ROUNDS_EACH} runs: ${row.ofCoreRuns.join(', ')}); ` +
+            `core + records ${Math.round(records)} → ${row.ofRecords}; ` +
             `${row.rowsPerCpuSecond} rows per CPU second (of the core's in one thread: ${row.ofCoreCpu}); peak RSS ${row.peakRssMb} MB; load ${row.load}`,
         );
         rmSync(input, { force: true });
