@@ -35,6 +35,16 @@ function count(value: string): number {
   return Number(value);
 }
 
+/**
+ * A CSV delimiter: one character (`\\t` or `tab` for a tab), not a quote or a line break. The record scanner and
+ * the quoting read one character, so a longer one would split fields it wrote.
+ */
+function delimiter(value: string): string {
+  const char = value === '\\t' || value === 'tab' ? '\t' : value;
+  if (char.length !== 1 || /["\r\n]/.test(char)) throw new InvalidArgumentError('one character (\\t or tab for a tab), not a quote or a line break.');
+  return char;
+}
+
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 function counts(byKey: Record<string, number>, names: Record<string, string>): string {
@@ -104,7 +114,7 @@ function fileJob(command: Command, defaults: readonly string[]): Command {
     .option('--skip <n>', 'pass over the first n data rows (resume an interrupted run: appends to the same -o)', count, 0)
     .option('--no-header', 'the first row is data, not column names (columns are then numbered from 1)')
     .option('--sheet <name>', 'XLSX: the sheet to read (default: the first)')
-    .option('--delimiter <char>', 'CSV: the field delimiter (default: detected among ; , tab |)')
+    .option('--delimiter <char>', 'CSV: the field delimiter, one character (default: detected among ; , tab |)', delimiter)
     .addOption(new Option('--encoding <encoding>', 'CSV: the input encoding (default: detected; UTF-8 with or without BOM, else cp1251)').choices(['utf-8', 'cp1251']))
     .option('--threads <n>', 'worker threads (default: one per core)', count)
     .option('--batch <rows>', 'rows per batch sent to a worker', count, 1000)
@@ -130,7 +140,7 @@ function jobOptions(input: string, flags: FileJobFlags, op: JobOptions['op'], de
     skip: flags.skip,
     header: flags.header,
     sheet: flags.sheet,
-    delimiter: flags.delimiter === '\\t' || flags.delimiter === 'tab' ? '\t' : flags.delimiter,
+    delimiter: flags.delimiter,
     encoding: flags.encoding,
     threads: flags.threads,
     batchRows: flags.batch,

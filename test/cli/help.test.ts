@@ -55,4 +55,14 @@ describe('address-service --help', () => {
     await expect(run(process.execPath, ['bin/address-service.js', 'clean', 'x.csv', '--country', 'xx'], { timeout: 30_000 })).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('xx') });
     await expect(run(process.execPath, ['bin/address-service.js', 'clean'], { timeout: 30_000 })).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("missing required argument 'input'") });
   });
+
+  it('refuses a delimiter longer than one character, a quote or a line break, with exit 2', async () => {
+    const run = promisify(execFile);
+    for (const bad of ['||', '"', '\n']) {
+      await expect(run(process.execPath, ['bin/address-service.js', 'clean', 'x.csv', '--delimiter', bad], { timeout: 30_000 })).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining("option '--delimiter <char>' argument"),
+      });
+    }
+  });
 });
