@@ -184,20 +184,18 @@ async function main(): Promise<void> {
         // ROUNDS runs, each between two measures of the ceiling (under the load it had: a shared machine's load moves
         // within seconds); each run's ratio is to the mean of its two, and the median run is reported
         const ceilings = [await parallelCeiling()];
-        const runs: { run: Awaited<ReturnType<typeof runCli>>; rate: number; core: number; records: number }[] = [];
+        const runs: { run: Awaited<ReturnType<typeof runCli>>; jobSeconds: number; rate: number; core: number; records: number }[] = [];
         for (let round = 0; round < ROUNDS_EACH; round++) {
           const run = await runCli(['clean', input, '-o', join(work, `out-${count}.${format}`), '--quiet']);
           ceilings.push(await parallelCeiling());
           const [before, after] = ceilings.slice(-2);
           const jobSeconds = Number(/ in ([\d.]+) s /.exec(run.summary)?.[1] ?? run.seconds);
-          runs.push({ run, rate: count / jobSeconds, core: (before.core + after.core) / 2, records: (before.records + after.records) / 2 });
+          runs.push({ run, jobSeconds, rate: count / jobSeconds, core: (before.core + after.core) / 2, records: (before.records + after.records) / 2 });
         }
         const ofCore = runs.map((r) => r.rate / r.core);
-        const median = runs.map((r, i) => ({ r, i })).sort((a, b) => ofCore[a.i] - ofCore[b.i])[runs.length >> 1].r;
-        const { run, rate, core, records } = median;
-        const jobSeconds = count / rate;
+        const { run, jobSeconds, rate, core, records } = [...runs].sort((a, b) => a.rate / a.core - b.rate / b.core)[runs.length >> 1];
         const row = {
-          rows: count, format, jobSeconds: +jobSeconds.toFixed(1), wallSeconds: +run.seconds.toFixed(1), rowsPerSecond: Math.round(rate),
+          rows: count, format, jobSeconds, wallSeconds: +run.seconds.toFixed(1), rowsPerSecond: Math.round(rate),
           core: Math.round(core), ofCore: +(rate / core).toFixed(2), records: Math.round(records), ofRecords: +(rate / records).toFixed(2),
           ofCoreRuns: ofCore.map((r) => +r.toFixed(2)),
           rowsPerCpuSecond: Math.round(count / run.cpuSeconds), peakRssMb: Math.round(Math.max(...runs.map((r) => r.run.peakMb))), load: +loadavg()[0].toFixed(1),
