@@ -670,10 +670,9 @@ export function cleanParts(resolution: Resolution, dictionary: Dictionary, optio
     houseDetails.codes = EMPTY_CODES;
     houseDetails.apartmentCodes = EMPTY_CODES;
     houseDetails.additional = EMPTY_ADDITIONAL;
-    return {
-      ...recordLevels(null, 'clean'), houseDetails, country, postcode: '', coordinates: { latitude: 0, longitude: 0 }, timezone: '',
-      quality: nothingQuality(), undefinedParts: cleanedInput(resolution, options), metro: [], found: false, place: null,
-    };
+    return partsLiteral(
+      recordLevels(null, 'clean'), houseDetails, country, '', 0, 0, '', nothingQuality(), cleanedInput(resolution, options), [], false, null,
+    );
   }
   const resolved = objects ?? resolveObjects(resolution, dictionary);
   const houseDetails = partsOf(resolution, resolved) as CleanParts['houseDetails'];
@@ -685,11 +684,25 @@ export function cleanParts(resolution: Resolution, dictionary: Dictionary, optio
   houseDetails.apartmentCodes = codesRecord(resolved.apartment?.codes);
   houseDetails.additional = additionalRecord(resolved.house, resolved.apartment);
   const point = coordinatesOf(resolved);
+  return partsLiteral(
+    levels, houseDetails, country, postcodeOf(resolved, dictionary.country), point.latitude, point.longitude, timezoneOf(resolved),
+    qualityOf(resolution, point.geo), str(resolution.undefinedParts), metroOf(options, point), found, resolved.place ?? null,
+  );
+}
+
+/**
+ * Clean parts, matched or not, made by this one literal: every CleanParts object has the one shape (V8's map), so the
+ * code reading them (DaData's mapping, for every row of a file) stays monomorphic. A second literal for the rows
+ * nothing matched (a spread of the empty levels) made a new shape for each such row, and turned every read of the
+ * parts megamorphic after a few of them.
+ */
+function partsLiteral(
+  levels: RecordLevels, houseDetails: CleanParts['houseDetails'], country: CleanParts['country'], postcode: string, latitude: number,
+  longitude: number, timezone: string, quality: Quality, undefinedParts: string, metro: MetroRecord[], found: boolean, place: Place | null,
+): CleanParts {
   return {
     region: levels.region, area: levels.area, municipal: levels.municipal, city: levels.city,
     cityArea: levels.cityArea, settlement: levels.settlement, planStructure: levels.planStructure, street: levels.street,
-    houseDetails, country, postcode: postcodeOf(resolved, dictionary.country), coordinates: { latitude: point.latitude, longitude: point.longitude },
-    timezone: timezoneOf(resolved), quality: qualityOf(resolution, point.geo), undefinedParts: str(resolution.undefinedParts),
-    metro: metroOf(options, point), found, place: resolved.place ?? null,
+    houseDetails, country, postcode, coordinates: { latitude, longitude }, timezone, quality, undefinedParts, metro, found, place,
   };
 }
