@@ -10,6 +10,7 @@
  *   process: `standardize` alone and with a default row's DaData record;
  * - the HTTP API on the same rows: POST /api/v1/clean/address to host/server.ts (one worker per core), CONNECTIONS
  *   keep-alive connections, at most HTTP_ROWS rows or 20 s (loopback only, bounded).
+ * FORMATS=csv or xlsx measures one format alone, HTTP=0 leaves the HTTP API out.
  * rows/s is over the job's own time (its summary line: from reading the input to the last row written, the workers'
  * start and engine loading included); the wall time with the process start (tsx) is printed beside it. The child
  * runs under /usr/bin/time: its CPU time (every thread) and peak RSS (the main thread and the workers together).
@@ -38,6 +39,11 @@ const HTTP_ROWS = Number(process.env.HTTP_ROWS || 100_000);
 const HTTP_SECONDS = 20;
 /** runs of each file, each between two measures of the ceiling */
 const ROUNDS_EACH = Math.max(1, Number(process.env.ROUNDS || 3));
+/** the file formats measured (FORMATS=csv,xlsx, the default) */
+const FORMATS = (process.env.FORMATS || 'csv,xlsx').split(',').map((format) => format.trim()).filter((format): format is 'csv' | 'xlsx' => {
+  if (format !== 'csv' && format !== 'xlsx') throw new Error(`FORMATS: csv and xlsx, not ${format}`);
+  return true;
+});
 
 async function writeCsv(file: string, count: number): Promise<void> {
   const out = createWriteStream(file);
@@ -177,7 +183,7 @@ async function main(): Promise<void> {
   const results: Record<string, unknown>[] = [];
   try {
     for (const count of ROWS) {
-      for (const format of ['csv', 'xlsx'] as const) {
+      for (const format of FORMATS) {
         const input = join(work, `rows-${count}.${format}`);
         if (format === 'csv') await writeCsv(input, count);
         else await writeXlsx(input, count);
