@@ -8,7 +8,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Country, Dictionary, Engine, GeoLevel, Resolution } from '../../engine/types.js';
 import { buildAddressRecord, type AddressRecord } from '../../engine/records/address-record.js';
-import { cleanerExtras, dadataAddress, dadataClean, dadataValue, type DadataAddress } from '../../engine/records/dadata-record.js';
+import { cleanerExtras, DADATA_PLAIN_MEMBERS, dadataAddress, dadataClean, dadataValue, PLAIN_CHARACTER, type DadataAddress } from '../../engine/records/dadata-record.js';
 import { resolutionOfFound } from '../../engine/records/resolution.js';
 import { standardizeAddress, standardizeParts } from '../../engine/standardize.js';
 import { cellText, dadataField, readPath } from './fields.js';
@@ -239,14 +239,22 @@ type ResultsText = (found: { record: AddressRecord | null; dadata: DadataAddress
 /**
  * The result columns' text as one function made for the job's columns: one expression of member reads and fields
  * (`,` + csvField(found.dadata.result) + `,` + …), no list of values and no call through a list of readers between
- * (this runs for every row of most files). A column of our record is read by its path reader.
+ * (this runs for every row of most files). A column of our record is read by its path reader. A plain member of
+ * DaData's record (a number or a fixed word: DADATA_PLAIN_MEMBERS) is written as it is, without looking for what
+ * would need quotes, unless the delimiter is a character such text may hold.
  */
 function resultsText(members: (keyof DadataAddress | null)[], readers: ColumnReader[], delimiter: string): ResultsText {
   const field = (value: unknown): string =>
     value === null || value === undefined ? '' : csvField(typeof value === 'string' ? value : cellText(value), delimiter);
-  const terms = members.map((member, i) => `field(${member === null ? `readers[${i}](found)` : `found.dadata.${memberName(member)}`})`);
+  // a number's text as cellText writes it (String(value)), and nothing for null
+  const plain = (value: string | number | null | undefined): string | number => (value === null || value === undefined ? '' : value);
+  const plainSafe = !PLAIN_CHARACTER.test(delimiter);
+  const terms = members.map((member, i) => {
+    if (member === null) return `field(readers[${i}](found))`;
+    return plainSafe && DADATA_PLAIN_MEMBERS.has(member) ? `plain(found.dadata.${memberName(member)})` : `field(found.dadata.${memberName(member)})`;
+  });
   const body = terms.length === 0 ? 'return "";' : `return delimiter + ${terms.join(' + delimiter + ')};`;
-  return new Function('field', 'readers', 'delimiter', `return (found) => { ${body} };`)(field, readers, delimiter) as ResultsText;
+  return new Function('field', 'plain', 'readers', 'delimiter', `return (found) => { ${body} };`)(field, plain, readers, delimiter) as ResultsText;
 }
 
 /** Writes rows in the output format. */

@@ -106,6 +106,21 @@ export const DADATA_ADDRESS_FIELDS: readonly (keyof DadataAddress)[] = [
   'metro', 'divisions', 'qc_geo', 'qc_complete', 'qc_house', 'history_values', 'unparsed_parts', 'qc',
 ];
 
+/**
+ * Members whose text the mapping makes itself: numbers (`fias_level`, the qc codes, the point's coordinates as
+ * `String(number)`) and the fixed words of HOUSE_TYPES. Their text holds letters, digits, `.`, `+` and `-` alone
+ * (PLAIN_CHARACTER): never a quote, a line break, a space or any other character a CSV writer must quote, so one may
+ * write them as they are (cli/batch/batch.ts) when its delimiter is not among those characters.
+ */
+export const DADATA_PLAIN_MEMBERS: ReadonlySet<keyof DadataAddress> = new Set<keyof DadataAddress>([
+  'fias_level', 'fias_actuality_state', 'capital_marker', 'geo_lat', 'geo_lon', 'qc', 'qc_geo', 'qc_complete', 'qc_house',
+  'stead_type', 'stead_type_full', 'house_type', 'house_type_full', 'block_type', 'block_type_full', 'flat_type', 'flat_type_full',
+  'room_type', 'room_type_full',
+]);
+
+/** A character the text of a plain member (DADATA_PLAIN_MEMBERS) may hold. */
+export const PLAIN_CHARACTER = /^[\p{L}\p{N}.+-]$/u;
+
 /** What an AddressRecord does not carry and a caller may know. All optional; absent means null. */
 export interface DadataExtras {
   /** OKATO, OKTMO and tax office (IFNS) of the address: its deepest level that has them */
